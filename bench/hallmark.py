@@ -1,0 +1,191 @@
+"""HALLMARK benchmark: accuracy of the whole verification pipeline, offline, memory only.
+
+Fills a fresh store from the world file, checks every entry of the split
+through the same Checker the CLI uses, writes predictions in HALLMARK's JSONL
+format, and prints DR, FPR, F1, tier-weighted F1, the share ending Potential,
+per-type and per-tier tables, a confusion matrix of our primary code against
+HALLMARK's hallucination_type, and throughput.
+
+    python bench/hallmark.py [--split JSONL] [--world JSONL] [--out PREDICTIONS.jsonl]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+import tempfile
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+from citetracer.config import Settings
+from citetracer.extract import reference_from_json
+from citetracer.mirror.jsonl import add_jsonl
+from citetracer.pipeline import Checker
+from citetracer.records import CitationResult
+from citetracer.store.db import Store
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hallmark"
+
+
+def _norm(t: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", t.lower())
+
+
+def evidence_present(entries: list[dict[str, Any]], world: Path) -> set[str]:
+    """Keys of VALID entries whose work is in the world file (title or DOI), and all hallucinated ones."""
+    titles, dois = set(), set()
+    with world.open() as fh:
+        for line in fh:
+            rec = json.loads(line)
+            titles.add(_norm(rec.get("title") or ""))
+            for v in rec.get("variants") or []:
+                titles.add(_norm(v.get("title") or ""))
+            if rec.get("doi"):
+                dois.add(rec["doi"].lower())
+    present = set()
+    for e in entries:
+        f = e["fields"]
+        if e["label"] == "HALLUCINATED" or _norm(f.get("title", "")) in titles or (f.get("doi") or "").lower() in dois:
+            present.add(e["bibtex_key"])
+    return present
+
+
+def metrics(entries: list[dict[str, Any]], predicted: dict[str, str]) -> dict[str, float]:
+    tp = fn = fp = tn = 0
+    wtp = wfn = 0.0
+    for e in entries:
+        hall = e["label"] == "HALLUCINATED"
+        pred = predicted[e["bibtex_key"]] == "HALLUCINATED"
+        w = float(e.get("difficulty_tier") or 1)
+        if hall and pred:
+            tp += 1
+            wtp += w
+        elif hall:
+            fn += 1
+            wfn += w
+        elif pred:
+            fp += 1
+        else:
+            tn += 1
+    dr = tp / (tp + fn) if tp + fn else 0.0
+    fpr = fp / (fp + tn) if fp + tn else 0.0
+    prec = tp / (tp + fp) if tp + fp else 0.0
+    f1 = 2 * prec * dr / (prec + dr) if prec + dr else 0.0
+    wprec = wtp / (wtp + fp) if wtp + fp else 0.0
+    wrec = wtp / (wtp + wfn) if wtp + wfn else 0.0
+    wf1 = 2 * wprec * wrec / (wprec + wrec) if wprec + wrec else 0.0
+    return {"n": len(entries), "DR": dr, "FPR": fpr, "F1": f1, "tier_weighted_F1": wf1, "TP": tp, "FN": fn,
+            "FP": fp, "TN": tn}
+
+
+def prediction(entry: dict[str, Any], result: CitationResult) -> dict[str, Any]:
+    v = result.verdict
+    label = "HALLUCINATED" if v.class_ == "Hallucinated" else "VALID"
+    return {
+        "bibtex_key": entry["bibtex_key"],
+        "label": label,
+        "confidence": round(v.confidence, 3),
+        "reason": f"{v.class_} {','.join(v.codes)}: {v.rationale}"[:1000],
+        "subtest_results": {},
+        "api_sources_queried": [o.source for o in result.cost.sources],
+        "wall_clock_seconds": result.cost.seconds,
+        "api_calls": result.cost.connector_calls,
+        "source": "tool",
+    }
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--split", type=Path, default=SHARED / "dev_public.jsonl")
+    ap.add_argument("--world", type=Path, default=SHARED / "world.jsonl")
+    ap.add_argument("--out", type=Path, default=Path("bench/out/hallmark_predictions.jsonl"))
+    ap.add_argument("--store", type=Path, help="use this store instead of a fresh one filled from --world")
+    ap.add_argument("--errors", type=int, default=0, help="print this many misjudged entries")
+    args = ap.parse_args()
+    if not args.split.exists() or (args.store is None and not args.world.exists()):
+        print(f"HALLMARK data not found ({args.split}, {args.world}): benchmark skipped.")
+        return 0
+
+    entries = [json.loads(line) for line in args.split.open() if line.strip()]
+    refs = [reference_from_json(e) for e in entries]
+    with tempfile.TemporaryDirectory() as tmp:
+        store_path = args.store or Path(tmp) / "store.sqlite"
+        t0 = time.perf_counter()
+        store = Store(store_path)
+        if args.store is None:
+            add_jsonl(store, args.world, "world")
+        build_s = time.perf_counter() - t0
+        settings = Settings(store=store_path, offline=True, concurrency=1)
+        checker = Checker(settings, store=store)
+        t1 = time.perf_counter()
+        results = asyncio.run(checker.check_references(refs))
+        check_s = time.perf_counter() - t1
+        checker.close()
+
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    predicted: dict[str, str] = {}
+    with args.out.open("w") as fh:
+        for e, r in zip(entries, results, strict=True):
+            p = prediction(e, r)
+            predicted[e["bibtex_key"]] = p["label"]
+            fh.write(json.dumps(p, ensure_ascii=False) + "\n")
+
+    present = evidence_present(entries, args.world)
+    overall = metrics(entries, predicted)
+    with_evidence = metrics([e for e in entries if e["bibtex_key"] in present], predicted)
+    potential = sum(1 for r in results if r.verdict.class_ == "Potential") / len(results)
+
+    print(f"HALLMARK {args.split.name}: {len(entries)} entries; world {args.world.name}; store built in {build_s:.1f}s")
+    print(f"command: python bench/hallmark.py --split {args.split} --world {args.world} --out {args.out}")
+    print(f"\n{'subset':<22}{'n':>6}{'DR':>8}{'FPR':>8}{'F1':>8}{'twF1':>8}")
+    for name, m in (("all entries", overall), ("evidence present", with_evidence)):
+        print(f"{name:<22}{m['n']:>6}{m['DR']:>8.3f}{m['FPR']:>8.3f}{m['F1']:>8.3f}{m['tier_weighted_F1']:>8.3f}")
+    print(f"\nshare ending Potential: {potential:.3f}")
+    print(f"throughput: {len(entries) / check_s:.0f} citations/s ({check_s:.2f} s for {len(entries)}, one core)")
+
+    by_type: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    by_tier: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    confusion: dict[str, Counter[str]] = defaultdict(Counter)
+    classes: dict[str, Counter[str]] = defaultdict(Counter)
+    for e, r in zip(entries, results, strict=True):
+        t = e.get("hallucination_type") or "VALID"
+        ok = predicted[e["bibtex_key"]] == e["label"]
+        by_type[t][0] += ok
+        by_type[t][1] += 1
+        tier = str(e.get("difficulty_tier") or "valid")
+        by_tier[tier][0] += ok
+        by_tier[tier][1] += 1
+        confusion[t][r.verdict.code] += 1
+        classes[t][r.verdict.class_] += 1
+    print(f"\n{'type':<24}{'n':>5}{'correct':>9}{'Real':>6}{'Pot':>6}{'Hall':>6}")
+    for t in sorted(by_type, key=lambda x: (x == "VALID", x)):
+        ok, n = by_type[t]
+        c = classes[t]
+        print(f"{t:<24}{n:>5}{ok / n:>9.3f}{c['Real']:>6}{c['Potential']:>6}{c['Hallucinated']:>6}")
+    print(f"\n{'tier':<10}{'n':>5}{'correct':>9}")
+    for tier in sorted(by_tier):
+        ok, n = by_tier[tier]
+        print(f"{tier:<10}{n:>5}{ok / n:>9.3f}")
+    codes = ["R1", "R2", "R3", "P1", "P2", "P3", "H1", "H2", "H3", "H4", "H5", "H6"]
+    print("\nconfusion: HALLMARK type (rows) x our primary code (columns)")
+    print(f"{'':<24}" + "".join(f"{c:>5}" for c in codes))
+    for t in sorted(confusion, key=lambda x: (x == "VALID", x)):
+        print(f"{t:<24}" + "".join(f"{confusion[t][c]:>5}" for c in codes))
+    if args.errors:
+        print("\nmisjudged entries:")
+        shown = 0
+        for e, r in zip(entries, results, strict=True):
+            if predicted[e["bibtex_key"]] != e["label"] and shown < args.errors:
+                shown += 1
+                print(f"- [{e.get('hallucination_type') or 'VALID'}] {json.dumps(e['fields'])[:300]}")
+                print(f"    -> {r.verdict.class_} {r.verdict.codes}: {r.verdict.rationale[:400]}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""agents stage of the citetracer pipeline (see DESIGN.md)."""

@@ -1,0 +1,1 @@
+"""collect stage of the citetracer pipeline (see DESIGN.md)."""

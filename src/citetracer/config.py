@@ -1,0 +1,98 @@
+"""Settings, from one documented precedence: defaults < config file < environment < flags.
+
+The config file is TOML, found at `--config PATH`, else `$CITETRACER_CONFIG`,
+else `<user config dir>/citetracer/config.toml` when it exists. Environment
+variables are `CITETRACER_<SETTING>` (e.g. CITETRACER_STORE, CITETRACER_OFFLINE,
+CITETRACER_CROSSREF_URL for a source's base URL).
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from platformdirs import user_config_dir, user_data_dir
+from pydantic import BaseModel, Field, ValidationError
+
+#: Default base URLs of the online sources (DESIGN.md, 'Contracts').
+DEFAULT_SOURCE_URLS: dict[str, str] = {
+    "crossref": "https://api.crossref.org",
+    "openalex": "https://api.openalex.org",
+    "semanticscholar": "https://api.semanticscholar.org/graph/v1",
+    "dblp": "https://dblp.org",
+    "arxiv": "http://export.arxiv.org",
+    "pubmed": "https://eutils.ncbi.nlm.nih.gov/entrez/eutils",
+    "europepmc": "https://www.ebi.ac.uk/europepmc/webservices/rest",
+    "acl": "https://aclanthology.org",
+    "openreview": "https://api2.openreview.net",
+    "datacite": "https://api.datacite.org",
+    "doi": "https://doi.org",
+    "searxng": "",
+}
+
+
+class ConfigError(Exception):
+    """The configuration file or an environment variable is invalid."""
+
+
+class Settings(BaseModel):
+    store: Path = Field(default_factory=lambda: Path(user_data_dir("citetracer")) / "store.sqlite")
+    offline: bool = False
+    #: Year taken as "now" for future-date checks (defaults to today's).
+    today_year: int = Field(default_factory=lambda: date.today().year)
+    concurrency: int = 16
+    sources: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_SOURCE_URLS))
+    #: Contact e-mail sent in the User-Agent to services that ask for one.
+    mailto: str | None = None
+    #: Write citations judged Real back to the store as verified links.
+    remember_verified: bool = True
+    extra: dict[str, Any] = Field(default_factory=dict)
+
+
+_BOOL = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+
+
+def _config_path(explicit: Path | None) -> Path | None:
+    if explicit is not None:
+        return explicit
+    env = os.environ.get("CITETRACER_CONFIG")
+    if env:
+        return Path(env)
+    default = Path(user_config_dir("citetracer")) / "config.toml"
+    return default if default.exists() else None
+
+
+def load_settings(config: Path | None = None, **flags: Any) -> Settings:
+    """Settings after applying file, environment and flags (None flags are ignored)."""
+    data: dict[str, Any] = {}
+    path = _config_path(config)
+    if path is not None:
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"config file {path}: {exc}") from exc
+    sources = dict(DEFAULT_SOURCE_URLS)
+    sources.update({k.lower(): str(v) for k, v in (data.pop("sources", {}) or {}).items()})
+    env = os.environ
+    if "CITETRACER_STORE" in env:
+        data["store"] = env["CITETRACER_STORE"]
+    if "CITETRACER_OFFLINE" in env:
+        value = env["CITETRACER_OFFLINE"].strip().lower()
+        if value not in _BOOL:
+            raise ConfigError(f"CITETRACER_OFFLINE={env['CITETRACER_OFFLINE']!r} is not a boolean")
+        data["offline"] = _BOOL[value]
+    if "CITETRACER_MAILTO" in env:
+        data["mailto"] = env["CITETRACER_MAILTO"]
+    for name in DEFAULT_SOURCE_URLS:
+        value = env.get(f"CITETRACER_{name.upper()}_URL")
+        if value is not None:
+            sources[name] = value
+    data["sources"] = sources
+    data.update({k: v for k, v in flags.items() if v is not None})
+    try:
+        return Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(f"invalid settings: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}") from exc

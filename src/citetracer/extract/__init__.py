@@ -1,0 +1,205 @@
+"""Reference Extractor: turn an input file (or text) into Reference records.
+
+`read_references` picks the reader by content and suffix: BibTeX, .bbl /
+LaTeX `thebibliography`, JSONL of records, plain text, and PDF (through
+`citetracer.extract.pdf` when that reader is installed). Every reader bounds
+input size; problems are returned as warnings, one line each, and only an
+input from which nothing could be read is an error.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from citetracer.extract.bibtex import BibEntry, entry_to_reference, parse_bibtex
+from citetracer.extract.fields import parse_reference_string
+from citetracer.match.names import parse_people, parse_person
+from citetracer.match.normalize import canonical_arxiv, canonical_doi, clean_title, parse_year
+from citetracer.records import Person, Reference
+
+#: Largest text input accepted (a bibliography is never this big; a mistake or an attack is).
+MAX_TEXT_BYTES = 50 * 1024 * 1024
+MAX_REFERENCES = 100_000
+
+
+class InputError(Exception):
+    """The input cannot be read at all (missing, empty, binary, too large)."""
+
+
+@dataclass
+class ReadResult:
+    references: list[Reference] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    kind: str = "text"
+
+
+def read_references(path: Path) -> ReadResult:
+    """References of one file; raises InputError only when nothing can be read."""
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory")
+    size = path.stat().st_size
+    if size == 0:
+        raise InputError(f"{path}: file is empty")
+    with path.open("rb") as fh:
+        head = fh.read(8)
+    if head.startswith(b"%PDF-") or path.suffix.lower() == ".pdf":
+        return _read_pdf(path)
+    if size > MAX_TEXT_BYTES:
+        raise InputError(f"{path}: {size} bytes is larger than the {MAX_TEXT_BYTES}-byte limit for text inputs")
+    data = path.read_bytes()
+    if b"\x00" in data[:65536]:
+        raise InputError(f"{path}: binary file (not BibTeX, LaTeX, JSONL, text or PDF)")
+    warnings: list[str] = []
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        text = data.decode("latin-1")
+        warnings.append(f"{path}: not valid UTF-8 (byte {exc.start}); read as Latin-1")
+    result = read_text(text, suffix=path.suffix.lower())
+    result.warnings = warnings + [f"{path}: {w}" for w in result.warnings]
+    if not result.references:
+        problems = "; ".join(result.warnings) or "no references found"
+        raise InputError(f"{path}: nothing could be read ({problems})")
+    return result
+
+
+def read_text(text: str, suffix: str = "") -> ReadResult:
+    """References from text whose format is guessed from its content (and suffix)."""
+    stripped = text.lstrip()
+    if suffix == ".bib" or re.search(r"(?m)^\s*@\w+\s*[{(]", text) and suffix not in (".txt", ".jsonl"):
+        return read_bibtex(text)
+    if suffix in (".bbl", ".tex") or "\\bibitem" in text:
+        return read_bbl(text)
+    if suffix in (".jsonl", ".ndjson") or (stripped.startswith("{") and suffix != ".txt"):
+        return read_jsonl(text)
+    return read_plain(text)
+
+
+def read_bibtex(text: str) -> ReadResult:
+    parsed = parse_bibtex(text)
+    refs = [entry_to_reference(e) for e in parsed.entries[:MAX_REFERENCES]]
+    return ReadResult(references=refs, warnings=parsed.errors, kind="bibtex")
+
+
+_BIBITEM = re.compile(r"\\bibitem\s*(?:\[((?:[^\[\]]|\[[^\]]*\])*)\])?\s*\{([^}]*)\}")
+
+
+def read_bbl(text: str) -> ReadResult:
+    """A .bbl file or a LaTeX document's thebibliography environment."""
+    env = re.search(r"\\begin\{thebibliography\}(?:\{[^}]*\})?(.*?)(?:\\end\{thebibliography\}|$)", text, re.S)
+    body = env.group(1) if env else text
+    items = list(_BIBITEM.finditer(body))
+    refs: list[Reference] = []
+    warnings: list[str] = []
+    for i, m in enumerate(items[:MAX_REFERENCES]):
+        end = items[i + 1].start() if i + 1 < len(items) else len(body)
+        chunk = body[m.end() : end]
+        chunk = re.sub(r"\\newblock\s*", " ", chunk)
+        chunk = re.sub(r"(?<!\\)%.*", "", chunk)
+        chunk = re.sub(r"\\(?:emph|textit|textbf|bibinfo\{[^}]*\}|bibfield\{[^}]*\})\s*", "", chunk)
+        chunk = chunk.replace("~", " ")
+        if not chunk.strip():
+            warnings.append(f"\\bibitem {m.group(2)!r} is empty; skipped")
+            continue
+        ref = parse_reference_string(chunk)
+        ref.label = m.group(2).strip() or str(i + 1)
+        ref.type = "bibitem"
+        refs.append(ref)
+    if not items:
+        warnings.append("no \\bibitem found")
+    return ReadResult(references=refs, warnings=warnings, kind="bbl")
+
+
+def read_plain(text: str) -> ReadResult:
+    """One reference per line, or references separated by blank lines."""
+    blocks = [b for b in re.split(r"\n\s*\n", text) if b.strip()]
+    if len(blocks) <= 1 or all("\n" not in b.strip() for b in blocks):
+        blocks = [line for line in text.splitlines() if line.strip()]
+    refs = []
+    for i, block in enumerate(blocks[:MAX_REFERENCES]):
+        one_line = " ".join(block.split())
+        if len(one_line) < 15:
+            continue
+        ref = parse_reference_string(one_line)
+        label = re.match(r"^\s*\[([^\]]{1,20})\]", one_line)
+        ref.label = label.group(1) if label else str(i + 1)
+        refs.append(ref)
+    return ReadResult(references=refs, kind="text")
+
+
+def read_jsonl(text: str) -> ReadResult:
+    """JSON lines: REFERENCE objects, or BibTeX-like entries ({"bibtex_key", "bibtex_type", "fields"})."""
+    refs: list[Reference] = []
+    warnings: list[str] = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        if len(refs) >= MAX_REFERENCES:
+            warnings.append(f"more than {MAX_REFERENCES} records; the rest ignored")
+            break
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            warnings.append(f"line {n}: invalid JSON ({exc.msg}); skipped")
+            continue
+        if not isinstance(obj, dict):
+            warnings.append(f"line {n}: not a JSON object; skipped")
+            continue
+        try:
+            refs.append(reference_from_json(obj))
+        except (ValidationError, ValueError, TypeError) as exc:
+            warnings.append(f"line {n}: not a reference record ({str(exc).splitlines()[0]}); skipped")
+    return ReadResult(references=refs, warnings=warnings, kind="jsonl")
+
+
+def reference_from_json(obj: dict[str, object]) -> Reference:
+    if isinstance(obj.get("fields"), dict):
+        fields = {str(k).lower(): str(v) for k, v in obj["fields"].items() if v is not None}  # type: ignore[union-attr]
+        entry = BibEntry(
+            type=str(obj.get("bibtex_type") or "misc"),
+            key=str(obj.get("bibtex_key") or obj.get("id") or ""),
+            fields=fields,
+            line=0,
+        )
+        return entry_to_reference(entry)
+    data = dict(obj)
+    authors = data.get("authors") or []
+    people: list[Person] = []
+    et_al = bool(data.get("et_al"))
+    if isinstance(authors, str):
+        people, et_al = parse_people(authors)
+    elif isinstance(authors, list):
+        for a in authors:
+            if isinstance(a, str):
+                if a.strip().lower() in ("others", "et al.", "et al"):
+                    et_al = True
+                elif (p := parse_person(a)) is not None:
+                    people.append(p)
+            elif isinstance(a, dict):
+                people.append(Person.model_validate(a))
+    data["authors"] = people
+    data["et_al"] = et_al
+    data["year"] = parse_year(data.get("year"))  # type: ignore[arg-type]
+    data["doi"] = canonical_doi(str(data["doi"])) if data.get("doi") else None
+    data["arxiv_id"] = canonical_arxiv(str(data["arxiv_id"])) if data.get("arxiv_id") else None
+    if isinstance(data.get("title"), str):
+        data["title"] = clean_title(str(data["title"]))
+    if data.get("label") is None and data.get("id") is not None:
+        data["label"] = str(data["id"])
+    known = set(Reference.model_fields)
+    return Reference.model_validate({k: v for k, v in data.items() if k in known})
+
+
+def _read_pdf(path: Path) -> ReadResult:
+    try:
+        from citetracer.extract import pdf
+    except ImportError as exc:  # the PDF reader is an optional part
+        raise InputError(f"{path}: PDF input needs the PDF extractor ({exc})") from exc
+    return pdf.read_pdf(path)

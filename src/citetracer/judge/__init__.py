@@ -1,0 +1,1 @@
+"""judge stage of the citetracer pipeline (see DESIGN.md)."""

@@ -1,0 +1,335 @@
+"""One readable function per taxonomy code, each returning its finding and one-sentence reason.
+
+A function looks at the JudgeContext and either returns None (the code does
+not apply) or a Finding: the code, the offending fields, the reason shown in
+the report, and the candidates that prove it. The router decides which of
+the findings that fired make the verdict.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from citetracer.judge.context import NON_SCHOLARLY_TYPES, UNINDEXED_TYPES, JudgeContext, known_registrants
+from citetracer.match.names import compare_author_lists
+from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix
+from citetracer.match.rules import Assessment
+from citetracer.match.venues import is_known, is_preprint, same_venue
+from citetracer.records import Candidate, FieldStatus, Residual
+
+M, X = FieldStatus.MATCH, FieldStatus.MISMATCH
+
+#: Title similarity from which a differing title reads as a corrupted copy of a real one.
+NEAR_MISS_SIMILARITY = 0.75
+#: Share of cited authors that must be a work's authors to call them "the same authors".
+SAME_AUTHORS_OVERLAP = 0.5
+
+
+@dataclass
+class Finding:
+    code: str
+    reason: str
+    fields: list[str] = field(default_factory=list)
+    evidence: list[Candidate] = field(default_factory=list)
+
+
+def _cite(c: Candidate) -> str:
+    year = f", {c.year}" if c.year else ""
+    venue = f", {c.venue}" if c.venue else ""
+    return f"'{c.title}'{venue}{year} [{c.source}:{c.id}]"
+
+
+# ----------------------------------------------------------------------- Real
+
+
+def r1_exact(ctx: JudgeContext) -> Finding | None:
+    for a in ctx.title_matches:
+        if a.all_match and all(c.residual is None for c in a.fields.values()):
+            return Finding("R1", f"every cited field matches {_cite(a.candidate)}", evidence=[a.candidate])
+    return None
+
+
+def r2_variant(ctx: JudgeContext) -> Finding | None:
+    """Every difference is formatting, or is explained by another version of the same work."""
+    for a in ctx.title_matches:
+        if a.all_match:
+            notes = sorted({c.note or f"{c.field} written differently" for c in a.fields.values() if c.residual})
+            return Finding("R2", f"matches {_cite(a.candidate)} up to formatting ({'; '.join(notes)})",
+                           evidence=[a.candidate])
+    work = ctx.work
+    if work is None:
+        return None
+    versions = ctx.versions_of(work)
+    if len(versions) < 2:
+        return None
+    for name in work.fields:
+        if not any(v.status(name) == M for v in versions):
+            return None
+    used = [v.candidate for v in versions if any(v.status(n) == M for n in v.fields)]
+    return Finding("R2", f"fields match different versions of one work: {'; '.join(_cite(c) for c in used[:3])}",
+                   evidence=used[:3])
+
+
+def r3_incomplete(ctx: JudgeContext) -> Finding | None:
+    """Strong identity, and the only gaps are fields the candidate does not record."""
+    for a in ctx.assessments:
+        strong = a.status("doi") == M or (
+            a.same_title and a.status("authors") in (M, None) and a.status("year") in (M, None)
+            and (ctx.reference.authors or ctx.reference.year)
+        )
+        if not strong or a.mismatched() or not a.same_title and a.status("title") == X:
+            continue
+        missing = a.missing_in_candidate()
+        why = f"; the record lacks {', '.join(missing)}" if missing else ""
+        return Finding("R3", f"identified as {_cite(a.candidate)}{why}", evidence=[a.candidate])
+    return None
+
+
+# ---------------------------------------------------------------- Hallucinated
+
+
+def h4_future(ctx: JudgeContext) -> Finding | None:
+    year = ctx.reference.year
+    if year is not None and year > ctx.today_year:
+        return Finding("H4", f"the cited year {year} is in the future", fields=["year"])
+    return None
+
+
+def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
+    """The work exists, but not at the cited venue or in the cited year."""
+    work = ctx.work
+    if work is None or not work.authors_ok and (work.authors and work.authors.overlap < SAME_AUTHORS_OVERLAP):
+        return None
+    versions = ctx.versions_of(work)
+    reasons, fields = [], []
+    venue_cmp = work.fields.get("venue")
+    if venue_cmp and not any(v.status("venue") == M for v in versions):
+        cited = ctx.reference.venue or ""
+        found = sorted({v.candidate.venue or v.candidate.venue_full or "?" for v in versions})
+        if all(is_preprint(v.candidate.venue or v.candidate.venue_full) for v in versions) and not is_preprint(cited):
+            reasons.append(f"the work is a preprint ({', '.join(found)}) but is cited as published in '{cited}'")
+        elif not is_known(cited) and not ctx.bundle.covered:
+            reasons.append(f"the venue '{cited}' is not a venue any source knows; the work appeared in {', '.join(found)}")
+        elif any(v.status("venue") == FieldStatus.MISSING for v in versions):
+            venue_cmp = None
+        else:
+            reasons.append(f"the work appeared in {', '.join(found)}, not '{cited}'")
+        if venue_cmp is not None:
+            fields.append("venue")
+    if work.fields.get("year") and not any(v.status("year") == M for v in versions):
+        deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
+        if deltas and min(deltas) >= 2:
+            years = sorted({v.candidate.year for v in versions if v.candidate.year})
+            reasons.append(f"the work is from {', '.join(map(str, years))}, not {ctx.reference.year}")
+            fields.append("year")
+        elif deltas and fields:
+            # Off by one, together with a wrong venue: the citation mixes versions.
+            fields.append("year")
+    if not reasons:
+        return None
+    return Finding("H4", "; ".join(reasons), fields=fields, evidence=[v.candidate for v in versions[:3]])
+
+
+def _other_work_with_authors(ctx: JudgeContext, exclude: Assessment) -> Assessment | None:
+    """A different real work whose authors are the cited authors."""
+    best = None
+    for a in ctx.assessments:
+        if a.same_title or a.authors is None or a.candidate.work == exclude.candidate.work:
+            continue
+        if a.authors.overlap >= 0.8 and a.authors.coverage >= 0.5:
+            if best is None or a.authors.overlap > best.authors.overlap:  # type: ignore[union-attr]
+                best = a
+    return best
+
+
+def h3_authors(ctx: JudgeContext) -> Finding | None:
+    """The titled work exists, but the cited authors are not its authors."""
+    work = ctx.work
+    if work is None or work.authors is None or work.status("authors") != X:
+        return None
+    versions = ctx.versions_of(work)
+    if any(v.status("authors") == M for v in versions):
+        return None
+    cmp = work.authors
+    real = "; ".join(p.display() for p in work.candidate.authors[:8])
+    if cmp.matched == cmp.cited and cmp.uncited > 0:
+        if cmp.found > 10 and cmp.cited >= 5:
+            return None  # a long author list cut short: left to P3
+        reason = f"the author list omits {cmp.uncited} of the work's {cmp.found} authors without 'et al.' (authors: {real})"
+    elif cmp.matched + cmp.given_conflicts == cmp.cited and cmp.uncited <= cmp.given_conflicts:
+        return None  # only given-name differences: left to P3
+    elif cmp.matched == 0 and cmp.given_conflicts == 0:
+        reason = f"none of the cited authors wrote this work (its authors: {real})"
+    elif cmp.matched == cmp.found and cmp.cited > cmp.found:
+        reason = f"the author list is padded with {', '.join(cmp.unmatched_cited)} (authors: {real})"
+    else:
+        reason = (f"{len(cmp.unmatched_cited)} of {cmp.cited} cited authors did not write this work "
+                  f"({', '.join(cmp.unmatched_cited[:4])}; its authors: {real})")
+    return Finding("H3", reason, fields=["authors"], evidence=[work.candidate])
+
+
+def h6_chimera(ctx: JudgeContext) -> Finding | None:
+    """Title of one real work, authors (or DOI) of another."""
+    work = ctx.work
+    if work is None:
+        return None
+    evidence = [work.candidate]
+    reasons = []
+    fields = []
+    if work.authors is not None and work.status("authors") == X and work.authors.overlap < SAME_AUTHORS_OVERLAP:
+        other = _other_work_with_authors(ctx, work)
+        if other is not None:
+            reasons.append(f"the title is that of {_cite(work.candidate)} but the authors are those of {_cite(other.candidate)}")
+            evidence.append(other.candidate)
+            fields.append("authors")
+    doi = canonical_doi(ctx.reference.doi)
+    if doi and work.status("doi") == X:
+        holder = next((a for a in ctx.assessments if canonical_doi(a.candidate.doi) == doi and not a.same_title), None)
+        if holder is not None and holder.candidate.work != work.candidate.work:
+            reasons.append(f"the DOI {doi} belongs to {_cite(holder.candidate)}")
+            evidence.append(holder.candidate)
+            fields.append("doi")
+    if not reasons:
+        return None
+    return Finding("H6", "; ".join(reasons), fields=["title", *fields], evidence=evidence)
+
+
+def h5_identifier(ctx: JudgeContext) -> Finding | None:
+    """The DOI or arXiv id does not exist, or names a different work."""
+    ref = ctx.reference
+    reasons, fields, evidence = [], [], []
+    work = ctx.work
+    versions = ctx.versions_of(work) if work else []
+    doi = canonical_doi(ref.doi)
+    if doi:
+        holders = [a for a in ctx.assessments if canonical_doi(a.candidate.doi) == doi]
+        if holders and not any(h.same_title or h.title_similarity >= 0.9 for h in holders):
+            h = holders[0]
+            reasons.append(f"the DOI {doi} resolves to a different work, {_cite(h.candidate)}")
+            evidence.append(h.candidate)
+            fields.append("doi")
+        elif not holders:
+            if versions and any(v.status("doi") == X for v in versions) and not any(v.status("doi") == M for v in versions):
+                real = sorted({canonical_doi(v.candidate.doi) or "" for v in versions} - {""})
+                reasons.append(f"the work's DOI is {', '.join(real)}, not {doi}")
+                evidence.append(versions[0].candidate)
+                fields.append("doi")
+            elif not (ctx.knows_doi_prefix(doi_prefix(doi)) or doi_prefix(doi) in known_registrants()):
+                reasons.append(f"the DOI {doi} has a registrant prefix ({doi_prefix(doi)}) that no source knows")
+                fields.append("doi")
+    arxiv = canonical_arxiv(ref.arxiv_id)
+    if arxiv and "arxiv_id" not in fields and not (doi and doi.endswith(arxiv)):
+        holders = [a for a in ctx.assessments if canonical_arxiv(a.candidate.arxiv_id) == arxiv]
+        if holders and not any(h.same_title or h.title_similarity >= 0.9 for h in holders):
+            reasons.append(f"arXiv:{arxiv} is a different work, {_cite(holders[0].candidate)}")
+            evidence.append(holders[0].candidate)
+            fields.append("arxiv_id")
+        elif not holders and versions and any(v.status("arxiv_id") == X for v in versions):
+            reasons.append(f"the work's arXiv id is {versions[0].candidate.arxiv_id}, not {arxiv}")
+            fields.append("arxiv_id")
+    if not reasons:
+        return None
+    return Finding("H5", "; ".join(reasons), fields=fields, evidence=evidence)
+
+
+def h2_near_miss(ctx: JudgeContext) -> Finding | None:
+    """No work has this title, but the same authors wrote one with a nearly identical title."""
+    if ctx.title_matches or not ctx.reference.title:
+        return None
+    for a in sorted(ctx.assessments, key=lambda x: x.title_similarity, reverse=True):
+        if a.title_similarity < NEAR_MISS_SIMILARITY:
+            break
+        same_people = a.authors is None or a.authors.overlap >= SAME_AUTHORS_OVERLAP
+        if same_people:
+            return Finding(
+                "H2",
+                f"no work has this title; the cited authors wrote {_cite(a.candidate)} "
+                f"({a.title_similarity:.0%} similar)",
+                fields=["title"],
+                evidence=[a.candidate],
+            )
+    return None
+
+
+def h1_fabricated(ctx: JudgeContext) -> Finding | None:
+    """No work with this title exists in sources that cover the citation."""
+    if ctx.title_matches or ctx.failed_sources:
+        return None
+    if ctx.reference.type in UNINDEXED_TYPES | NON_SCHOLARLY_TYPES and not ctx.bundle.covered:
+        return None
+    by_authors = [
+        a for a in ctx.assessments
+        if a.authors is not None and a.authors.overlap >= SAME_AUTHORS_OVERLAP and a.authors.matched >= 1
+    ]
+    if by_authors:
+        works = "; ".join(_cite(a.candidate) for a in by_authors[:3])
+        return Finding("H1", f"no work has this title; the cited authors' works around that year are {works}",
+                       fields=["title"], evidence=[a.candidate for a in by_authors[:3]])
+    if ctx.bundle.covered:
+        notes = "; ".join(ctx.bundle.coverage_notes)
+        return Finding("H1", f"no work with this title in sources that cover it ({notes})", fields=["title"])
+    return None
+
+
+# ------------------------------------------------------------------- Potential
+
+
+def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
+    """A real work matches, with conflicts an honest author could cause."""
+    work = ctx.work
+    if work is None:
+        return None
+    reasons, fields = [], []
+    cmp = work.authors
+    if cmp is not None and work.status("authors") == X:
+        if cmp.given_conflicts and cmp.matched + cmp.given_conflicts == cmp.cited:
+            reasons.append(f"{cmp.given_conflicts} author(s) with a different given name")
+            fields.append("authors")
+        elif cmp.matched == cmp.cited and cmp.found > 10:
+            reasons.append(f"the author list stops at {cmp.cited} of {cmp.found} authors without 'et al.'")
+            fields.append("authors")
+    versions = ctx.versions_of(work)
+    if work.fields.get("year") and not any(v.status("year") == M for v in versions):
+        deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
+        if deltas and min(deltas) == 1:
+            reasons.append(f"the year differs by one from the record ({work.candidate.year})")
+            fields.append("year")
+    venue = work.fields.get("venue")
+    if venue and venue.status == X and not any(v.status("venue") == M for v in versions):
+        if any(v.status("venue") == FieldStatus.MISSING for v in versions) or is_preprint(ctx.reference.venue):
+            reasons.append("the venue could not be confirmed")
+            fields.append("venue")
+    if not reasons:
+        return None
+    return Finding("P3", f"matches {_cite(work.candidate)}, but " + "; ".join(reasons), fields=fields,
+                   evidence=[work.candidate])
+
+
+def p2_non_scholarly(ctx: JudgeContext) -> Finding | None:
+    ref = ctx.reference
+    if ctx.title_matches:
+        return None
+    if ref.type in NON_SCHOLARLY_TYPES or (ref.url and not ref.doi and not ref.venue and not ref.arxiv_id):
+        return Finding("P2", "a non-scholarly item (software, data or web page) that bibliographic sources do not index")
+    return None
+
+
+def p1_unverified(ctx: JudgeContext) -> Finding | None:
+    if ctx.title_matches:
+        return None
+    if ctx.failed_sources:
+        return Finding("P1", f"no record found, but {', '.join(sorted(set(ctx.failed_sources)))} failed to answer")
+    if ctx.reference.type in UNINDEXED_TYPES:
+        return Finding("P1", f"no record found; a {ctx.reference.type} is often not indexed")
+    return Finding("P1", "no record found, and the sources searched do not cover this venue")
+
+
+def _same_authors(a: list, b: list) -> bool:  # pragma: no cover - helper for future judgers
+    return compare_author_lists(a, b, False, False).overlap >= SAME_AUTHORS_OVERLAP
+
+
+__all__ = [
+    "Finding", "Residual", "h1_fabricated", "h2_near_miss", "h3_authors", "h4_future", "h4_venue_or_year",
+    "h5_identifier", "h6_chimera", "p1_unverified", "p2_non_scholarly", "p3_ambiguous", "r1_exact",
+    "r2_variant", "r3_incomplete", "same_venue",
+]

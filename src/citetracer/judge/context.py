@@ -1,0 +1,69 @@
+"""What the judgers look at: the reference, the assessed candidates, and the search's reach."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import cached_property
+
+from citetracer.collect.stage import EvidenceBundle
+from citetracer.data import lines
+from citetracer.match.rules import Assessment
+from citetracer.records import Candidate, Reference
+
+#: Entry kinds the bibliographic indexes do not cover well: absence is not evidence for them.
+UNINDEXED_TYPES = frozenset(
+    {"phdthesis", "mastersthesis", "thesis", "techreport", "report", "unpublished", "manual", "booklet"}
+)
+#: Entry kinds that name non-scholarly things (software, data, web pages, standards).
+NON_SCHOLARLY_TYPES = frozenset({"misc", "online", "software", "dataset", "electronic", "www", "webpage", "standard"})
+
+
+def known_registrants() -> frozenset[str]:
+    return frozenset(line.split("\t", 1)[0] for line in lines("doi_registrants.tsv"))
+
+
+@dataclass
+class JudgeContext:
+    reference: Reference
+    assessments: list[Assessment]
+    bundle: EvidenceBundle
+    today_year: int
+    #: Whether some source of evidence knows DOIs under this registrant prefix.
+    knows_doi_prefix: Callable[[str], bool] = field(default=lambda prefix: False)
+    stage: str | None = None
+
+    @cached_property
+    def title_matches(self) -> list[Assessment]:
+        """Candidates whose title is the cited title (up to formatting), best first."""
+        return [a for a in self.assessments if a.same_title]
+
+    @cached_property
+    def work(self) -> Assessment | None:
+        """The real work this citation most plausibly means, identified by title or identifier."""
+        if self.title_matches:
+            return max(self.title_matches, key=lambda a: (a.authors.overlap if a.authors else 0.0, a.identity))
+        return None
+
+    def versions_of(self, work: Assessment) -> list[Assessment]:
+        """Renderings of the same work: same record, or same title and (nearly) the same authors."""
+        out = []
+        for a in self.assessments:
+            if a.candidate.work and a.candidate.work == work.candidate.work:
+                out.append(a)
+            elif a.same_title and _same_people(a.candidate, work.candidate):
+                out.append(a)
+        return out
+
+    @property
+    def failed_sources(self) -> list[str]:
+        return self.bundle.failed_sources
+
+
+def _same_people(a: Candidate, b: Candidate) -> bool:
+    from citetracer.match.names import compare_author_lists
+
+    if not a.authors or not b.authors:
+        return True
+    cmp = compare_author_lists(a.authors, b.authors, a.authors_truncated, b.authors_truncated)
+    return cmp.overlap >= 0.8 or cmp.coverage >= 0.8

@@ -1,0 +1,121 @@
+"""Router and the three class-specialist judgers (deterministic).
+
+Every code function runs; the router then sends the case to one judger:
+the Valid judger when a candidate supports the citation with nothing but
+normalizable differences (R1, R2), the Hallucinated judger when a
+contradiction or a covered absence was found (H1-H6), the Valid judger for
+strong-identity-with-gaps (R3), and the Potential judger for the rest
+(P1-P3). Each judger returns the class, the primary code and every other
+code that fired, the offending fields, the evidence and a rationale.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from citetracer.judge import codes
+from citetracer.judge.codes import Finding
+from citetracer.judge.context import JudgeContext
+from citetracer.records import Candidate, Verdict
+from citetracer.taxonomy import class_of, primary
+
+CodeRule = Callable[[JudgeContext], Finding | None]
+
+REAL_RULES: tuple[CodeRule, ...] = (codes.r1_exact, codes.r2_variant)
+HALLUCINATED_RULES: tuple[CodeRule, ...] = (
+    codes.h4_future,
+    codes.h6_chimera,
+    codes.h5_identifier,
+    codes.h3_authors,
+    codes.h2_near_miss,
+    codes.h4_venue_or_year,
+    codes.h1_fabricated,
+)
+INCOMPLETE_RULES: tuple[CodeRule, ...] = (codes.r3_incomplete,)
+POTENTIAL_RULES: tuple[CodeRule, ...] = (codes.p3_ambiguous, codes.p2_non_scholarly, codes.p1_unverified)
+
+#: How often a verdict of each code is right, as a prior for the confidence field.
+CONFIDENCE = {
+    "R1": 0.97, "R2": 0.92, "R3": 0.85, "P1": 0.5, "P2": 0.55, "P3": 0.6,
+    "H1": 0.8, "H2": 0.85, "H3": 0.88, "H4": 0.9, "H5": 0.9, "H6": 0.88,
+}
+
+
+def evidence_entry(c: Candidate) -> dict[str, object]:
+    return {
+        "source": c.source,
+        "id": c.id,
+        "url": c.url,
+        "title": c.title,
+        "authors": [p.display() for p in c.authors],
+        "venue": c.venue,
+        "year": c.year,
+        "doi": c.doi,
+        "arxiv_id": c.arxiv_id,
+        "found_by": c.found_by,
+    }
+
+
+def _verdict(findings: list[Finding], stage: str | None) -> Verdict:
+    codes_fired = list(dict.fromkeys(f.code for f in findings))
+    main = primary(codes_fired)
+    lead = next(f for f in findings if f.code == main)
+    ordered = [lead] + [f for f in findings if f is not lead]
+    fields = list(dict.fromkeys(name for f in ordered for name in f.fields))
+    evidence: list[dict[str, object]] = []
+    seen = set()
+    for f in ordered:
+        for c in f.evidence:
+            key = (c.source, c.id)
+            if key not in seen:
+                seen.add(key)
+                evidence.append(evidence_entry(c))
+    rationale = " ".join(f"{f.code}: {f.reason}." for f in ordered)
+    confidence = CONFIDENCE[main]
+    if class_of(main) == "Hallucinated" and len(codes_fired) > 1:
+        confidence = min(0.99, confidence + 0.04 * (len([c for c in codes_fired if c.startswith("H")]) - 1))
+    return Verdict(
+        **{"class": class_of(main)},
+        code=main,
+        codes=codes_fired,
+        fields=fields,
+        evidence=evidence,
+        stage=stage,
+        rationale=rationale,
+        confidence=confidence,
+    )
+
+
+def _run(rules: tuple[CodeRule, ...], ctx: JudgeContext) -> list[Finding]:
+    return [f for f in (rule(ctx) for rule in rules) if f is not None]
+
+
+def valid_judger(findings: list[Finding], ctx: JudgeContext) -> Verdict:
+    return _verdict(findings, ctx.stage)
+
+
+def hallucinated_judger(findings: list[Finding], ctx: JudgeContext) -> Verdict:
+    return _verdict(findings, ctx.stage)
+
+
+def potential_judger(findings: list[Finding], ctx: JudgeContext) -> Verdict:
+    return _verdict(findings[:1] + [f for f in findings[1:] if f.code == "P3"], ctx.stage)
+
+
+def judge(ctx: JudgeContext) -> Verdict:
+    """The verdict for one citation given the evidence gathered so far."""
+    future = codes.h4_future(ctx)
+    real = _run(REAL_RULES, ctx)
+    if real and future is None:
+        return valid_judger(real[:1], ctx)
+    wrong = _run(HALLUCINATED_RULES, ctx)
+    if wrong:
+        return hallucinated_judger(wrong, ctx)
+    incomplete = _run(INCOMPLETE_RULES, ctx)
+    if incomplete:
+        return valid_judger(incomplete, ctx)
+    return potential_judger(_run(POTENTIAL_RULES, ctx), ctx)
+
+
+def supports_real(verdict: Verdict) -> bool:
+    return verdict.class_ == "Real"

@@ -1,0 +1,1 @@
+"""match stage of the citetracer pipeline (see DESIGN.md)."""

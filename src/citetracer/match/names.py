@@ -1,0 +1,238 @@
+"""Person names: parsing the common written forms and comparing them tolerantly.
+
+Parsing follows BibTeX's rules ("Last, First", "Last, Jr, First",
+"First von Last", "and others"), which also cover "First Last" strings from
+JSON records. Comparison accepts exactly the variations an honest author or a
+database introduces: initials, missing middle names, diacritics, particle
+placement ("van de Meent" / "Meent"), hyphenation, family-first order and
+DBLP homonym numbers ("Wei Wang 0001").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from citetracer.data import lines
+from citetracer.match.normalize import fold, latex_to_text
+from citetracer.records import Person
+
+_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+_HOMONYM = re.compile(r"\s+\d{4}$")
+_OTHERS = {"others", "et al", "et al.", "etal", "and others", "al."}
+
+
+def _particles() -> frozenset[str]:
+    return frozenset(lines("name_particles.txt"))
+
+
+def split_top_level(text: str, sep: re.Pattern[str]) -> list[str]:
+    """Split at separators outside braces (BibTeX protects '{Barnes and Noble}')."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            m = sep.match(text, i)
+            if m and m.end() > i:
+                parts.append(text[start:i])
+                start = i = m.end()
+                continue
+        i += 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _words(text: str) -> list[str]:
+    return split_top_level(text, re.compile(r"\s+"))
+
+
+def _is_lower_word(word: str) -> bool:
+    stripped = latex_to_text(word).lstrip("{\\'\"`^~")
+    return bool(stripped) and stripped[0].islower()
+
+
+def parse_person(text: str) -> Person | None:
+    """One name in any of BibTeX's three forms, or None for an empty string."""
+    text = _HOMONYM.sub("", text.strip().rstrip(","))
+    if not text:
+        return None
+    parts = split_top_level(text, re.compile(r"\s*,\s*"))
+    if len(parts) >= 2:
+        family = parts[0]
+        given = parts[-1] if len(parts) >= 2 else ""
+        family_text, given_text = latex_to_text(family), latex_to_text(given)
+        return Person(given=given_text or None, family=family_text)
+    words = _words(text)
+    if len(words) == 1:
+        return Person(given=None, family=latex_to_text(words[0]))
+    # First von Last: the von part starts at the first lower-case word (not the last word).
+    von_start = next((i for i, w in enumerate(words[:-1]) if i > 0 and _is_lower_word(w)), None)
+    if von_start is not None:
+        given_words, family_words = words[:von_start], words[von_start:]
+    else:
+        given_words, family_words = words[:-1], words[-1:]
+    return Person(
+        given=latex_to_text(" ".join(given_words)) or None,
+        family=latex_to_text(" ".join(family_words)),
+    )
+
+
+def parse_people(text: str) -> tuple[list[Person], bool]:
+    """A BibTeX author list; the flag says it ended in 'and others' / 'et al.'."""
+    people: list[Person] = []
+    truncated = False
+    for chunk in split_top_level(text, _AND):
+        if chunk.strip().lower().strip("{} ") in _OTHERS:
+            truncated = True
+            continue
+        if re.search(r"\bet\.?\s*al\.?$", chunk, re.IGNORECASE):
+            truncated = True
+            chunk = re.sub(r",?\s*\bet\.?\s*al\.?$", "", chunk, flags=re.IGNORECASE)
+        person = parse_person(chunk)
+        if person is not None:
+            people.append(person)
+    return people, truncated
+
+
+# ------------------------------------------------------------------ comparison
+
+
+@lru_cache(maxsize=65536)
+def _name_tokens(text: str) -> tuple[str, ...]:
+    return tuple(t for t in re.split(r"[^0-9a-z]+", fold(text)) if t)
+
+
+def family_keys(person: Person) -> tuple[str, str]:
+    """Full family key and the key without leading particles ('vandemeent', 'meent')."""
+    toks = _name_tokens(person.family)
+    particles = _particles()
+    core = list(toks)
+    while len(core) > 1 and core[0] in particles:
+        core.pop(0)
+    return "".join(toks), "".join(core)
+
+
+def _given_tokens(person: Person) -> tuple[str, ...]:
+    return _name_tokens(person.given) if person.given else ()
+
+
+def _token_compatible(a: str, b: str) -> bool:
+    if a == b:
+        return True
+    if len(a) == 1 or len(b) == 1:
+        return a[0] == b[0]
+    short, long_ = sorted((a, b), key=len)
+    # Short forms of the same name ("Dan" / "Daniel", "Alex" / "Alexander").
+    return len(short) >= 3 and long_.startswith(short)
+
+
+def _expand_initials(given: str | None, toks: tuple[str, ...]) -> tuple[str, ...]:
+    if given and len(toks) == 1 and 2 <= len(given.strip()) <= 3 and given.strip().isupper():
+        return tuple(toks[0])
+    return toks
+
+
+def given_compatible(a: Person, b: Person) -> bool:
+    """Given names that could denote the same person (initials, missing middle names)."""
+    ta, tb = _given_tokens(a), _given_tokens(b)
+    if not ta or not tb:
+        return True
+    # Initials written together ("JW" for "Jan-Willem") are expanded letter by letter.
+    ta, tb = _expand_initials(a.given, ta), _expand_initials(b.given, tb)
+    if not _token_compatible(ta[0], tb[0]):
+        joined_a, joined_b = "".join(ta), "".join(tb)
+        return joined_a == joined_b
+    return True
+
+
+class NameMatch:
+    SAME = "same"  # same person, possibly written differently
+    GIVEN_CONFLICT = "given_conflict"  # same family name, incompatible given names
+    DIFFERENT = "different"
+
+
+def compare_people(a: Person, b: Person) -> str:
+    fa_full, fa_core = family_keys(a)
+    fb_full, fb_core = family_keys(b)
+    if fa_full and (fa_full == fb_full or fa_core == fb_core or fa_full == fb_core or fa_core == fb_full):
+        return NameMatch.SAME if given_compatible(a, b) else NameMatch.GIVEN_CONFLICT
+    # Family-first order written as given-first ("Zhang Wei" for "Wei Zhang").
+    if a.given and b.given:
+        ga, gb = "".join(_given_tokens(a)), "".join(_given_tokens(b))
+        if ga == fb_full and gb == fa_full:
+            return NameMatch.SAME
+    # Given and family written as one word in one source ("Yunhao" "Tang" vs "Yunhaotang").
+    whole_a = "".join(_given_tokens(a)) + fa_full
+    whole_b = "".join(_given_tokens(b)) + fb_full
+    if len(whole_a) > 5 and whole_a == whole_b:
+        return NameMatch.SAME
+    return NameMatch.DIFFERENT
+
+
+@dataclass(frozen=True)
+class AuthorListComparison:
+    """How a cited author list relates to a candidate's."""
+
+    cited: int
+    found: int
+    matched: int
+    given_conflicts: int
+    in_order: bool
+    #: Cited authors that match nobody in the candidate list.
+    unmatched_cited: tuple[str, ...]
+    #: Candidate authors nobody cited (ignoring those hidden by a truncation).
+    uncited: int
+
+    @property
+    def overlap(self) -> float:
+        """Share of cited authors that are the candidate's authors."""
+        return self.matched / self.cited if self.cited else 0.0
+
+    @property
+    def coverage(self) -> float:
+        return self.matched / self.found if self.found else 0.0
+
+
+def compare_author_lists(
+    cited: list[Person], found: list[Person], cited_truncated: bool, found_truncated: bool
+) -> AuthorListComparison:
+    used: set[int] = set()
+    matched = conflicts = 0
+    positions: list[int] = []
+    unmatched: list[str] = []
+    for i, person in enumerate(cited):
+        best: tuple[int, str] | None = None
+        order = [i] + [j for j in range(len(found)) if j != i] if i < len(found) else range(len(found))
+        for j in order:
+            if j in used:
+                continue
+            outcome = compare_people(person, found[j])
+            if outcome == NameMatch.SAME:
+                best = (j, outcome)
+                break
+            if outcome == NameMatch.GIVEN_CONFLICT and best is None:
+                best = (j, outcome)
+        if best is None:
+            unmatched.append(person.display())
+            continue
+        used.add(best[0])
+        positions.append(best[0])
+        if best[1] == NameMatch.SAME:
+            matched += 1
+        else:
+            conflicts += 1
+    uncited = 0 if cited_truncated else len(found) - len(used)
+    return AuthorListComparison(
+        cited=len(cited),
+        found=len(found),
+        matched=matched,
+        given_conflicts=conflicts,
+        in_order=positions == sorted(positions),
+        unmatched_cited=tuple(unmatched),
+        uncited=max(0, uncited),
+    )

@@ -1,0 +1,154 @@
+"""Per-field normalizers: pure functions encoding only reproducible transformations.
+
+Each one removes a difference that an honest author, a BibTeX style or a PDF
+renderer can introduce (LaTeX markup, Unicode forms, ligatures, case,
+punctuation, hyphenation, DOI spelling, arXiv versions, page-range forms) and
+nothing that changes what work is meant.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+from pylatexenc.latex2text import LatexNodes2Text
+
+_LATEX = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
+_LATEX_HINT = re.compile(r"[\\{}$~]")
+_BARE_PERCENT = re.compile(r"(?<!\\)%")
+
+#: Letters that Unicode does not decompose into a base letter plus a mark.
+_SPECIAL_LETTERS = str.maketrans(
+    {
+        "ß": "ss", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
+        "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ı": "i", "þ": "th", "ð": "d",
+        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
+        "\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00ad": "",
+    }
+)
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+
+
+@lru_cache(maxsize=65536)
+def latex_to_text(value: str) -> str:
+    """Render LaTeX markup (accents, braces, math, escapes) as plain Unicode text."""
+    if not _LATEX_HINT.search(value):
+        return value
+    # In BibTeX a bare % is a literal percent sign, not a LaTeX comment.
+    escaped = _BARE_PERCENT.sub(r"\\%", value)
+    try:
+        text = _LATEX.latex_to_text(escaped)
+    except (ValueError, IndexError, RecursionError):
+        text = re.sub(r"[{}$\\]", "", value)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+@lru_cache(maxsize=131072)
+def fold(value: str) -> str:
+    """LaTeX, Unicode compatibility forms, ligatures, diacritics and case folded away."""
+    text = latex_to_text(value)
+    text = unicodedata.normalize("NFKC", text).translate(_SPECIAL_LETTERS)
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return text.casefold()
+
+
+def tokens(value: str) -> list[str]:
+    """Folded words: punctuation and hyphens become word breaks."""
+    return [t for t in _NON_ALNUM.split(fold(value)) if t]
+
+
+def title_key(value: str) -> str:
+    """A key equal for two titles that differ only in case, punctuation, spacing or hyphenation."""
+    return "".join(tokens(value))
+
+
+def clean_title(value: str) -> str:
+    """A display form of a cited title: LaTeX rendered, whitespace collapsed, trailing period dropped."""
+    text = latex_to_text(value).strip()
+    text = re.sub(r"\s+", " ", text)
+    return text[:-1].rstrip() if text.endswith(".") and not text.endswith("..") else text
+
+
+# ---------------------------------------------------------------- identifiers
+
+_DOI_IN_TEXT = re.compile(r"10\.\d{4,9}/\S+", re.IGNORECASE)
+_ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+?)(v\d+)?$")
+
+
+def canonical_doi(value: str | None) -> str | None:
+    """Lower-case DOI without resolver prefix or trailing punctuation; arXiv DOIs lose their version.
+
+    DOIs are case-insensitive by definition (DOI Handbook 2.4), so lower case is
+    the canonical comparison form.
+    """
+    if not value:
+        return None
+    match = _DOI_IN_TEXT.search(value.strip())
+    if not match:
+        return None
+    doi = match.group(0).lower().rstrip(".,;)]}>\"'")
+    arxiv = _ARXIV_DOI.match(doi)
+    if arxiv:
+        doi = f"10.48550/arxiv.{arxiv.group(1)}"
+    return doi
+
+
+def doi_prefix(doi: str) -> str:
+    return doi.split("/", 1)[0]
+
+
+_ARXIV_NEW = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(v\d+)?(?![\d])")
+_ARXIV_OLD = re.compile(r"([a-z][a-z\-]+(?:\.[a-z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
+
+
+def canonical_arxiv(value: str | None) -> str | None:
+    """arXiv identifier without the 'arXiv:' prefix, URL or version suffix."""
+    if not value:
+        return None
+    text = value.strip()
+    new = _ARXIV_NEW.search(text)
+    if new:
+        return new.group(1)
+    old = _ARXIV_OLD.search(text)
+    if old:
+        return old.group(1).lower()
+    return None
+
+
+def arxiv_from_doi(doi: str | None) -> str | None:
+    if doi and doi.startswith("10.48550/arxiv."):
+        return doi.removeprefix("10.48550/arxiv.")
+    return None
+
+
+_PAGE_RANGE = re.compile(r"^\s*([A-Za-z]?\d+)\s*(?:-+|–|—|to)\s*([A-Za-z]?\d+)\s*$")
+
+
+def canonical_pages(value: str | None) -> tuple[str, str | None] | None:
+    """First and last page, with abbreviated last pages expanded (123-9 -> 123, 129)."""
+    if not value:
+        return None
+    text = fold(value).replace("pp.", "").replace("p.", "").strip()
+    m = _PAGE_RANGE.match(text)
+    if not m:
+        single = re.match(r"^\s*([a-z]?\d+)\s*$", text)
+        return (single.group(1), None) if single else (text, None)
+    first, last = m.group(1), m.group(2)
+    if first.isdigit() and last.isdigit() and len(last) < len(first):
+        last = first[: len(first) - len(last)] + last
+    return first, last
+
+
+_YEAR = re.compile(r"(?<!\d)(1[5-9]\d\d|20\d\d)(?!\d)")
+
+
+def parse_year(value: str | int | None) -> int | None:
+    """The four-digit year in a field ('2021', '2021a', 'March 2021', 2021)."""
+    if value is None:
+        return None
+    if isinstance(value, int):
+        return value
+    m = _YEAR.search(value)
+    return int(m.group(1)) if m else None

@@ -1,0 +1,252 @@
+"""Rule Field Matcher: compare a reference with each candidate, field by field.
+
+Every field of every candidate gets `match`, `missing` or `mismatch` after the
+normalizers of `normalize`, `names` and `venues`; differences those
+normalizers remove are labelled `normalizable`. The assessment also keeps the
+raw signals the judgers need (title similarity, author overlap, year delta).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+
+from citetracer.match.names import AuthorListComparison, compare_author_lists
+from citetracer.match.normalize import (
+    arxiv_from_doi,
+    canonical_arxiv,
+    canonical_doi,
+    canonical_pages,
+    fold,
+    title_key,
+    tokens,
+)
+from citetracer.match.venues import is_preprint, same_venue
+from citetracer.records import Candidate, FieldComparison, FieldStatus, Reference, Residual
+
+M, MISS, X = FieldStatus.MATCH, FieldStatus.MISSING, FieldStatus.MISMATCH
+
+
+@dataclass
+class Assessment:
+    """How well one candidate supports one reference."""
+
+    candidate: Candidate
+    fields: dict[str, FieldComparison] = field(default_factory=dict)
+    title_similarity: float = 0.0
+    #: "exact", "subtitle" (one title is the other without its subtitle) or None.
+    title_form: str | None = None
+    authors: AuthorListComparison | None = None
+    year_delta: int | None = None
+
+    @property
+    def same_title(self) -> bool:
+        return self.title_form is not None
+
+    def status(self, name: str) -> FieldStatus | None:
+        comparison = self.fields.get(name)
+        return comparison.status if comparison else None
+
+    def mismatched(self) -> list[str]:
+        return [n for n, c in self.fields.items() if c.status == X]
+
+    def missing_in_candidate(self) -> list[str]:
+        return [n for n, c in self.fields.items() if c.residual == Residual.CANDIDATE_MISSING]
+
+    @property
+    def all_match(self) -> bool:
+        return all(c.status == M for c in self.fields.values())
+
+    @property
+    def authors_ok(self) -> bool:
+        return self.status("authors") in (M, None)
+
+    @property
+    def identity(self) -> float:
+        """Ranking score: how likely this candidate is the cited work."""
+        score = 3.0 * self.title_similarity
+        if self.authors and self.authors.cited:
+            score += 2.0 * self.authors.overlap
+        if self.status("doi") == M or self.status("arxiv_id") == M:
+            score += 2.5
+        if self.year_delta == 0:
+            score += 0.5
+        if self.status("venue") == M:
+            score += 0.3
+        return score
+
+
+def title_similarity(a: str, b: str) -> float:
+    return fuzz.ratio(" ".join(tokens(a)), " ".join(tokens(b))) / 100.0
+
+
+def title_form(cited: str, found: str) -> str | None:
+    """'exact' when equal up to case, punctuation, spacing, hyphenation and markup."""
+    if title_key(cited) == title_key(found):
+        return "exact"
+    for short, long_ in ((cited, found), (found, cited)):
+        main = fold(long_).split(":")[0]
+        if ":" in fold(long_) and len(tokens(main)) >= 2 and title_key(main) == title_key(short):
+            return "subtitle"
+    return None
+
+
+def _cmp(name: str, status: FieldStatus, cited: object, found: object, **kw: object) -> FieldComparison:
+    return FieldComparison(
+        field=name,
+        status=status,
+        cited=None if cited is None else str(cited),
+        found=None if found is None else str(found),
+        **kw,  # type: ignore[arg-type]
+    )
+
+
+def _compare_simple(name: str, cited: str | None, found: str | None) -> FieldComparison | None:
+    if not cited:
+        return None
+    if not found:
+        return _cmp(name, MISS, cited, None, residual=Residual.CANDIDATE_MISSING)
+    same = " ".join(tokens(cited)) == " ".join(tokens(found))
+    return _cmp(name, M if same else X, cited, found, residual=None if same else Residual.CONTRADICTION)
+
+
+def assess(reference: Reference, cand: Candidate) -> Assessment:
+    """Field-by-field comparison of one reference with one candidate."""
+    a = Assessment(candidate=cand)
+    fields = a.fields
+
+    if reference.title:
+        if cand.title:
+            a.title_similarity = title_similarity(reference.title, cand.title)
+            a.title_form = title_form(reference.title, cand.title)
+            if a.title_form == "exact":
+                fields["title"] = _cmp("title", M, reference.title, cand.title, similarity=a.title_similarity)
+            elif a.title_form == "subtitle":
+                fields["title"] = _cmp(
+                    "title", M, reference.title, cand.title, similarity=a.title_similarity,
+                    residual=Residual.NORMALIZABLE, note="subtitle omitted",
+                )
+            else:
+                fields["title"] = _cmp(
+                    "title", X, reference.title, cand.title, similarity=a.title_similarity,
+                    residual=Residual.CONTRADICTION,
+                )
+        else:
+            fields["title"] = _cmp("title", MISS, reference.title, None, residual=Residual.CANDIDATE_MISSING)
+
+    if reference.authors:
+        cited_names = "; ".join(p.display() for p in reference.authors)
+        if cand.authors:
+            cmp = compare_author_lists(reference.authors, cand.authors, reference.et_al, cand.authors_truncated)
+            a.authors = cmp
+            found_names = "; ".join(p.display() for p in cand.authors)
+            complete = cmp.matched == cmp.cited and cmp.uncited == 0
+            if complete and cmp.in_order:
+                fields["authors"] = _cmp("authors", M, cited_names, found_names, similarity=1.0)
+            elif complete:
+                fields["authors"] = _cmp(
+                    "authors", M, cited_names, found_names, similarity=1.0,
+                    residual=Residual.NORMALIZABLE, note="same authors in another order",
+                )
+            else:
+                fields["authors"] = _cmp(
+                    "authors", X, cited_names, found_names, similarity=cmp.overlap,
+                    residual=Residual.CONTRADICTION, note=_author_note(cmp),
+                )
+        else:
+            fields["authors"] = _cmp("authors", MISS, cited_names, None, residual=Residual.CANDIDATE_MISSING)
+
+    if reference.year is not None:
+        if cand.year is not None:
+            a.year_delta = reference.year - cand.year
+            fields["year"] = _cmp(
+                "year", M if a.year_delta == 0 else X, reference.year, cand.year,
+                residual=None if a.year_delta == 0 else Residual.CONTRADICTION,
+            )
+        else:
+            fields["year"] = _cmp("year", MISS, reference.year, None, residual=Residual.CANDIDATE_MISSING)
+
+    if reference.venue:
+        found_venue = cand.venue or cand.venue_full
+        if not found_venue:
+            fields["venue"] = _cmp("venue", MISS, reference.venue, None, residual=Residual.CANDIDATE_MISSING)
+        elif any(same_venue(reference.venue, v) for v in (cand.venue, cand.venue_full) if v):
+            exact = fold(reference.venue) in (fold(cand.venue or ""), fold(cand.venue_full or ""))
+            fields["venue"] = _cmp(
+                "venue", M, reference.venue, found_venue,
+                residual=None if exact else Residual.NORMALIZABLE,
+            )
+        else:
+            note = "preprint cited as published" if is_preprint(found_venue) and not is_preprint(reference.venue) else None
+            fields["venue"] = _cmp(
+                "venue", X, reference.venue, found_venue, residual=Residual.CONTRADICTION, note=note,
+            )
+
+    ref_doi = canonical_doi(reference.doi)
+    if ref_doi:
+        cand_doi = canonical_doi(cand.doi)
+        if cand_doi == ref_doi:
+            fields["doi"] = _cmp("doi", M, ref_doi, cand_doi)
+        elif arxiv_from_doi(ref_doi) and arxiv_from_doi(ref_doi) == canonical_arxiv(cand.arxiv_id):
+            fields["doi"] = _cmp("doi", M, ref_doi, cand.arxiv_id, residual=Residual.NORMALIZABLE, note="arXiv DOI")
+        elif not cand_doi:
+            fields["doi"] = _cmp("doi", MISS, ref_doi, None, residual=Residual.CANDIDATE_MISSING)
+        elif arxiv_from_doi(ref_doi) and not arxiv_from_doi(cand_doi):
+            # An arXiv DOI for a work whose published version has another DOI: two versions.
+            fields["doi"] = _cmp("doi", MISS, ref_doi, cand_doi, residual=Residual.CANDIDATE_MISSING,
+                                 note="arXiv DOI of a work with a publisher DOI")
+        else:
+            fields["doi"] = _cmp("doi", X, ref_doi, cand_doi, residual=Residual.CONTRADICTION)
+
+    ref_arxiv = canonical_arxiv(reference.arxiv_id)
+    if ref_arxiv and not (ref_doi and arxiv_from_doi(ref_doi) == ref_arxiv):
+        cand_arxiv = canonical_arxiv(cand.arxiv_id) or arxiv_from_doi(canonical_doi(cand.doi))
+        if cand_arxiv == ref_arxiv:
+            fields["arxiv_id"] = _cmp("arxiv_id", M, ref_arxiv, cand_arxiv)
+        elif not cand_arxiv:
+            fields["arxiv_id"] = _cmp("arxiv_id", MISS, ref_arxiv, None, residual=Residual.CANDIDATE_MISSING)
+        else:
+            fields["arxiv_id"] = _cmp("arxiv_id", X, ref_arxiv, cand_arxiv, residual=Residual.CONTRADICTION)
+
+    if reference.pages:
+        ref_pages, cand_pages = canonical_pages(reference.pages), canonical_pages(cand.pages)
+        if not cand_pages:
+            fields["pages"] = _cmp("pages", MISS, reference.pages, None, residual=Residual.CANDIDATE_MISSING)
+        elif ref_pages and ref_pages[0] == cand_pages[0]:
+            fields["pages"] = _cmp("pages", M, reference.pages, cand.pages)
+        else:
+            fields["pages"] = _cmp("pages", X, reference.pages, cand.pages, residual=Residual.CONTRADICTION)
+
+    for name, cited_value, found_value in (
+        ("volume", reference.volume, cand.volume),
+        ("issue", reference.issue, cand.issue),
+    ):
+        comparison = _compare_simple(name, cited_value, found_value)
+        if comparison:
+            fields[name] = comparison
+    for name, cited_value in (("publisher", reference.publisher), ("location", reference.location)):
+        if cited_value:
+            found_value = cand.publisher if name == "publisher" else None
+            if found_value and fuzz.token_set_ratio(fold(cited_value), fold(found_value)) >= 90:
+                fields[name] = _cmp(name, M, cited_value, found_value)
+            else:
+                # Publisher names and places vary too much to contradict anything on their own.
+                fields[name] = _cmp(name, MISS, cited_value, found_value, residual=Residual.CANDIDATE_MISSING)
+    return a
+
+
+def _author_note(cmp: AuthorListComparison) -> str:
+    parts = [f"{cmp.matched} of {cmp.cited} cited authors are authors of this work"]
+    if cmp.given_conflicts:
+        parts.append(f"{cmp.given_conflicts} with a different given name")
+    if cmp.uncited:
+        parts.append(f"{cmp.uncited} of its authors not cited")
+    return "; ".join(parts)
+
+
+def assess_all(reference: Reference, candidates: list[Candidate]) -> list[Assessment]:
+    """Assessments of every candidate, best identity first."""
+    out = [assess(reference, c) for c in candidates]
+    out.sort(key=lambda a: a.identity, reverse=True)
+    return out

@@ -1,0 +1,1 @@
+"""mirror stage of the citetracer pipeline (see DESIGN.md)."""

@@ -1,0 +1,122 @@
+"""extract -> cascade(match, judge) -> report: the one pipeline every front end calls."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from citetracer import __version__
+from citetracer.collect.cascade import CascadeOutcome, run_cascade
+from citetracer.collect.memory import MemoryStage, fingerprint
+from citetracer.collect.stage import EvidenceBundle, Stage
+from citetracer.config import Settings
+from citetracer.extract import InputError, ReadResult, read_references, read_text
+from citetracer.judge.context import JudgeContext
+from citetracer.match.rules import Assessment
+from citetracer.records import CitationResult, Cost, Reference, Report
+from citetracer.store.db import Store
+
+
+class Checker:
+    """Holds the store and the stages; checks references through the cascade."""
+
+    def __init__(self, settings: Settings, store: Store | None = None, stages: Sequence[Stage] | None = None) -> None:
+        self.settings = settings
+        self.store = store if store is not None else Store(settings.store)
+        self.stages: list[Stage] = list(stages) if stages is not None else self._default_stages()
+
+    def _default_stages(self) -> list[Stage]:
+        stages: list[Stage] = [MemoryStage(self.store)]
+        if not self.settings.offline:
+            stages.extend(_online_stages(self.settings))
+        return stages
+
+    def close(self) -> None:
+        self.store.close()
+
+    def _context(self, ref: Reference, assessments: list[Assessment], bundle: EvidenceBundle, stage: str) -> JudgeContext:
+        return JudgeContext(
+            reference=ref,
+            assessments=assessments,
+            bundle=bundle,
+            today_year=self.settings.today_year,
+            knows_doi_prefix=self.store.knows_doi_prefix,
+            stage=stage,
+        )
+
+    async def check_one(self, ref: Reference) -> tuple[CascadeOutcome, float]:
+        start = time.perf_counter()
+        outcome = await run_cascade(ref, self.stages, self._context)
+        return outcome, time.perf_counter() - start
+
+    async def check_references(self, refs: Sequence[Reference]) -> list[CitationResult]:
+        semaphore = asyncio.Semaphore(max(1, self.settings.concurrency))
+
+        async def one(ref: Reference) -> tuple[CascadeOutcome, float]:
+            async with semaphore:
+                return await self.check_one(ref)
+
+        outcomes = await asyncio.gather(*(one(r) for r in refs))
+        results = []
+        for i, (ref, (outcome, seconds)) in enumerate(zip(refs, outcomes, strict=True)):
+            best = outcome.assessments[0] if outcome.assessments else None
+            results.append(
+                CitationResult(
+                    id=ref.label or str(i + 1),
+                    reference=ref,
+                    verdict=outcome.verdict,
+                    cost=Cost(
+                        connector_calls=outcome.bundle.connector_calls,
+                        seconds=round(seconds, 6),
+                        sources=outcome.bundle.outcomes,
+                    ),
+                    comparisons=list(best.fields.values()) if best else [],
+                )
+            )
+            if self.settings.remember_verified and outcome.verdict.class_ == "Real":
+                self._remember(ref, outcome)
+        return results
+
+    def _remember(self, ref: Reference, outcome: CascadeOutcome) -> None:
+        ids = {(e["source"], e["id"]) for e in outcome.verdict.evidence}
+        evidence = next((c for c in outcome.bundle.candidates if (c.source, c.id) in ids), None)
+        if evidence is not None:
+            self.store.link_verified(fingerprint(ref), evidence, outcome.verdict.code)
+
+    def check_read(self, read: ReadResult, name: str) -> Report:
+        results = asyncio.run(self.check_references(read.references))
+        return Report(version=__version__, input=name, citations=results, warnings=read.warnings)
+
+
+def _online_stages(settings: Settings) -> list[Stage]:
+    """Online stages (URL Fetch, Scholar Connectors, Web Search) when installed and allowed."""
+    try:
+        from citetracer.collect.online import online_stages
+    except ImportError:
+        return []
+    return list(online_stages(settings))
+
+
+def check(source: str | Path, settings: Settings | None = None) -> Report:
+    """Check every reference of a file (path) or of a text (BibTeX, .bbl, plain references).
+
+    >>> report = check("refs.bib")            # doctest: +SKIP
+    >>> report.summary()                      # doctest: +SKIP
+    """
+    settings = settings or Settings()
+    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and Path(source).exists()):
+        path = Path(source)
+        read = read_references(path)
+        name = str(path)
+    else:
+        read = read_text(str(source))
+        if not read.references:
+            raise InputError("no references found in the given text")
+        name = "<text>"
+    checker = Checker(settings)
+    try:
+        return checker.check_read(read, name)
+    finally:
+        checker.close()

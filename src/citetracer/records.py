@@ -1,0 +1,216 @@
+"""The data model every stage imports and no stage redefines.
+
+A *Reference* is what a paper cites; a *Candidate* is a record some source
+returned as evidence; a *FieldComparison* says how one field of a reference
+compares with one candidate; a *Verdict* is the judgement with its codes and
+evidence; a *CitationResult* bundles all of that with the cost; a *Report* is
+what `check()` returns for one input.
+
+The JSON shapes follow the contracts of DESIGN.md ('Contracts'): absent fields
+are null, `class` is spelled `class` on the wire.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+#: The bibliographic fields a reference may carry, in report order.
+FIELDS: tuple[str, ...] = (
+    "title",
+    "authors",
+    "venue",
+    "year",
+    "doi",
+    "arxiv_id",
+    "pages",
+    "volume",
+    "issue",
+    "publisher",
+    "location",
+    "url",
+)
+
+
+class Person(BaseModel):
+    """One author or editor, split into given and family names."""
+
+    model_config = ConfigDict(frozen=True)
+
+    given: str | None = None
+    family: str
+
+    def display(self) -> str:
+        return f"{self.given} {self.family}" if self.given else self.family
+
+
+class Box(BaseModel):
+    """A rectangle on a PDF page (points, origin top-left) where a reference sits."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+
+
+class Reference(BaseModel):
+    """One cited work as the paper gives it: untrusted, possibly wrong."""
+
+    raw: str | None = None
+    title: str | None = None
+    authors: list[Person] = Field(default_factory=list)
+    #: True when the author list ends in "et al." / "and others" (truncated on purpose).
+    et_al: bool = False
+    venue: str | None = None
+    year: int | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    pages: str | None = None
+    volume: str | None = None
+    issue: str | None = None
+    publisher: str | None = None
+    location: str | None = None
+    url: str | None = None
+    #: Entry kind as the input names it (BibTeX type, e.g. "inproceedings", "misc").
+    type: str | None = None
+    #: Citation label or BibTeX key, when the input has one.
+    label: str | None = None
+    page: int | None = None
+    boxes: list[Box] = Field(default_factory=list)
+
+    def provided_fields(self) -> list[str]:
+        """The bibliographic fields this reference actually states."""
+        out = []
+        for name in FIELDS:
+            value = getattr(self, name)
+            if value not in (None, "", []):
+                out.append(name)
+        return out
+
+
+class Candidate(BaseModel):
+    """A record returned by an evidence source, believed to describe a real work."""
+
+    source: str
+    id: str
+    url: str | None = None
+    title: str | None = None
+    authors: list[Person] = Field(default_factory=list)
+    #: True when the source itself truncated the author list ("others").
+    authors_truncated: bool = False
+    venue: str | None = None
+    venue_full: str | None = None
+    year: int | None = None
+    doi: str | None = None
+    arxiv_id: str | None = None
+    pages: str | None = None
+    volume: str | None = None
+    issue: str | None = None
+    publisher: str | None = None
+    type: str | None = None
+    #: Identifier of the work this record renders; versions of one work share it.
+    work: str | None = None
+    #: How the candidate was found (doi, arxiv, title, author-year, verified-link, ...).
+    found_by: str | None = None
+
+
+class FieldStatus(StrEnum):
+    """Outcome of comparing one field of a reference with one candidate."""
+
+    MATCH = "match"
+    MISSING = "missing"
+    MISMATCH = "mismatch"
+
+
+class Residual(StrEnum):
+    """What a remaining difference means, as the matcher labels it."""
+
+    NORMALIZABLE = "normalizable"
+    CANDIDATE_MISSING = "candidate_missing"
+    REFERENCE_MISSING = "reference_missing"
+    CONTRADICTION = "contradiction"
+
+
+class FieldComparison(BaseModel):
+    field: str
+    status: FieldStatus
+    residual: Residual | None = None
+    cited: str | None = None
+    found: str | None = None
+    similarity: float | None = None
+    note: str | None = None
+
+
+class Verdict(BaseModel):
+    """The judgement of one citation: class, codes, offending fields, evidence."""
+
+    model_config = ConfigDict(populate_by_name=True)
+
+    class_: Literal["Real", "Potential", "Hallucinated"] = Field(alias="class")
+    code: str
+    codes: list[str]
+    fields: list[str] = Field(default_factory=list)
+    evidence: list[dict[str, Any]] = Field(default_factory=list)
+    stage: str | None = None
+    rationale: str
+    confidence: float = 0.5
+
+
+class SourceOutcome(BaseModel):
+    """What one source did for one citation: answered, failed or skipped."""
+
+    source: str
+    status: Literal["answered", "failed", "skipped"]
+    candidates: int = 0
+    detail: str | None = None
+
+
+class Cost(BaseModel):
+    connector_calls: int = 0
+    llm_calls: int = 0
+    llm_tokens: int = 0
+    seconds: float = 0.0
+    sources: list[SourceOutcome] = Field(default_factory=list)
+
+
+class CitationResult(BaseModel):
+    id: str
+    reference: Reference
+    verdict: Verdict
+    cost: Cost = Field(default_factory=Cost)
+    comparisons: list[FieldComparison] = Field(default_factory=list)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        data = self.model_dump(mode="json", by_alias=True)
+        return data
+
+
+class Report(BaseModel):
+    """Everything `check()` found for one input."""
+
+    version: str
+    input: str
+    citations: list[CitationResult] = Field(default_factory=list)
+    warnings: list[str] = Field(default_factory=list)
+
+    def summary(self) -> dict[str, int]:
+        counts = {"total": len(self.citations), "real": 0, "potential": 0, "hallucinated": 0}
+        for c in self.citations:
+            counts[c.verdict.class_.lower()] += 1
+        return counts
+
+    @property
+    def has_hallucinated(self) -> bool:
+        return any(c.verdict.class_ == "Hallucinated" for c in self.citations)
+
+    def to_json_dict(self) -> dict[str, Any]:
+        return {
+            "citetracer": self.version,
+            "input": self.input,
+            "summary": self.summary(),
+            "warnings": self.warnings,
+            "citations": [c.to_json_dict() for c in self.citations],
+        }

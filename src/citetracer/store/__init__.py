@@ -1,0 +1,1 @@
+"""store stage of the citetracer pipeline (see DESIGN.md)."""

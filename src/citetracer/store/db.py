@@ -1,0 +1,305 @@
+"""The local evidence store: bibliographic records in SQLite (WAL) plus a tantivy index.
+
+Layout on disk: the SQLite file at the store path and the index directory
+beside it (`<path>.index/`). SQLite is the source of truth; each write batch
+bumps a change counter, and the index records up to which counter it has been
+brought, so a process killed between the two commits leaves a store that
+heals itself on the next open. Citations judged Real are linked back to the
+evidence record that proved them (never to the citation's own fields).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+
+from pydantic import Field
+
+from citetracer.match.names import family_keys
+from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix, parse_year
+from citetracer.match.venues import venue_id
+from citetracer.records import Candidate
+from citetracer.store.index import IndexedWork, TitleIndex
+
+SCHEMA_VERSION = "1"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS records (
+    rid INTEGER PRIMARY KEY,
+    key TEXT NOT NULL UNIQUE,
+    source TEXT NOT NULL,
+    type TEXT,
+    doi TEXT,
+    arxiv TEXT,
+    year INTEGER,
+    venue_key TEXT,
+    data TEXT NOT NULL,
+    seq INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS records_doi ON records(doi) WHERE doi IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_arxiv ON records(arxiv) WHERE arxiv IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_seq ON records(seq);
+CREATE INDEX IF NOT EXISTS records_venue_year ON records(venue_key, year);
+CREATE TABLE IF NOT EXISTS doi_prefixes (prefix TEXT PRIMARY KEY);
+CREATE TABLE IF NOT EXISTS verified (
+    fingerprint TEXT PRIMARY KEY,
+    rid INTEGER NOT NULL,
+    source TEXT NOT NULL,
+    source_id TEXT NOT NULL,
+    code TEXT NOT NULL,
+    verified_at TEXT NOT NULL
+);
+"""
+
+
+class WorkRecord(Candidate):
+    """A record as stored: one rendering of a work plus its other renderings (versions)."""
+
+    variants: list[Candidate] = Field(default_factory=list)
+
+
+class StoreError(Exception):
+    """The store file cannot be opened or is not a citetracer store."""
+
+
+class Store:
+    """Records, the title/author index, and verified-citation links."""
+
+    def __init__(self, path: Path, *, readonly: bool = False) -> None:
+        self.path = Path(path)
+        self.readonly = readonly
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.executescript(_SCHEMA)
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('seq', '0')")
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('indexed_seq', '0')")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(f"{self.path}: not a usable citetracer store ({exc})") from exc
+        self.index = TitleIndex(self.path.with_name(self.path.name + ".index"))
+        self._known_prefixes: set[str] | None = None
+        self.sync_index()
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.db
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def _meta(self, key: str) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    # ------------------------------------------------------------------ writes
+
+    def upsert(self, records: Iterable[WorkRecord], batch_size: int = 5000) -> int:
+        """Insert or replace records (by source and id); returns how many were written."""
+        total = 0
+        batch: list[WorkRecord] = []
+        for record in records:
+            batch.append(record)
+            if len(batch) >= batch_size:
+                total += self._write_batch(batch)
+                batch = []
+        if batch:
+            total += self._write_batch(batch)
+        self.sync_index()
+        return total
+
+    def _write_batch(self, batch: Sequence[WorkRecord]) -> int:
+        with self._transaction() as db:
+            seq = int(db.execute("SELECT value FROM meta WHERE key='seq'").fetchone()[0]) + 1
+            db.execute("UPDATE meta SET value = ? WHERE key = 'seq'", (str(seq),))
+            rows = []
+            prefixes = set()
+            for r in batch:
+                doi = canonical_doi(r.doi)
+                if doi:
+                    prefixes.add(doi_prefix(doi))
+                rows.append(
+                    (
+                        f"{r.source}:{r.id}",
+                        r.source,
+                        r.type,
+                        doi,
+                        canonical_arxiv(r.arxiv_id),
+                        r.year,
+                        venue_key(r.venue) or venue_key(r.venue_full),
+                        r.model_dump_json(exclude_none=True, exclude_defaults=True),
+                        seq,
+                    )
+                )
+            db.executemany(
+                "INSERT INTO records (key, source, type, doi, arxiv, year, venue_key, data, seq) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
+                "source=excluded.source, type=excluded.type, doi=excluded.doi, arxiv=excluded.arxiv, "
+                "year=excluded.year, venue_key=excluded.venue_key, data=excluded.data, seq=excluded.seq",
+                rows,
+            )
+            db.executemany("INSERT OR IGNORE INTO doi_prefixes VALUES (?)", [(p,) for p in prefixes])
+        self._known_prefixes = None
+        return len(batch)
+
+    def sync_index(self) -> int:
+        """Index every record changed since the index was last brought up to date."""
+        indexed = int(self._meta("indexed_seq") or 0)
+        current = int(self._meta("seq") or 0)
+        if indexed >= current:
+            return 0
+        cursor = self.db.execute(
+            "SELECT rid, data FROM records WHERE seq > ? ORDER BY rid", (indexed,)
+        )
+
+        def works() -> Iterator[IndexedWork]:
+            for rid, data in cursor:
+                record = WorkRecord.model_validate_json(data)
+                yield indexed_work(rid, record)
+
+        n = self.index.write(works())
+        self.db.execute("UPDATE meta SET value = ? WHERE key = 'indexed_seq'", (str(current),))
+        return n
+
+    def link_verified(self, fingerprint: str, evidence: Candidate, code: str) -> None:
+        """Remember that a citation with this fingerprint was proved by this evidence record.
+
+        Evidence from an online source is first stored as a record of its own, so
+        the link always points at a record that came from a source.
+        """
+        rid = self.rid_of(evidence)
+        if rid is None:
+            if evidence.source.startswith("memory"):
+                return
+            self.upsert([WorkRecord(**evidence.model_dump())])
+            rid = self.rid_of(evidence)
+            if rid is None:
+                return
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO verified VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(fingerprint) DO UPDATE SET "
+                "rid=excluded.rid, source=excluded.source, source_id=excluded.source_id, "
+                "code=excluded.code, verified_at=excluded.verified_at",
+                (fingerprint, rid, evidence.source, evidence.id, code, stamp),
+            )
+
+    # ------------------------------------------------------------------- reads
+
+    def rid_of(self, candidate: Candidate) -> int | None:
+        key = candidate.work or f"{candidate.source}:{candidate.id}"
+        for k in (key, key.removeprefix("memory:")):
+            row = self.db.execute("SELECT rid FROM records WHERE key = ?", (k,)).fetchone()
+            if row:
+                return int(row[0])
+        return None
+
+    def records(self, rids: Iterable[int]) -> dict[int, WorkRecord]:
+        ids = list(dict.fromkeys(rids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = self.db.execute(f"SELECT rid, data FROM records WHERE rid IN ({marks})", ids)
+        return {rid: WorkRecord.model_validate_json(data) for rid, data in rows}
+
+    def rids_by_doi(self, doi: str) -> list[int]:
+        return [r[0] for r in self.db.execute("SELECT rid FROM records WHERE doi = ?", (doi,))]
+
+    def rids_by_arxiv(self, arxiv: str) -> list[int]:
+        return [r[0] for r in self.db.execute("SELECT rid FROM records WHERE arxiv = ?", (arxiv,))]
+
+    def verified_link(self, fingerprint: str) -> tuple[int, str] | None:
+        row = self.db.execute(
+            "SELECT rid, verified_at FROM verified WHERE fingerprint = ?", (fingerprint,)
+        ).fetchone()
+        return (int(row[0]), str(row[1])) if row else None
+
+    def knows_doi_prefix(self, prefix: str) -> bool:
+        if self._known_prefixes is None:
+            self._known_prefixes = {r[0] for r in self.db.execute("SELECT prefix FROM doi_prefixes")}
+        return prefix in self._known_prefixes
+
+    def venue_year_count(self, key: str, year: int | None) -> int:
+        if year is None:
+            row = self.db.execute("SELECT count(*) FROM records WHERE venue_key = ?", (key,)).fetchone()
+        else:
+            row = self.db.execute(
+                "SELECT count(*) FROM records WHERE venue_key = ? AND year BETWEEN ? AND ?",
+                (key, year - 1, year + 1),
+            ).fetchone()
+        return int(row[0])
+
+    def stats(self) -> dict[str, object]:
+        by_source = dict(self.db.execute("SELECT source, count(*) FROM records GROUP BY source").fetchall())
+        by_type = dict(
+            self.db.execute("SELECT coalesce(type, '?'), count(*) FROM records GROUP BY type").fetchall()
+        )
+        verified = self.db.execute("SELECT count(*) FROM verified").fetchone()[0]
+        size = self.path.stat().st_size if self.path.exists() else 0
+        index_size = sum(f.stat().st_size for f in self.index.path.rglob("*") if f.is_file())
+        return {
+            "path": str(self.path),
+            "records": sum(by_source.values()),
+            "by_source": by_source,
+            "by_type": by_type,
+            "verified_links": verified,
+            "indexed_documents": self.index.count(),
+            "bytes": size + index_size,
+            "sources": {
+                k.removeprefix("source_date:"): v
+                for k, v in self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'source_date:%'")
+            },
+        }
+
+    def set_source_date(self, source: str, date: str | None = None) -> None:
+        value = date or datetime.now(UTC).date().isoformat()
+        self.db.execute(
+            "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            (f"source_date:{source}", value),
+        )
+
+
+def venue_key(venue: str | None) -> str | None:
+    """The key under which venue coverage is counted: the canonical id when known."""
+    if not venue:
+        return None
+    vid = venue_id(venue)
+    if vid:
+        return vid
+    return " ".join(venue.casefold().split())[:200] or None
+
+
+def indexed_work(rid: int, record: WorkRecord) -> IndexedWork:
+    titles = [record.title or ""] + [v.title for v in record.variants if v.title and v.title != record.title]
+    surnames = []
+    for person in record.authors:
+        full, core = family_keys(person)
+        surnames.extend(k for k in {full, core} if k)
+    return IndexedWork(rid=rid, titles=[t for t in titles if t], surnames=surnames, year=record.year)
+
+
+def now_year() -> int:
+    return time.gmtime().tm_year
+
+
+__all__ = ["Store", "StoreError", "WorkRecord", "parse_year", "venue_key"]
