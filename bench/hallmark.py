@@ -79,8 +79,17 @@ def metrics(entries: list[dict[str, Any]], predicted: dict[str, str]) -> dict[st
     wprec = wtp / (wtp + fp) if wtp + fp else 0.0
     wrec = wtp / (wtp + wfn) if wtp + wfn else 0.0
     wf1 = 2 * wprec * wrec / (wprec + wrec) if wprec + wrec else 0.0
-    return {"n": len(entries), "DR": dr, "FPR": fpr, "F1": f1, "tier_weighted_F1": wf1, "TP": tp, "FN": fn,
-            "FP": fp, "TN": tn}
+    return {
+        "n": len(entries),
+        "DR": dr,
+        "FPR": fpr,
+        "F1": f1,
+        "tier_weighted_F1": wf1,
+        "TP": tp,
+        "FN": fn,
+        "FP": fp,
+        "TN": tn,
+    }
 
 
 def prediction(entry: dict[str, Any], result: CitationResult) -> dict[str, Any]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from citetracer.config import Settings, load_settings  # noqa: E402
-from citetracer.pipeline import check  # noqa: E402
-from citetracer.records import CitationResult, Reference, Report, Verdict  # noqa: E402
+from citetracer.config import Settings, load_settings
+from citetracer.pipeline import check
+from citetracer.records import CitationResult, Reference, Report, Verdict
 
 __all__ = ["CitationResult", "Reference", "Report", "Settings", "Verdict", "__version__", "check", "load_settings"]

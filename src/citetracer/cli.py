@@ -128,8 +128,11 @@ def cmd_extract(args: argparse.Namespace, err: Console) -> int:
             console = Console(file=out) if args.output else Console()
             for i, r in enumerate(read.references, 1):
                 authors = "; ".join(p.display() for p in r.authors) + (" et al." if r.et_al else "")
-                console.print(f"[bold]{r.label or i}[/bold] {authors} ({r.year}) [italic]{r.title}[/italic] "
-                              f"{r.venue or ''} {r.doi or ''} {r.arxiv_id or ''}", highlight=False)
+                console.print(
+                    f"[bold]{r.label or i}[/bold] {authors} ({r.year}) [italic]{r.title}[/italic] "
+                    f"{r.venue or ''} {r.doi or ''} {r.arxiv_id or ''}",
+                    highlight=False,
+                )
     return EXIT_OK
 
 

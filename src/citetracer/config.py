@@ -77,6 +77,7 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
     sources = dict(DEFAULT_SOURCE_URLS)
     sources.update({k.lower(): str(v) for k, v in (data.pop("sources", {}) or {}).items()})
     env = os.environ
+    data = dict(data)
     if "CITETRACER_STORE" in env:
         data["store"] = env["CITETRACER_STORE"]
     if "CITETRACER_OFFLINE" in env:
@@ -87,9 +88,9 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
     if "CITETRACER_MAILTO" in env:
         data["mailto"] = env["CITETRACER_MAILTO"]
     for name in DEFAULT_SOURCE_URLS:
-        value = env.get(f"CITETRACER_{name.upper()}_URL")
-        if value is not None:
-            sources[name] = value
+        url = env.get(f"CITETRACER_{name.upper()}_URL")
+        if url is not None:
+            sources[name] = url
     data["sources"] = sources
     data.update({k: v for k, v in flags.items() if v is not None})
     try:

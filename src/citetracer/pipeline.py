@@ -36,7 +36,9 @@ class Checker:
     def close(self) -> None:
         self.store.close()
 
-    def _context(self, ref: Reference, assessments: list[Assessment], bundle: EvidenceBundle, stage: str) -> JudgeContext:
+    def _context(
+        self, ref: Reference, assessments: list[Assessment], bundle: EvidenceBundle, stage: str
+    ) -> JudgeContext:
         return JudgeContext(
             reference=ref,
             assessments=assessments,

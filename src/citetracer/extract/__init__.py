@@ -13,6 +13,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
@@ -73,7 +74,7 @@ def read_references(path: Path) -> ReadResult:
 def read_text(text: str, suffix: str = "") -> ReadResult:
     """References from text whose format is guessed from its content (and suffix)."""
     stripped = text.lstrip()
-    if suffix == ".bib" or re.search(r"(?m)^\s*@\w+\s*[{(]", text) and suffix not in (".txt", ".jsonl"):
+    if suffix == ".bib" or (re.search(r"(?m)^\s*@\w+\s*[{(]", text) and suffix not in (".txt", ".jsonl")):
         return read_bibtex(text)
     if suffix in (".bbl", ".tex") or "\\bibitem" in text:
         return read_bbl(text)
@@ -159,9 +160,10 @@ def read_jsonl(text: str) -> ReadResult:
     return ReadResult(references=refs, warnings=warnings, kind="jsonl")
 
 
-def reference_from_json(obj: dict[str, object]) -> Reference:
-    if isinstance(obj.get("fields"), dict):
-        fields = {str(k).lower(): str(v) for k, v in obj["fields"].items() if v is not None}  # type: ignore[union-attr]
+def reference_from_json(obj: dict[str, Any]) -> Reference:
+    raw_fields = obj.get("fields")
+    if isinstance(raw_fields, dict):
+        fields = {str(k).lower(): str(v) for k, v in raw_fields.items() if v is not None}
         entry = BibEntry(
             type=str(obj.get("bibtex_type") or "misc"),
             key=str(obj.get("bibtex_key") or obj.get("id") or ""),
@@ -186,7 +188,7 @@ def reference_from_json(obj: dict[str, object]) -> Reference:
                 people.append(Person.model_validate(a))
     data["authors"] = people
     data["et_al"] = et_al
-    data["year"] = parse_year(data.get("year"))  # type: ignore[arg-type]
+    data["year"] = parse_year(data.get("year"))
     data["doi"] = canonical_doi(str(data["doi"])) if data.get("doi") else None
     data["arxiv_id"] = canonical_arxiv(str(data["arxiv_id"])) if data.get("arxiv_id") else None
     if isinstance(data.get("title"), str):
@@ -199,7 +201,7 @@ def reference_from_json(obj: dict[str, object]) -> Reference:
 
 def _read_pdf(path: Path) -> ReadResult:
     try:
-        from citetracer.extract import pdf
+        from citetracer.extract import pdf  # type: ignore[attr-defined]
     except ImportError as exc:  # the PDF reader is an optional part
         raise InputError(f"{path}: PDF input needs the PDF extractor ({exc})") from exc
     return pdf.read_pdf(path)

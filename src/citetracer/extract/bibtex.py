@@ -83,7 +83,7 @@ class _Parser:
         self.skip_ws()
         m = _NAME.match(self.text, self.pos)
         if not m:
-            raise _Abort(f"expected a name, found {self.text[self.pos:self.pos + 10]!r}")
+            raise _Abort(f"expected a name, found {self.text[self.pos : self.pos + 10]!r}")
         self.pos = m.end()
         return m.group(0)
 

@@ -43,7 +43,12 @@ def _split_authors(segment: str) -> tuple[list[Person], bool]:
         piece = pieces[i]
         nxt = pieces[i + 1] if i + 1 < len(pieces) else None
         # "Last, F." pairs: a single word followed by initials.
-        if nxt and " " not in piece and re.fullmatch(r"(?:[A-Z]\.?\s?-?)+|[A-Z][a-z]+(?:\s[A-Z]\.?)*", nxt) and re.fullmatch(r"[A-Z]", nxt[0]):
+        if (
+            nxt
+            and " " not in piece
+            and re.fullmatch(r"(?:[A-Z]\.?\s?-?)+|[A-Z][a-z]+(?:\s[A-Z]\.?)*", nxt)
+            and re.fullmatch(r"[A-Z]", nxt[0])
+        ):
             if re.fullmatch(r"(?:[A-Z]\.?\s?-?){1,4}", nxt):
                 person = parse_person(f"{piece}, {nxt}")
                 if person:
@@ -105,7 +110,9 @@ def parse_reference_string(raw: str) -> Reference:
     q = _QUOTED.search(work)
     if q:
         title = q.group(1)
-        authors, et_al = _split_authors(work[: q.start()].replace(ym.group(0) if ym and ym.start() < q.start() else "", ""))
+        authors, et_al = _split_authors(
+            work[: q.start()].replace(ym.group(0) if ym and ym.start() < q.start() else "", "")
+        )
         venue_part = work[q.end() :]
     else:
         # Author-year styles: "Authors (2020). Title. Venue" or "Authors. 2020. Title. Venue."
@@ -124,7 +131,9 @@ def parse_reference_string(raw: str) -> Reference:
         venue_part = parts[1] if len(parts) > 1 else ""
     venue_part = _IN_VENUE.sub("", venue_part.strip(" .,"))
     if venue_part:
-        venue = re.split(r",\s*(?:vol|pp|pages|\d)|\(\s*\d{4}|\.\s|,\s*(?:19|20)\d\d", venue_part, maxsplit=1)[0].strip(" .,")
+        venue = re.split(r",\s*(?:vol|pp|pages|\d)|\(\s*\d{4}|\.\s|,\s*(?:19|20)\d\d", venue_part, maxsplit=1)[0].strip(
+            " .,"
+        )
         venue = venue or None
     pages = None
     pm = _PAGES.search(venue_part) if venue_part else None
@@ -136,7 +145,7 @@ def parse_reference_string(raw: str) -> Reference:
         volume = vm.group(1) or vm.group(2)
         issue = vm.group(3)
     if title:
-        title = clean_title(title.strip(" ,.\"“”"))
+        title = clean_title(title.strip(' ,."“”'))
     return Reference(
         raw=raw.strip(),
         title=title or None,

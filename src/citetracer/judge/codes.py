@@ -54,8 +54,9 @@ def r2_variant(ctx: JudgeContext) -> Finding | None:
     for a in ctx.title_matches:
         if a.all_match:
             notes = sorted({c.note or f"{c.field} written differently" for c in a.fields.values() if c.residual})
-            return Finding("R2", f"matches {_cite(a.candidate)} up to formatting ({'; '.join(notes)})",
-                           evidence=[a.candidate])
+            return Finding(
+                "R2", f"matches {_cite(a.candidate)} up to formatting ({'; '.join(notes)})", evidence=[a.candidate]
+            )
     work = ctx.work
     if work is None:
         return None
@@ -66,18 +67,21 @@ def r2_variant(ctx: JudgeContext) -> Finding | None:
         if not any(v.status(name) == M for v in versions):
             return None
     used = [v.candidate for v in versions if any(v.status(n) == M for n in v.fields)]
-    return Finding("R2", f"fields match different versions of one work: {'; '.join(_cite(c) for c in used[:3])}",
-                   evidence=used[:3])
+    return Finding(
+        "R2", f"fields match different versions of one work: {'; '.join(_cite(c) for c in used[:3])}", evidence=used[:3]
+    )
 
 
 def r3_incomplete(ctx: JudgeContext) -> Finding | None:
     """Strong identity, and the only gaps are fields the candidate does not record."""
     for a in ctx.assessments:
         strong = a.status("doi") == M or (
-            a.same_title and a.status("authors") in (M, None) and a.status("year") in (M, None)
+            a.same_title
+            and a.status("authors") in (M, None)
+            and a.status("year") in (M, None)
             and (ctx.reference.authors or ctx.reference.year)
         )
-        if not strong or a.mismatched() or not a.same_title and a.status("title") == X:
+        if not strong or a.mismatched() or (not a.same_title and a.status("title") == X):
             continue
         missing = a.missing_in_candidate()
         why = f"; the record lacks {', '.join(missing)}" if missing else ""
@@ -98,7 +102,7 @@ def h4_future(ctx: JudgeContext) -> Finding | None:
 def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
     """The work exists, but not at the cited venue or in the cited year."""
     work = ctx.work
-    if work is None or not work.authors_ok and (work.authors and work.authors.overlap < SAME_AUTHORS_OVERLAP):
+    if work is None or (not work.authors_ok and (work.authors and work.authors.overlap < SAME_AUTHORS_OVERLAP)):
         return None
     versions = ctx.versions_of(work)
     reasons, fields = [], []
@@ -109,7 +113,9 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
         if all(is_preprint(v.candidate.venue or v.candidate.venue_full) for v in versions) and not is_preprint(cited):
             reasons.append(f"the work is a preprint ({', '.join(found)}) but is cited as published in '{cited}'")
         elif not is_known(cited) and not ctx.bundle.covered:
-            reasons.append(f"the venue '{cited}' is not a venue any source knows; the work appeared in {', '.join(found)}")
+            reasons.append(
+                f"the venue '{cited}' is not a venue any source knows; the work appeared in {', '.join(found)}"
+            )
         elif any(v.status("venue") == FieldStatus.MISSING for v in versions):
             venue_cmp = None
         else:
@@ -155,7 +161,9 @@ def h3_authors(ctx: JudgeContext) -> Finding | None:
     if cmp.matched == cmp.cited and cmp.uncited > 0:
         if cmp.found > 10 and cmp.cited >= 5:
             return None  # a long author list cut short: left to P3
-        reason = f"the author list omits {cmp.uncited} of the work's {cmp.found} authors without 'et al.' (authors: {real})"
+        reason = (
+            f"the author list omits {cmp.uncited} of the work's {cmp.found} authors without 'et al.' (authors: {real})"
+        )
     elif cmp.matched + cmp.given_conflicts == cmp.cited and cmp.uncited <= cmp.given_conflicts:
         return None  # only given-name differences: left to P3
     elif cmp.matched == 0 and cmp.given_conflicts == 0:
@@ -163,8 +171,10 @@ def h3_authors(ctx: JudgeContext) -> Finding | None:
     elif cmp.matched == cmp.found and cmp.cited > cmp.found:
         reason = f"the author list is padded with {', '.join(cmp.unmatched_cited)} (authors: {real})"
     else:
-        reason = (f"{len(cmp.unmatched_cited)} of {cmp.cited} cited authors did not write this work "
-                  f"({', '.join(cmp.unmatched_cited[:4])}; its authors: {real})")
+        reason = (
+            f"{len(cmp.unmatched_cited)} of {cmp.cited} cited authors did not write this work "
+            f"({', '.join(cmp.unmatched_cited[:4])}; its authors: {real})"
+        )
     return Finding("H3", reason, fields=["authors"], evidence=[work.candidate])
 
 
@@ -179,7 +189,9 @@ def h6_chimera(ctx: JudgeContext) -> Finding | None:
     if work.authors is not None and work.status("authors") == X and work.authors.overlap < SAME_AUTHORS_OVERLAP:
         other = _other_work_with_authors(ctx, work)
         if other is not None:
-            reasons.append(f"the title is that of {_cite(work.candidate)} but the authors are those of {_cite(other.candidate)}")
+            reasons.append(
+                f"the title is that of {_cite(work.candidate)} but the authors are those of {_cite(other.candidate)}"
+            )
             evidence.append(other.candidate)
             fields.append("authors")
     doi = canonical_doi(ctx.reference.doi)
@@ -209,7 +221,11 @@ def h5_identifier(ctx: JudgeContext) -> Finding | None:
             evidence.append(h.candidate)
             fields.append("doi")
         elif not holders:
-            if versions and any(v.status("doi") == X for v in versions) and not any(v.status("doi") == M for v in versions):
+            if (
+                versions
+                and any(v.status("doi") == X for v in versions)
+                and not any(v.status("doi") == M for v in versions)
+            ):
                 real = sorted({canonical_doi(v.candidate.doi) or "" for v in versions} - {""})
                 reasons.append(f"the work's DOI is {', '.join(real)}, not {doi}")
                 evidence.append(versions[0].candidate)
@@ -258,13 +274,18 @@ def h1_fabricated(ctx: JudgeContext) -> Finding | None:
     if ctx.reference.type in UNINDEXED_TYPES | NON_SCHOLARLY_TYPES and not ctx.bundle.covered:
         return None
     by_authors = [
-        a for a in ctx.assessments
+        a
+        for a in ctx.assessments
         if a.authors is not None and a.authors.overlap >= SAME_AUTHORS_OVERLAP and a.authors.matched >= 1
     ]
     if by_authors:
         works = "; ".join(_cite(a.candidate) for a in by_authors[:3])
-        return Finding("H1", f"no work has this title; the cited authors' works around that year are {works}",
-                       fields=["title"], evidence=[a.candidate for a in by_authors[:3]])
+        return Finding(
+            "H1",
+            f"no work has this title; the cited authors' works around that year are {works}",
+            fields=["title"],
+            evidence=[a.candidate for a in by_authors[:3]],
+        )
     if ctx.bundle.covered:
         notes = "; ".join(ctx.bundle.coverage_notes)
         return Finding("H1", f"no work with this title in sources that cover it ({notes})", fields=["title"])
@@ -301,8 +322,9 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
             fields.append("venue")
     if not reasons:
         return None
-    return Finding("P3", f"matches {_cite(work.candidate)}, but " + "; ".join(reasons), fields=fields,
-                   evidence=[work.candidate])
+    return Finding(
+        "P3", f"matches {_cite(work.candidate)}, but " + "; ".join(reasons), fields=fields, evidence=[work.candidate]
+    )
 
 
 def p2_non_scholarly(ctx: JudgeContext) -> Finding | None:
@@ -310,7 +332,9 @@ def p2_non_scholarly(ctx: JudgeContext) -> Finding | None:
     if ctx.title_matches:
         return None
     if ref.type in NON_SCHOLARLY_TYPES or (ref.url and not ref.doi and not ref.venue and not ref.arxiv_id):
-        return Finding("P2", "a non-scholarly item (software, data or web page) that bibliographic sources do not index")
+        return Finding(
+            "P2", "a non-scholarly item (software, data or web page) that bibliographic sources do not index"
+        )
     return None
 
 
@@ -329,7 +353,20 @@ def _same_authors(a: list, b: list) -> bool:  # pragma: no cover - helper for fu
 
 
 __all__ = [
-    "Finding", "Residual", "h1_fabricated", "h2_near_miss", "h3_authors", "h4_future", "h4_venue_or_year",
-    "h5_identifier", "h6_chimera", "p1_unverified", "p2_non_scholarly", "p3_ambiguous", "r1_exact",
-    "r2_variant", "r3_incomplete", "same_venue",
+    "Finding",
+    "Residual",
+    "h1_fabricated",
+    "h2_near_miss",
+    "h3_authors",
+    "h4_future",
+    "h4_venue_or_year",
+    "h5_identifier",
+    "h6_chimera",
+    "p1_unverified",
+    "p2_non_scholarly",
+    "p3_ambiguous",
+    "r1_exact",
+    "r2_variant",
+    "r3_incomplete",
+    "same_venue",
 ]

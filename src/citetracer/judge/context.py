@@ -49,9 +49,8 @@ class JudgeContext:
         """Renderings of the same work: same record, or same title and (nearly) the same authors."""
         out = []
         for a in self.assessments:
-            if a.candidate.work and a.candidate.work == work.candidate.work:
-                out.append(a)
-            elif a.same_title and _same_people(a.candidate, work.candidate):
+            same_record = bool(a.candidate.work) and a.candidate.work == work.candidate.work
+            if same_record or (a.same_title and _same_people(a.candidate, work.candidate)):
                 out.append(a)
         return out
 

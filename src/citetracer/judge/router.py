@@ -36,8 +36,18 @@ POTENTIAL_RULES: tuple[CodeRule, ...] = (codes.p3_ambiguous, codes.p2_non_schola
 
 #: How often a verdict of each code is right, as a prior for the confidence field.
 CONFIDENCE = {
-    "R1": 0.97, "R2": 0.92, "R3": 0.85, "P1": 0.5, "P2": 0.55, "P3": 0.6,
-    "H1": 0.8, "H2": 0.85, "H3": 0.88, "H4": 0.9, "H5": 0.9, "H6": 0.88,
+    "R1": 0.97,
+    "R2": 0.92,
+    "R3": 0.85,
+    "P1": 0.5,
+    "P2": 0.55,
+    "P3": 0.6,
+    "H1": 0.8,
+    "H2": 0.85,
+    "H3": 0.88,
+    "H4": 0.9,
+    "H5": 0.9,
+    "H6": 0.88,
 }
 
 

@@ -159,7 +159,7 @@ class NameMatch:
 def compare_people(a: Person, b: Person) -> str:
     fa_full, fa_core = family_keys(a)
     fb_full, fb_core = family_keys(b)
-    if fa_full and (fa_full == fb_full or fa_core == fb_core or fa_full == fb_core or fa_core == fb_full):
+    if fa_full and (fa_full in (fb_full, fb_core) or fa_core in (fb_core, fb_full)):
         return NameMatch.SAME if given_compatible(a, b) else NameMatch.GIVEN_CONFLICT
     # Family-first order written as given-first ("Zhang Wei" for "Wei Zhang").
     if a.given and b.given:

@@ -21,10 +21,30 @@ _BARE_PERCENT = re.compile(r"(?<!\\)%")
 #: Letters that Unicode does not decompose into a base letter plus a mark.
 _SPECIAL_LETTERS = str.maketrans(
     {
-        "ß": "ss", "ø": "o", "Ø": "O", "ł": "l", "Ł": "L", "đ": "d", "Đ": "D",
-        "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ı": "i", "þ": "th", "ð": "d",
-        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-",
-        "\u2019": "'", "\u2018": "'", "\u201c": '"', "\u201d": '"', "\u00ad": "",
+        "ß": "ss",
+        "ø": "o",
+        "Ø": "O",
+        "ł": "l",
+        "Ł": "L",
+        "đ": "d",
+        "Đ": "D",
+        "æ": "ae",
+        "Æ": "AE",
+        "œ": "oe",
+        "Œ": "OE",
+        "ı": "i",
+        "þ": "th",
+        "ð": "d",
+        "\u2010": "-",
+        "\u2011": "-",
+        "\u2012": "-",
+        "\u2013": "-",
+        "\u2014": "-",
+        "\u2019": "'",
+        "\u2018": "'",
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u00ad": "",
     }
 )
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
@@ -48,10 +68,9 @@ def latex_to_text(value: str) -> str:
 def fold(value: str) -> str:
     """LaTeX, Unicode compatibility forms, ligatures, diacritics and case folded away."""
     text = latex_to_text(value)
-    text = unicodedata.normalize("NFKC", text).translate(_SPECIAL_LETTERS)
+    text = unicodedata.normalize("NFKC", text).casefold().translate(_SPECIAL_LETTERS)
     text = unicodedata.normalize("NFKD", text)
-    text = "".join(ch for ch in text if not unicodedata.combining(ch))
-    return text.casefold()
+    return "".join(ch for ch in text if not unicodedata.combining(ch))
 
 
 def tokens(value: str) -> list[str]:

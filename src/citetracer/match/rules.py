@@ -98,7 +98,7 @@ def _cmp(name: str, status: FieldStatus, cited: object, found: object, **kw: obj
         status=status,
         cited=None if cited is None else str(cited),
         found=None if found is None else str(found),
-        **kw,  # type: ignore[arg-type]
+        **kw,
     )
 
 
@@ -124,12 +124,21 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
                 fields["title"] = _cmp("title", M, reference.title, cand.title, similarity=a.title_similarity)
             elif a.title_form == "subtitle":
                 fields["title"] = _cmp(
-                    "title", M, reference.title, cand.title, similarity=a.title_similarity,
-                    residual=Residual.NORMALIZABLE, note="subtitle omitted",
+                    "title",
+                    M,
+                    reference.title,
+                    cand.title,
+                    similarity=a.title_similarity,
+                    residual=Residual.NORMALIZABLE,
+                    note="subtitle omitted",
                 )
             else:
                 fields["title"] = _cmp(
-                    "title", X, reference.title, cand.title, similarity=a.title_similarity,
+                    "title",
+                    X,
+                    reference.title,
+                    cand.title,
+                    similarity=a.title_similarity,
                     residual=Residual.CONTRADICTION,
                 )
         else:
@@ -146,13 +155,23 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
                 fields["authors"] = _cmp("authors", M, cited_names, found_names, similarity=1.0)
             elif complete:
                 fields["authors"] = _cmp(
-                    "authors", M, cited_names, found_names, similarity=1.0,
-                    residual=Residual.NORMALIZABLE, note="same authors in another order",
+                    "authors",
+                    M,
+                    cited_names,
+                    found_names,
+                    similarity=1.0,
+                    residual=Residual.NORMALIZABLE,
+                    note="same authors in another order",
                 )
             else:
                 fields["authors"] = _cmp(
-                    "authors", X, cited_names, found_names, similarity=cmp.overlap,
-                    residual=Residual.CONTRADICTION, note=_author_note(cmp),
+                    "authors",
+                    X,
+                    cited_names,
+                    found_names,
+                    similarity=cmp.overlap,
+                    residual=Residual.CONTRADICTION,
+                    note=_author_note(cmp),
                 )
         else:
             fields["authors"] = _cmp("authors", MISS, cited_names, None, residual=Residual.CANDIDATE_MISSING)
@@ -161,7 +180,10 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
         if cand.year is not None:
             a.year_delta = reference.year - cand.year
             fields["year"] = _cmp(
-                "year", M if a.year_delta == 0 else X, reference.year, cand.year,
+                "year",
+                M if a.year_delta == 0 else X,
+                reference.year,
+                cand.year,
                 residual=None if a.year_delta == 0 else Residual.CONTRADICTION,
             )
         else:
@@ -174,13 +196,23 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
         elif any(same_venue(reference.venue, v) for v in (cand.venue, cand.venue_full) if v):
             exact = fold(reference.venue) in (fold(cand.venue or ""), fold(cand.venue_full or ""))
             fields["venue"] = _cmp(
-                "venue", M, reference.venue, found_venue,
+                "venue",
+                M,
+                reference.venue,
+                found_venue,
                 residual=None if exact else Residual.NORMALIZABLE,
             )
         else:
-            note = "preprint cited as published" if is_preprint(found_venue) and not is_preprint(reference.venue) else None
+            note = (
+                "preprint cited as published" if is_preprint(found_venue) and not is_preprint(reference.venue) else None
+            )
             fields["venue"] = _cmp(
-                "venue", X, reference.venue, found_venue, residual=Residual.CONTRADICTION, note=note,
+                "venue",
+                X,
+                reference.venue,
+                found_venue,
+                residual=Residual.CONTRADICTION,
+                note=note,
             )
 
     ref_doi = canonical_doi(reference.doi)
@@ -194,8 +226,14 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
             fields["doi"] = _cmp("doi", MISS, ref_doi, None, residual=Residual.CANDIDATE_MISSING)
         elif arxiv_from_doi(ref_doi) and not arxiv_from_doi(cand_doi):
             # An arXiv DOI for a work whose published version has another DOI: two versions.
-            fields["doi"] = _cmp("doi", MISS, ref_doi, cand_doi, residual=Residual.CANDIDATE_MISSING,
-                                 note="arXiv DOI of a work with a publisher DOI")
+            fields["doi"] = _cmp(
+                "doi",
+                MISS,
+                ref_doi,
+                cand_doi,
+                residual=Residual.CANDIDATE_MISSING,
+                note="arXiv DOI of a work with a publisher DOI",
+            )
         else:
             fields["doi"] = _cmp("doi", X, ref_doi, cand_doi, residual=Residual.CONTRADICTION)
 

@@ -19,17 +19,17 @@ from citetracer.match.normalize import tokens
 
 #: Words that carry no venue identity (publishers' society names, boilerplate).
 _NOISE = frozenset(
-    "proceedings proc the of in ieee cvf acm usenix siam annual volume vol part pp "
-    "edition ed eds".split()
+    "proceedings proc the of in ieee cvf acm usenix siam annual volume vol part pp edition ed eds".split()
 )
 _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$|^\d+$")
 _ORDINAL_WORDS = frozenset(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth "
-    "thirteenth fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth "
-    "twentieth thirtieth fortieth fiftieth".split()
+    (
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+        "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth fortieth fiftieth"
+    ).split()
 )
 PREPRINT_IDS = frozenset({"arxiv", "biorxiv", "medrxiv", "ssrn"})
-_STOP = frozenset("of the and on for in a an at to de".split())
+_STOP = frozenset(["of", "the", "and", "on", "for", "in", "a", "an", "at", "to", "de"])
 
 
 def clean(text: str) -> tuple[str, ...]:

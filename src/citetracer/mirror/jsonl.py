@@ -75,7 +75,9 @@ def record_from_json(obj: dict[str, Any], source: str) -> WorkRecord:
         if isinstance(v, dict):
             fields = _candidate_fields(v)
             merged = {k: (fields[k] if fields[k] not in (None, []) else base[k]) for k in base}
-            merged["authors_truncated"] = fields["authors_truncated"] if fields["authors"] else base["authors_truncated"]
+            merged["authors_truncated"] = (
+                fields["authors_truncated"] if fields["authors"] else base["authors_truncated"]
+            )
             variants.append(Candidate(source=source, id=rec_id, url=url, type=obj.get("type"), **merged))
     return WorkRecord(
         source=source,

@@ -41,8 +41,9 @@ def write_jsonl(report: Report, out: IO[str]) -> None:
 def write_markdown(report: Report, out: IO[str]) -> None:
     s = report.summary()
     out.write(f"# citetracer report: {report.input}\n\n")
-    out.write(f"{s['total']} citations: {s['real']} Real, {s['potential']} Potential, "
-              f"{s['hallucinated']} Hallucinated.\n\n")
+    out.write(
+        f"{s['total']} citations: {s['real']} Real, {s['potential']} Potential, {s['hallucinated']} Hallucinated.\n\n"
+    )
     out.write("| id | verdict | codes | fields | citation | why |\n|---|---|---|---|---|---|\n")
     for c in report.citations:
         v = c.verdict
@@ -68,8 +69,10 @@ def print_table(report: Report, console: Console, verbose: bool = False) -> None
     s = report.summary()
     summary = Text.assemble(
         (f"{s['total']} citations: ", "bold"),
-        (f"{s['real']} Real", STYLE["Real"]), ", ",
-        (f"{s['potential']} Potential", STYLE["Potential"]), ", ",
+        (f"{s['real']} Real", STYLE["Real"]),
+        ", ",
+        (f"{s['potential']} Potential", STYLE["Potential"]),
+        ", ",
         (f"{s['hallucinated']} Hallucinated", STYLE["Hallucinated"]),
     )
     console.print(summary)

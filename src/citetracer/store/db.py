@@ -10,7 +10,6 @@ evidence record that proved them (never to the citation's own fields).
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
 from collections.abc import Iterable, Iterator, Sequence
@@ -168,9 +167,7 @@ class Store:
         current = int(self._meta("seq") or 0)
         if indexed >= current:
             return 0
-        cursor = self.db.execute(
-            "SELECT rid, data FROM records WHERE seq > ? ORDER BY rid", (indexed,)
-        )
+        cursor = self.db.execute("SELECT rid, data FROM records WHERE seq > ? ORDER BY rid", (indexed,))
 
         def works() -> Iterator[IndexedWork]:
             for rid, data in cursor:
@@ -229,9 +226,7 @@ class Store:
         return [r[0] for r in self.db.execute("SELECT rid FROM records WHERE arxiv = ?", (arxiv,))]
 
     def verified_link(self, fingerprint: str) -> tuple[int, str] | None:
-        row = self.db.execute(
-            "SELECT rid, verified_at FROM verified WHERE fingerprint = ?", (fingerprint,)
-        ).fetchone()
+        row = self.db.execute("SELECT rid, verified_at FROM verified WHERE fingerprint = ?", (fingerprint,)).fetchone()
         return (int(row[0]), str(row[1])) if row else None
 
     def knows_doi_prefix(self, prefix: str) -> bool:
@@ -251,9 +246,7 @@ class Store:
 
     def stats(self) -> dict[str, object]:
         by_source = dict(self.db.execute("SELECT source, count(*) FROM records GROUP BY source").fetchall())
-        by_type = dict(
-            self.db.execute("SELECT coalesce(type, '?'), count(*) FROM records GROUP BY type").fetchall()
-        )
+        by_type = dict(self.db.execute("SELECT coalesce(type, '?'), count(*) FROM records GROUP BY type").fetchall())
         verified = self.db.execute("SELECT count(*) FROM verified").fetchone()[0]
         size = self.path.stat().st_size if self.path.exists() else 0
         index_size = sum(f.stat().st_size for f in self.index.path.rglob("*") if f.is_file())
@@ -291,7 +284,7 @@ def venue_key(venue: str | None) -> str | None:
 
 def indexed_work(rid: int, record: WorkRecord) -> IndexedWork:
     titles = [record.title or ""] + [v.title for v in record.variants if v.title and v.title != record.title]
-    surnames = []
+    surnames: list[str] = []
     for person in record.authors:
         full, core = family_keys(person)
         surnames.extend(k for k in {full, core} if k)

@@ -118,9 +118,7 @@ class TitleIndex:
         )
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = [(tantivy.Occur.Must, any_author)]
         if year is not None:
-            years = tantivy.Query.range_query(
-                self.schema, "year", tantivy.FieldType.Integer, year - 1, year + 1
-            )
+            years = tantivy.Query.range_query(self.schema, "year", tantivy.FieldType.Integer, year - 1, year + 1)
             clauses.append((tantivy.Occur.Must, years))
         return self._rids(tantivy.Query.boolean_query(clauses), limit)
 

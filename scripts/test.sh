@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Set up a virtualenv with every extra the tests exercise, then run ruff, mypy and pytest.
+# Usage: bash scripts/test.sh [pytest args...]   (slow end-to-end tests: add -m slow or -m "")
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+    "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev]"
+.venv/bin/ruff check src tests bench
+.venv/bin/mypy src
+.venv/bin/python -m pytest "$@"
