@@ -114,8 +114,14 @@ def main() -> int:
     ap.add_argument("--world", type=Path, default=SHARED / "world.jsonl")
     ap.add_argument("--out", type=Path, default=Path("bench/out/hallmark_predictions.jsonl"))
     ap.add_argument("--store", type=Path, help="use this store instead of a fresh one filled from --world")
+    ap.add_argument(
+        "--coverage", choices=["closed", "venue"], default="closed",
+        help="closed: the world file is the whole scholarly world (HALLMARK's setting); "
+        "venue: citetracer's default, absence counts only in venues the store covers",
+    )
     ap.add_argument("--errors", type=int, default=0, help="print this many misjudged entries")
     args = ap.parse_args()
+    args.closed_world = args.coverage == "closed"
     if not args.split.exists() or (args.store is None and not args.world.exists()):
         print(f"HALLMARK data not found ({args.split}, {args.world}): benchmark skipped.")
         return 0
@@ -129,7 +135,7 @@ def main() -> int:
         if args.store is None:
             add_jsonl(store, args.world, "world")
         build_s = time.perf_counter() - t0
-        settings = Settings(store=store_path, offline=True, concurrency=1)
+        settings = Settings(store=store_path, offline=True, concurrency=1, closed_world=args.closed_world)
         checker = Checker(settings, store=store)
         t1 = time.perf_counter()
         results = asyncio.run(checker.check_references(refs))
@@ -150,7 +156,8 @@ def main() -> int:
     potential = sum(1 for r in results if r.verdict.class_ == "Potential") / len(results)
 
     print(f"HALLMARK {args.split.name}: {len(entries)} entries; world {args.world.name}; store built in {build_s:.1f}s")
-    print(f"command: python bench/hallmark.py --split {args.split} --world {args.world} --out {args.out}")
+    print(f"command: python bench/hallmark.py --split {args.split} --world {args.world} --out {args.out} "
+          f"--coverage {args.coverage}")
     print(f"\n{'subset':<22}{'n':>6}{'DR':>8}{'FPR':>8}{'F1':>8}{'twF1':>8}")
     for name, m in (("all entries", overall), ("evidence present", with_evidence)):
         print(f"{name:<22}{m['n']:>6}{m['DR']:>8.3f}{m['FPR']:>8.3f}{m['F1']:>8.3f}{m['tier_weighted_F1']:>8.3f}")

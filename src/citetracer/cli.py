@@ -41,6 +41,10 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=["table", "json", "jsonl", "markdown"], default="table")
     check.add_argument("-o", "--output", type=Path, help="write the report here instead of stdout")
     check.add_argument("--offline", action="store_true", default=None, help="use only the local store")
+    check.add_argument(
+        "--closed-world", action="store_true", default=None,
+        help="treat the local store as complete: absent citations are Hallucinated (H1), not Potential (P1)",
+    )
     check.add_argument("--today-year", type=int, help="the year taken as 'now' for future-date checks")
     check.add_argument("-v", "--verbose", action="store_true", help="full rationale per citation")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when citations are Hallucinated")
@@ -70,7 +74,7 @@ def _open_out(stack: ExitStack, path: Path | None) -> IO[str]:
 
 
 def cmd_check(args: argparse.Namespace, err: Console) -> int:
-    settings = _settings(args, offline=args.offline, today_year=args.today_year)
+    settings = _settings(args, offline=args.offline, today_year=args.today_year, closed_world=args.closed_world)
     reports: list[Report] = []
     checker = Checker(settings)
     try:

@@ -47,6 +47,10 @@ class Settings(BaseModel):
     sources: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_SOURCE_URLS))
     #: Contact e-mail sent in the User-Agent to services that ask for one.
     mailto: str | None = None
+    #: Treat the local store as complete ("closed world"): a citation absent from it is
+    #: fabricated (H1) rather than unverified (P1). For curated stores that hold every work
+    #: the checked papers may cite; by default absence counts only in venues the store covers.
+    closed_world: bool = False
     #: Write citations judged Real back to the store as verified links.
     remember_verified: bool = True
     extra: dict[str, Any] = Field(default_factory=dict)
@@ -85,6 +89,11 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
         if value not in _BOOL:
             raise ConfigError(f"CITETRACER_OFFLINE={env['CITETRACER_OFFLINE']!r} is not a boolean")
         data["offline"] = _BOOL[value]
+    if "CITETRACER_CLOSED_WORLD" in env:
+        value = env["CITETRACER_CLOSED_WORLD"].strip().lower()
+        if value not in _BOOL:
+            raise ConfigError(f"CITETRACER_CLOSED_WORLD={env['CITETRACER_CLOSED_WORLD']!r} is not a boolean")
+        data["closed_world"] = _BOOL[value]
     if "CITETRACER_MAILTO" in env:
         data["mailto"] = env["CITETRACER_MAILTO"]
     for name in DEFAULT_SOURCE_URLS:

@@ -28,7 +28,7 @@ class Checker:
         self.stages: list[Stage] = list(stages) if stages is not None else self._default_stages()
 
     def _default_stages(self) -> list[Stage]:
-        stages: list[Stage] = [MemoryStage(self.store)]
+        stages: list[Stage] = [MemoryStage(self.store, closed_world=self.settings.closed_world)]
         if not self.settings.offline:
             stages.extend(_online_stages(self.settings))
         return stages

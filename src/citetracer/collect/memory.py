@@ -36,21 +36,23 @@ def fingerprint(reference: Reference) -> str:
 
 
 def candidates_of(record: WorkRecord, found_by: str) -> list[Candidate]:
-    base = record.model_dump(exclude={"variants"})
+    """One candidate per rendering of the stored work (records are validated when stored)."""
     key = f"{record.source}:{record.id}"
-    out = [Candidate(**{**base, "work": key, "found_by": found_by})]
+    base = {name: getattr(record, name) for name in Candidate.model_fields}
+    out = [Candidate.model_construct(**{**base, "work": key, "found_by": found_by})]
     for variant in record.variants:
-        data = variant.model_dump()
+        data = {name: getattr(variant, name) for name in Candidate.model_fields}
         data.update(work=key, found_by=found_by, id=f"{record.id}#v{len(out)}")
-        out.append(Candidate(**data))
+        out.append(Candidate.model_construct(**data))
     return out
 
 
 class MemoryStage:
     name = "memory"
 
-    def __init__(self, store: Store, title_hits: int = 10, author_hits: int = 10) -> None:
+    def __init__(self, store: Store, title_hits: int = 10, author_hits: int = 10, closed_world: bool = False) -> None:
         self.store = store
+        self.closed_world = closed_world
         self.title_hits = title_hits
         self.author_hits = author_hits
 
@@ -86,6 +88,10 @@ class MemoryStage:
             for cand in candidates_of(record, how):
                 n += bundle.add(cand)
         bundle.outcomes.append(SourceOutcome(source="memory", status="answered", candidates=n))
+        if self.closed_world:
+            bundle.covered = True
+            bundle.coverage_notes.append("the local store is declared complete (closed world)")
+            return
         key = venue_key(reference.venue)
         if key:
             count = self.store.venue_year_count(key, reference.year)

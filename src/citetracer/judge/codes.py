@@ -164,8 +164,8 @@ def h3_authors(ctx: JudgeContext) -> Finding | None:
         reason = (
             f"the author list omits {cmp.uncited} of the work's {cmp.found} authors without 'et al.' (authors: {real})"
         )
-    elif cmp.matched + cmp.given_conflicts == cmp.cited and cmp.uncited <= cmp.given_conflicts:
-        return None  # only given-name differences: left to P3
+    elif cmp.given_conflicts == 1 and cmp.matched + 1 == cmp.cited and cmp.uncited <= 1:
+        return None  # one given-name difference: an honest variant is possible, left to P3
     elif cmp.matched == 0 and cmp.given_conflicts == 0:
         reason = f"none of the cited authors wrote this work (its authors: {real})"
     elif cmp.matched == cmp.found and cmp.cited > cmp.found:
@@ -303,8 +303,8 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
     reasons, fields = [], []
     cmp = work.authors
     if cmp is not None and work.status("authors") == X:
-        if cmp.given_conflicts and cmp.matched + cmp.given_conflicts == cmp.cited:
-            reasons.append(f"{cmp.given_conflicts} author(s) with a different given name")
+        if cmp.given_conflicts == 1 and cmp.matched + 1 == cmp.cited:
+            reasons.append("one author's given name differs from the record")
             fields.append("authors")
         elif cmp.matched == cmp.cited and cmp.found > 10:
             reasons.append(f"the author list stops at {cmp.cited} of {cmp.found} authors without 'et al.'")

@@ -23,6 +23,7 @@ _HOMONYM = re.compile(r"\s+\d{4}$")
 _OTHERS = {"others", "et al", "et al.", "etal", "and others", "al."}
 
 
+@lru_cache(maxsize=1)
 def _particles() -> frozenset[str]:
     return frozenset(lines("name_particles.txt"))
 
@@ -107,18 +108,39 @@ def _name_tokens(text: str) -> tuple[str, ...]:
     return tuple(t for t in re.split(r"[^0-9a-z]+", fold(text)) if t)
 
 
-def family_keys(person: Person) -> tuple[str, str]:
-    """Full family key and the key without leading particles ('vandemeent', 'meent')."""
-    toks = _name_tokens(person.family)
+@dataclass(frozen=True)
+class NameKeys:
+    """Comparison keys of one written name, computed once per distinct name."""
+
+    full: str  # family name, folded, particles kept: "vandemeent"
+    core: str  # family name without leading particles: "meent"
+    given: tuple[str, ...]  # given-name tokens, initials written together expanded
+    whole: str  # given + family as one string, for names split differently
+
+
+@lru_cache(maxsize=131072)
+def _keys(given: str | None, family: str) -> NameKeys:
+    toks = _name_tokens(family)
     particles = _particles()
     core = list(toks)
     while len(core) > 1 and core[0] in particles:
         core.pop(0)
-    return "".join(toks), "".join(core)
+    given_toks = _name_tokens(given) if given else ()
+    stripped = (given or "").strip()
+    if len(given_toks) == 1 and 2 <= len(stripped) <= 3 and stripped.isupper():
+        given_toks = tuple(given_toks[0])  # "JW" for "Jan-Willem"
+    full = "".join(toks)
+    return NameKeys(full=full, core="".join(core), given=given_toks, whole="".join(given_toks) + full)
 
 
-def _given_tokens(person: Person) -> tuple[str, ...]:
-    return _name_tokens(person.given) if person.given else ()
+def name_keys(person: Person) -> NameKeys:
+    return _keys(person.given, person.family)
+
+
+def family_keys(person: Person) -> tuple[str, str]:
+    """Full family key and the key without leading particles ('vandemeent', 'meent')."""
+    k = name_keys(person)
+    return k.full, k.core
 
 
 def _token_compatible(a: str, b: str) -> bool:
@@ -131,23 +153,15 @@ def _token_compatible(a: str, b: str) -> bool:
     return len(short) >= 3 and long_.startswith(short)
 
 
-def _expand_initials(given: str | None, toks: tuple[str, ...]) -> tuple[str, ...]:
-    if given and len(toks) == 1 and 2 <= len(given.strip()) <= 3 and given.strip().isupper():
-        return tuple(toks[0])
-    return toks
+def _given_compatible(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
+    if not ta or not tb:
+        return True
+    return _token_compatible(ta[0], tb[0]) or "".join(ta) == "".join(tb)
 
 
 def given_compatible(a: Person, b: Person) -> bool:
     """Given names that could denote the same person (initials, missing middle names)."""
-    ta, tb = _given_tokens(a), _given_tokens(b)
-    if not ta or not tb:
-        return True
-    # Initials written together ("JW" for "Jan-Willem") are expanded letter by letter.
-    ta, tb = _expand_initials(a.given, ta), _expand_initials(b.given, tb)
-    if not _token_compatible(ta[0], tb[0]):
-        joined_a, joined_b = "".join(ta), "".join(tb)
-        return joined_a == joined_b
-    return True
+    return _given_compatible(name_keys(a).given, name_keys(b).given)
 
 
 class NameMatch:
@@ -156,22 +170,20 @@ class NameMatch:
     DIFFERENT = "different"
 
 
-def compare_people(a: Person, b: Person) -> str:
-    fa_full, fa_core = family_keys(a)
-    fb_full, fb_core = family_keys(b)
-    if fa_full and (fa_full in (fb_full, fb_core) or fa_core in (fb_core, fb_full)):
-        return NameMatch.SAME if given_compatible(a, b) else NameMatch.GIVEN_CONFLICT
+def _compare_keys(a: NameKeys, b: NameKeys) -> str:
+    if a.full and (a.full in (b.full, b.core) or a.core in (b.core, b.full)):
+        return NameMatch.SAME if _given_compatible(a.given, b.given) else NameMatch.GIVEN_CONFLICT
     # Family-first order written as given-first ("Zhang Wei" for "Wei Zhang").
-    if a.given and b.given:
-        ga, gb = "".join(_given_tokens(a)), "".join(_given_tokens(b))
-        if ga == fb_full and gb == fa_full:
-            return NameMatch.SAME
+    if a.given and b.given and "".join(a.given) == b.full and "".join(b.given) == a.full:
+        return NameMatch.SAME
     # Given and family written as one word in one source ("Yunhao" "Tang" vs "Yunhaotang").
-    whole_a = "".join(_given_tokens(a)) + fa_full
-    whole_b = "".join(_given_tokens(b)) + fb_full
-    if len(whole_a) > 5 and whole_a == whole_b:
+    if len(a.whole) > 5 and a.whole == b.whole:
         return NameMatch.SAME
     return NameMatch.DIFFERENT
+
+
+def compare_people(a: Person, b: Person) -> str:
+    return _compare_keys(name_keys(a), name_keys(b))
 
 
 @dataclass(frozen=True)
@@ -198,20 +210,33 @@ class AuthorListComparison:
         return self.matched / self.found if self.found else 0.0
 
 
+def _lookup(found: list[NameKeys]) -> dict[str, list[int]]:
+    table: dict[str, list[int]] = {}
+    for j, k in enumerate(found):
+        for key in {k.full, k.core, "".join(k.given), "=" + k.whole}:
+            if key and key != "=":
+                table.setdefault(key, []).append(j)
+    return table
+
+
 def compare_author_lists(
     cited: list[Person], found: list[Person], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
+    found_keys = [name_keys(p) for p in found]
+    table = _lookup(found_keys)
     used: set[int] = set()
     matched = conflicts = 0
     positions: list[int] = []
     unmatched: list[str] = []
     for i, person in enumerate(cited):
+        k = name_keys(person)
+        pool = sorted(
+            {j for key in (k.full, k.core, "=" + k.whole) for j in table.get(key, ())} - used,
+            key=lambda j: (j != i, j),
+        )
         best: tuple[int, str] | None = None
-        order = [i] + [j for j in range(len(found)) if j != i] if i < len(found) else range(len(found))
-        for j in order:
-            if j in used:
-                continue
-            outcome = compare_people(person, found[j])
+        for j in pool:
+            outcome = _compare_keys(k, found_keys[j])
             if outcome == NameMatch.SAME:
                 best = (j, outcome)
                 break

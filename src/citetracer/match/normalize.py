@@ -48,6 +48,9 @@ _SPECIAL_LETTERS = str.maketrans(
     }
 )
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+#: Inline math ($...$): rendered many ways (LaTeX, Unicode, words), so titles are compared without it.
+_MATH = re.compile(r"\$[^$]{0,80}\$")
 
 
 @lru_cache(maxsize=65536)
@@ -67,7 +70,7 @@ def latex_to_text(value: str) -> str:
 @lru_cache(maxsize=131072)
 def fold(value: str) -> str:
     """LaTeX, Unicode compatibility forms, ligatures, diacritics and case folded away."""
-    text = latex_to_text(value)
+    text = latex_to_text(_CONTROL.sub(" ", value))
     text = unicodedata.normalize("NFKC", text).casefold().translate(_SPECIAL_LETTERS)
     text = unicodedata.normalize("NFKD", text)
     return "".join(ch for ch in text if not unicodedata.combining(ch))
@@ -78,9 +81,16 @@ def tokens(value: str) -> list[str]:
     return [t for t in _NON_ALNUM.split(fold(value)) if t]
 
 
+@lru_cache(maxsize=65536)
+def title_words(value: str) -> tuple[str, ...]:
+    """Folded title words, without inline math."""
+    return tuple(tokens(_MATH.sub(" ", _CONTROL.sub(" ", value))))
+
+
+@lru_cache(maxsize=65536)
 def title_key(value: str) -> str:
-    """A key equal for two titles that differ only in case, punctuation, spacing or hyphenation."""
-    return "".join(tokens(value))
+    """A key equal for two titles that differ only in case, punctuation, spacing, hyphenation or math markup."""
+    return "".join(title_words(value))
 
 
 def clean_title(value: str) -> str:

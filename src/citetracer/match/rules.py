@@ -9,6 +9,7 @@ raw signals the judgers need (title similarity, author overlap, year delta).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
@@ -20,6 +21,7 @@ from citetracer.match.normalize import (
     canonical_pages,
     fold,
     title_key,
+    title_words,
     tokens,
 )
 from citetracer.match.venues import is_preprint, same_venue
@@ -77,8 +79,9 @@ class Assessment:
         return score
 
 
+@lru_cache(maxsize=65536)
 def title_similarity(a: str, b: str) -> float:
-    return fuzz.ratio(" ".join(tokens(a)), " ".join(tokens(b))) / 100.0
+    return fuzz.ratio(" ".join(title_words(a)), " ".join(title_words(b))) / 100.0
 
 
 def title_form(cited: str, found: str) -> str | None:
@@ -92,13 +95,24 @@ def title_form(cited: str, found: str) -> str | None:
     return None
 
 
-def _cmp(name: str, status: FieldStatus, cited: object, found: object, **kw: object) -> FieldComparison:
-    return FieldComparison(
+def _cmp(
+    name: str,
+    status: FieldStatus,
+    cited: object,
+    found: object,
+    residual: Residual | None = None,
+    similarity: float | None = None,
+    note: str | None = None,
+) -> FieldComparison:
+    # Built without validation: every value here comes from already-validated models.
+    return FieldComparison.model_construct(
         field=name,
         status=status,
+        residual=residual,
         cited=None if cited is None else str(cited),
         found=None if found is None else str(found),
-        **kw,
+        similarity=similarity,
+        note=note,
     )
 
 

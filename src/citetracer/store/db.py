@@ -26,6 +26,9 @@ from citetracer.records import Candidate
 from citetracer.store.index import IndexedWork, TitleIndex
 
 SCHEMA_VERSION = "1"
+#: Parsed records kept in memory per open store (a bibliography cites few works twice,
+#: but a batch run revisits the same near neighbours often).
+RECORD_CACHE_SIZE = 20_000
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -86,6 +89,7 @@ class Store:
             raise StoreError(f"{self.path}: not a usable citetracer store ({exc})") from exc
         self.index = TitleIndex(self.path.with_name(self.path.name + ".index"))
         self._known_prefixes: set[str] | None = None
+        self._cache: dict[int, WorkRecord] = {}
         self.sync_index()
 
     def close(self) -> None:
@@ -159,6 +163,7 @@ class Store:
             )
             db.executemany("INSERT OR IGNORE INTO doi_prefixes VALUES (?)", [(p,) for p in prefixes])
         self._known_prefixes = None
+        self._cache.clear()
         return len(batch)
 
     def sync_index(self) -> int:
@@ -212,12 +217,20 @@ class Store:
         return None
 
     def records(self, rids: Iterable[int]) -> dict[int, WorkRecord]:
+        """Records by row id; recently read ones come from a small cache (records are immutable per seq)."""
         ids = list(dict.fromkeys(rids))
-        if not ids:
-            return {}
-        marks = ",".join("?" * len(ids))
-        rows = self.db.execute(f"SELECT rid, data FROM records WHERE rid IN ({marks})", ids)
-        return {rid: WorkRecord.model_validate_json(data) for rid, data in rows}
+        out = {rid: self._cache[rid] for rid in ids if rid in self._cache}
+        missing = [rid for rid in ids if rid not in out]
+        if missing:
+            marks = ",".join("?" * len(missing))
+            rows = self.db.execute(f"SELECT rid, data FROM records WHERE rid IN ({marks})", missing)
+            for rid, data in rows:
+                record = WorkRecord.model_validate_json(data)
+                out[rid] = record
+                if len(self._cache) >= RECORD_CACHE_SIZE:
+                    self._cache.pop(next(iter(self._cache)))
+                self._cache[rid] = record
+        return out
 
     def rids_by_doi(self, doi: str) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT rid FROM records WHERE doi = ?", (doi,))]
