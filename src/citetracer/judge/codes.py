@@ -107,7 +107,7 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
     versions = ctx.versions_of(work)
     reasons, fields = [], []
     venue_cmp = work.fields.get("venue")
-    if venue_cmp and not any(v.status("venue") == M for v in versions):
+    if venue_cmp and venue_cmp.status == X and not any(v.status("venue") == M for v in versions):
         cited = ctx.reference.venue or ""
         found = sorted({v.candidate.venue or v.candidate.venue_full or "?" for v in versions})
         if all(is_preprint(v.candidate.venue or v.candidate.venue_full) for v in versions) and not is_preprint(cited):

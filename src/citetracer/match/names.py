@@ -149,8 +149,9 @@ def _token_compatible(a: str, b: str) -> bool:
     if len(a) == 1 or len(b) == 1:
         return a[0] == b[0]
     short, long_ = sorted((a, b), key=len)
-    # Short forms of the same name ("Dan" / "Daniel", "Alex" / "Alexander").
-    return len(short) >= 3 and long_.startswith(short)
+    # Short forms of the same name ("Dan" / "Daniel", "Alex" / "Alexander"), but not names
+    # one letter apart ("Jian" / "Jiang", "Xin" / "Xing"), which are different names.
+    return len(short) >= 3 and len(long_) - len(short) >= 2 and long_.startswith(short)
 
 
 def _given_compatible(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:

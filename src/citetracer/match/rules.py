@@ -215,6 +215,7 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
                 reference.venue,
                 found_venue,
                 residual=None if exact else Residual.NORMALIZABLE,
+                note=None if exact else f"venue '{reference.venue}' names '{found_venue}'",
             )
         else:
             note = (

@@ -8,6 +8,7 @@ fields and the one-sentence reason with the record that proves it.
 from __future__ import annotations
 
 import json
+import re
 from typing import IO
 
 from rich.console import Console
@@ -53,26 +54,34 @@ def write_markdown(report: Report, out: IO[str]) -> None:
         out.write(f"\n> warning: {w}\n")
 
 
+def _lead_reason(rationale: str) -> str:
+    """The primary code's sentence of a rationale ('H3: ... . H1: ...' -> 'H3: ...')."""
+    return re.split(r"\.\s+(?=[RPH]\d: )", rationale, maxsplit=1)[0].rstrip(".")
+
+
 def print_table(report: Report, console: Console, verbose: bool = False) -> None:
-    table = Table(title=f"citetracer: {report.input}", show_lines=verbose, expand=True)
-    table.add_column("id", no_wrap=True, max_width=18)
+    table = Table(title=f"citetracer: {report.input}", show_lines=True, expand=False)
+    table.add_column("id", no_wrap=True, max_width=24, overflow="ellipsis")
     table.add_column("verdict", no_wrap=True)
-    table.add_column("code", no_wrap=True)
-    table.add_column("citation", ratio=2)
-    table.add_column("why", ratio=3)
+    table.add_column("citation and why")
     for c in report.citations:
         v = c.verdict
-        codes = v.code + (f" (+{','.join(x for x in v.codes if x != v.code)})" if len(v.codes) > 1 else "")
-        why = v.rationale if verbose else v.rationale.split(". ")[0][:220]
-        table.add_row(c.id, Text(v.class_, style=STYLE[v.class_]), codes, _short_ref(c), why)
+        codes = v.code + (f" +{','.join(x for x in v.codes if x != v.code)}" if len(v.codes) > 1 else "")
+        reason = v.rationale if verbose else _lead_reason(v.rationale)
+        details = Text(_short_ref(c, 100), style="bold")
+        details.append("\n")
+        details.append(reason, style="dim" if v.class_ == "Real" else "")
+        if verbose and v.fields:
+            details.append(f"\nfields: {', '.join(v.fields)}", style="italic")
+        verdict = Text(v.class_, style=STYLE[v.class_])
+        verdict.append(f"\n{codes}")
+        table.add_row(Text(c.id), verdict, details)
     console.print(table)
     s = report.summary()
     summary = Text.assemble(
         (f"{s['total']} citations: ", "bold"),
-        (f"{s['real']} Real", STYLE["Real"]),
-        ", ",
-        (f"{s['potential']} Potential", STYLE["Potential"]),
-        ", ",
+        (f"{s['real']} Real", STYLE["Real"]), ", ",
+        (f"{s['potential']} Potential", STYLE["Potential"]), ", ",
         (f"{s['hallucinated']} Hallucinated", STYLE["Hallucinated"]),
     )
     console.print(summary)
