@@ -124,15 +124,19 @@ def read_plain(text: str) -> ReadResult:
     if len(blocks) <= 1 or all("\n" not in b.strip() for b in blocks):
         blocks = [line for line in text.splitlines() if line.strip()]
     refs = []
+    warnings = []
     for i, block in enumerate(blocks[:MAX_REFERENCES]):
         one_line = " ".join(block.split())
         if len(one_line) < 15:
             continue
         ref = parse_reference_string(one_line)
+        if not (ref.year or ref.doi or ref.arxiv_id or ref.url):
+            warnings.append(f"entry {i + 1} has no year or identifier; not read as a reference: {one_line[:60]!r}")
+            continue
         label = re.match(r"^\s*\[([^\]]{1,20})\]", one_line)
         ref.label = label.group(1) if label else str(i + 1)
         refs.append(ref)
-    return ReadResult(references=refs, kind="text")
+    return ReadResult(references=refs, warnings=warnings, kind="text")
 
 
 def read_jsonl(text: str) -> ReadResult:

@@ -17,10 +17,12 @@ from rapidfuzz import fuzz
 from citetracer.data import lines
 from citetracer.match.normalize import tokens
 
-#: Words that carry no venue identity (publishers' society names, boilerplate).
-_NOISE = frozenset(
-    "proceedings proc the of in ieee cvf acm usenix siam annual volume vol part pp edition ed eds".split()
-)
+#: Words that carry no venue identity (boilerplate around the name).
+_BOILERPLATE = frozenset("proceedings proc the of in annual volume vol part pp edition ed eds".split())
+#: Societies and publishers that some renderings of a name include and others omit.
+_SOCIETIES = frozenset("ieee cvf acm usenix siam".split())
+#: Words that may surround a venue's name without changing which venue it is.
+_FRAME = frozenset("conference international meeting symposium on and for at".split())
 _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$|^\d+$")
 _ORDINAL_WORDS = frozenset(
     (
@@ -33,26 +35,41 @@ _STOP = frozenset(["of", "the", "and", "on", "for", "in", "a", "an", "at", "to",
 
 
 def clean(text: str) -> tuple[str, ...]:
-    """Folded venue words without years, ordinals and boilerplate."""
-    out = []
-    for tok in tokens(text):
-        if tok in _NOISE or _ORDINAL.match(tok) or tok in _ORDINAL_WORDS:
-            continue
-        out.append(tok)
-    return tuple(out)
+    """Folded venue words without years, ordinals and boilerplate (and societies, when enough remains)."""
+    words = [
+        tok for tok in tokens(text)
+        if tok not in _BOILERPLATE and not _ORDINAL.match(tok) and tok not in _ORDINAL_WORDS
+    ]
+    without_societies = [w for w in words if w not in _SOCIETIES]
+    return tuple(without_societies if len(without_societies) >= 2 else words)
+
+
+def _is_acronym_like(alias: str) -> bool:
+    """A one-word alias distinctive enough to find inside a longer string (CVPR, NeurIPS, arXiv)."""
+    word = alias.strip()
+    if " " in word or len(word) < 3:
+        return False
+    upper = sum(ch.isupper() for ch in word)
+    return upper >= 2 or any(ch.isupper() for ch in word[1:])
 
 
 @lru_cache(maxsize=1)
-def _alias_table() -> tuple[dict[str, str], tuple[tuple[str, str], ...]]:
+def _alias_table() -> tuple[dict[str, str], dict[str, str], tuple[tuple[str, str], ...]]:
+    """Exact aliases, acronym-like one-word aliases, and multi-word aliases (longest first)."""
     exact: dict[str, str] = {}
+    acronyms: dict[str, str] = {}
     for line in lines("venues.tsv"):
         venue_id, _, aliases = line.partition("\t")
+        vid = venue_id.strip()
         for alias in aliases.split("|"):
             key = " ".join(clean(alias))
-            if key:
-                exact.setdefault(key, venue_id.strip())
-    by_length = tuple(sorted(exact.items(), key=lambda kv: -len(kv[0])))
-    return exact, by_length
+            if not key:
+                continue
+            exact.setdefault(key, vid)
+            if _is_acronym_like(alias):
+                acronyms.setdefault(key, vid)
+    multi = tuple(sorted(((k, v) for k, v in exact.items() if " " in k), key=lambda kv: -len(kv[0])))
+    return exact, acronyms, multi
 
 
 @lru_cache(maxsize=65536)
@@ -64,16 +81,30 @@ def venue_id(text: str | None) -> str | None:
     if not words:
         return None
     key = " ".join(words)
-    exact, by_length = _alias_table()
+    exact, acronyms, multi = _alias_table()
     if key in exact:
         return exact[key]
-    padded = f" {key} "
-    for alias, vid in by_length:
-        if f" {alias} " in padded:
-            if "workshop" in words or "workshops" in words:
-                return None if "workshop" in alias else f"{vid}-workshop"
-            return vid
-    return None
+    workshop = "workshop" in words or "workshops" in words
+    found: str | None = None
+    # An acronym inside a longer name: "Proceedings of CVPR 2021", "... Recognition (CVPR)".
+    for word in words:
+        if word in acronyms:
+            found = acronyms[word]
+            break
+    if found is None:
+        # A full name inside a longer string, when what surrounds it is only framing words.
+        padded = f" {key} "
+        for alias, vid in multi:
+            if f" {alias} " in padded:
+                rest = padded.replace(f" {alias} ", " ", 1).split()
+                if all(w in _FRAME or w in acronyms for w in rest):
+                    found = vid
+                    break
+    if found is None:
+        return None
+    if workshop and "workshop" not in found:
+        return f"{found}-workshop"
+    return found
 
 
 def is_known(text: str | None) -> bool:

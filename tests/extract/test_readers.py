@@ -1,0 +1,88 @@
+"""Input readers: every format, and bad input as a clear error, never a crash."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from citetracer.extract import MAX_TEXT_BYTES, InputError, read_references, read_text
+
+
+def test_bbl_thebibliography() -> None:
+    text = r"""\begin{thebibliography}{2}
+\bibitem[He et~al.(2016)]{he2016}
+Kaiming He, Xiangyu Zhang, Shaoqing Ren, and Jian Sun.
+\newblock Deep residual learning for image recognition.
+\newblock In \emph{CVPR}, pages 770--778, 2016.
+\bibitem{vaswani}
+A.~Vaswani et~al.
+\newblock Attention is all you need.
+\newblock In \emph{NeurIPS}, 2017.
+\end{thebibliography}"""
+    result = read_text(text, suffix=".bbl")
+    assert [r.label for r in result.references] == ["he2016", "vaswani"]
+    first = result.references[0]
+    assert first.title == "Deep residual learning for image recognition"
+    assert first.year == 2016
+    assert [p.family for p in first.authors] == ["He", "Zhang", "Ren", "Sun"]
+    assert result.references[1].et_al
+
+
+def test_plain_text_one_per_line_with_labels() -> None:
+    text = (
+        "[1] K. He, X. Zhang, S. Ren, J. Sun. Deep residual learning for image recognition. In CVPR, 2016.\n"
+        "[2] D. P. Kingma and J. Ba. Adam: A method for stochastic optimization. arXiv:1412.6980, 2014.\n"
+    )
+    refs = read_text(text, suffix=".txt").references
+    assert [r.label for r in refs] == ["1", "2"]
+    assert refs[1].arxiv_id == "1412.6980"
+    assert refs[0].year == 2016
+
+
+def test_jsonl_both_layouts_and_bad_lines() -> None:
+    lines = [
+        json.dumps({"title": "A", "authors": ["Ada Lovelace", "others"], "year": 1843, "id": "x1"}),
+        json.dumps({"bibtex_key": "b", "bibtex_type": "article", "fields": {"title": "B", "author": "Doe, J."}}),
+        "{not json",
+        json.dumps([1, 2]),
+    ]
+    result = read_text("\n".join(lines), suffix=".jsonl")
+    assert [r.title for r in result.references] == ["A", "B"]
+    assert result.references[0].et_al and result.references[0].label == "x1"
+    assert result.references[1].label == "b"
+    assert len(result.warnings) == 2
+
+
+def test_missing_empty_binary_and_huge_files(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        read_references(tmp_path / "missing.bib")
+    empty = tmp_path / "empty.bib"
+    empty.write_bytes(b"")
+    with pytest.raises(InputError, match="empty"):
+        read_references(empty)
+    binary = tmp_path / "blob.bib"
+    binary.write_bytes(b"\x00\x01\x02" * 100)
+    with pytest.raises(InputError, match="binary"):
+        read_references(binary)
+    huge = tmp_path / "huge.bib"
+    with huge.open("wb") as fh:
+        fh.truncate(MAX_TEXT_BYTES + 1)
+    with pytest.raises(InputError, match="limit"):
+        read_references(huge)
+
+
+def test_non_utf8_is_read_with_a_warning(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.bib"
+    path.write_bytes("@article{k, title={Caf\xe9 Society}, year=2001}".encode("latin-1"))
+    result = read_references(path)
+    assert result.references[0].title == "Café Society"
+    assert any("UTF-8" in w for w in result.warnings)
+
+
+def test_file_with_only_broken_entries_is_an_input_error(tmp_path: Path) -> None:
+    path = tmp_path / "broken.bib"
+    path.write_text("@article{k, title = {never closed\n")
+    with pytest.raises(InputError, match="nothing could be read"):
+        read_references(path)

@@ -1,0 +1,50 @@
+"""Author names: the written forms honest citations use compare equal; different people do not."""
+
+from __future__ import annotations
+
+from citetracer.match.names import NameMatch, compare_author_lists, compare_people, parse_people, parse_person
+from tests.conftest import people
+
+
+def test_parse_bibtex_name_forms() -> None:
+    assert parse_person("Vaswani, Ashish").family == "Vaswani"
+    assert parse_person("Jan-Willem van de Meent").family == "van de Meent"  # type: ignore[union-attr]
+    assert parse_person("Wei Wang 0001").family == "Wang"  # type: ignore[union-attr]
+    p = parse_person(r"R{\'e}, Christopher")
+    assert p is not None and p.family == "Ré" and p.given == "Christopher"
+    names, truncated = parse_people("Doe, Jane and {Barnes and Noble} and others")
+    assert [n.family for n in names] == ["Doe", "Barnes and Noble"] and truncated
+
+
+def test_same_person_written_differently() -> None:
+    pairs = [
+        ("Kaiming He", "K. He"),
+        ("Jan-Willem van de Meent", "J.-W. Meent"),
+        ("Daniel Y. Fu", "Dan Fu"),
+        ("Łukasz Kaiser", "Lukasz Kaiser"),
+        ("Wei Zhang", "Zhang Wei"),
+        ("Matthew S. Brennan", "Matthew Brennan"),
+    ]
+    for a, b in pairs:
+        (pa,), (pb,) = people(a), people(b)
+        assert compare_people(pa, pb) == NameMatch.SAME, (a, b)
+
+
+def test_different_people() -> None:
+    (a,), (b,), (c,) = people("Jian Sun"), people("Jiang Sun"), people("Ross Girshick")
+    assert compare_people(a, b) == NameMatch.GIVEN_CONFLICT
+    assert compare_people(a, c) == NameMatch.DIFFERENT
+
+
+def test_author_list_comparison_shapes() -> None:
+    real = people("Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun")
+    exact = compare_author_lists(real, real, False, False)
+    assert (exact.matched, exact.uncited, exact.in_order) == (4, 0, True)
+    truncated = compare_author_lists(real[:2], real, False, False)
+    assert (truncated.matched, truncated.uncited) == (2, 2)
+    with_et_al = compare_author_lists(real[:2], real, True, False)
+    assert with_et_al.uncited == 0
+    reordered = compare_author_lists(list(reversed(real)), real, False, False)
+    assert reordered.matched == 4 and not reordered.in_order
+    padded = compare_author_lists([*real, *people("Ross Girshick")], real, False, False)
+    assert padded.unmatched_cited == ("Ross Girshick",)

@@ -1,0 +1,91 @@
+"""The local store: idempotent writes, retrieval that survives corrupted titles, and crash safety."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from citetracer.match.names import family_keys
+from citetracer.store.db import Store
+from tests.conftest import RECORDS, people
+
+
+def titles(store: Store, rids: list[int]) -> list[str]:
+    records = store.records(rids)
+    return [records[r].title or "" for r in rids]
+
+
+def test_upsert_is_idempotent(store: Store) -> None:
+    before = store.stats()["records"]
+    store.upsert(RECORDS)
+    assert store.stats()["records"] == before == len(RECORDS)
+    assert store.index.count() == len(RECORDS)
+
+
+def test_lookup_by_doi_and_arxiv(store: Store) -> None:
+    assert titles(store, store.rids_by_doi("10.1109/cvpr.2016.90")) == ["Deep Residual Learning for Image Recognition"]
+    assert titles(store, store.rids_by_arxiv("1412.6980")) == ["Adam: A Method for Stochastic Optimization"]
+    assert store.knows_doi_prefix("10.1109") and not store.knows_doi_prefix("10.99999")
+
+
+def test_title_search_tolerates_wrong_missing_and_extra_words(store: Store) -> None:
+    target = "Sequence to Sequence Learning with Neural Networks"
+    for query in (
+        target,
+        "Sequence to Sequence Learning with Recurrent Networks",  # one word wrong
+        "Sequence to Sequence Learning Neural Networks",  # one missing
+        "Sequence to Sequence Learning with Deep Neural Networks for Translation",  # extra words
+    ):
+        assert titles(store, store.index.by_title(query, 3))[0] == target, query
+
+
+def test_author_year_search_finds_the_real_work_behind_a_fabricated_title(store: Store) -> None:
+    surnames = [k for p in people("Ilya Sutskever", "Oriol Vinyals", "Quoc Le") for k in family_keys(p)]
+    found = titles(store, store.index.by_authors(surnames, 2014, 5))
+    assert found[0] == "Sequence to Sequence Learning with Neural Networks"
+    # 2012 is outside the year window:
+    assert "ImageNet Classification with Deep Convolutional Neural Networks" not in found
+
+
+def test_index_catches_up_when_it_lags(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    with Store(path) as s:
+        s.upsert(RECORDS[:3])
+        # Simulate a process killed after the SQLite commit but before the index commit.
+        s.db.execute("UPDATE meta SET value = '0' WHERE key = 'indexed_seq'")
+        s.index.clear()
+    with Store(path) as s:
+        assert s.index.count() == 3
+        best = titles(s, s.index.by_title("Deep Residual Learning", 1))
+        assert best == ["Deep Residual Learning for Image Recognition"]
+
+
+def test_killed_writer_leaves_a_consistent_store(tmp_path: Path) -> None:
+    path = tmp_path / "s.sqlite"
+    records = tmp_path / "many.jsonl"
+    with records.open("w") as fh:
+        for i in range(200_000):
+            fh.write(json.dumps({"id": f"r{i}", "title": f"Generated Title Number {i}", "authors": ["A B"],
+                                 "year": 2000 + i % 20}) + "\n")
+    script = (
+        "import sys; from pathlib import Path; from citetracer.store.db import Store; "
+        "from citetracer.mirror.jsonl import add_jsonl; "
+        "add_jsonl(Store(Path(sys.argv[1])), Path(sys.argv[2]), 'gen')"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script, str(path), str(records)])
+    deadline = time.time() + 60
+    while time.time() < deadline and (not path.exists() or path.stat().st_size < 2_000_000):
+        time.sleep(0.05)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    with Store(path) as s:
+        n = s.stats()["records"]
+        assert isinstance(n, int) and n % 5000 == 0  # whole batches only
+        assert s.index.count() == n
+        ok = s.db.execute("PRAGMA integrity_check").fetchone()[0]
+        assert ok == "ok"

@@ -1,0 +1,107 @@
+"""The command line: output contract, exit codes, bad input, configuration precedence."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from citetracer.cli import main
+from citetracer.config import load_settings
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES = ROOT / "examples"
+
+
+@pytest.fixture
+def seeded(tmp_path: Path) -> Path:
+    store = tmp_path / "store.sqlite"
+    assert main(["mirror", "add", str(EXAMPLES / "records.jsonl"), "--source", "example", "--store", str(store)]) == 0
+    return store
+
+
+def run_json(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, dict]:
+    code = main(args)
+    out = capsys.readouterr().out
+    return code, json.loads(out)
+
+
+def test_check_json_contract_and_exit_code(seeded: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc = run_json(capsys, ["check", str(EXAMPLES / "references.bib"), "--store", str(seeded),
+                                  "--offline", "--format", "json"])
+    assert code == 1  # the example contains fabricated citations
+    assert set(doc) >= {"citetracer", "input", "summary", "citations"}
+    assert doc["summary"]["total"] == len(doc["citations"]) == 16
+    assert doc["summary"]["real"] and doc["summary"]["potential"] and doc["summary"]["hallucinated"]
+    first = doc["citations"][0]
+    assert first["id"] == "vaswani2017attention"
+    assert set(first["verdict"]) >= {"class", "code", "codes", "fields", "evidence", "stage", "rationale"}
+    assert set(first["reference"]) >= {"raw", "title", "authors", "venue", "year", "doi", "arxiv_id", "pages",
+                                       "volume", "issue", "publisher", "location", "url", "type", "page", "boxes"}
+    assert first["verdict"]["evidence"][0]["source"] == "example"
+    by_id = {c["id"]: c["verdict"] for c in doc["citations"]}
+    assert by_id["he2016resnet_authors"]["code"] == "H3"
+    assert by_id["vaswani2031future"]["code"] == "H4"
+
+
+def test_check_exit_zero_when_all_real(seeded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bib = tmp_path / "ok.bib"
+    bib.write_text("@article{ok, title={Long Short-Term Memory}, author={Hochreiter, Sepp and Schmidhuber, "
+                   "J{\\\"u}rgen}, journal={Neural Computation}, year=1997}")
+    assert main(["check", str(bib), "--store", str(seeded), "--offline"]) == 0
+
+
+def test_jsonl_markdown_and_output_file(seeded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "report.jsonl"
+    main(["check", str(EXAMPLES / "references.bib"), "--store", str(seeded), "--offline", "--format", "jsonl",
+          "-o", str(out)])
+    lines = out.read_text().splitlines()
+    assert len(lines) == 16 and all(json.loads(x)["verdict"]["class"] for x in lines)
+    main(["check", str(EXAMPLES / "references.bib"), "--store", str(seeded), "--offline", "--format", "markdown"])
+    md = capsys.readouterr().out
+    assert md.startswith("# citetracer report") and "| he2016resnet_authors | **Hallucinated** |" in md
+
+
+def test_bad_inputs_exit_2_only_when_nothing_was_read(seeded: Path, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    empty = tmp_path / "empty.bib"
+    empty.write_text("")
+    assert main(["check", str(empty), "--store", str(seeded), "--offline"]) == 2
+    assert "empty" in capsys.readouterr().err
+    good = EXAMPLES / "references.bib"
+    assert main(["check", str(empty), str(good), "--store", str(seeded), "--offline", "--format", "jsonl"]) == 1
+    with pytest.raises(SystemExit) as exc:
+        main(["check", "--bogus"])
+    assert exc.value.code == 2
+
+
+def test_extract_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, doc = run_json(capsys, ["extract", str(EXAMPLES / "references.bib"), "--format", "json"])
+    assert code == 0
+    assert doc["input"].endswith("references.bib") and len(doc["references"]) == 16
+
+
+def test_mirror_stats(seeded: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, stats = run_json(capsys, ["mirror", "stats", "--store", str(seeded)])
+    assert code == 0 and stats["records"] == 12 and stats["by_source"] == {"example": 12}
+
+
+def test_settings_precedence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('store = "/from/file.sqlite"\nclosed_world = true\n[sources]\ncrossref = "http://127.0.0.1:1"\n')
+    s = load_settings(config)
+    assert str(s.store) == "/from/file.sqlite" and s.closed_world and s.sources["crossref"] == "http://127.0.0.1:1"
+    monkeypatch.setenv("CITETRACER_STORE", "/from/env.sqlite")
+    monkeypatch.setenv("CITETRACER_CROSSREF_URL", "http://127.0.0.1:2")
+    s = load_settings(config)
+    assert str(s.store) == "/from/env.sqlite" and s.sources["crossref"] == "http://127.0.0.1:2"
+    s = load_settings(config, store=Path("/from/flag.sqlite"))
+    assert str(s.store) == "/from/flag.sqlite"
+
+
+def test_bad_config_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    config = tmp_path / "bad.toml"
+    config.write_text("store = [unclosed")
+    assert main(["mirror", "stats", "--config", str(config)]) == 2
+    assert "config file" in capsys.readouterr().err
