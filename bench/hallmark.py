@@ -22,6 +22,8 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any
 
+from rapidfuzz import fuzz, process
+
 from citetracer.config import Settings
 from citetracer.extract import reference_from_json
 from citetracer.mirror.jsonl import add_jsonl
@@ -32,27 +34,35 @@ from citetracer.store.db import Store
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hallmark"
 
 
-def _norm(t: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "", t.lower())
-
-
 def evidence_present(entries: list[dict[str, Any]], world: Path) -> set[str]:
-    """Keys of VALID entries whose work is in the world file (title or DOI), and all hallucinated ones."""
-    titles, dois = set(), set()
+    """Keys of entries whose real counterpart is in the world file.
+
+    An entry's counterpart is present when the world holds its DOI or a title at least
+    75% similar to its title (the near-miss threshold); fully fabricated entries have no
+    counterpart by construction and always count as present.
+    """
+    titles: list[str] = []
+    dois = set()
     with world.open() as fh:
         for line in fh:
             rec = json.loads(line)
-            titles.add(_norm(rec.get("title") or ""))
-            for v in rec.get("variants") or []:
-                titles.add(_norm(v.get("title") or ""))
+            titles.append(_words(rec.get("title") or ""))
+            titles.extend(_words(v.get("title") or "") for v in rec.get("variants") or [])
             if rec.get("doi"):
                 dois.add(rec["doi"].lower())
     present = set()
     for e in entries:
         f = e["fields"]
-        if e["label"] == "HALLUCINATED" or _norm(f.get("title", "")) in titles or (f.get("doi") or "").lower() in dois:
+        fabricated = e.get("hallucination_type") == "plausible_fabrication"
+        doi_known = (f.get("doi") or "").lower() in dois
+        similar = process.extractOne(_words(f.get("title", "")), titles, scorer=fuzz.ratio, score_cutoff=75)
+        if fabricated or doi_known or similar:
             present.add(e["bibtex_key"])
     return present
+
+
+def _words(t: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", t.lower()))
 
 
 def metrics(entries: list[dict[str, Any]], predicted: dict[str, str]) -> dict[str, float]:

@@ -94,9 +94,13 @@ def test_h1_in_closed_world_anywhere(store: Store) -> None:
     assert verdict(store, bib, closed_world=True)[:2] == ("Hallucinated", "H1")
 
 
-def test_h1_real_authors_fabricated_title(store: Store) -> None:
-    cls, code, _, why = verdict(store, """@inproceedings{k, title={Recurrent Alignment Networks for Speech},
-        author={Bahdanau, Dzmitry and Cho, Kyunghyun and Bengio, Yoshua}, booktitle={ICLR}, year=2015}""")
+def test_h1_real_authors_fabricated_title_needs_coverage(store: Store) -> None:
+    bib = """@inproceedings{k, title={Recurrent Alignment Networks for Speech},
+        author={Bahdanau, Dzmitry and Cho, Kyunghyun and Bengio, Yoshua}, booktitle={ICLR}, year=2015}"""
+    cls, code, _, why = verdict(store, bib)
+    assert (cls, code) == ("Potential", "P1")  # ICLR is not covered by this small store
+    assert "Neural Machine Translation" in why
+    cls, code, _, why = verdict(store, bib, closed_world=True)
     assert (cls, code) == ("Hallucinated", "H1")
     assert "Neural Machine Translation" in why
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from citetracer.judge.context import NON_SCHOLARLY_TYPES, UNINDEXED_TYPES, JudgeContext, known_registrants
-from citetracer.match.names import compare_author_lists
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix
 from citetracer.match.rules import Assessment
-from citetracer.match.venues import is_known, is_preprint, same_venue
-from citetracer.records import Candidate, FieldStatus, Residual
+from citetracer.match.venues import is_known, is_preprint
+from citetracer.records import Candidate, FieldStatus
 
 M, X = FieldStatus.MATCH, FieldStatus.MISMATCH
 
 #: Title similarity from which a differing title reads as a corrupted copy of a real one.
 NEAR_MISS_SIMILARITY = 0.75
+NEAR_MISS_CERTAIN = 0.9
 #: Share of cited authors that must be a work's authors to call them "the same authors".
 SAME_AUTHORS_OVERLAP = 0.5
 
@@ -256,7 +256,9 @@ def h2_near_miss(ctx: JudgeContext) -> Finding | None:
         if a.title_similarity < NEAR_MISS_SIMILARITY:
             break
         same_people = a.authors is None or a.authors.overlap >= SAME_AUTHORS_OVERLAP
-        if same_people:
+        # A merely similar title is a near miss only where absence is evidence; a one-word
+        # change (>= NEAR_MISS_CERTAIN) by the same authors is one anywhere.
+        if same_people and (a.title_similarity >= NEAR_MISS_CERTAIN or ctx.bundle.covered):
             return Finding(
                 "H2",
                 f"no work has this title; the cited authors wrote {_cite(a.candidate)} "
@@ -269,9 +271,9 @@ def h2_near_miss(ctx: JudgeContext) -> Finding | None:
 
 def h1_fabricated(ctx: JudgeContext) -> Finding | None:
     """No work with this title exists in sources that cover the citation."""
-    if ctx.title_matches or ctx.failed_sources:
-        return None
-    if ctx.reference.type in UNINDEXED_TYPES | NON_SCHOLARLY_TYPES and not ctx.bundle.covered:
+    if ctx.title_matches or ctx.failed_sources or not ctx.bundle.covered:
+        # Uncovered: absence is not evidence (a real paper by known authors may sit in a
+        # venue the store does not hold).
         return None
     by_authors = [
         a
@@ -286,10 +288,8 @@ def h1_fabricated(ctx: JudgeContext) -> Finding | None:
             fields=["title"],
             evidence=[a.candidate for a in by_authors[:3]],
         )
-    if ctx.bundle.covered:
-        notes = "; ".join(ctx.bundle.coverage_notes)
-        return Finding("H1", f"no work with this title in sources that cover it ({notes})", fields=["title"])
-    return None
+    notes = "; ".join(ctx.bundle.coverage_notes)
+    return Finding("H1", f"no work with this title in sources that cover it ({notes})", fields=["title"])
 
 
 # ------------------------------------------------------------------- Potential
@@ -345,28 +345,13 @@ def p1_unverified(ctx: JudgeContext) -> Finding | None:
         return Finding("P1", f"no record found, but {', '.join(sorted(set(ctx.failed_sources)))} failed to answer")
     if ctx.reference.type in UNINDEXED_TYPES:
         return Finding("P1", f"no record found; a {ctx.reference.type} is often not indexed")
+    known = [a for a in ctx.assessments if a.authors is not None and a.authors.overlap >= SAME_AUTHORS_OVERLAP]
+    if known:
+        works = "; ".join(_cite(a.candidate) for a in known[:2])
+        return Finding(
+            "P1",
+            f"no record with this title, and the sources searched do not cover this venue "
+            f"(works of the cited authors that were found: {works})",
+            evidence=[a.candidate for a in known[:2]],
+        )
     return Finding("P1", "no record found, and the sources searched do not cover this venue")
-
-
-def _same_authors(a: list, b: list) -> bool:  # pragma: no cover - helper for future judgers
-    return compare_author_lists(a, b, False, False).overlap >= SAME_AUTHORS_OVERLAP
-
-
-__all__ = [
-    "Finding",
-    "Residual",
-    "h1_fabricated",
-    "h2_near_miss",
-    "h3_authors",
-    "h4_future",
-    "h4_venue_or_year",
-    "h5_identifier",
-    "h6_chimera",
-    "p1_unverified",
-    "p2_non_scholarly",
-    "p3_ambiguous",
-    "r1_exact",
-    "r2_variant",
-    "r3_incomplete",
-    "same_venue",
-]
