@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 
 from citetracer.collect.stage import EvidenceBundle
-from citetracer.match.names import family_keys
+from citetracer.match.names import compare_author_lists, family_keys
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, title_key, tokens
 from citetracer.records import Candidate, Reference, SourceOutcome
 from citetracer.store.db import Store, WorkRecord, venue_key
@@ -56,6 +56,22 @@ class MemoryStage:
         self.title_hits = title_hits
         self.author_hits = author_hits
 
+    def _settled(self, reference: Reference, found: dict[int, str]) -> bool:
+        """True when a record already has the cited title and exactly the cited authors.
+
+        Then neighbours by author and year cannot change the verdict (they only matter when
+        the title or the authors disagree), so that query is skipped.
+        """
+        if not reference.title:
+            return False
+        key = title_key(reference.title)
+        for record in self.store.records(found).values():
+            if record.title and title_key(record.title) == key and record.authors:
+                cmp = compare_author_lists(reference.authors, record.authors, reference.et_al, record.authors_truncated)
+                if cmp.matched == cmp.cited and cmp.uncited == 0 and not cmp.given_conflicts:
+                    return True
+        return False
+
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
         self.collect_sync(reference, bundle)
 
@@ -76,7 +92,7 @@ class MemoryStage:
             for rid in self.store.index.by_title(reference.title, self.title_hits):
                 found.setdefault(rid, "title")
         surnames = [k for p in reference.authors for k in family_keys(p) if k]
-        if surnames:
+        if surnames and not self._settled(reference, found):
             for rid in self.store.index.by_authors(surnames, reference.year, self.author_hits):
                 found.setdefault(rid, "author-year")
         records = self.store.records(found)

@@ -223,6 +223,14 @@ def _lookup(found: list[NameKeys]) -> dict[str, list[int]]:
 def compare_author_lists(
     cited: list[Person], found: list[Person], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
+    """Match cited authors to a record's authors, one to one, preferring the same position."""
+    return _compare_lists(tuple(cited), tuple(found), cited_truncated, found_truncated)
+
+
+@lru_cache(maxsize=16384)
+def _compare_lists(
+    cited: tuple[Person, ...], found: tuple[Person, ...], cited_truncated: bool, found_truncated: bool
+) -> AuthorListComparison:
     found_keys = [name_keys(p) for p in found]
     table = _lookup(found_keys)
     used: set[int] = set()
