@@ -1,0 +1,194 @@
+"""Page layout from positioned text: columns, reading order, lines, margins.
+
+Input is library-neutral: `Fragment`s (a run of text on one baseline with its
+box, from the PDF text layer or from OCR). No PDF library restores reading
+order when a PDF interleaves two columns line by line, so columns are found
+here from coordinates alone: a *gutter* is a vertical strip near the middle
+of the page that many fragments end before and start after and almost none
+cross. Fragments that cross it (titles, full-width figures, footers) cut the
+page into bands; each band is read left column first, then right.
+
+Running headers, footers and page numbers are recognised by repetition: a
+line in the top or bottom margin whose text (digits ignored) recurs on other
+pages, or a bare number there, is dropped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+
+
+@dataclass
+class Fragment:
+    """A run of characters on one baseline; points, origin at the page's top left."""
+
+    text: str
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+
+
+@dataclass
+class Line:
+    """One visual line of one column, in reading order."""
+
+    text: str
+    page: int  # 0-based
+    column: int  # 0 single / full width, 1 left, 2 right
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    size: float
+    fragments: list[Fragment] = field(default_factory=list, repr=False)
+
+
+@dataclass
+class Page:
+    index: int
+    width: float
+    height: float
+    lines: list[Line]
+    #: The gutter's x position when the page has two columns.
+    gutter: float | None = None
+    ocr: bool = False
+
+
+#: Share of the page height at the top and bottom where running heads and page numbers live.
+MARGIN_SHARE = 0.08
+
+
+def find_gutter(frags: list[Fragment], width: float) -> float | None:
+    """x of the strip between two columns, or None for a single-column page."""
+    body = [f for f in frags if f.x1 - f.x0 > 2]
+    if len(body) < 10:
+        return None
+    best: tuple[int, int] | None = None
+    run: list[int] = []
+    runs: list[list[int]] = []
+    limit = max(2, len(body) // 12)
+    for x in range(int(width * 0.3), int(width * 0.7), 2):
+        cross = sum(1 for f in body if f.x0 < x - 1 and f.x1 > x + 1)
+        left = sum(1 for f in body if f.x1 <= x)
+        right = sum(1 for f in body if f.x0 >= x)
+        ok = cross <= limit and left >= 5 and right >= 5 and min(left, right) >= 0.15 * len(body)
+        if ok and (best is None or cross < best[0]):
+            best = (cross, x)
+            runs = [[x]]
+            run = runs[0]
+        elif ok and best is not None and cross == best[0]:
+            if run and run[-1] == x - 2:
+                run.append(x)
+            else:
+                run = [x]
+                runs.append(run)
+        else:
+            run = []
+    if best is None:
+        return None
+    widest = max(runs, key=len)
+    return (widest[0] + widest[-1]) / 2
+
+
+def _same_line(a: Fragment, b: Fragment) -> bool:
+    h = min(a.y1 - a.y0, b.y1 - b.y0)
+    overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
+    return overlap > 0.5 * max(h, 1.0)
+
+
+def _lines_of(frags: list[Fragment], page: int, column: int) -> list[Line]:
+    """Fragments of one column grouped into visual lines, top to bottom."""
+    rows: list[list[Fragment]] = []
+    for f in sorted(frags, key=lambda f: (f.y0 + f.y1) / 2):
+        for row in reversed(rows[-3:]):
+            if any(_same_line(f, g) for g in row):
+                row.append(f)
+                break
+        else:
+            rows.append([f])
+    out = []
+    for row in rows:
+        row.sort(key=lambda f: f.x0)
+        text = " ".join(f.text for f in row)
+        out.append(
+            Line(
+                text=text,
+                page=page,
+                column=column,
+                x0=min(f.x0 for f in row),
+                y0=min(f.y0 for f in row),
+                x1=max(f.x1 for f in row),
+                y1=max(f.y1 for f in row),
+                size=Counter(round(f.size, 1) for f in row).most_common(1)[0][0],
+                fragments=row,
+            )
+        )
+    out.sort(key=lambda ln: ln.y0)
+    return out
+
+
+def page_lines(frags: list[Fragment], index: int, width: float, height: float) -> Page:
+    """Lines of one page in reading order (bands; left column before right)."""
+    gutter = find_gutter(frags, width)
+    if gutter is None:
+        return Page(index, width, height, _lines_of(frags, index, 0))
+    lines: list[Line] = []
+    band_left: list[Fragment] = []
+    band_right: list[Fragment] = []
+    spanning: list[Fragment] = []
+
+    def close_band() -> None:
+        lines.extend(_lines_of(band_left, index, 1))
+        lines.extend(_lines_of(band_right, index, 2))
+        band_left.clear()
+        band_right.clear()
+
+    for f in sorted(frags, key=lambda f: (f.y0, f.x0)):
+        if f.x0 < gutter - 1 and f.x1 > gutter + 1:
+            spanning.append(f)
+            continue
+        if spanning:
+            close_band()
+            lines.extend(_lines_of(spanning, index, 0))
+            spanning = []
+        (band_left if f.x1 <= gutter + 1 else band_right).append(f)
+    close_band()
+    lines.extend(_lines_of(spanning, index, 0))
+    return Page(index, width, height, lines, gutter=gutter)
+
+
+def _margin_key(text: str) -> str:
+    return re.sub(r"\d+", "#", re.sub(r"\s+", " ", text.strip().casefold()))
+
+
+_PAGE_NUMBER = re.compile(r"^(?:page\s+)?[\divxlc]{1,6}(?:\s*(?:/|of)\s*\d{1,6})?$", re.IGNORECASE)
+
+
+def drop_running_text(pages: list[Page]) -> int:
+    """Remove running headers, footers and page numbers in place; returns how many lines went."""
+    keys: Counter[str] = Counter()
+    for page in pages:
+        seen = set()
+        for ln in page.lines:
+            if _in_margin(ln, page):
+                seen.add(_margin_key(ln.text))
+        keys.update(seen)
+    repeated = {k for k, n in keys.items() if n >= 2 and len(pages) >= 2}
+    dropped = 0
+    for page in pages:
+        kept = []
+        for ln in page.lines:
+            if _in_margin(ln, page) and (_margin_key(ln.text) in repeated or _PAGE_NUMBER.match(ln.text.strip())):
+                dropped += 1
+                continue
+            kept.append(ln)
+        page.lines = kept
+    return dropped
+
+
+def _in_margin(line: Line, page: Page) -> bool:
+    return line.y1 < page.height * MARGIN_SHARE or line.y0 > page.height * (1 - MARGIN_SHARE)

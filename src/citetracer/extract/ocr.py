@@ -1,0 +1,99 @@
+"""OCR for pages without a usable text layer (scans, image-only PDFs).
+
+Engine: Tesseract (Debian package `tesseract-ocr`, through pytesseract), the
+one engine measured here that installs from package registries and runs
+offline with its models (0.2% character error on a noisy 200 dpi two-column
+scan). rapidocr was as accurate but slower; paddleocr, easyocr, docling, surya
+and marker download models at run time and fail offline.
+
+OCR is a proposer: its words come back as `Fragment`s (one per Tesseract
+line, with boxes in PDF points) that go through the same layout, region and
+segmentation code as a text layer, so nothing downstream knows the
+difference. Each page runs in Tesseract's own process under a time limit.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from typing import TYPE_CHECKING
+
+from citetracer.extract.layout import Fragment
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+
+class OcrError(Exception):
+    """Tesseract failed or ran out of time on one page."""
+
+
+def unavailable() -> str | None:
+    """Why OCR cannot run here, or None when it can."""
+    try:
+        import pytesseract  # noqa: F401
+    except ImportError:
+        return "the 'ocr' extra (pytesseract) is not installed"
+    if shutil.which("tesseract") is None:
+        return "the tesseract program is not installed (Debian: apt-get install tesseract-ocr)"
+    return None
+
+
+#: Tesseract options: LSTM engine, automatic page segmentation, no inverted-text pass (saves ~30%).
+CONFIG = "--oem 1 --psm 3 -c tessedit_do_invert=0"
+
+
+def fragments(image: Image, dpi: float, timeout: float = 60.0, lang: str = "eng") -> list[Fragment]:
+    """Lines Tesseract reads on a page image, as fragments in PDF points."""
+    import pytesseract
+
+    os.environ.setdefault("OMP_THREAD_LIMIT", "1")  # one thread per page is fastest on a small shared machine
+    try:
+        data = pytesseract.image_to_data(
+            image, lang=lang, config=CONFIG, output_type=pytesseract.Output.DICT, timeout=timeout
+        )
+    except RuntimeError as exc:  # pytesseract raises RuntimeError on timeout
+        raise OcrError(f"no answer within {timeout:.0f} s") from exc
+    except (pytesseract.TesseractError, subprocess.SubprocessError, OSError) as exc:
+        raise OcrError(str(exc).strip()[:200]) from exc
+    scale = 72.0 / dpi
+    lines: dict[tuple[int, int, int], list[int]] = {}
+    for i, word in enumerate(data["text"]):
+        if not str(word).strip():
+            continue
+        try:
+            if float(data["conf"][i]) < 0:
+                continue
+        except (TypeError, ValueError):
+            continue
+        key = (data["block_num"][i], data["par_num"][i], data["line_num"][i])
+        lines.setdefault(key, []).append(i)
+    out: list[Fragment] = []
+    for idx in lines.values():
+        out.extend(_split_line(data, idx, scale))
+    return out
+
+
+def _split_line(data: dict[str, list], idx: list[int], scale: float) -> list[Fragment]:
+    """A Tesseract line as fragments, cut where a gap between words is as wide as a column gutter."""
+    idx.sort(key=lambda i: data["left"][i])
+    heights = sorted(data["height"][i] for i in idx)
+    size = heights[len(heights) // 2] * scale * 1.35 or 1.0
+    pieces: list[list[int]] = [[idx[0]]]
+    for i in idx[1:]:
+        prev = pieces[-1][-1]
+        gap = (data["left"][i] - (data["left"][prev] + data["width"][prev])) * scale
+        if gap > 1.5 * size:
+            pieces.append([i])
+        else:
+            pieces[-1].append(i)
+    out = []
+    for piece in pieces:
+        x0 = min(data["left"][i] for i in piece) * scale
+        y0 = min(data["top"][i] for i in piece) * scale
+        x1 = max(data["left"][i] + data["width"][i] for i in piece) * scale
+        y1 = max(data["top"][i] + data["height"][i] for i in piece) * scale
+        text = " ".join(str(data["text"][i]).strip() for i in piece)
+        out.append(Fragment(text=text, x0=x0, y0=y0, x1=x1, y1=y1, size=size))
+    return out

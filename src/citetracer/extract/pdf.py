@@ -1,0 +1,267 @@
+"""PDF reader: pages -> lines -> bibliography region -> blocks -> Reference records.
+
+The stages live in their own modules (pdfdoc: the PDF library; layout:
+columns and running heads; ocr: pages without a text layer; region: where
+the bibliography is; segment: one block per reference; fields: the field
+parser). This module only strings them together and enforces the bounds
+that make a hostile PDF harmless:
+
+- the work runs in a forked child process with a wall-clock limit and an
+  address-space limit, so a PDF that makes the PDF library loop, crash or
+  allocate without end costs one clear error, never the whole run;
+- at most `MAX_PAGES` pages are laid out (a longer document is read near its
+  bibliography heading, with a warning), at most `MAX_OCR_PAGES` are OCRed,
+  each with its own time limit.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import re
+import resource
+import traceback
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from citetracer.extract import InputError, ReadResult
+from citetracer.extract.fields import parse_reference_string
+from citetracer.extract.layout import Line, Page, drop_running_text, page_lines
+from citetracer.extract.region import find_region, is_heading
+from citetracer.extract.segment import Block, split_blocks
+from citetracer.records import Box, Reference
+
+#: Pages laid out character by character; longer documents are read around the bibliography.
+MAX_PAGES = 150
+#: Pages scanned as plain text to find the bibliography heading in a long document.
+MAX_SCAN_PAGES = 5000
+MAX_OCR_PAGES = 40
+#: Shortest text (visible characters) that counts as a usable text layer on a page.
+MIN_PAGE_CHARS = 40
+MAX_REFERENCES = 5000
+
+
+@dataclass
+class Limits:
+    seconds: float = 180.0
+    memory_bytes: int = 1536 * 1024 * 1024
+    ocr: bool = True
+    ocr_dpi: int = 300
+    ocr_page_seconds: float = 60.0
+    isolate: bool = True
+
+
+def read_pdf(path: Path, limits: Limits | None = None) -> ReadResult:
+    """References of a PDF; raises InputError when the PDF cannot be read at all."""
+    limits = limits or Limits()
+    if not path.is_file():
+        raise InputError(f"{path}: no such file")
+    if path.stat().st_size == 0:
+        raise InputError(f"{path}: file is empty")
+    with path.open("rb") as fh:
+        head = fh.read(1024)
+    if b"%PDF-" not in head:
+        raise InputError(f"{path}: not a PDF (no %PDF- header)")
+    if not limits.isolate or "fork" not in multiprocessing.get_all_start_methods():
+        return _extract_or_error(path, limits)
+    return _isolated(path, limits)
+
+
+def _extract_or_error(path: Path, limits: Limits) -> ReadResult:
+    from citetracer.extract.pdfdoc import PdfError
+
+    try:
+        return extract(path, limits)
+    except PdfError as exc:
+        raise InputError(f"{path}: {exc}") from exc
+
+
+def _isolated(path: Path, limits: Limits) -> ReadResult:
+    ctx = multiprocessing.get_context("fork")
+    receiver, sender = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_child, args=(path, limits, sender), daemon=True)
+    proc.start()
+    sender.close()
+    try:
+        if not receiver.poll(limits.seconds):
+            proc.kill()
+            raise InputError(f"{path}: reading took longer than {limits.seconds:.0f} s; stopped")
+        try:
+            status, payload = receiver.recv()
+        except EOFError:
+            proc.join(5)
+            raise InputError(f"{path}: the PDF reader died (exit code {proc.exitcode}); the PDF is damaged or hostile")
+    finally:
+        receiver.close()
+        proc.join(5)
+        if proc.is_alive():
+            proc.kill()
+    if status == "ok":
+        return ReadResult(references=payload[0], warnings=payload[1], kind="pdf")
+    raise InputError(f"{path}: {payload}")
+
+
+def _child(path: Path, limits: Limits, sender: Any) -> None:
+    try:
+        _limit_memory(limits.memory_bytes)
+        result = _extract_or_error(path, limits)
+        sender.send(("ok", (result.references, result.warnings)))
+    except InputError as exc:
+        sender.send(("error", str(exc).removeprefix(f"{path}: ")))
+    except MemoryError:
+        sender.send(("error", f"needed more than {limits.memory_bytes // 2**20} MB; stopped"))
+    except Exception as exc:  # the child must always answer; the parent turns this into one clear error
+        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        sender.send(("error", f"the PDF could not be processed ({detail})"))
+    finally:
+        sender.close()
+
+
+def _limit_memory(extra: int) -> None:
+    """Cap the child's address space at what it has now plus `extra` bytes."""
+    try:
+        with open("/proc/self/statm") as fh:
+            current = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return
+    limit = current + extra
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def extract(path: Path, limits: Limits | None = None) -> ReadResult:
+    """The reader itself, in this process (read_pdf wraps it in a bounded child)."""
+    from citetracer.extract.pdfdoc import Document
+
+    limits = limits or Limits()
+    warnings: list[str] = []
+    with Document(path) as doc:
+        n = len(doc)
+        if n == 0:
+            raise InputError(f"{path}: the PDF has no pages")
+        indices = _pages_to_read(doc, n, warnings)
+        pages = _read_pages(doc, indices, limits, warnings)
+        dropped = drop_running_text(pages)
+        lines = [ln for p in pages for ln in p.lines]
+        refs, more = references_from_lines(lines)
+        warnings.extend(more)
+        if dropped:
+            pass  # running heads are expected; not worth a warning
+    return ReadResult(references=refs, warnings=warnings, kind="pdf")
+
+
+def _pages_to_read(doc: Any, n: int, warnings: list[str]) -> list[int]:
+    if n <= MAX_PAGES:
+        return list(range(n))
+    scan = min(n, MAX_SCAN_PAGES)
+    heading_page = None
+    for i in range(scan - 1, -1, -1):
+        if any(is_heading(line) for line in doc.plain_text(i).splitlines()):
+            heading_page = i
+            break
+    if heading_page is None:
+        first = max(0, scan - MAX_PAGES)
+    else:
+        first = max(0, min(heading_page, scan - MAX_PAGES))
+    warnings.append(
+        f"the PDF has {n} pages; only pages {first + 1}-{first + MAX_PAGES} were read"
+        + ("" if heading_page is not None else " (no bibliography heading found in the text)")
+    )
+    return list(range(first, min(n, first + MAX_PAGES)))
+
+
+def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str]) -> list[Page]:
+    texts = {i: doc.page_text(i) for i in indices}
+    needs_ocr = [i for i in indices if texts[i].chars < MIN_PAGE_CHARS or texts[i].garbage > 0.3 * texts[i].chars]
+    pages: dict[int, Page] = {}
+    for i in indices:
+        if i not in needs_ocr:
+            t = texts[i]
+            pages[i] = page_lines(t.fragments, i, t.width, t.height)
+    if needs_ocr:
+        _ocr_pages(doc, sorted(needs_ocr), pages, limits, warnings)
+    return [pages[i] for i in sorted(pages)]
+
+
+def _ocr_pages(doc: Any, todo: list[int], pages: dict[int, Page], limits: Limits, warnings: list[str]) -> None:
+    """OCR pages without text, last first, stopping once the bibliography heading is behind us."""
+    if not limits.ocr:
+        warnings.append(f"{len(todo)} page(s) have no text layer and OCR is off; they were skipped")
+        return
+    from citetracer.extract import ocr
+
+    problem = ocr.unavailable()
+    if problem:
+        warnings.append(f"{len(todo)} page(s) have no text layer and OCR is unavailable ({problem}); skipped")
+        return
+    heading_page = max((i for i, p in pages.items() if any(is_heading(ln.text) for ln in p.lines)), default=None)
+    done = 0
+    skipped = []
+    for i in reversed(todo):
+        if heading_page is not None and i < heading_page:
+            skipped.append(i)
+            continue
+        if done >= MAX_OCR_PAGES:
+            skipped.append(i)
+            continue
+        try:
+            image = doc.render(i, limits.ocr_dpi)
+            frags = ocr.fragments(image, limits.ocr_dpi, timeout=limits.ocr_page_seconds)
+        except ocr.OcrError as exc:
+            warnings.append(f"page {i + 1}: OCR failed ({exc}); skipped")
+            continue
+        done += 1
+        w, h = doc.page_size(i)
+        page = page_lines(frags, i, w, h)
+        page.ocr = True
+        pages[i] = page
+        if heading_page is None and any(is_heading(ln.text) for ln in page.lines):
+            heading_page = i
+    if done:
+        warnings.append(f"{done} page(s) without a text layer were read by OCR")
+    if skipped and (heading_page is None or any(i >= heading_page for i in skipped)):
+        warnings.append(f"{len(skipped)} page(s) without a text layer were not OCRed (limit {MAX_OCR_PAGES})")
+
+
+def references_from_lines(lines: list[Line]) -> tuple[list[Reference], list[str]]:
+    """Region, blocks and fields from the document's lines in reading order."""
+    warnings: list[str] = []
+    region = find_region(lines)
+    if region is None:
+        return [], ["no bibliography found (no heading, numbered list or reference-like lines)"]
+    if region.how != "heading":
+        warnings.append(f"no bibliography heading found; the region was guessed from {region.how}")
+    blocks, _how = split_blocks(lines[region.start : region.end])
+    refs = []
+    for k, block in enumerate(blocks[:MAX_REFERENCES], 1):
+        text = block.text
+        if len(text) < 12 or not re.search(r"[A-Za-z]{3}", text):
+            warnings.append(f"page {block.lines[0].page + 1}: fragment {text!r} is too short to be a reference; skipped")
+            continue
+        ref = parse_reference_string(text)
+        ref.label = block.label or str(k)
+        ref.page = block.lines[0].page + 1
+        ref.boxes = boxes(block)
+        refs.append(ref)
+    if len(blocks) > MAX_REFERENCES:
+        warnings.append(f"more than {MAX_REFERENCES} references; the rest ignored")
+    return refs, warnings
+
+
+def boxes(block: Block) -> list[Box]:
+    """One box per page and column the block covers (1-based pages, points, top-left origin)."""
+    out: dict[tuple[int, int], list[float]] = {}
+    for ln in block.lines:
+        key = (ln.page, ln.column)
+        if key not in out:
+            out[key] = [ln.x0, ln.y0, ln.x1, ln.y1]
+        else:
+            b = out[key]
+            out[key] = [min(b[0], ln.x0), min(b[1], ln.y0), max(b[2], ln.x1), max(b[3], ln.y1)]
+    return [
+        Box(page=p + 1, x0=round(b[0], 1), y0=round(b[1], 1), x1=round(b[2], 1), y1=round(b[3], 1))
+        for (p, _c), b in out.items()
+    ]

@@ -1,0 +1,183 @@
+"""The one module that talks to the PDF library (pypdfium2).
+
+Why pypdfium2: measured on a 70-page paper it reads text with character boxes
+in 140 ms and 9 MB, renders crops for OCR and for the Parser Agent, and is
+Apache/BSD licensed (PyMuPDF is AGPL; pdfplumber is about 70x slower). Nothing
+else in citetracer imports it, so swapping libraries means rewriting this file.
+
+What leaves this module is library-neutral: `Fragment`s (runs of characters
+on one baseline, in points with the origin at the top left) and PIL images.
+Fragments are cut wherever the next character is not the visual continuation
+of the previous one, so text that a PDF interleaves across two columns comes
+out as separate fragments that `layout` puts back in reading order.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
+
+from citetracer.extract.layout import Fragment
+
+if TYPE_CHECKING:
+    from PIL.Image import Image
+
+#: pdfium marks a hyphen it believes breaks a word at a line end with U+FFFE (or U+0002).
+SOFT_HYPHENS = {"\ufffe", "\x02", "\u00ad"}
+#: Characters a text layer uses for unknown glyphs; many of them mean "no usable text".
+GARBAGE = {"\ufffd", "\x00"}
+
+
+class PdfError(Exception):
+    """The PDF cannot be opened (not a PDF, damaged beyond repair, encrypted)."""
+
+
+@dataclass
+class PageText:
+    width: float
+    height: float
+    fragments: list[Fragment]
+    #: Visible characters on the page and how many of them decoded to nothing usable.
+    chars: int
+    garbage: int
+    #: Images on the page (an image-only page with no text is a scan).
+    images: int
+
+
+class Document:
+    """An open PDF; close it (or use `with`) to release pdfium's memory."""
+
+    def __init__(self, path: Path, password: str | None = None) -> None:
+        try:
+            self._doc = pdfium.PdfDocument(str(path), password=password)
+        except pdfium.PdfiumError as exc:
+            message = str(exc)
+            if "password" in message.lower():
+                raise PdfError("the PDF is encrypted (password required)") from exc
+            raise PdfError(f"not a readable PDF ({message})") from exc
+
+    def __enter__(self) -> Document:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._doc.close()
+
+    def __len__(self) -> int:
+        return len(self._doc)
+
+    def page_size(self, index: int) -> tuple[float, float]:
+        page = self._doc[index]
+        try:
+            w, h = page.get_size()
+            return float(w), float(h)
+        finally:
+            page.close()
+
+    def plain_text(self, index: int) -> str:
+        """The page text in the library's order: cheap, for scanning long documents."""
+        page = self._doc[index]
+        try:
+            textpage = page.get_textpage()
+            try:
+                return str(textpage.get_text_range())
+            finally:
+                textpage.close()
+        finally:
+            page.close()
+
+    def page_text(self, index: int) -> PageText:
+        """Fragments with boxes of one page (0-based index)."""
+        page = self._doc[index]
+        try:
+            width, height = (float(v) for v in page.get_size())
+            images = sum(1 for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2))
+            textpage = page.get_textpage()
+            try:
+                return _fragments(textpage, width, height, images)
+            finally:
+                textpage.close()
+        finally:
+            page.close()
+
+    def render(self, index: int, dpi: float, crop: tuple[float, float, float, float] | None = None) -> Image:
+        """The page (or the crop x0, y0, x1, y1 in top-left points) as a greyscale PIL image."""
+        page = self._doc[index]
+        try:
+            scale = dpi / 72.0
+            kwargs: dict[str, Any] = {"scale": scale, "grayscale": True}
+            if crop is not None:
+                width, height = page.get_size()
+                x0, y0, x1, y1 = crop
+                kwargs["crop"] = (max(0.0, x0), max(0.0, height - y1), max(0.0, width - x1), max(0.0, y0))
+            bitmap = page.render(**kwargs)
+            return bitmap.to_pil()
+        finally:
+            page.close()
+
+
+def _fragments(textpage: Any, width: float, height: float, images: int) -> PageText:
+    tp = textpage.raw
+    count = pdfium_c.FPDFText_CountChars(tp)
+    rect = pdfium_c.FS_RECTF()
+    frags: list[Fragment] = []
+    cur: list[str] = []
+    box = [0.0, 0.0, 0.0, 0.0]
+    size = 0.0
+    space_pending = False
+    visible = garbage = 0
+
+    def flush() -> None:
+        nonlocal cur
+        text = "".join(cur).strip()
+        if text:
+            frags.append(Fragment(text=text, x0=box[0], y0=box[1], x1=box[2], y1=box[3], size=size))
+        cur = []
+
+    for i in range(count):
+        code = pdfium_c.FPDFText_GetUnicode(tp, i)
+        ch = chr(code) if 0 < code < 0x110000 else "\ufffd"
+        if ch in "\r\n":
+            flush()
+            space_pending = False
+            continue
+        if ch.isspace():
+            space_pending = True
+            continue
+        if abs(math.sin(pdfium_c.FPDFText_GetCharAngle(tp, i))) > 0.1:
+            continue  # rotated text: margin stamps, axis labels
+        if not pdfium_c.FPDFText_GetLooseCharBox(tp, i, ctypes.byref(rect)):
+            continue
+        x0, x1 = rect.left, rect.right
+        y0, y1 = height - rect.top, height - rect.bottom
+        fs = pdfium_c.FPDFText_GetFontSize(tp, i) or (y1 - y0)
+        visible += 1
+        if ch in GARBAGE or 0xE000 <= code <= 0xF8FF:
+            garbage += 1
+        if cur:
+            line_h = max(box[3] - box[1], 1.0)
+            mid = (y0 + y1) / 2
+            same_line = box[1] - 0.3 * line_h < mid < box[3] + 0.3 * line_h
+            gap = x0 - box[2]
+            if not same_line or gap > 1.2 * max(size, fs) or x1 < box[0] + 0.5:
+                flush()
+            elif space_pending or gap > 0.2 * fs:
+                cur.append(" ")
+        if not cur:
+            box = [x0, y0, x1, y1]
+            size = fs
+        else:
+            box = [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
+            size = max(size, fs)
+        cur.append("\u00ad" if ch in SOFT_HYPHENS else ch)
+        space_pending = False
+    flush()
+    return PageText(width=width, height=height, fragments=frags, chars=visible, garbage=garbage, images=images)

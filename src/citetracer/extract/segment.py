@@ -1,0 +1,207 @@
+"""Split the bibliography's lines into one block per reference, and join each block's text.
+
+Where a reference starts is decided by the strongest signal the list offers,
+tried in this order:
+
+1. labels: `[n]`, `n.`, `(n)` or `n` at the start of a line, counting up from
+   1 without gaps (so a year or a page number at a line start is not taken
+   for a label), or alphabetic labels such as `[Smi20]`;
+2. hanging indents: continuation lines sit to the right of the column's left
+   edge, so a line flush with the edge starts a reference (the edge is
+   measured per page and column, so column and page breaks are harmless);
+3. vertical space: a gap between lines clearly larger than the usual one;
+4. sentence ends: a line ending with a period followed by a line that opens
+   with a name in "Surname, X." form.
+
+Joining repairs what line breaks did to the text: words hyphenated at a line
+end are rejoined (the hyphen kept when the next part is capitalised, as in
+"Self-Similarity"), URLs and DOIs broken over lines are glued back, and
+ligature characters are expanded.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import defaultdict
+from dataclasses import dataclass
+
+from citetracer.extract.layout import Line
+
+_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
+_NUMBER_LABELS = (
+    re.compile(r"^\s*\[(\d{1,4})\]"),
+    re.compile(r"^\s*(\d{1,4})\.(?:\s|$)"),
+    re.compile(r"^\s*\((\d{1,4})\)"),
+    re.compile(r"^\s*(\d{1,4})\s+(?=\S)"),
+)
+_ALPHA_LABEL = re.compile(r"^\s*\[[A-Za-z][A-Za-z+\-.]{0,12}\s?\d{0,4}[a-z]?\]")
+_AUTHOR_START = re.compile(r"^[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?,\s*(?:[A-Z]\.|[A-Z][a-z])|^[A-Z]\.\s?(?:[A-Z]\.\s?)*[A-Z]")
+
+
+@dataclass
+class Block:
+    lines: list[Line]
+    label: str | None = None
+
+    @property
+    def text(self) -> str:
+        return join_lines([ln.text for ln in self.lines])
+
+
+def split_blocks(lines: list[Line]) -> tuple[list[Block], str]:
+    """Blocks of a reference region and the name of the signal that cut them."""
+    lines = [ln for ln in lines if ln.text.strip()]
+    if not lines:
+        return [], "empty"
+    for splitter in (_by_numbers, _by_alpha_labels, _by_indent, _by_gaps, _by_sentences):
+        result = splitter(lines)
+        if result is not None:
+            return result
+    return [Block(lines)], "none"
+
+
+def _cut(lines: list[Line], starts: list[int], labels: list[str | None] | None = None) -> list[Block]:
+    blocks = []
+    for k, s in enumerate(starts):
+        e = starts[k + 1] if k + 1 < len(starts) else len(lines)
+        blocks.append(Block(lines[s:e], labels[k] if labels else None))
+    return blocks
+
+
+def _by_numbers(lines: list[Line]) -> tuple[list[Block], str] | None:
+    best: tuple[list[int], list[str | None]] | None = None
+    for pattern in _NUMBER_LABELS:
+        starts: list[int] = []
+        labels: list[str | None] = []
+        expected = None
+        for i, ln in enumerate(lines):
+            m = pattern.match(ln.text)
+            if not m:
+                continue
+            n = int(m.group(1))
+            if (expected is None and n in (1, 2)) or n == expected:
+                starts.append(i)
+                labels.append(str(n))
+                expected = n + 1
+        if len(starts) >= 2 and (best is None or len(starts) > len(best[0])):
+            best = (starts, labels)
+    if best is None:
+        return None
+    starts, labels = best
+    # A numbered list labels (nearly) every reference: the labels must not be rare among line starts.
+    if len(starts) < 3 and len(lines) > 8:
+        return None
+    if starts[0] != 0:
+        starts = [0, *starts]
+        labels = [None, *labels]
+    return _cut(lines, starts, labels), "numbers"
+
+
+def _by_alpha_labels(lines: list[Line]) -> tuple[list[Block], str] | None:
+    starts = [i for i, ln in enumerate(lines) if _ALPHA_LABEL.match(ln.text)]
+    if len(starts) < 3:
+        return None
+    if starts[0] != 0:
+        starts = [0, *starts]
+    labels: list[str | None] = []
+    for s in starts:
+        m = _ALPHA_LABEL.match(lines[s].text)
+        labels.append(m.group(0).strip()[1:-1] if m else None)
+    return _cut(lines, starts, labels), "labels"
+
+
+def _left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
+    """Left edge of each (page, column) of the region; thin groups borrow their column's edge."""
+    groups: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for ln in lines:
+        groups[(ln.page, ln.column)].append(ln.x0)
+    edges: dict[tuple[int, int], float] = {}
+    by_column: dict[int, list[float]] = defaultdict(list)
+    for key, xs in groups.items():
+        if len(xs) >= 4:
+            edges[key] = min(xs)
+            by_column[key[1]].append(min(xs))
+    for key, xs in groups.items():
+        if key not in edges:
+            known = by_column.get(key[1])
+            edges[key] = statistics.median(known) if known else min(xs)
+            if min(xs) < edges[key] - 2:
+                edges[key] = min(xs)
+    return edges
+
+
+def _by_indent(lines: list[Line]) -> tuple[list[Block], str] | None:
+    edges = _left_edges(lines)
+    flush = [ln.x0 <= edges[(ln.page, ln.column)] + 2.0 for ln in lines]
+    indented = len(lines) - sum(flush)
+    if indented < max(2, 0.15 * len(lines)) or sum(flush) < 2:
+        return None
+    # Hanging indent: continuation lines are indented, each reference starts flush.
+    # Paragraph indent (first line indented) is the mirror case: decide by which group opens with names.
+    flush_names = sum(1 for ln, f in zip(lines, flush, strict=True) if f and _AUTHOR_START.match(ln.text))
+    indent_names = sum(1 for ln, f in zip(lines, flush, strict=True) if not f and _AUTHOR_START.match(ln.text))
+    starters = flush if flush_names >= indent_names else [not f for f in flush]
+    starts = [i for i, s in enumerate(starters) if s]
+    if not starts or (starts[0] != 0):
+        starts = [0, *starts]
+    return _cut(lines, starts), "indent"
+
+
+def _by_gaps(lines: list[Line]) -> tuple[list[Block], str] | None:
+    gaps = []
+    for a, b in zip(lines, lines[1:], strict=False):
+        if a.page == b.page and a.column == b.column and b.y0 > a.y0:
+            gaps.append(b.y0 - a.y1)
+    if len(gaps) < 3:
+        return None
+    usual = statistics.median(gaps)
+    size = statistics.median(ln.size for ln in lines)
+    starts = [0]
+    for i in range(1, len(lines)):
+        a, b = lines[i - 1], lines[i]
+        if a.page == b.page and a.column == b.column and b.y0 - a.y1 > usual + 0.45 * size:
+            starts.append(i)
+    if len(starts) < 2 or len(starts) > 0.8 * len(lines):
+        return None
+    return _cut(lines, starts), "gaps"
+
+
+def _by_sentences(lines: list[Line]) -> tuple[list[Block], str] | None:
+    starts = [0]
+    for i in range(1, len(lines)):
+        if lines[i - 1].text.rstrip().endswith(".") and _AUTHOR_START.match(lines[i].text):
+            starts.append(i)
+    if len(starts) < 2:
+        return None
+    return _cut(lines, starts), "sentences"
+
+
+_URLISH = re.compile(r"(?:https?:|www\.|doi\.org|\b10\.\d{4,9}/|arxiv\.org)\S*$", re.IGNORECASE)
+
+
+def join_lines(texts: list[str]) -> str:
+    """One reference's text from its lines, undoing hyphenation and broken URLs."""
+    out = ""
+    for raw in texts:
+        text = raw.strip().translate(_LIGATURES)
+        if not text:
+            continue
+        if not out:
+            out = text
+            continue
+        last_token = out.rsplit(" ", 1)[-1]
+        first_token = text.split(" ", 1)[0]
+        if out.endswith("\u00ad") or (out.endswith("-") and re.search(r"[a-z]-$", out)):
+            stem = out[:-1]
+            if _URLISH.search(last_token):
+                out = (out if out.endswith("-") else stem + "-") + text
+            elif first_token[:1].islower():
+                out = stem + text
+            else:
+                out = stem + "-" + text
+        elif _URLISH.search(last_token) and (re.search(r"[/.\-_:=?&#~]$", last_token) or re.match(r"[/.\-_\d]", text)):
+            out = out + text
+        else:
+            out = out + " " + text
+    return out.replace("\u00ad", "")
