@@ -80,7 +80,8 @@ def match_paper(gold: list[dict[str, Any]], refs: list[Reference]) -> tuple[int,
         for k, rw in enumerate(ref_words):
             if k in used:
                 continue
-            score = len(gw & rw) / len(gw)
+            # Deposited raw strings often carry an abstract: accept containment either way.
+            score = max(len(gw & rw) / len(gw), len(gw & rw) / max(len(rw), 1) - 0.1)
             if score > best:
                 best, best_k = score, k
         if best_k is not None and best >= 0.6:

@@ -91,13 +91,20 @@ def find_region(lines: list[Line]) -> Region | None:
     if heading_at is not None:
         start = heading_at + 1
         return Region(start, _region_end(lines, start), lines[heading_at].text.strip(), "heading")
-    start = _numbered_start(lines)
-    if start is not None:
-        return Region(start, _region_end(lines, start), None, "numbering")
+    numbered = _numbered_start(lines)
+    if numbered is not None:
+        end = _region_end(lines, numbered)
+        # A numbered list of anything else (steps, bullet points) is not a bibliography.
+        if _share_reference_like(lines[numbered:end]) >= 0.5:
+            return Region(numbered, end, None, "numbering")
     start = _dense_start(lines)
     if start is not None:
         return Region(start, _region_end(lines, start), None, "density")
     return None
+
+
+def _share_reference_like(lines: list[Line]) -> float:
+    return sum(reference_like(ln.text) for ln in lines) / max(len(lines), 1)
 
 
 def _region_end(lines: list[Line], start: int) -> int:
@@ -131,6 +138,7 @@ def reference_like(text: str) -> bool:
         _YEAR.search(text)
         or re.search(r"\bet al\.|\bdoi\b|10\.\d{4,9}/|\bpp\.|\bvol\.|\bProc\.|\bIn\b|\bJournal\b", text)
         or re.match(r"^\s*(?:\[\d+\]|\d+\.\s)", text)
+        or re.match(r"^[A-Z][\w'’\-]+,\s(?:[A-Z]\.\s?)+", text)
     )
 
 
@@ -146,4 +154,8 @@ def _dense_start(lines: list[Line]) -> int | None:
             best = i
         elif best is not None and i < best - window:
             break
+    if best is None:
+        return None
+    while best < len(lines) - 1 and not reference_like(lines[best].text):
+        best += 1
     return best

@@ -54,6 +54,9 @@ def split_blocks(lines: list[Line]) -> tuple[list[Block], str]:
     lines = [ln for ln in lines if ln.text.strip()]
     if not lines:
         return [], "empty"
+    # Footnotes that a page break puts inside the list are set smaller than the references.
+    size = statistics.median(ln.size for ln in lines)
+    lines = [ln for ln in lines if ln.size >= 0.82 * size]
     for splitter in (_by_numbers, _by_alpha_labels, _by_indent, _by_gaps, _by_sentences):
         result = splitter(lines)
         if result is not None:
@@ -155,12 +158,22 @@ def _by_gaps(lines: list[Line]) -> tuple[list[Block], str] | None:
             gaps.append(b.y0 - a.y1)
     if len(gaps) < 3:
         return None
-    usual = statistics.median(gaps)
+    # The usual leading is the small-gap cluster; space between references sits clearly above it.
+    usual = sorted(gaps)[len(gaps) // 10]
     size = statistics.median(ln.size for ln in lines)
+    right: dict[tuple[int, int], float] = defaultdict(float)
+    for ln in lines:
+        right[(ln.page, ln.column)] = max(right[(ln.page, ln.column)], ln.x1)
     starts = [0]
     for i in range(1, len(lines)):
         a, b = lines[i - 1], lines[i]
-        if a.page == b.page and a.column == b.column and b.y0 - a.y1 > usual + 0.45 * size:
+        if a.page == b.page and a.column == b.column:
+            if b.y0 - a.y1 > usual + 0.35 * size:
+                starts.append(i)
+        elif re.search(r"[.)\]]$|\d$", a.text.rstrip()) and (
+            a.x1 < right[(a.page, a.column)] - 4 * size or _AUTHOR_START.match(b.text)
+        ):
+            # Across a column or page break the gap says nothing: a finished last line does.
             starts.append(i)
     if len(starts) < 2 or len(starts) > 0.8 * len(lines):
         return None
