@@ -170,8 +170,8 @@ def _by_gaps(lines: list[Line]) -> tuple[list[Block], str] | None:
         if a.page == b.page and a.column == b.column:
             if b.y0 - a.y1 > usual + 0.35 * size:
                 starts.append(i)
-        elif re.search(r"[.)\]]$|\d$", a.text.rstrip()) and (
-            a.x1 < right[(a.page, a.column)] - 4 * size or _AUTHOR_START.match(b.text)
+        elif a.x1 < right[(a.page, a.column)] - 4 * size or (
+            re.search(r"[.)\]]$|\d$", a.text.rstrip()) and _AUTHOR_START.match(b.text)
         ):
             # Across a column or page break the gap says nothing: a finished last line does.
             starts.append(i)
@@ -190,7 +190,7 @@ def _by_sentences(lines: list[Line]) -> tuple[list[Block], str] | None:
     return _cut(lines, starts), "sentences"
 
 
-_URLISH = re.compile(r"(?:https?:|www\.|doi\.org|\b10\.\d{4,9}/|arxiv\.org)\S*$", re.IGNORECASE)
+_URLISH = re.compile(r"(?:https?:|www\.|doi\.org|doi:|\b10\.\d{4,9}/|arxiv\.org)\S*$", re.IGNORECASE)
 
 
 def join_lines(texts: list[str]) -> str:
