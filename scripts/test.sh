@@ -7,7 +7,11 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev]"
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev,pdf,ocr]"
+# The OCR tests need the Tesseract program; install it only when missing (CI runs as root on Debian).
+if ! command -v tesseract >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends tesseract-ocr tesseract-ocr-eng >/dev/null
+fi
 .venv/bin/ruff check src tests bench
 .venv/bin/mypy src
 .venv/bin/python -m pytest "$@"

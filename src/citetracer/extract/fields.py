@@ -28,7 +28,7 @@ _ET_AL = re.compile(r"\bet\.?\s*al\.?", re.IGNORECASE)
 _PAGES = re.compile(r"\b(?:pp?\.\s*)?(\d{1,6})\s*[-–—]{1,2}\s*(\d{1,6})\b")
 _VOLUME = re.compile(r"\b(?:vol(?:ume)?\.?\s*)(\d+)|\b(\d{1,4})\s*\((\d{1,4}(?:[-–]\d{1,4})?)\)")
 _IN_VENUE = re.compile(r"^\s*(?:In:?\s+)(?:Proceedings of\s+(?:the\s+)?)?", re.IGNORECASE)
-_NAME_TOKEN = re.compile(r"^(?:[A-Z][A-Za-z'\-]+|[A-Z]\.(?:\s?-?[A-Z]\.)*|van|von|de|der|da|di|del|la|le)$")
+_NAME_TOKEN = re.compile(r"^(?:[A-Z][A-Za-z'\-]*|[A-Z]\.(?:\s?-?[A-Z]\.)*|van|von|de|der|da|di|del|la|le)$")
 
 
 def _split_authors(segment: str) -> tuple[list[Person], bool]:

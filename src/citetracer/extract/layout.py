@@ -59,7 +59,7 @@ class Page:
 
 
 #: Share of the page height at the top and bottom where running heads and page numbers live.
-MARGIN_SHARE = 0.08
+MARGIN_SHARE = 0.1
 
 
 def find_gutter(frags: list[Fragment], width: float) -> float | None:

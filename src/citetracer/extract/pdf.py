@@ -175,7 +175,12 @@ def _pages_to_read(doc: Any, n: int, warnings: list[str]) -> list[int]:
 
 def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str]) -> list[Page]:
     texts = {i: doc.page_text(i) for i in indices}
-    needs_ocr = [i for i in indices if texts[i].chars < MIN_PAGE_CHARS or texts[i].garbage > 0.3 * texts[i].chars]
+    # A page needs OCR when it shows an image but (almost) no readable text: a scan.
+    needs_ocr = [
+        i
+        for i in indices
+        if texts[i].images and (texts[i].chars < MIN_PAGE_CHARS or texts[i].garbage > 0.3 * texts[i].chars)
+    ]
     pages: dict[int, Page] = {}
     for i in indices:
         if i not in needs_ocr:

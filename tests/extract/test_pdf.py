@@ -1,0 +1,207 @@
+"""The PDF reader end to end on small PDFs that each exercise one layout problem."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from citetracer.cli import main
+from citetracer.extract import InputError, read_references
+from citetracer.extract.pdf import Limits, read_pdf
+from tests.extract.conftest import column
+
+BODY = [(72, 100 + 14 * i, f"Body text line {i} of the paper, which talks about many things.", 10) for i in range(20)]
+
+HANGING = [
+    "Alpigini, James J. 2004. Dynamical System Visualization and Analysis via",
+    ">Performance Maps. Information Visualization 3 (4):271-87.",
+    ">https://doi.org/10.1057/palgrave.ivs.9500082.",
+    "Boeing, Geoff. 2016. Visual Analysis of Nonlinear Dynamical Systems: Chaos, Self-",
+    ">Similarity and the Limits of Inter-",
+    ">national Prediction. Systems 4 (4):37.",
+    "Bradley, Elizabeth, and Holger Kantz. 2015. Nonlinear Time-Series Analysis Revisited.",
+    ">Chaos 25 (9):097610. https://doi.org/",
+    ">10.1063/1.4917289.",
+]
+
+
+def test_hanging_indent_list_with_heading_and_appendix(make_pdf: Callable[..., Path]) -> None:
+    refs_page = [
+        (72, 80, "References", 14),
+        *column(HANGING, 72, 110, indent=18),
+        (72, 260, "Appendix A. Extra material", 14),
+        (72, 290, "Smith, John. 2001. This line belongs to the appendix, not the bibliography.", 10),
+    ]
+    path = make_pdf([BODY, refs_page])
+    result = read_references(path)
+    refs = result.references
+    assert [r.year for r in refs] == [2004, 2016, 2015]
+    assert refs[0].doi == "10.1057/palgrave.ivs.9500082"
+    assert refs[2].doi == "10.1063/1.4917289"
+    assert "Self-Similarity" in (refs[1].raw or "")
+    assert "International Prediction" in (refs[1].raw or "")
+    assert all(r.page == 2 for r in refs)
+    box = refs[0].boxes[0]
+    assert box.page == 2 and 70 < box.x0 < 74 and box.y0 < box.y1 < 150
+
+
+def test_two_columns_interleaved_line_by_line(make_pdf: Callable[..., Path]) -> None:
+    """The content stream alternates left and right lines; reading order must still be per column."""
+    left = [f"[{n}] A. Author{n} and B. Writer. Paper number {n} on things. In Proc. Conf., 20{10 + n}." for n in (1, 2, 3)]
+    right = [f"[{n}] C. Author{n}. Another paper {n}. Journal of Stuff, 4:1-10, 20{10 + n}." for n in (4, 5, 6)]
+    items = [(72, 80, "REFERENCES", 9)]
+    y = 100.0
+    for lt, rt in zip(left, right, strict=True):
+        # Each reference is two short lines in a 220 pt wide column.
+        items += [(40, y, lt[:45], 8), (320, y, rt[:45], 8), (50, y + 10, lt[45:], 8), (330, y + 10, rt[45:], 8)]
+        y += 24
+    path = make_pdf([BODY, items])
+    refs = read_references(path).references
+    assert [r.label for r in refs] == ["1", "2", "3", "4", "5", "6"]
+    assert [r.year for r in refs] == [2011, 2012, 2013, 2014, 2015, 2016]
+    assert all(len(r.boxes) == 1 for r in refs)
+    assert refs[0].boxes[0].x1 < 300 < refs[3].boxes[0].x0
+
+
+def test_reference_continued_over_page_break_and_running_heads_dropped(make_pdf: Callable[..., Path]) -> None:
+    def page(items: list[tuple[float, float, str, float]], number: int) -> list[tuple[float, float, str, float]]:
+        head = (72, 40, "Journal of Examples, Volume 3", 8)
+        foot = (290, 810, str(number), 8)
+        return [head, *items, foot]
+
+    p1 = page(BODY, 1)
+    p2 = page(
+        [
+            (72, 420, "References", 14),
+            *column(
+                [
+                    "Feigenbaum, Mitchell J. 1983. Universal Behavior in Nonlinear Systems. Physica D:",
+                    ">Nonlinear Phenomena 7 (1-3):16-39.",
+                    "Grebogi, Celso, Edward Ott, and James A. Yorke. 1987. Chaos, Strange Attractors,",
+                    ">and Fractal Basin Boundaries in Nonlinear Dynamics. Science 238 (4827):632-38.",
+                    "May, Robert M. 1976. Simple Mathematical Models with Very Complicated",
+                ],
+                72,
+                450,
+                indent=18,
+                leading=60,
+            ),
+        ],
+        2,
+    )
+    p3 = page(
+        column(
+            [
+                ">Dynamics. Nature 261 (5560):459-67.",
+                "Packard, N. H., J. P. Crutchfield, J. D. Farmer, and R. S. Shaw. 1980. Geometry from",
+                ">a Time Series. Physical Review Letters 45 (9):712-16.",
+            ],
+            72,
+            90,
+            indent=18,
+        ),
+        3,
+    )
+    refs = read_references(make_pdf([p1, p2, p3])).references
+    assert len(refs) == 4
+    may = refs[2]
+    assert may.raw == "May, Robert M. 1976. Simple Mathematical Models with Very Complicated Dynamics. Nature 261 (5560):459-67."
+    assert [b.page for b in may.boxes] == [2, 3]
+    assert not any("Journal of Examples" in (r.raw or "") for r in refs)
+    assert refs[3].raw and refs[3].raw.endswith("45 (9):712-16.")
+
+
+def test_numbered_list_without_heading(make_pdf: Callable[..., Path]) -> None:
+    lines = [f"{n}. Doe, J. and Roe, R. ({2000 + n}). A study of case {n}. Journal of Cases, {n}(2), 1-9." for n in range(1, 6)]
+    items = [(72, 400 + 14 * i, t, 9) for i, t in enumerate(lines)]
+    result = read_references(make_pdf([BODY + items]))
+    assert [r.year for r in result.references] == [2001, 2002, 2003, 2004, 2005]
+    assert any("no bibliography heading" in w for w in result.warnings)
+
+
+def test_cli_extract_json_has_provenance(make_pdf: Callable[..., Path], tmp_path: Path) -> None:
+    path = make_pdf([BODY, [(72, 80, "Bibliography", 14), *column(HANGING, 72, 110, indent=18)]])
+    out = tmp_path / "out.json"
+    assert main(["extract", str(path), "--format", "json", "-o", str(out)]) == 0
+    doc = json.loads(out.read_text())
+    assert doc["input"] == str(path)
+    first = doc["references"][0]
+    assert first["page"] == 2 and first["boxes"][0]["page"] == 2
+    assert first["doi"] == "10.1057/palgrave.ivs.9500082"
+    assert first["authors"][0]["family"] == "Alpigini"
+
+
+# ---- bad input: a clear error or a partial result with a warning, always bounded ----
+
+
+def test_zero_byte_and_not_a_pdf(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.pdf"
+    empty.write_bytes(b"")
+    with pytest.raises(InputError, match="empty"):
+        read_references(empty)
+    fake = tmp_path / "fake.pdf"
+    fake.write_text("this is not a pdf at all\n" * 10)
+    with pytest.raises(InputError, match="not a PDF"):
+        read_pdf(fake)
+
+
+def test_truncated_pdf_is_an_error_or_partial(make_pdf: Callable[..., Path], tmp_path: Path) -> None:
+    whole = make_pdf([BODY, [(72, 80, "References", 14), *column(HANGING, 72, 110, indent=18)]])
+    data = whole.read_bytes()
+    cut = tmp_path / "cut.pdf"
+    cut.write_bytes(data[: len(data) // 2])
+    try:
+        result = read_pdf(cut)
+    except InputError as exc:
+        assert "cut.pdf" in str(exc)
+    else:
+        assert isinstance(result.references, list)
+
+
+def test_encrypted_pdf_needs_password(make_pdf: Callable[..., Path]) -> None:
+    path = make_pdf([BODY], password="secret")
+    with pytest.raises(InputError, match="encrypted"):
+        read_pdf(path)
+
+
+def test_hostile_page_tree_is_contained(tmp_path: Path) -> None:
+    """A page tree that claims a billion pages and points at itself."""
+    body = (
+        b"%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n"
+        b"2 0 obj<</Type/Pages/Kids[2 0 R 3 0 R]/Count 1000000000>>endobj\n"
+        b"3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 1e9 1e9]/Contents 4 0 R>>endobj\n"
+        b"4 0 obj<</Length 999999999/Filter/FlateDecode>>stream\nxx\nendstream endobj\n"
+        b"trailer<</Root 1 0 R>>\n%%EOF\n"
+    )
+    path = tmp_path / "hostile.pdf"
+    path.write_bytes(body)
+    try:
+        result = read_pdf(path, Limits(seconds=30))
+    except InputError as exc:
+        assert "hostile.pdf" in str(exc)
+    else:
+        assert result.references == []
+
+
+def test_time_limit_stops_the_reader(make_pdf: Callable[..., Path]) -> None:
+    path = make_pdf([BODY] * 60)
+    with pytest.raises(InputError, match="longer than"):
+        read_pdf(path, Limits(seconds=0.01))
+
+
+def test_memory_limit_is_a_clear_error(make_pdf: Callable[..., Path]) -> None:
+    path = make_pdf([BODY, [(72, 80, "References", 14), *column(HANGING, 72, 110, indent=18)]])
+    with pytest.raises(InputError):
+        read_pdf(path, Limits(memory_bytes=1024))
+
+
+def test_very_long_pdf_is_read_near_its_bibliography(make_pdf: Callable[..., Path]) -> None:
+    short = [(72, 100, "Filler page.", 10)]
+    refs_page = [(72, 80, "References", 14), *column(HANGING, 72, 110, indent=18)]
+    path = make_pdf([short] * 1999 + [refs_page])
+    result = read_pdf(path)
+    assert len(result.references) == 3
+    assert any("2000 pages" in w for w in result.warnings)
