@@ -203,9 +203,7 @@ def main() -> int:
             for pdf in sample:
                 dst = Path(tmp) / pdf.name
                 pages += rasterize(pdf, dst, args.ocr_dpi)
-                gold_path(dst).write_bytes(
-                    gold_path(pdf).read_bytes()
-                )
+                gold_path(dst).write_bytes(gold_path(pdf).read_bytes())
                 images.append(dst)
             ocr_pages = {"n": 0}
 
@@ -220,7 +218,9 @@ def main() -> int:
             t0 = time.perf_counter()
             ocr = run_set(images, ocr_reader, args.verbose)
             elapsed = time.perf_counter() - t0
-            report(f"OCR path ({len(sample)} of {len(pdfs)} papers, {pages} pages rasterized at {args.ocr_dpi} dpi)", ocr)
+            report(
+                f"OCR path ({len(sample)} of {len(pdfs)} papers, {pages} pages rasterized at {args.ocr_dpi} dpi)", ocr
+            )
             if ocr_pages["n"]:
                 print(f"  OCRed pages {ocr_pages['n']}, mean seconds per OCRed page {elapsed / ocr_pages['n']:.2f}")
             print(f"  peak memory (reader processes) {peak_mb():.0f} MB")

@@ -29,7 +29,9 @@ def build_pdf(path: Path, pages: list[list[Item]], password: str | None = None) 
     return path
 
 
-def column(lines: list[str], x: float, y: float, size: float = 10, indent: float = 0.0, leading: float = 12.0) -> list[Item]:
+def column(
+    lines: list[str], x: float, y: float, size: float = 10, indent: float = 0.0, leading: float = 12.0
+) -> list[Item]:
     """Lines of a hanging-indent list: a line starting with '>' is a continuation (indented)."""
     out = []
     for text in lines:

@@ -50,7 +50,9 @@ def test_hanging_indent_list_with_heading_and_appendix(make_pdf: Callable[..., P
 
 def test_two_columns_interleaved_line_by_line(make_pdf: Callable[..., Path]) -> None:
     """The content stream alternates left and right lines; reading order must still be per column."""
-    left = [f"[{n}] A. Author{n} and B. Writer. Paper number {n} on things. In Proc. Conf., 20{10 + n}." for n in (1, 2, 3)]
+    left = [
+        f"[{n}] A. Author{n} and B. Writer. Paper number {n} on things. In Proc. Conf., 20{10 + n}." for n in (1, 2, 3)
+    ]
     right = [f"[{n}] C. Author{n}. Another paper {n}. Journal of Stuff, 4:1-10, 20{10 + n}." for n in (4, 5, 6)]
     items = [(72, 80, "REFERENCES", 9)]
     y = 100.0
@@ -108,14 +110,20 @@ def test_reference_continued_over_page_break_and_running_heads_dropped(make_pdf:
     refs = read_references(make_pdf([p1, p2, p3])).references
     assert len(refs) == 4
     may = refs[2]
-    assert may.raw == "May, Robert M. 1976. Simple Mathematical Models with Very Complicated Dynamics. Nature 261 (5560):459-67."
+    assert (
+        may.raw
+        == "May, Robert M. 1976. Simple Mathematical Models with Very Complicated Dynamics. Nature 261 (5560):459-67."
+    )
     assert [b.page for b in may.boxes] == [2, 3]
     assert not any("Journal of Examples" in (r.raw or "") for r in refs)
     assert refs[3].raw and refs[3].raw.endswith("45 (9):712-16.")
 
 
 def test_numbered_list_without_heading(make_pdf: Callable[..., Path]) -> None:
-    lines = [f"{n}. Doe, J. and Roe, R. ({2000 + n}). A study of case {n}. Journal of Cases, {n}(2), 1-9." for n in range(1, 6)]
+    lines = [
+        f"{n}. Doe, J. and Roe, R. ({2000 + n}). A study of case {n}. Journal of Cases, {n}(2), 1-9."
+        for n in range(1, 6)
+    ]
     items = [(72, 400 + 14 * i, t, 9) for i, t in enumerate(lines)]
     result = read_references(make_pdf([BODY + items]))
     assert [r.year for r in result.references] == [2001, 2002, 2003, 2004, 2005]

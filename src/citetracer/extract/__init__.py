@@ -205,7 +205,7 @@ def reference_from_json(obj: dict[str, Any]) -> Reference:
 
 def _read_pdf(path: Path) -> ReadResult:
     try:
-        from citetracer.extract import pdf  # type: ignore[attr-defined]
+        from citetracer.extract import pdf
     except ImportError as exc:  # the PDF reader is an optional part
         raise InputError(f"{path}: PDF input needs the PDF extractor ({exc})") from exc
     return pdf.read_pdf(path)

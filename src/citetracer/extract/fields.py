@@ -14,7 +14,9 @@ from citetracer.match.names import parse_person
 from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi, clean_title, latex_to_text
 from citetracer.records import Person, Reference
 
-_DOI = re.compile(r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?(10\.\d{4,9}/(?:[^\s,;\"<>]|<[^\s<>]{1,40}>)+)", re.IGNORECASE)
+_DOI = re.compile(
+    r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?(10\.\d{4,9}/(?:[^\s,;\"<>]|<[^\s<>]{1,40}>)+)", re.IGNORECASE
+)
 _ARXIV = re.compile(
     r"(?:arXiv(?:\s+preprint)?\s*:?\s*|arxiv\.org/(?:abs|pdf)/)([a-z\-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(v\d+)?",
     re.IGNORECASE,

@@ -91,7 +91,9 @@ def _isolated(path: Path, limits: Limits) -> ReadResult:
             status, payload = receiver.recv()
         except EOFError:
             proc.join(5)
-            raise InputError(f"{path}: the PDF reader died (exit code {proc.exitcode}); the PDF is damaged or hostile")
+            raise InputError(
+                f"{path}: the PDF reader died (exit code {proc.exitcode}); the PDF is damaged or hostile"
+            ) from None
     finally:
         receiver.close()
         proc.join(5)
@@ -244,7 +246,9 @@ def references_from_lines(lines: list[Line]) -> tuple[list[Reference], list[str]
     for k, block in enumerate(blocks[:MAX_REFERENCES], 1):
         text = block.text
         if len(text) < 12 or not re.search(r"[A-Za-z]{3}", text):
-            warnings.append(f"page {block.lines[0].page + 1}: fragment {text!r} is too short to be a reference; skipped")
+            warnings.append(
+                f"page {block.lines[0].page + 1}: fragment {text!r} is too short to be a reference; skipped"
+            )
             continue
         ref = parse_reference_string(text)
         ref.label = block.label or str(k)

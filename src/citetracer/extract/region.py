@@ -97,9 +97,9 @@ def find_region(lines: list[Line]) -> Region | None:
         # A numbered list of anything else (steps, bullet points) is not a bibliography.
         if _share_reference_like(lines[numbered:end]) >= 0.5:
             return Region(numbered, end, None, "numbering")
-    start = _dense_start(lines)
-    if start is not None:
-        return Region(start, _region_end(lines, start), None, "density")
+    dense = _dense_start(lines)
+    if dense is not None:
+        return Region(dense, _region_end(lines, dense), None, "density")
     return None
 
 

@@ -21,6 +21,7 @@ ligature characters are expanded.
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 from collections import defaultdict
@@ -36,7 +37,9 @@ _NUMBER_LABELS = (
     re.compile(r"^\s*(\d{1,4})\s+(?=\S)"),
 )
 _ALPHA_LABEL = re.compile(r"^\s*\[[A-Za-z][A-Za-z+\-.]{0,12}\s?\d{0,4}[a-z]?\]")
-_AUTHOR_START = re.compile(r"^[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?,\s*(?:[A-Z]\.|[A-Z][a-z])|^[A-Z]\.\s?(?:[A-Z]\.\s?)*[A-Z]")
+_AUTHOR_START = re.compile(
+    r"^[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?,\s*(?:[A-Z]\.|[A-Z][a-z])|^[A-Z]\.\s?(?:[A-Z]\.\s?)*[A-Z]"
+)
 
 
 @dataclass
@@ -153,7 +156,7 @@ def _by_indent(lines: list[Line]) -> tuple[list[Block], str] | None:
 
 def _by_gaps(lines: list[Line]) -> tuple[list[Block], str] | None:
     gaps = []
-    for a, b in zip(lines, lines[1:], strict=False):
+    for a, b in itertools.pairwise(lines):
         if a.page == b.page and a.column == b.column and b.y0 > a.y0:
             gaps.append(b.y0 - a.y1)
     if len(gaps) < 3:
