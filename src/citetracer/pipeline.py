@@ -45,6 +45,7 @@ class Checker:
             bundle=bundle,
             today_year=self.settings.today_year,
             knows_doi_prefix=self.store.knows_doi_prefix,
+            knows_venue=self.store.knows_venue,
             stage=stage,
         )
 

@@ -141,17 +141,41 @@ def test_h4_future_year(store: Store) -> None:
     assert "future" in why
 
 
-def test_h4_wrong_venue(store: Store) -> None:
+def test_h4_wrong_conference(store: Store) -> None:
     cls, code, _, why = verdict(store, f"""@inproceedings{{k, title={{Deep Residual Learning for Image Recognition}},
         author={{{RESNET}}}, booktitle={{ICML}}, year=2016}}""")
     assert (cls, code) == ("Hallucinated", "H4")
     assert "CVPR" in why
 
 
-def test_h4_preprint_cited_as_published(store: Store) -> None:
-    cls, code, _, why = verdict(store, """@inproceedings{k, title={Scaling Laws for Neural Language Models},
-        author={Kaplan, Jared and McCandlish, Sam and Henighan, Tom and Brown, Tom B.}, booktitle={ICML}, year=2020}""")
+def test_journal_version_of_a_conference_paper_needs_coverage(store: Store) -> None:
+    bib = f"""@article{{k, title={{Deep Residual Learning for Image Recognition}},
+        author={{{RESNET}}}, journal={{IEEE Transactions on Pattern Analysis and Machine Intelligence}}, year=2016}}"""
+    # An extended journal version may keep the title: not an error unless the journal is covered.
+    assert verdict(store, bib)[:2] == ("Potential", "P3")
+    assert verdict(store, bib, closed_world=True)[:2] == ("Hallucinated", "H4")
+
+
+def test_h4_venue_no_source_knows(store: Store) -> None:
+    cls, code, _, why = verdict(store, f"""@inproceedings{{k, title={{Deep Residual Learning for Image Recognition}},
+        author={{{RESNET}}}, booktitle={{Symposium on Neural Scaling Laws}}, year=2016}}""")
     assert (cls, code) == ("Hallucinated", "H4")
+    assert "not a venue any source knows" in why
+
+
+def test_h4_preprint_cited_as_published(store: Store) -> None:
+    bib = """@inproceedings{k, title={Scaling Laws for Neural Language Models},
+        author={Kaplan, Jared and McCandlish, Sam and Henighan, Tom and Brown, Tom B.}, booktitle={ICML}, year=2020}"""
+    cls, code, _, why = verdict(store, bib, closed_world=True)
+    assert (cls, code) == ("Hallucinated", "H4")
+    assert "preprint" in why
+    assert verdict(store, bib)[:2] == ("Potential", "P3")
+
+
+def test_r2_published_work_cited_as_its_preprint(store: Store) -> None:
+    cls, code, _, why = verdict(store, f"""@article{{k, title={{Deep Residual Learning for Image Recognition}},
+        author={{{RESNET}}}, journal={{arXiv preprint arXiv:1512.03385}}, year=2015}}""")
+    assert (cls, code) == ("Real", "R2")
     assert "preprint" in why
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from citetracer.judge.context import NON_SCHOLARLY_TYPES, UNINDEXED_TYPES, JudgeContext, known_registrants
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix
 from citetracer.match.rules import Assessment
-from citetracer.match.venues import is_known, is_preprint
+from citetracer.match.venues import is_known, is_preprint, venue_kind
 from citetracer.records import Candidate, FieldStatus
 
 M, X = FieldStatus.MATCH, FieldStatus.MISMATCH
@@ -61,12 +61,19 @@ def r2_variant(ctx: JudgeContext) -> Finding | None:
     if work is None:
         return None
     versions = ctx.versions_of(work)
-    if len(versions) < 2:
+    conflict = venue_conflict(ctx, work)
+    as_preprint = conflict is not None and conflict[0] == "preprint-version" and _years_compatible(ctx, versions)
+    if len(versions) < 2 and not as_preprint:
         return None
     for name in work.fields:
-        if not any(v.status(name) == M for v in versions):
-            return None
+        if any(v.status(name) == M for v in versions):
+            continue
+        if as_preprint and (name in ("venue", "year") or work.status(name) == FieldStatus.MISSING):
+            continue
+        return None
     used = [v.candidate for v in versions if any(v.status(n) == M for n in v.fields)]
+    if as_preprint and conflict is not None:
+        return Finding("R2", f"matches {_cite(work.candidate)}: {conflict[1]}", evidence=used[:3])
     return Finding(
         "R2", f"fields match different versions of one work: {'; '.join(_cite(c) for c in used[:3])}", evidence=used[:3]
     )
@@ -106,25 +113,19 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
         return None
     versions = ctx.versions_of(work)
     reasons, fields = [], []
-    venue_cmp = work.fields.get("venue")
-    if venue_cmp and venue_cmp.status == X and not any(v.status("venue") == M for v in versions):
-        cited = ctx.reference.venue or ""
-        found = sorted({v.candidate.venue or v.candidate.venue_full or "?" for v in versions})
-        if all(is_preprint(v.candidate.venue or v.candidate.venue_full) for v in versions) and not is_preprint(cited):
-            reasons.append(f"the work is a preprint ({', '.join(found)}) but is cited as published in '{cited}'")
-        elif not is_known(cited) and not ctx.bundle.covered:
-            reasons.append(
-                f"the venue '{cited}' is not a venue any source knows; the work appeared in {', '.join(found)}"
-            )
-        elif any(v.status("venue") == FieldStatus.MISSING for v in versions):
-            venue_cmp = None
-        else:
-            reasons.append(f"the work appeared in {', '.join(found)}, not '{cited}'")
-        if venue_cmp is not None:
+    conflict = venue_conflict(ctx, work)
+    if conflict is not None:
+        kind, reason = conflict
+        # A venue the sources do not cover may hold a second version (a journal extension with
+        # the same title): only an unknown venue, or a covered one, contradicts the citation.
+        if kind in ("unknown-venue", "other-conference") or (
+            kind in ("other-venue", "preprint-as-published") and ctx.bundle.covered
+        ):
+            reasons.append(reason)
             fields.append("venue")
     if work.fields.get("year") and not any(v.status("year") == M for v in versions):
         deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
-        if deltas and min(deltas) >= 2:
+        if deltas and min(deltas) >= 2 and not (conflict and conflict[0] == "preprint-version" and min(deltas) <= 1):
             years = sorted({v.candidate.year for v in versions if v.candidate.year})
             reasons.append(f"the work is from {', '.join(map(str, years))}, not {ctx.reference.year}")
             fields.append("year")
@@ -134,6 +135,42 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
     if not reasons:
         return None
     return Finding("H4", "; ".join(reasons), fields=fields, evidence=[v.candidate for v in versions[:3]])
+
+
+def venue_conflict(ctx: JudgeContext, work: Assessment) -> tuple[str, str] | None:
+    """How the cited venue disagrees with every version of the work, as (kind, reason).
+
+    kinds: "preprint-version" (cited as its preprint: a version, not an error),
+    "unknown-venue" and "other-conference" (errors wherever found), "preprint-as-published"
+    and "other-venue" (errors where the searched sources cover the cited venue, since a
+    journal extension may keep the title) and "unconfirmable" (a version lacks a venue).
+    """
+    venue_cmp = work.fields.get("venue")
+    versions = ctx.versions_of(work)
+    if venue_cmp is None or venue_cmp.status != X or any(v.status("venue") == M for v in versions):
+        return None
+    cited = ctx.reference.venue or ""
+    found = ", ".join(sorted({v.candidate.venue or v.candidate.venue_full or "?" for v in versions}))
+    if any(v.status("venue") == FieldStatus.MISSING for v in versions):
+        return "unconfirmable", f"the venue '{cited}' could not be confirmed (a version records no venue)"
+    if is_preprint(cited):
+        return "preprint-version", f"cited as its preprint ('{cited}'); the work appeared in {found}"
+    if not (is_known(cited) or ctx.knows_venue(cited)):
+        return "unknown-venue", f"the venue '{cited}' is not a venue any source knows; the work appeared in {found}"
+    if all(is_preprint(v.candidate.venue or v.candidate.venue_full) for v in versions):
+        return "preprint-as-published", f"the work is a preprint ({found}) but is cited as published in '{cited}'"
+    cited_kind = venue_kind(cited, ctx.reference.type)
+    found_kinds = {venue_kind(v.candidate.venue or v.candidate.venue_full, v.candidate.type) for v in versions}
+    if cited_kind == "conference" and found_kinds == {"conference"}:
+        # Two conferences do not publish one paper (dual submission is barred); a journal
+        # extension or a workshop version with the same title is common.
+        return "other-conference", f"the work appeared in {found}, not '{cited}' (both conferences)"
+    return "other-venue", f"the work appeared in {found}, not '{cited}'"
+
+
+def _years_compatible(ctx: JudgeContext, versions: list[Assessment]) -> bool:
+    deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
+    return not deltas or min(deltas) <= 1
 
 
 def _other_work_with_authors(ctx: JudgeContext, exclude: Assessment) -> Assessment | None:
@@ -315,11 +352,12 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
         if deltas and min(deltas) == 1:
             reasons.append(f"the year differs by one from the record ({work.candidate.year})")
             fields.append("year")
-    venue = work.fields.get("venue")
-    if venue and venue.status == X and not any(v.status("venue") == M for v in versions):
-        if any(v.status("venue") == FieldStatus.MISSING for v in versions) or is_preprint(ctx.reference.venue):
-            reasons.append("the venue could not be confirmed")
-            fields.append("venue")
+    conflict = venue_conflict(ctx, work)
+    if conflict is not None and conflict[0] in ("unconfirmable", "other-venue", "preprint-as-published"):
+        reasons.append(
+            conflict[1] + ("; the sources searched do not cover that venue" if conflict[0] != "unconfirmable" else "")
+        )
+        fields.append("venue")
     if not reasons:
         return None
     return Finding(

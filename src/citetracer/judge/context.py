@@ -31,6 +31,8 @@ class JudgeContext:
     today_year: int
     #: Whether some source of evidence knows DOIs under this registrant prefix.
     knows_doi_prefix: Callable[[str], bool] = field(default=lambda prefix: False)
+    #: Whether some source of evidence holds records of this venue.
+    knows_venue: Callable[[str], bool] = field(default=lambda venue: False)
     stage: str | None = None
 
     @cached_property

@@ -59,7 +59,7 @@ def _alias_table() -> tuple[dict[str, str], dict[str, str], tuple[tuple[str, str
     exact: dict[str, str] = {}
     acronyms: dict[str, str] = {}
     for line in lines("venues.tsv"):
-        venue_id, _, aliases = line.partition("\t")
+        venue_id, _kind, aliases = line.split("\t", 2)
         vid = venue_id.strip()
         for alias in aliases.split("|"):
             key = " ".join(clean(alias))
@@ -105,6 +105,34 @@ def venue_id(text: str | None) -> str | None:
     if workshop and "workshop" not in found:
         return f"{found}-workshop"
     return found
+
+
+@lru_cache(maxsize=1)
+def _kinds() -> dict[str, str]:
+    return {line.split("\t", 2)[0].strip(): line.split("\t", 2)[1].strip() for line in lines("venues.tsv")}
+
+
+_JOURNAL_WORDS = frozenset("journal transactions letters review reviews magazine bulletin annals".split())
+_CONFERENCE_WORDS = frozenset("conference symposium meeting congress colloquium".split())
+
+
+def venue_kind(text: str | None, record_type: str | None = None) -> str | None:
+    """'conference', 'journal', 'workshop' or 'preprint', from the alias table, the name or the entry type."""
+    if not text:
+        return None
+    vid = venue_id(text)
+    if vid is not None:
+        return "workshop" if vid.endswith("-workshop") else _kinds().get(vid)
+    words = set(tokens(text))
+    if "workshop" in words or "workshops" in words:
+        return "workshop"
+    if is_preprint(text):
+        return "preprint"
+    if words & _JOURNAL_WORDS or record_type == "article":
+        return "journal"
+    if words & _CONFERENCE_WORDS or record_type == "inproceedings":
+        return "conference"
+    return None
 
 
 def is_known(text: str | None) -> bool:

@@ -247,6 +247,13 @@ class Store:
             self._known_prefixes = {r[0] for r in self.db.execute("SELECT prefix FROM doi_prefixes")}
         return prefix in self._known_prefixes
 
+    def knows_venue(self, venue: str) -> bool:
+        """Whether any stored record was published in this venue."""
+        key = venue_key(venue)
+        if not key:
+            return False
+        return self.db.execute("SELECT 1 FROM records WHERE venue_key = ? LIMIT 1", (key,)).fetchone() is not None
+
     def venue_year_count(self, key: str, year: int | None) -> int:
         if year is None:
             row = self.db.execute("SELECT count(*) FROM records WHERE venue_key = ?", (key,)).fetchone()
