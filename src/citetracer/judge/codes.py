@@ -243,6 +243,13 @@ def h6_chimera(ctx: JudgeContext) -> Finding | None:
     return Finding("H6", "; ".join(reasons), fields=["title", *fields], evidence=evidence)
 
 
+def _other_doi(versions: list[Assessment]) -> list[str]:
+    """The work's own DOIs when the cited DOI is none of them."""
+    if not versions or any(v.status("doi") == M for v in versions) or not any(v.status("doi") == X for v in versions):
+        return []
+    return sorted({canonical_doi(v.candidate.doi) or "" for v in versions} - {""})
+
+
 def h5_identifier(ctx: JudgeContext) -> Finding | None:
     """The DOI or arXiv id does not exist, or names a different work."""
     ref = ctx.reference
@@ -258,17 +265,13 @@ def h5_identifier(ctx: JudgeContext) -> Finding | None:
             evidence.append(h.candidate)
             fields.append("doi")
         elif not holders:
-            if (
-                versions
-                and any(v.status("doi") == X for v in versions)
-                and not any(v.status("doi") == M for v in versions)
-            ):
-                real = sorted({canonical_doi(v.candidate.doi) or "" for v in versions} - {""})
-                reasons.append(f"the work's DOI is {', '.join(real)}, not {doi}")
-                evidence.append(versions[0].candidate)
-                fields.append("doi")
-            elif not (ctx.knows_doi_prefix(doi_prefix(doi)) or doi_prefix(doi) in known_registrants()):
+            if not (ctx.knows_doi_prefix(doi_prefix(doi)) or doi_prefix(doi) in known_registrants()):
                 reasons.append(f"the DOI {doi} has a registrant prefix ({doi_prefix(doi)}) that no source knows")
+                fields.append("doi")
+            elif _other_doi(versions) and ctx.bundle.covered:
+                # Uncovered, the cited DOI may belong to a version the sources lack (P3).
+                reasons.append(f"the work's DOI is {', '.join(_other_doi(versions))}, not {doi}")
+                evidence.append(versions[0].candidate)
                 fields.append("doi")
     arxiv = canonical_arxiv(ref.arxiv_id)
     if arxiv and "arxiv_id" not in fields and not (doi and doi.endswith(arxiv)):
@@ -352,6 +355,16 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
         if deltas and min(deltas) == 1:
             reasons.append(f"the year differs by one from the record ({work.candidate.year})")
             fields.append("year")
+    doi = canonical_doi(ctx.reference.doi)
+    own = _other_doi(versions)
+    if (
+        doi
+        and own
+        and not ctx.bundle.covered
+        and not any(canonical_doi(a.candidate.doi) == doi for a in ctx.assessments)
+    ):
+        reasons.append(f"the cited DOI {doi} is not the record's ({', '.join(own)}) and could not be resolved")
+        fields.append("doi")
     conflict = venue_conflict(ctx, work)
     if conflict is not None and conflict[0] in ("unconfirmable", "other-venue", "preprint-as-published"):
         reasons.append(

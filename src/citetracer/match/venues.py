@@ -22,7 +22,12 @@ _BOILERPLATE = frozenset("proceedings proc the of in annual volume vol part pp e
 #: Societies and publishers that some renderings of a name include and others omit.
 _SOCIETIES = frozenset("ieee cvf acm usenix siam".split())
 #: Words that may surround a venue's name without changing which venue it is.
-_FRAME = frozenset("conference international meeting symposium on and for at".split())
+_FRAME = frozenset(
+    "conference international meeting symposium on and for at "
+    # publishers and series printed next to the venue ("..., PMLR", "Curran Associates, Inc.")
+    "pmlr lncs lecture notes computer science springer curran associates inc openreview net press "
+    "publishing publishers society computer mit kaufmann morgan elsevier".split()
+)
 _ORDINAL = re.compile(r"^\d+(st|nd|rd|th)$|^\d+$")
 _ORDINAL_WORDS = frozenset(
     (
