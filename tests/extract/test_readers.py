@@ -86,3 +86,12 @@ def test_file_with_only_broken_entries_is_an_input_error(tmp_path: Path) -> None
     path.write_text("@article{k, title = {never closed\n")
     with pytest.raises(InputError, match="nothing could be read"):
         read_references(path)
+
+
+def test_tex_document_reads_the_bib_files_it_names(tmp_path: Path) -> None:
+    (tmp_path / "refs.bib").write_text("@article{a, title={From the Bib File}, year=2020}")
+    tex = tmp_path / "paper.tex"
+    tex.write_text("\\documentclass{article}\\begin{document}\\cite{a}\\bibliography{refs,missing}\\end{document}")
+    result = read_references(tex)
+    assert [r.label for r in result.references] == ["a"]
+    assert any("missing.bib" in w for w in result.warnings)

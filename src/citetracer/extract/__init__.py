@@ -63,12 +63,48 @@ def read_references(path: Path) -> ReadResult:
     except UnicodeDecodeError as exc:
         text = data.decode("latin-1")
         warnings.append(f"{path}: not valid UTF-8 (byte {exc.start}); read as Latin-1")
+    if path.suffix.lower() == ".tex" and "\\bibitem" not in text:
+        bib_files = _bibliography_files(text, path.parent)
+        if bib_files:
+            return _read_bib_files(path, bib_files, warnings)
     result = read_text(text, suffix=path.suffix.lower())
     result.warnings = warnings + [f"{path}: {w}" for w in result.warnings]
     if not result.references:
         problems = "; ".join(result.warnings) or "no references found"
         raise InputError(f"{path}: nothing could be read ({problems})")
     return result
+
+
+_BIB_COMMAND = re.compile(r"\\(?:bibliography|addbibresource)\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
+
+
+def _bibliography_files(tex: str, folder: Path) -> list[Path]:
+    """The .bib files a LaTeX document names with \\bibliography{a,b} or \\addbibresource{a.bib}."""
+    out: list[Path] = []
+    for m in _BIB_COMMAND.finditer(tex):
+        for name in m.group(1).split(","):
+            name = name.strip()
+            if not name:
+                continue
+            candidate = (folder / name).with_suffix(".bib") if not name.endswith(".bib") else folder / name
+            out.append(candidate)
+    return out[:20]
+
+
+def _read_bib_files(tex: Path, files: list[Path], warnings: list[str]) -> ReadResult:
+    """References of the .bib files a .tex names (each one read like a .bib given directly)."""
+    merged = ReadResult(kind="bibtex", warnings=list(warnings))
+    for bib in files:
+        try:
+            part = read_references(bib)
+        except InputError as exc:
+            merged.warnings.append(f"{tex}: \\bibliography names {bib.name}, which cannot be read ({exc})")
+            continue
+        merged.references.extend(part.references)
+        merged.warnings.extend(part.warnings)
+    if not merged.references:
+        raise InputError(f"{tex}: no \\bibitem and none of its .bib files could be read")
+    return merged
 
 
 def read_text(text: str, suffix: str = "") -> ReadResult:
