@@ -48,3 +48,12 @@ def test_author_list_comparison_shapes() -> None:
     assert reordered.matched == 4 and not reordered.in_order
     padded = compare_author_lists([*real, *people("Ross Girshick")], real, False, False)
     assert padded.unmatched_cited == ("Ross Girshick",)
+
+
+def test_authors_beyond_a_truncated_record_are_not_counted_against_the_citation() -> None:
+    real = people("Aakanksha Chowdhery", "Sharan Narang", "Jacob Devlin", "Maarten Bosma")
+    record = real[:2]  # the record stops after two names and "others"
+    cmp = compare_author_lists(real, record, False, True)
+    assert cmp.hidden == 2 and cmp.complete and cmp.overlap == 1.0
+    wrong = compare_author_lists(people("Ada Lovelace", "Sharan Narang", "Jacob Devlin"), record, False, True)
+    assert not wrong.complete and wrong.unmatched_cited == ("Ada Lovelace",)

@@ -68,7 +68,7 @@ class MemoryStage:
         for record in self.store.records(found).values():
             if record.title and title_key(record.title) == key and record.authors:
                 cmp = compare_author_lists(reference.authors, record.authors, reference.et_al, record.authors_truncated)
-                if cmp.matched == cmp.cited and cmp.uncited == 0 and not cmp.given_conflicts:
+                if cmp.complete and not cmp.hidden:
                     return True
         return False
 

@@ -200,11 +200,19 @@ class AuthorListComparison:
     unmatched_cited: tuple[str, ...]
     #: Candidate authors nobody cited (ignoring those hidden by a truncation).
     uncited: int
+    #: Cited authors beyond a record's truncated list ("... and others"): cannot be checked.
+    hidden: int = 0
 
     @property
     def overlap(self) -> float:
-        """Share of cited authors that are the candidate's authors."""
-        return self.matched / self.cited if self.cited else 0.0
+        """Share of the checkable cited authors that are the candidate's authors."""
+        checkable = self.cited - self.hidden
+        return self.matched / checkable if checkable else 0.0
+
+    @property
+    def complete(self) -> bool:
+        """Every cited author is one of the record's, and no record author is left out."""
+        return self.matched + self.hidden == self.cited and self.uncited == 0 and self.matched > 0
 
     @property
     def coverage(self) -> float:
@@ -237,6 +245,7 @@ def _compare_lists(
     matched = conflicts = 0
     positions: list[int] = []
     unmatched: list[str] = []
+    hidden = 0
     for i, person in enumerate(cited):
         k = name_keys(person)
         pool = sorted(
@@ -252,7 +261,10 @@ def _compare_lists(
             if outcome == NameMatch.GIVEN_CONFLICT and best is None:
                 best = (j, outcome)
         if best is None:
-            unmatched.append(person.display())
+            if found_truncated and i >= len(found):
+                hidden += 1  # the record lists only its first authors
+            else:
+                unmatched.append(person.display())
             continue
         used.add(best[0])
         positions.append(best[0])
@@ -269,4 +281,5 @@ def _compare_lists(
         in_order=positions == sorted(positions),
         unmatched_cited=tuple(unmatched),
         uncited=max(0, uncited),
+        hidden=hidden,
     )

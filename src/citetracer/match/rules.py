@@ -164,7 +164,7 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
             cmp = compare_author_lists(reference.authors, cand.authors, reference.et_al, cand.authors_truncated)
             a.authors = cmp
             found_names = "; ".join(p.display() for p in cand.authors)
-            complete = cmp.matched == cmp.cited and cmp.uncited == 0
+            complete = cmp.complete
             if complete and cmp.in_order:
                 fields["authors"] = _cmp("authors", M, cited_names, found_names, similarity=1.0)
             elif complete:
