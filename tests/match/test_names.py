@@ -10,6 +10,7 @@ def test_parse_bibtex_name_forms() -> None:
     assert parse_person("Vaswani, Ashish").family == "Vaswani"
     assert parse_person("Jan-Willem van de Meent").family == "van de Meent"  # type: ignore[union-attr]
     assert parse_person("Wei Wang 0001").family == "Wang"  # type: ignore[union-attr]
+    assert parse_person("Martin Luther King Jr.").family == "King"  # type: ignore[union-attr]
     p = parse_person(r"R{\'e}, Christopher")
     assert p is not None and p.family == "Ré" and p.given == "Christopher"
     names, truncated = parse_people("Doe, Jane and {Barnes and Noble} and others")

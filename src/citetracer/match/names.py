@@ -20,6 +20,7 @@ from citetracer.records import Person
 
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 _HOMONYM = re.compile(r"\s+\d{4}$")
+_SUFFIXES = {"jr", "sr", "ii", "iii", "iv"}
 _OTHERS = {"others", "et al", "et al.", "etal", "and others", "al."}
 
 
@@ -69,6 +70,8 @@ def parse_person(text: str) -> Person | None:
         family_text, given_text = latex_to_text(family), latex_to_text(given)
         return Person(given=given_text or None, family=family_text)
     words = _words(text)
+    if len(words) > 2 and words[-1].lower().rstrip(".") in _SUFFIXES:
+        words = words[:-1]  # "John Smith Jr." -> the suffix is not the family name
     if len(words) == 1:
         return Person(given=None, family=latex_to_text(words[0]))
     # First von Last: the von part starts at the first lower-case word (not the last word).
