@@ -56,14 +56,11 @@ class Box(BaseModel):
     y1: float
 
 
-class Reference(BaseModel):
-    """One cited work as the paper gives it: untrusted, possibly wrong."""
+class Work(BaseModel):
+    """The bibliographic fields a citation and an evidence record have in common."""
 
-    raw: str | None = None
     title: str | None = None
     authors: list[Person] = Field(default_factory=list)
-    #: True when the author list ends in "et al." / "and others" (truncated on purpose).
-    et_al: bool = False
     venue: str | None = None
     year: int | None = None
     doi: str | None = None
@@ -72,10 +69,18 @@ class Reference(BaseModel):
     volume: str | None = None
     issue: str | None = None
     publisher: str | None = None
-    location: str | None = None
     url: str | None = None
-    #: Entry kind as the input names it (BibTeX type, e.g. "inproceedings", "misc").
+    #: Entry kind (BibTeX type such as "inproceedings", "article", "misc"; "preprint").
     type: str | None = None
+
+
+class Reference(Work):
+    """One cited work as the paper gives it: untrusted, possibly wrong."""
+
+    raw: str | None = None
+    #: True when the author list ends in "et al." / "and others" (truncated on purpose).
+    et_al: bool = False
+    location: str | None = None
     #: Citation label or BibTeX key, when the input has one.
     label: str | None = None
     page: int | None = None
@@ -83,34 +88,17 @@ class Reference(BaseModel):
 
     def provided_fields(self) -> list[str]:
         """The bibliographic fields this reference actually states."""
-        out = []
-        for name in FIELDS:
-            value = getattr(self, name)
-            if value not in (None, "", []):
-                out.append(name)
-        return out
+        return [name for name in FIELDS if getattr(self, name) not in (None, "", [])]
 
 
-class Candidate(BaseModel):
+class Candidate(Work):
     """A record returned by an evidence source, believed to describe a real work."""
 
     source: str
     id: str
-    url: str | None = None
-    title: str | None = None
-    authors: list[Person] = Field(default_factory=list)
     #: True when the source itself truncated the author list ("others").
     authors_truncated: bool = False
-    venue: str | None = None
     venue_full: str | None = None
-    year: int | None = None
-    doi: str | None = None
-    arxiv_id: str | None = None
-    pages: str | None = None
-    volume: str | None = None
-    issue: str | None = None
-    publisher: str | None = None
-    type: str | None = None
     #: Identifier of the work this record renders; versions of one work share it.
     work: str | None = None
     #: How the candidate was found (doi, arxiv, title, author-year, verified-link, ...).
