@@ -15,7 +15,7 @@ from citetracer.config import Settings
 from citetracer.extract import InputError, ReadResult, read_references, read_text
 from citetracer.judge.context import JudgeContext
 from citetracer.match.rules import Assessment
-from citetracer.records import CitationResult, Cost, Reference, Report
+from citetracer.records import CitationResult, Cost, FieldComparison, Reference, Report
 from citetracer.store.db import Store
 
 
@@ -64,7 +64,6 @@ class Checker:
         outcomes = await asyncio.gather(*(one(r) for r in refs))
         results = []
         for i, (ref, (outcome, seconds)) in enumerate(zip(refs, outcomes, strict=True)):
-            best = outcome.assessments[0] if outcome.assessments else None
             results.append(
                 CitationResult(
                     id=ref.label or str(i + 1),
@@ -75,7 +74,7 @@ class Checker:
                         seconds=round(seconds, 6),
                         sources=outcome.bundle.outcomes,
                     ),
-                    comparisons=list(best.fields.values()) if best else [],
+                    comparisons=_comparisons(outcome),
                 )
             )
             if self.settings.remember_verified and outcome.verdict.class_ == "Real":
@@ -91,6 +90,17 @@ class Checker:
     def check_read(self, read: ReadResult, name: str) -> Report:
         results = asyncio.run(self.check_references(read.references))
         return Report(version=__version__, input=name, citations=results, warnings=read.warnings)
+
+
+def _comparisons(outcome: CascadeOutcome) -> list[FieldComparison]:
+    """Field statuses against the record the verdict rests on (else the best-ranked one)."""
+    if not outcome.assessments:
+        return []
+    cited = {(e.get("source"), e.get("id")) for e in outcome.verdict.evidence}
+    best = next(
+        (a for a in outcome.assessments if (a.candidate.source, a.candidate.id) in cited), outcome.assessments[0]
+    )
+    return [*best.fields.values(), *best.reference_missing.values()]
 
 
 def _online_stages(settings: Settings) -> list[Stage]:

@@ -41,6 +41,8 @@ class Assessment:
     title_form: str | None = None
     authors: AuthorListComparison | None = None
     year_delta: int | None = None
+    #: Fields the candidate records and the citation omits (not counted against either).
+    reference_missing: dict[str, FieldComparison] = field(default_factory=dict)
 
     @property
     def same_title(self) -> bool:
@@ -286,6 +288,13 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
             else:
                 # Publisher names and places vary too much to contradict anything on their own.
                 fields[name] = _cmp(name, MISS, cited_value, found_value, residual=Residual.CANDIDATE_MISSING)
+    for name in ("title", "venue", "year", "doi", "arxiv_id", "pages", "volume", "issue", "publisher"):
+        cited_value = getattr(reference, name)
+        found_value = getattr(cand, name)
+        if cited_value in (None, "") and found_value not in (None, ""):
+            a.reference_missing[name] = _cmp(
+                name, MISS, None, found_value, residual=Residual.REFERENCE_MISSING, note="not given by the citation"
+            )
     return a
 
 
