@@ -1,80 +1,64 @@
 """Deterministic field parser for one reference string (any common style).
 
-Identifiers (DOI, arXiv id, URL) and the year are found by pattern; the
-remaining text is split into sentence-like segments, the author segment is
-recognised by its name shapes, the title is the quoted segment or the one
-after the authors, and the venue is what follows the title.
+The string is read left to right the way a person reads it:
+
+1. identifiers first (DOI, arXiv id, URL), found by pattern and removed;
+2. the author list: the longest prefix that reads as a list of names and
+   ends at a natural boundary (a period after a name or initial, a year,
+   an opening quote, a colon, or a comma before a capitalised word).
+   Names may be "Surname, I.", "I. Surname", "Given Surname", "Surname IJ"
+   (Vancouver), with particles, "and" / "&" / "et", "et al." and editor
+   marks. Only shapes are used, never lists of known names;
+3. the year: in parentheses, right after the authors, or else the last
+   plausible year in the string (the first is often part of a title or
+   a proceedings name);
+4. the title: a quoted span if there is one, otherwise the next sentence
+   (periods after abbreviations and initials do not end it; in comma
+   styles it ends at the comma before the venue);
+5. the venue and the numbers (volume, issue, pages) in what follows.
 """
 
 from __future__ import annotations
 
 import re
 
-from citetracer.match.names import parse_person
+from citetracer.extract.authors import split_names
 from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi, clean_title, latex_to_text
 from citetracer.records import Person, Reference
 
 _DOI = re.compile(
-    r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*)?(10\.\d{4,9}/(?:[^\s,;\"<>]|<[^\s<>]{1,40}>)+)", re.IGNORECASE
+    r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*|DOI\s+)?(10\.\d{4,9}/(?:[^\s,;\"<>]|<[^\s<>]{1,40}>)+)", re.IGNORECASE
 )
 _ARXIV = re.compile(
-    r"(?:arXiv(?:\s+preprint)?\s*:?\s*|arxiv\.org/(?:abs|pdf)/)([a-z\-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(v\d+)?",
+    r"(?:arXiv(?:\s+preprint)?\s*:?\s*(?:abs/)?|arxiv\.org/(?:abs|pdf)/)"
+    r"([a-z\-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(v\d+)?",
     re.IGNORECASE,
 )
-_URL = re.compile(r"https?://[^\s<>\"]+")
-_YEAR_PAREN = re.compile(r"\((?:[A-Za-z]+\.?\s+)?((?:19|20)\d\d)[a-z]?\)")
-_YEAR_BARE = re.compile(r"(?<![\d/.\-])((?:19|20)\d\d)[a-z]?(?![\d/\-])")
-_LABEL = re.compile(r"^\s*(?:\[[^\]]{1,20}\]|\(\d{1,4}\)|\d{1,4}\.(?=\s)|\d{1,4}\s)\s*")
-_QUOTED = re.compile(r"[\"“”„]([^\"“”„]{8,}?)[,.]?[\"“”]")
-_ET_AL = re.compile(r"\bet\.?\s*al\.?", re.IGNORECASE)
-_PAGES = re.compile(r"\b(?:pp?\.\s*)?(\d{1,6})\s*[-–—]{1,2}\s*(\d{1,6})\b")
-_VOLUME = re.compile(r"\b(?:vol(?:ume)?\.?\s*)(\d+)|\b(\d{1,4})\s*\((\d{1,4}(?:[-–]\d{1,4})?)\)")
-_IN_VENUE = re.compile(r"^\s*(?:In:?\s+)(?:Proceedings of\s+(?:the\s+)?)?", re.IGNORECASE)
-_NAME_TOKEN = re.compile(r"^(?:[A-Z][A-Za-z'\-]*|[A-Z]\.(?:\s?-?[A-Z]\.)*|van|von|de|der|da|di|del|la|le)$")
-
-
-def _split_authors(segment: str) -> tuple[list[Person], bool]:
-    segment = segment.strip().rstrip(".,;:")
-    et_al = bool(_ET_AL.search(segment))
-    segment = _ET_AL.sub("", segment).strip().rstrip(",")
-    segment = re.sub(r",?\s*(?:and|&)\s+", ", ", segment)
-    pieces = [p.strip() for p in segment.split(",") if p.strip()]
-    people: list[Person] = []
-    i = 0
-    while i < len(pieces):
-        piece = pieces[i]
-        nxt = pieces[i + 1] if i + 1 < len(pieces) else None
-        # "Last, F." pairs: a single word followed by initials.
-        if (
-            nxt
-            and " " not in piece
-            and re.fullmatch(r"(?:[A-Z]\.?\s?-?)+|[A-Z][a-z]+(?:\s[A-Z]\.?)*", nxt)
-            and re.fullmatch(r"[A-Z]", nxt[0])
-        ):
-            if re.fullmatch(r"(?:[A-Z]\.?\s?-?){1,4}", nxt):
-                person = parse_person(f"{piece}, {nxt}")
-                if person:
-                    people.append(person)
-                i += 2
-                continue
-        # "Last F" (Vancouver): family then initials without dots.
-        m = re.fullmatch(r"([A-Z][\w'\-]+(?:\s[a-z]+\s[A-Z][\w'\-]+)?)\s([A-Z]{1,3})", piece)
-        if m:
-            people.append(Person(given=" ".join(m.group(2)), family=m.group(1)))
-        else:
-            person = parse_person(piece)
-            if person:
-                people.append(person)
-        i += 1
-    return people, et_al
-
-
-def _looks_like_authors(segment: str) -> bool:
-    words = re.sub(r"[,;&]|\band\b|\bet\.?\s*al\.?", " ", segment).split()
-    if not words or len(words) > 60:
-        return False
-    namelike = sum(1 for w in words if _NAME_TOKEN.match(w.strip(".")) or re.fullmatch(r"[A-Z]\.", w))
-    return namelike / len(words) >= 0.8
+_URL = re.compile(r"(?:https?://|www\.)[^\s<>\"]+")
+_YEAR_PAREN = re.compile(r"\((?:[A-Za-z]+\.?\s+)?(?:\d{1,2},?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:[,;][^)]{0,20})?\)")
+_YEAR = re.compile(r"(?<![\d/.\-:])((?:1[89]|20)\d\d)[a-z]?(?![\d/\-]|\.\d)")
+_LABEL = re.compile(r"^\s*(?:\[[^\]]{1,20}\]|\(\d{1,4}\)|\d{1,4}\.(?=\s)|\d{1,4}\s(?=\D))\s*")
+_QUOTED = re.compile(r"(?:“|\"|``|‘‘|«)\s*(.{6,}?)\s*(?:”|\"|''|’’|»)")
+_PAGES = re.compile(r"(?<![\w.])(?:pp?\.\s*|pages\s+)?([A-Za-z]?\d{1,6})\s*(?:-|–|—|--)\s*([A-Za-z]?\d{1,6})(?![\w])")
+_VOLUME = re.compile(
+    r"\b(?:vol(?:ume)?\.?\s*)(\d+)(?:\s*,?\s*(?:no|issue|nr)\.?\s*(\d+))?|(?<![\w.])(\d{1,4})\s*\((\d{1,4}(?:[-–/]\d{1,4})?)\)"
+    r"|(?<![\w.(])(\d{1,4})\s*:\s*[A-Za-z]?\d",
+    re.IGNORECASE,
+)
+_IN_VENUE = re.compile(r"^\s*(?:In:?\s+|in:\s*)(?:(?:the\s+)?Proceedings of\s+(?:the\s+)?)?", re.IGNORECASE)
+#: Words that end in a period without ending a sentence.
+_ABBREV = frozenset(
+    "proc conf int intl j jour trans vol no nos pp p ed eds rev univ dept inc ltd co corp st vs al fig "
+    "symp annu natl acad sci phys chem eng comput lett res biol med stat math appl soc amer am assoc "
+    "mol cell lab mag tech rep repr ser mr dr jr sr e.g i.e cf et jpn jap ieee acm".split()
+)
+#: A venue opens with one of these after a comma in comma-separated styles.
+_VENUE_CUE = re.compile(
+    r"^(?:In\b|in:|Proc\b|Proceedings|Journal|J\.|Trans\b|IEEE|ACM|Conf|Lecture Notes|Springer|Ph\.?\s?D|"
+    r"PhD|Master|Technical Report|Tech\.|Report|Preprint|arXiv|Comm\.|Communications|Annals|Ann\.|Int\.|"
+    r"International|Workshop|Symposium|Bulletin|Review|Letters|Phys\.|Nature|Science|University|MIT Press|"
+    r"Vol\b|vol\b|pp\b|thesis|Thesis|Internet-Draft|RFC)"
+)
 
 
 def parse_reference_string(raw: str) -> Reference:
@@ -82,72 +66,65 @@ def parse_reference_string(raw: str) -> Reference:
     text = latex_to_text(raw) if "\\" in raw or "{" in raw else raw
     text = re.sub(r"\s+", " ", text).strip()
     text = _LABEL.sub("", text, count=1)
+    text = text.replace("``", "“").replace("''", "”")
     work = text
 
-    doi = None
+    doi = url = arxiv = None
     m = _DOI.search(work)
     if m:
-        doi = canonical_doi(m.group(1))
-        work = work[: m.start()] + work[m.end() :]
-    arxiv = None
+        doi = canonical_doi(m.group(1).rstrip(".,;"))
+        work = _cut(work, m.start(), m.end())
     m = _ARXIV.search(work)
     if m:
         arxiv = canonical_arxiv(m.group(1))
     arxiv = arxiv or arxiv_from_doi(doi)
-    url = None
     m = _URL.search(work)
     if m:
         url = m.group(0).rstrip(".,;)")
-        work = work[: m.start()] + work[m.end() :]
+        work = _cut(work, m.start(), m.end())
+        work = re.sub(r"\b(?:URL|Retrieved from|Available (?:at|from)|Online)\s*:?\s*$", "", work.rstrip(" .,;"))
+
+    names, et_al, rest_at = split_names(work)
+    authors: list[Person] = names
+    rest = work[rest_at:]
 
     year = None
-    ym = _YEAR_PAREN.search(work) or _YEAR_BARE.search(work)
-    if ym:
-        year = int(ym.group(1))
-
-    title = None
-    authors: list[Person] = []
-    et_al = False
-    venue = None
-    q = _QUOTED.search(work)
-    if q:
-        title = q.group(1)
-        authors, et_al = _split_authors(
-            work[: q.start()].replace(ym.group(0) if ym and ym.start() < q.start() else "", "")
-        )
-        venue_part = work[q.end() :]
+    lead = re.match(
+        r"^[\s.,:]*[(\[]?(?:[A-Z][a-z]+\.?\s+)?(?:\d{1,2},?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:[-–/]\d{2,4})?[)\]]?(?:[.,:]|\s|$)",
+        rest,
+    )
+    if lead and authors:
+        year = int(lead.group(1))
+        rest = rest[lead.end() :]
     else:
-        # Author-year styles: "Authors (2020). Title. Venue" or "Authors. 2020. Title. Venue."
-        if ym and ym.start() < len(work) * 0.6 and _looks_like_authors(work[: ym.start()].strip(" .,(")):
-            authors, et_al = _split_authors(work[: ym.start()].strip(" .,("))
-            rest = work[ym.end() :].lstrip(" .,):")
+        ym = _YEAR_PAREN.search(work)
+        if ym:
+            year = int(ym.group(1))
         else:
-            segments = re.split(r"(?<=[a-z0-9\)\]?!])\.\s+(?=[A-Z\"“])", work)
-            if len(segments) >= 2 and _looks_like_authors(segments[0]):
-                authors, et_al = _split_authors(segments[0])
-                rest = work[len(segments[0]) :].lstrip(" .")
-            else:
-                rest = work
-        parts = re.split(r"(?<=[a-z0-9\)\]?!])[.?!]\s+", rest, maxsplit=1)
-        title = parts[0]
-        venue_part = parts[1] if len(parts) > 1 else ""
-    venue_part = _IN_VENUE.sub("", venue_part.strip(" .,"))
-    if venue_part:
-        venue = re.split(r",\s*(?:vol|pp|pages|\d)|\(\s*\d{4}|\.\s|,\s*(?:19|20)\d\d", venue_part, maxsplit=1)[0].strip(
-            " .,"
-        )
-        venue = venue or None
-    pages = None
-    pm = _PAGES.search(venue_part) if venue_part else None
-    if pm:
+            years = [y for y in _YEAR.finditer(work) if y.start() >= rest_at] or list(_YEAR.finditer(work))
+            if years:
+                year = int(years[-1].group(1))
+    stripped = rest.lstrip(" .,:;")
+    separator = rest[: len(rest) - len(stripped)]
+    comma_style = bool(authors) and (
+        "," in separator or (not separator.strip() and work[:rest_at].rstrip().endswith(","))
+    )
+    rest = stripped
+
+    title, venue_part = _title(rest, comma_style=comma_style)
+    venue_part = re.sub(r"\((?:[A-Za-z]+\.?\s+)?(?:1[5-9]|20)\d\d[a-z]?\)", " ", venue_part)
+    venue = _venue(venue_part)
+    pages = volume = issue = None
+    pm = _PAGES.search(venue_part)
+    if pm and not re.fullmatch(r"(?:1[5-9]|20)\d\d", pm.group(1)):
         pages = f"{pm.group(1)}-{pm.group(2)}"
-    volume = issue = None
-    vm = _VOLUME.search(venue_part) if venue_part else None
+    vm = _VOLUME.search(venue_part)
     if vm:
-        volume = vm.group(1) or vm.group(2)
-        issue = vm.group(3)
+        volume = vm.group(1) or vm.group(3) or vm.group(5)
+        issue = vm.group(2) or vm.group(4)
     if title:
-        title = clean_title(title.strip(' ,."“”'))
+        title = re.sub(r"\s*\((?:\d+\w*\s+)?(?:rev\w*\.?\s+)?(?:ed|edn|edition)\b[^)]*\)\s*$", "", title.strip())
+        title = clean_title(title.strip(' ,;:"“”‘’'))
     return Reference(
         raw=raw.strip(),
         title=title or None,
@@ -162,3 +139,60 @@ def parse_reference_string(raw: str) -> Reference:
         issue=issue,
         url=url,
     )
+
+
+def _cut(text: str, start: int, end: int) -> str:
+    return (text[:start].rstrip() + " " + text[end:].lstrip()).strip()
+
+
+def _title(rest: str, comma_style: bool) -> tuple[str | None, str]:
+    """The title at the start of `rest` and what follows it."""
+    q = _QUOTED.match(rest) or (_QUOTED.search(rest[:40]) if not re.match(r"^[A-Z]", rest) else None)
+    if q:
+        return q.group(1), rest[q.end() :]
+    end = _sentence_end(rest)
+    comma = _comma_before_venue(rest[: end if end is not None else len(rest)], fallback=comma_style)
+    if comma is not None:
+        return rest[:comma], rest[comma + 1 :]
+    if end is None:
+        return (rest or None), ""
+    return rest[:end], rest[end + 1 :]
+
+
+def _sentence_end(text: str) -> int | None:
+    """Index of the period (or ? !) that ends the first sentence, skipping abbreviations and initials."""
+    for m in re.finditer(r"[.?!](?=\s+[\w(\[“\"]|\s*$)", text):
+        i = m.start()
+        if text[i] in "?!":
+            return i + 1 if i + 1 < len(text) else i
+        word = re.search(r"([\w.]+)$", text[:i])
+        token = word.group(1) if word else ""
+        if token.lower().rstrip(".") in _ABBREV or re.fullmatch(r"[A-Z]", token) or re.fullmatch(r"(?:[A-Z]\.)+[A-Z]", token):
+            continue
+        if re.fullmatch(r"\d{1,3}", token) and i < 12:
+            continue  # "Chapter 29." keeps going
+        return i
+    return None
+
+
+def _comma_before_venue(text: str, fallback: bool) -> int | None:
+    """The comma after which a venue starts; in comma styles, else the first comma."""
+    commas = [m.start() for m in re.finditer(r",\s", text)]
+    for c in commas:
+        if _VENUE_CUE.match(text[c + 1 :].lstrip()) or re.match(r"\s*(?:\d|vol|pp|no\.)", text[c + 1 :]):
+            return c
+    return commas[0] if commas and fallback else None
+
+
+def _venue(part: str) -> str | None:
+    part = _IN_VENUE.sub("", part.strip(" .,;:"))
+    if not part:
+        return None
+    part = re.sub(r"^(?:[A-Z]\.\s?)+[A-Z][\w\-]+(?:,?\s(?:and|&)\s(?:[A-Z]\.\s?)+[A-Z][\w\-]+)*,?\s\(?[Ee]ds?\.\)?,?\s*", "", part)
+    venue = re.split(
+        r",\s*(?:vol|pp|pages|no|\d)|\(\s*\d|\s(?:vol\.|pp\.)|(?<=[a-z]{3})\.\s|\s\d{1,4}\s*[(:,]|,\s*(?:1[5-9]|20)\d\d",
+        part,
+        maxsplit=1,
+    )[0]
+    venue = venue.strip(" .,;:")
+    return venue if len(venue) >= 2 and re.search(r"[A-Za-z]", venue) else None
