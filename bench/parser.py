@@ -27,11 +27,10 @@ import re
 import sys
 import time
 import unicodedata
+import xml.etree.ElementTree as etree
 from collections import Counter
 from pathlib import Path
 from typing import Any
-
-import xml.etree.ElementTree as etree
 
 from citetracer.extract.fields import parse_reference_string
 from citetracer.records import Reference
@@ -62,10 +61,19 @@ def gold_surnames(author: str) -> list[str]:
             piece = pieces[i]
             words = piece.split()
             nxt = pieces[i + 1] if i + 1 < len(pieces) else None
-            if nxt is not None and len(words) <= 3 and all(w[:1].isupper() or w in ("van", "von", "de", "der", "da", "di", "del", "la", "le", "du") for w in words):
+            if (
+                nxt is not None
+                and len(words) <= 3
+                and all(
+                    w[:1].isupper() or w in ("van", "von", "de", "der", "da", "di", "del", "la", "le", "du")
+                    for w in words
+                )
+            ):
                 nxt_words = nxt.split()
                 if all(_INITIALS.match(w) for w in nxt_words) or (
-                    len(words) == 1 and len(nxt_words) <= 3 and len(pieces) == 2 * (len(pieces) // 2)
+                    len(words) == 1
+                    and len(nxt_words) <= 3
+                    and len(pieces) == 2 * (len(pieces) // 2)
                     and not _is_full_name(nxt)
                 ):
                     # "Surname, I." / "Surname, Given": the first piece is the family name.
@@ -192,7 +200,9 @@ def score(items: list[tuple[str, dict[str, Any]]], show: int, name: str) -> tupl
             stats[f]["tp"] += bool(p_key and g_key and (p_key == g_key))
             if f == "title" and g_key and p_key != g_key and shown < show:
                 shown += 1
-                print(f"  [{name}] gold {gv!r}\n  {'':{len(name) + 2}} got  {pv!r}\n  {'':{len(name) + 2}} raw  {raw!r}")
+                print(
+                    f"  [{name}] gold {gv!r}\n  {'':{len(name) + 2}} got  {pv!r}\n  {'':{len(name) + 2}} raw  {raw!r}"
+                )
     return stats, time.perf_counter() - t0
 
 

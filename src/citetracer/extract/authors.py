@@ -50,7 +50,12 @@ def _kind(core: str, nxt: str | None) -> int:
     if _INIT_DOTTED.match(core) or _INIT_BARE.match(core):
         return INIT
     letters = re.sub(r"['’\-]", "", core)
-    if len(letters) >= 2 and core[0].isupper() and letters.isalpha() and (any(c.islower() for c in letters) or len(letters) >= 4):
+    if (
+        len(letters) >= 2
+        and core[0].isupper()
+        and letters.isalpha()
+        and (any(c.islower() for c in letters) or len(letters) >= 4)
+    ):
         return NAME
     return OTHER
 
@@ -64,7 +69,7 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
     good_end, good_pieces, good_etal = 0, 0, False
     i = 0
     while i < len(toks):
-        start, end, tok = toks[i]
+        _start, end, tok = toks[i]
         bare = tok.rstrip(",.;:")
         if tok[:1] in "([\"“«`'" and not _EDITOR.match(bare):
             # A year, a bracket or a quote right after a name ends the list: "Jin-yi Cai (1990), ...".
@@ -116,8 +121,10 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
             cur = []
             good_end, good_pieces, good_etal = end, len(pieces), et_al
         elif trail[:1] in (".", ":"):
-            if not (_closes(cur, pieces, kind, core, nxt, toks[i + 2][2] if i + 2 < len(toks) else None)
-                    and _acceptable(cur, pieces)):
+            if not (
+                _closes(cur, pieces, kind, core, nxt, toks[i + 2][2] if i + 2 < len(toks) else None)
+                and _acceptable(cur, pieces)
+            ):
                 if trail[:1] != ".":
                     break  # "Attribute Grammars: Definitions" is a title, not a name
                 i += 1
@@ -186,7 +193,12 @@ def _continues(toks: list[tuple[int, int, str]], j: int) -> bool:
     if _kind(core, nxt) == ETAL:
         return True
     # "Smith, J., Doe, K." is caught by commas; a period followed by a new "Surname," is a list going on.
-    return tok.endswith(",") and _kind(core, nxt) == NAME and nxt is not None and bool(_INIT_DOTTED.match(nxt.rstrip(",.;:")))
+    return (
+        tok.endswith(",")
+        and _kind(core, nxt) == NAME
+        and nxt is not None
+        and bool(_INIT_DOTTED.match(nxt.rstrip(",.;:")))
+    )
 
 
 def _family_only(piece: list[tuple[str, int]]) -> bool:

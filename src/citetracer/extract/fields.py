@@ -84,6 +84,7 @@ def parse_reference_string(raw: str) -> Reference:
         work = _cut(work, m.start(), m.end())
         work = re.sub(r"\b(?:URL|Retrieved from|Available (?:at|from)|Online)\s*:?\s*$", "", work.rstrip(" .,;"))
 
+    work = _respace(work)
     names, et_al, rest_at = split_names(work)
     authors: list[Person] = names
     rest = work[rest_at:]
@@ -111,7 +112,11 @@ def parse_reference_string(raw: str) -> Reference:
     )
     rest = stripped
 
-    title, venue_part = _title(rest, comma_style=comma_style)
+    if _JOURNAL_ONLY.match(rest):
+        # "Acc. Chem. Res. 10, 265 (1977)": physics and chemistry styles often give no title at all.
+        title, venue_part = None, rest
+    else:
+        title, venue_part = _title(rest, comma_style=comma_style)
     venue_part = re.sub(r"\((?:[A-Za-z]+\.?\s+)?(?:1[5-9]|20)\d\d[a-z]?\)", " ", venue_part)
     venue = _venue(venue_part)
     pages = volume = issue = None
@@ -141,6 +146,18 @@ def parse_reference_string(raw: str) -> Reference:
     )
 
 
+_JOURNAL_ONLY = re.compile(r"^(?:[A-Z][A-Za-z]{0,11}\.\s?){1,6}(?:[A-Z][a-z]+\.?\s)?(?:[A-Z]\s)?\(?\d")
+
+
+def _respace(text: str) -> str:
+    """Spacing repaired the way text pulled from PDFs breaks it ("Phys .Rev .D 54 ,8 ( 1996)", "title.Journal")."""
+    text = re.sub(r"\s+([,.;:)\]])", r"\1", text)
+    text = re.sub(r"([(\[])\s+", r"\1", text)
+    text = re.sub(r"([,;])(?=[A-Za-z(])", r"\1 ", text)
+    text = re.sub(r"(?<=[a-z)\]])\.(?=[A-Z][a-z])", ". ", text)
+    return text
+
+
 def _cut(text: str, start: int, end: int) -> str:
     return (text[:start].rstrip() + " " + text[end:].lstrip()).strip()
 
@@ -167,7 +184,11 @@ def _sentence_end(text: str) -> int | None:
             return i + 1 if i + 1 < len(text) else i
         word = re.search(r"([\w.]+)$", text[:i])
         token = word.group(1) if word else ""
-        if token.lower().rstrip(".") in _ABBREV or re.fullmatch(r"[A-Z]", token) or re.fullmatch(r"(?:[A-Z]\.)+[A-Z]", token):
+        if (
+            token.lower().rstrip(".") in _ABBREV
+            or re.fullmatch(r"[A-Z]", token)
+            or re.fullmatch(r"(?:[A-Z]\.)+[A-Z]", token)
+        ):
             continue
         if re.fullmatch(r"\d{1,3}", token) and i < 12:
             continue  # "Chapter 29." keeps going
@@ -188,7 +209,9 @@ def _venue(part: str) -> str | None:
     part = _IN_VENUE.sub("", part.strip(" .,;:"))
     if not part:
         return None
-    part = re.sub(r"^(?:[A-Z]\.\s?)+[A-Z][\w\-]+(?:,?\s(?:and|&)\s(?:[A-Z]\.\s?)+[A-Z][\w\-]+)*,?\s\(?[Ee]ds?\.\)?,?\s*", "", part)
+    part = re.sub(
+        r"^(?:[A-Z]\.\s?)+[A-Z][\w\-]+(?:,?\s(?:and|&)\s(?:[A-Z]\.\s?)+[A-Z][\w\-]+)*,?\s\(?[Ee]ds?\.\)?,?\s*", "", part
+    )
     venue = re.split(
         r",\s*(?:vol|pp|pages|no|\d)|\(\s*\d|\s(?:vol\.|pp\.)|(?<=[a-z]{3})\.\s|\s\d{1,4}\s*[(:,]|,\s*(?:1[5-9]|20)\d\d",
         part,

@@ -34,6 +34,10 @@ SOFT_HYPHENS = {"\ufffe", "\x02", "\u00ad"}
 GARBAGE = {"\ufffd", "\x00"}
 
 
+#: Largest bitmap rendered (pixels): 40 Mpx is an A4 page at about 650 dpi.
+MAX_RENDER_PIXELS = 40_000_000
+
+
 class PdfError(Exception):
     """The PDF cannot be opened (not a PDF, damaged beyond repair, encrypted)."""
 
@@ -112,7 +116,11 @@ class Document:
         """The page (or the crop x0, y0, x1, y1 in top-left points) as a greyscale PIL image."""
         page = self._doc[index]
         try:
-            scale = dpi / 72.0
+            width, height = page.get_size()
+            if crop is not None:
+                width, height = crop[2] - crop[0], crop[3] - crop[1]
+            # A hostile or absurd page size must not become a multi-gigabyte bitmap.
+            scale = min(dpi / 72.0, math.sqrt(MAX_RENDER_PIXELS / max(width * height, 1.0)))
             kwargs: dict[str, Any] = {"scale": scale, "grayscale": True}
             if crop is not None:
                 width, height = page.get_size()

@@ -1,0 +1,127 @@
+"""The deterministic field parser on the reference styles papers actually use."""
+
+from __future__ import annotations
+
+import pytest
+
+from citetracer.extract.fields import parse_reference_string
+
+
+def families(raw: str) -> list[str]:
+    return [p.family for p in parse_reference_string(raw).authors]
+
+
+@pytest.mark.parametrize(
+    ("raw", "authors", "year", "title"),
+    [
+        (  # APA
+            "Hinton, G. E., & Nowlan, S. J. (1987). How learning can guide evolution. Complex Systems, 1, 495-502.",
+            ["Hinton", "Nowlan"],
+            1987,
+            "How learning can guide evolution",
+        ),
+        (  # Chicago author-date, inverted first author with full given name
+            "Bradley, Elizabeth, and Holger Kantz. 2015. “Nonlinear Time-Series Analysis Revisited.” "
+            "Chaos 25 (9):097610.",
+            ["Bradley", "Kantz"],
+            2015,
+            "Nonlinear Time-Series Analysis Revisited",
+        ),
+        (  # IEEE, quoted title
+            "[3] J. B. Kam and J. D. Ullman, “Monotone data flow analysis frameworks,” Acta Informatica, vol. 7, "
+            "no. 3, pp. 305-317, Jul. 1977.",
+            ["Kam", "Ullman"],
+            1977,
+            "Monotone data flow analysis frameworks",
+        ),
+        (  # ACL / NeurIPS: given names first, year after authors
+            "Albert R. Meyer and Mitchell Wand. 1985. Continuation semantics in typed lambda calculi. "
+            "In Proceedings of Logics of Programs, pages 219-224.",
+            ["Meyer", "Wand"],
+            1985,
+            "Continuation semantics in typed lambda calculi",
+        ),
+        (  # Vancouver / Nature-biomed
+            "1. Pérez-Higueras JJ, Arias A, de la Macorra JC, Peters OA. Differences in cyclic fatigue resistance "
+            "between instruments. J Endod. 2013;39(12):1585-7.",
+            ["Pérez-Higueras", "Arias", "de la Macorra", "Peters"],
+            2013,
+            "Differences in cyclic fatigue resistance between instruments",
+        ),
+        (  # "Surname, I." list ending at the period after the last initial
+            "Ancona, D., and Zucca, E. An algebraic approach to mixins and modularity. In Proc. Conference on "
+            "Algebraic and Logic Programming (Berlin, 1996).",
+            ["Ancona", "Zucca"],
+            1996,
+            "An algebraic approach to mixins and modularity",
+        ),
+        (  # comma style with the venue after a comma
+            "Feferman, S., Transfinite Recursive Progressions of Axiomatic Theories, J. Symbolic Logic, 27, "
+            "259-316 (1962).",
+            ["Feferman"],
+            1962,
+            "Transfinite Recursive Progressions of Axiomatic Theories",
+        ),
+        (  # semicolons between authors, month in the year parentheses
+            "Levy, H.; Lessman, F. (Dec. 1992). Finite Difference Equations. Dover.",
+            ["Levy", "Lessman"],
+            1992,
+            "Finite Difference Equations",
+        ),
+    ],
+)
+def test_styles(raw: str, authors: list[str], year: int, title: str) -> None:
+    ref = parse_reference_string(raw)
+    assert [p.family for p in ref.authors] == authors
+    assert ref.year == year
+    assert ref.title == title
+
+
+def test_et_al_and_identifiers() -> None:
+    ref = parse_reference_string(
+        "Vaswani, A., et al. (2017). Attention is all you need. arXiv preprint arXiv:1706.03762v5. "
+        "https://doi.org/10.48550/arXiv.1706.03762"
+    )
+    assert ref.et_al and families(ref.raw or "") == ["Vaswani"]
+    assert ref.arxiv_id == "1706.03762"
+    assert ref.doi == "10.48550/arxiv.1706.03762"
+    assert ref.title == "Attention is all you need"
+
+
+def test_initials_given_names_kept() -> None:
+    ref = parse_reference_string(
+        "Packard, N. H., J. P. Crutchfield, and R. S. Shaw. 1980. Geometry from a Time Series."
+    )
+    assert [(p.given, p.family) for p in ref.authors] == [
+        ("N. H.", "Packard"),
+        ("J. P.", "Crutchfield"),
+        ("R. S.", "Shaw"),
+    ]
+
+
+def test_venue_volume_issue_pages() -> None:
+    ref = parse_reference_string(
+        "Hunter, J. D. (2007). Matplotlib: A 2D graphics environment. Computing in Science & Engineering, 9(3), 90–95."
+    )
+    assert ref.venue == "Computing in Science & Engineering"
+    assert (ref.volume, ref.issue, ref.pages) == ("9", "3", "90-95")
+
+
+def test_in_proceedings_venue() -> None:
+    ref = parse_reference_string(
+        "Smith, J. 2020. A study. In Proceedings of the 58th Annual Meeting of the ACL, pages 1-10."
+    )
+    assert ref.venue and ref.venue.startswith("58th Annual Meeting of the ACL")
+
+
+def test_title_only_journal_reference_has_no_title() -> None:
+    ref = parse_reference_string("J. P. Collman. Acc. Chem. Res. 10, 265 (1977).")
+    assert ref.title is None
+    assert ref.year == 1977
+    assert families(ref.raw or "") == ["Collman"]
+
+
+def test_pdf_spacing_is_repaired_before_parsing() -> None:
+    ref = parse_reference_string("B. Buyens, J. Haegeman, Matrix product states ,Phys .Rev .Lett .113 ( 2014 ) 091601")
+    assert ref.year == 2014
+    assert ref.title == "Matrix product states"

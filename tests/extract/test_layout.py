@@ -1,0 +1,61 @@
+"""Columns, reading order and running heads from coordinates alone."""
+
+from __future__ import annotations
+
+from citetracer.extract.layout import Fragment, Page, drop_running_text, find_gutter, page_lines
+from citetracer.extract.segment import join_lines
+
+
+def frag(text: str, x0: float, y0: float, width: float = 200.0, size: float = 10.0) -> Fragment:
+    return Fragment(text=text, x0=x0, y0=y0, x1=x0 + width, y1=y0 + size, size=size)
+
+
+def two_columns() -> list[Fragment]:
+    out = []
+    for i in range(12):
+        out.append(frag(f"left {i}", 50, 100 + 12 * i))
+        out.append(frag(f"right {i}", 320, 100 + 12 * i))
+    return out
+
+
+def test_gutter_found_between_columns_and_not_in_single_column() -> None:
+    gutter = find_gutter(two_columns(), 595)
+    assert gutter is not None and 250 < gutter < 320
+    single = [frag(f"line {i}", 50, 100 + 12 * i, width=480) for i in range(20)]
+    assert find_gutter(single, 595) is None
+
+
+def test_reading_order_left_column_then_right_and_full_width_bands() -> None:
+    frags = [frag("Title across both columns", 50, 60, width=480), *two_columns()]
+    page = page_lines(frags, 0, 595, 842)
+    texts = [ln.text for ln in page.lines]
+    assert texts[0] == "Title across both columns"
+    assert texts[1:13] == [f"left {i}" for i in range(12)]
+    assert texts[13:] == [f"right {i}" for i in range(12)]
+    assert {ln.column for ln in page.lines[1:13]} == {1}
+
+
+def test_running_heads_and_page_numbers_dropped() -> None:
+    pages = []
+    for n in range(3):
+        lines = [
+            frag("Journal of Tests, vol. 3", 50, 30),
+            frag(f"Body of page {n} with real content", 50, 300),
+            frag(str(n + 1), 290, 800, width=10),
+        ]
+        pages.append(Page(n, 595, 842, page_lines(lines, n, 595, 842).lines))
+    assert drop_running_text(pages) == 6
+    assert [ln.text for p in pages for ln in p.lines] == [f"Body of page {n} with real content" for n in range(3)]
+
+
+def test_join_lines_repairs_hyphenation_urls_and_ligatures() -> None:
+    assert join_lines(["Statistical Self-", "Similarity and the ﬁnite Inter-", "national case"]) == (
+        "Statistical Self-Similarity and the finite International case"
+    )
+    assert join_lines(["Metam\u00ad", "agical Themas"]) == "Metamagical Themas"
+    assert (
+        join_lines(["https://doi.org/10.1057/palgrave.ivs.", "9500082."])
+        == "https://doi.org/10.1057/palgrave.ivs.9500082."
+    )
+    assert join_lines(["Nature 1 (2). https:", "//doi.org/10.1/x"]) == "Nature 1 (2). https://doi.org/10.1/x"
+    assert join_lines(["Nature 1 (2). doi:10.", "1037/edu0000018"]) == "Nature 1 (2). doi:10.1037/edu0000018"

@@ -1,0 +1,55 @@
+"""The OCR path on a real image-only page: Tesseract reads it, the same segmentation splits it."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from citetracer.extract import ocr
+from citetracer.extract.pdf import Limits, read_pdf
+from tests.extract.conftest import column
+
+REFS = [
+    "Feigenbaum, Mitchell J. 1983. Universal Behavior in Nonlinear Systems.",
+    ">Physica D: Nonlinear Phenomena 7 (1-3):16-39.",
+    "May, Robert M. 1976. Simple Mathematical Models with Very Complicated",
+    ">Dynamics. Nature 261 (5560):459-67.",
+    "Strogatz, Steven H. 2014. Nonlinear Dynamics and Chaos. 2nd ed. Boulder,",
+    ">CO: Westview Press.",
+]
+
+
+def image_only(text_pdf: Path, dst: Path, dpi: int = 200) -> Path:
+    """`text_pdf` rendered to pictures and saved as a PDF without any text layer."""
+    from citetracer.extract.pdfdoc import Document
+
+    with Document(text_pdf) as doc:
+        images = [doc.render(i, dpi) for i in range(len(doc))]
+    buf = io.BytesIO()
+    images[0].save(buf, format="PDF", save_all=True, append_images=images[1:], resolution=dpi)
+    dst.write_bytes(buf.getvalue())
+    return dst
+
+
+@pytest.mark.skipif(ocr.unavailable() is not None, reason=f"OCR unavailable: {ocr.unavailable()}")
+def test_scanned_page_is_read_by_ocr(make_pdf: Callable[..., Path], tmp_path: Path) -> None:
+    page = [(72, 80, "References", 16), *column(REFS, 72, 110, size=12, indent=20, leading=16)]
+    scan = image_only(make_pdf([page]), tmp_path / "scan.pdf")
+    result = read_pdf(scan, Limits(ocr_dpi=200))
+    assert any("read by OCR" in w for w in result.warnings)
+    assert [r.year for r in result.references] == [1983, 1976, 2014]
+    assert result.references[1].authors[0].family == "May"
+    assert "Complicated Dynamics" in (result.references[1].raw or "")
+    box = result.references[0].boxes[0]
+    assert box.page == 1 and 60 < box.x0 < 85
+
+
+def test_ocr_off_leaves_a_warning(make_pdf: Callable[..., Path], tmp_path: Path) -> None:
+    page = [(72, 80, "References", 16), *column(REFS, 72, 110, size=12, indent=20, leading=16)]
+    scan = image_only(make_pdf([page]), tmp_path / "scan.pdf", dpi=50)
+    result = read_pdf(scan, Limits(ocr=False))
+    assert result.references == []
+    assert any("no text layer" in w for w in result.warnings)
