@@ -203,7 +203,7 @@ def test_time_limit_stops_the_reader(make_pdf: Callable[..., Path]) -> None:
 def test_memory_limit_is_a_clear_error(make_pdf: Callable[..., Path]) -> None:
     """60 pages of text need far more than 1 KB of new memory: the child fails, the caller gets an error."""
     path = make_pdf([BODY] * 59 + [[(72, 80, "References", 14), *column(HANGING, 72, 110, indent=18)]])
-    with pytest.raises(InputError, match="MB|died|could not be processed"):
+    with pytest.raises(InputError, match=r"MB|died|could not be processed"):
         read_pdf(path, Limits(memory_bytes=1024))
 
 
