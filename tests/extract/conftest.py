@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 from collections.abc import Callable
 from pathlib import Path
 
@@ -39,6 +40,18 @@ def column(
         out.append((x + (indent if cont else 0.0), y, text.lstrip(">"), size))
         y += leading
     return out
+
+
+def image_only(text_pdf: Path, dst: Path, dpi: int = 200) -> Path:
+    """`text_pdf` rendered to pictures and saved as a PDF without any text layer (a scan)."""
+    from citetracer.extract.pdfdoc import Document
+
+    with Document(text_pdf) as doc:
+        images = [doc.render(i, dpi) for i in range(len(doc))]
+    buf = io.BytesIO()
+    images[0].save(buf, format="PDF", save_all=True, append_images=images[1:], resolution=dpi)
+    dst.write_bytes(buf.getvalue())
+    return dst
 
 
 @pytest.fixture

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,7 +9,7 @@ import pytest
 
 from citetracer.extract import ocr
 from citetracer.extract.pdf import Limits, read_pdf
-from tests.extract.conftest import column
+from tests.extract.conftest import column, image_only
 
 REFS = [
     "Feigenbaum, Mitchell J. 1983. Universal Behavior in Nonlinear Systems.",
@@ -20,18 +19,6 @@ REFS = [
     "Strogatz, Steven H. 2014. Nonlinear Dynamics and Chaos. 2nd ed. Boulder,",
     ">CO: Westview Press.",
 ]
-
-
-def image_only(text_pdf: Path, dst: Path, dpi: int = 200) -> Path:
-    """`text_pdf` rendered to pictures and saved as a PDF without any text layer."""
-    from citetracer.extract.pdfdoc import Document
-
-    with Document(text_pdf) as doc:
-        images = [doc.render(i, dpi) for i in range(len(doc))]
-    buf = io.BytesIO()
-    images[0].save(buf, format="PDF", save_all=True, append_images=images[1:], resolution=dpi)
-    dst.write_bytes(buf.getvalue())
-    return dst
 
 
 @pytest.mark.skipif(ocr.unavailable() is not None, reason=f"OCR unavailable: {ocr.unavailable()}")

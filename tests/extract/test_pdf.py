@@ -11,7 +11,7 @@ import pytest
 from citetracer.cli import main
 from citetracer.extract import InputError, read_references
 from citetracer.extract.pdf import Limits, read_pdf
-from tests.extract.conftest import column
+from tests.extract.conftest import column, image_only
 
 BODY = [(72, 100 + 14 * i, f"Body text line {i} of the paper, which talks about many things.", 10) for i in range(20)]
 
@@ -200,11 +200,11 @@ def test_time_limit_stops_the_reader(make_pdf: Callable[..., Path]) -> None:
         read_pdf(path, Limits(seconds=0.01))
 
 
-def test_memory_limit_is_a_clear_error(make_pdf: Callable[..., Path]) -> None:
-    """60 pages of text need far more than 1 KB of new memory: the child fails, the caller gets an error."""
-    path = make_pdf([BODY] * 59 + [[(72, 80, "References", 14), *column(HANGING, 72, 110, indent=18)]])
+def test_memory_limit_is_a_clear_error(make_pdf: Callable[..., Path], tmp_path: Path) -> None:
+    """A scanned page must be rendered (megabytes) to be OCRed: with 1 KB to spare the child fails cleanly."""
+    scan = image_only(make_pdf([BODY]), tmp_path / "scan.pdf", dpi=100)
     with pytest.raises(InputError, match=r"MB|died|could not be processed"):
-        read_pdf(path, Limits(memory_bytes=1024))
+        read_pdf(scan, Limits(memory_bytes=1024, ocr_dpi=300))
 
 
 def test_very_long_pdf_is_read_near_its_bibliography(make_pdf: Callable[..., Path]) -> None:
