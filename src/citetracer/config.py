@@ -34,6 +34,32 @@ DEFAULT_SOURCE_URLS: dict[str, str] = {
 }
 
 
+class OnlineSettings(BaseModel):
+    """Limits of the online stages (collect/http.py); every one overridable in `[online]` of the config file."""
+
+    #: API keys per source (semanticscholar, pubmed, openalex, ...); env CITETRACER_<SOURCE>_KEY.
+    keys: dict[str, str] = Field(default_factory=dict)
+    #: Requests per second per source; unset sources use collect.http.POLITE_RATES. 0 = unlimited.
+    rate_limits: dict[str, float] = Field(default_factory=dict)
+    #: Seconds one HTTP request may take, body included (defeats slow-drip replies).
+    timeout: float = 8.0
+    #: Seconds one stage may spend on one citation, retries and Retry-After waits included.
+    deadline: float = 15.0
+    retries: int = 2
+    max_response_bytes: int = 5_000_000
+    #: Consecutive failures that open a source's circuit, and how long it stays open.
+    breaker_failures: int = 5
+    breaker_seconds: float = 30.0
+    #: On-disk HTTP cache (SQLite); empty string disables it. Env CITETRACER_HTTP_CACHE.
+    http_cache: str | None = None
+    #: Days a cached reply stays fresh, per source ("*" for the rest).
+    cache_days: dict[str, float] = Field(default_factory=lambda: {"*": 7.0, "doi": 30.0, "datacite": 30.0})
+    #: Connectors to ask; empty = chosen per citation (see collect/choice.py).
+    connectors: list[str] = Field(default_factory=list)
+    #: Networks or hosts that untrusted URLs (found in papers) may reach although private (e.g. an intranet).
+    allow_private: list[str] = Field(default_factory=list)
+
+
 class ConfigError(Exception):
     """The configuration file or an environment variable is invalid."""
 
@@ -53,6 +79,7 @@ class Settings(BaseModel):
     closed_world: bool = False
     #: Write citations judged Real back to the store as verified links.
     remember_verified: bool = True
+    online: OnlineSettings = Field(default_factory=OnlineSettings)
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -101,6 +128,16 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
         if url is not None:
             sources[name] = url
     data["sources"] = sources
+    online = dict(data.get("online") or {})
+    keys = {k.lower(): str(v) for k, v in (online.get("keys") or {}).items()}
+    for name in DEFAULT_SOURCE_URLS:
+        key = env.get(f"CITETRACER_{name.upper()}_KEY")
+        if key:
+            keys[name] = key
+    online["keys"] = keys
+    if "CITETRACER_HTTP_CACHE" in env:
+        online["http_cache"] = env["CITETRACER_HTTP_CACHE"]
+    data["online"] = online
     data.update({k: v for k, v in flags.items() if v is not None})
     try:
         return Settings.model_validate(data)

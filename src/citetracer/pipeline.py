@@ -34,6 +34,10 @@ class Checker:
         return stages
 
     def close(self) -> None:
+        for stage in self.stages:
+            closer = getattr(stage, "close", None)
+            if closer is not None:
+                closer()
         self.store.close()
 
     def _context(
@@ -61,7 +65,13 @@ class Checker:
             async with semaphore:
                 return await self.check_one(ref)
 
-        outcomes = await asyncio.gather(*(one(r) for r in refs))
+        try:
+            outcomes = await asyncio.gather(*(one(r) for r in refs))
+        finally:
+            for stage in self.stages:  # online stages share an HTTP client bound to this event loop
+                closer = getattr(stage, "aclose", None)
+                if closer is not None:
+                    await closer()
         results = []
         for i, (ref, (outcome, seconds)) in enumerate(zip(refs, outcomes, strict=True)):
             results.append(

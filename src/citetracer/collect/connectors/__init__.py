@@ -1,0 +1,117 @@
+"""Scholar Connectors: one small module per bibliographic service, one protocol.
+
+A connector turns a service's replies into Candidates (source = service name,
+id = the service's own id, url = where a person can see the record). It
+answers two questions: `lookup` (the record behind an identifier the citation
+carries, e.g. a DOI or arXiv id; [] when the service has no such record) and
+`search` (records resembling the citation). Both raise `SourceFailure` when the
+service did not give a usable answer. Adding a source is one file here plus
+one line in `REGISTRY`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Protocol
+
+from citetracer.collect.http import Call
+from citetracer.match.names import parse_person
+from citetracer.match.normalize import canonical_arxiv, canonical_doi, parse_year
+from citetracer.records import Candidate, Person, Reference
+
+#: Characters left unescaped when an identifier goes into a URL path (DOIs keep their slashes).
+SAFE = "/:;()._-"
+#: How many search hits to ask for: enough for near-miss titles, small replies.
+SEARCH_ROWS = 10
+
+
+class Connector(Protocol):
+    name: str
+    #: True for services that index (nearly) all of scholarship: their silence is evidence.
+    broad: bool
+
+    def can_lookup(self, reference: Reference) -> bool:
+        """Whether the citation carries an identifier this service resolves."""
+        ...
+
+    async def lookup(self, reference: Reference, call: Call) -> list[Candidate]: ...
+
+    async def search(self, reference: Reference, call: Call) -> list[Candidate]: ...
+
+
+class SearchOnly:
+    """Base for connectors without identifier lookup."""
+
+    broad = False
+
+    def can_lookup(self, reference: Reference) -> bool:
+        return False
+
+    async def lookup(self, reference: Reference, call: Call) -> list[Candidate]:
+        return []
+
+
+def people(names: Iterable[str | None]) -> list[Person]:
+    out = []
+    for name in names:
+        if name and name.strip().lower() not in ("others", "et al.", "et al"):
+            person = parse_person(name.strip())
+            if person is not None:
+                out.append(person)
+    return out
+
+
+def person(given: str | None, family: str | None) -> Person | None:
+    if family and family.strip():
+        return Person(given=(given or "").strip() or None, family=family.strip())
+    if given and given.strip():
+        return parse_person(given.strip())
+    return None
+
+
+def candidate(
+    source: str,
+    id: str,
+    *,
+    title: str | None,
+    authors: list[Person],
+    url: str | None = None,
+    venue: str | None = None,
+    venue_full: str | None = None,
+    year: object = None,
+    doi: str | None = None,
+    arxiv_id: str | None = None,
+    type: str | None = None,
+    found_by: str = "search",
+    **extra: str | None,
+) -> Candidate:
+    """A Candidate with identifiers canonicalized and the year parsed, whatever the service's types."""
+    doi_c = canonical_doi(doi) if isinstance(doi, str) else None
+    arxiv_c = canonical_arxiv(arxiv_id) if isinstance(arxiv_id, str) else None
+    year_i = parse_year(year if isinstance(year, int | str) else None)
+    return Candidate(
+        source=source,
+        id=str(id),
+        url=url or (f"https://doi.org/{doi_c}" if doi_c else None),
+        title=" ".join(title.split()) if isinstance(title, str) and title.strip() else None,
+        authors=authors,
+        venue=venue or None,
+        venue_full=venue_full or None,
+        year=year_i,
+        doi=doi_c,
+        arxiv_id=arxiv_c,
+        type=type,
+        work=f"{source}:{id}",
+        found_by=found_by,
+        **{k: v for k, v in extra.items() if v},
+    )
+
+
+def query_of(reference: Reference) -> str | None:
+    """The search text for a citation: its title (what every service indexes best)."""
+    title = (reference.title or "").strip()
+    return " ".join(title.split())[:300] or None
+
+
+def first_author(reference: Reference) -> str | None:
+    return reference.authors[0].family if reference.authors else None

@@ -1,0 +1,78 @@
+"""arXiv export API (Atom XML): ids (new-style, old-style, versioned) and title search.
+
+`/api/query?id_list=` for ids, `/api/query?search_query=ti:"..."` for a search.
+A malformed id comes back as an entry titled "Error"; it is not a record.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+
+from citetracer.collect.connectors import SEARCH_ROWS, candidate, people, query_of
+from citetracer.collect.http import Call
+from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi
+from citetracer.records import Candidate, Reference
+
+NS = {"a": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom"}
+
+
+def _text(el: ET.Element, path: str) -> str | None:
+    found = el.find(path, NS)
+    return " ".join(found.text.split()) if found is not None and found.text else None
+
+
+def from_feed(root: ET.Element, found_by: str) -> list[Candidate]:
+    out = []
+    for entry in root.findall("a:entry", NS):
+        url = _text(entry, "a:id") or ""
+        arxiv = canonical_arxiv(url)
+        if not arxiv or "api/errors" in url:
+            continue
+        names = [_text(a, "a:name") for a in entry.findall("a:author", NS)]
+        journal = _text(entry, "arxiv:journal_ref")
+        out.append(
+            candidate(
+                "arxiv",
+                arxiv,
+                title=_text(entry, "a:title"),
+                authors=people(names),
+                url=f"https://arxiv.org/abs/{arxiv}",
+                venue="arXiv",
+                venue_full=journal,
+                year=(_text(entry, "a:published") or "")[:4],
+                doi=_text(entry, "arxiv:doi"),
+                arxiv_id=arxiv,
+                type="preprint",
+                found_by=found_by,
+            )
+        )
+    return out
+
+
+def arxiv_id_of(reference: Reference) -> str | None:
+    return canonical_arxiv(reference.arxiv_id) or arxiv_from_doi(canonical_doi(reference.doi))
+
+
+class Arxiv:
+    name = "arxiv"
+    broad = False
+
+    def can_lookup(self, reference: Reference) -> bool:
+        return arxiv_id_of(reference) is not None
+
+    async def lookup(self, reference: Reference, call: Call) -> list[Candidate]:
+        ident = arxiv_id_of(reference)
+        return await self.by_id(ident, call) if ident else []
+
+    async def by_id(self, ident: str, call: Call) -> list[Candidate]:
+        root = await call.xml("api/query", {"id_list": ident, "max_results": 1})
+        return from_feed(root, "arxiv") if root is not None else []
+
+    async def search(self, reference: Reference, call: Call) -> list[Candidate]:
+        query = query_of(reference)
+        if not query:
+            return []
+        words = re.sub(r"[^\w\s-]", " ", query).split()
+        root = await call.xml("api/query", {"search_query": f'ti:"{" ".join(words)}"', "max_results": SEARCH_ROWS})
+        return from_feed(root, "search") if root is not None else []

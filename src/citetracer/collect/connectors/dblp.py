@@ -1,0 +1,92 @@
+"""DBLP publication search API (computer science).
+
+`/search/publ/api?q=...&format=json`; `author` is an object, not a list, when
+a record has one author, and titles end with a period.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from typing import Any
+
+from citetracer.collect.connectors import SEARCH_ROWS, SearchOnly, candidate, people, query_of
+from citetracer.collect.http import Call
+from citetracer.match.normalize import canonical_arxiv
+from citetracer.records import Candidate, Reference
+
+
+def from_hit(hit: dict[str, Any]) -> Candidate | None:
+    info = (hit or {}).get("info") or {}
+    if not info.get("key"):
+        return None
+    raw = (info.get("authors") or {}).get("author") or []
+    raw = raw if isinstance(raw, list) else [raw]
+    names = [a.get("text") if isinstance(a, dict) else a for a in raw]
+    title = info.get("title")
+    if isinstance(title, str) and title.endswith(".") and not title.endswith(".."):
+        title = title[:-1]
+    ee = info.get("ee") if isinstance(info.get("ee"), str) else None
+    venue = info.get("venue")
+    venue = venue[0] if isinstance(venue, list) and venue else venue
+    return candidate(
+        "dblp",
+        info["key"],
+        title=title,
+        authors=people(n if isinstance(n, str) else None for n in names),
+        url=info.get("url") or f"https://dblp.org/rec/{info['key']}",
+        venue=venue if isinstance(venue, str) else None,
+        year=info.get("year"),
+        doi=info.get("doi"),
+        arxiv_id=canonical_arxiv(ee) if ee and "arxiv" in ee else None,
+        type=info.get("type"),
+        pages=info.get("pages"),
+        volume=info.get("volume"),
+    )
+
+
+def from_record_xml(root: ET.Element) -> list[Candidate]:
+    """`/rec/{key}.xml`: `<dblp><article key=...><author>...</author><title>...</title>...</dblp>`."""
+    out = []
+    for rec in list(root):
+        key = rec.get("key")
+        if not key:
+            continue
+
+        def text(tag: str, rec: ET.Element = rec) -> str | None:
+            el = rec.find(tag)
+            return "".join(el.itertext()).strip() if el is not None else None
+
+        ees = ["".join(e.itertext()) for e in rec.findall("ee")]
+        doi = next((e for e in ees if "doi.org/" in e), None)
+        arxiv = next((canonical_arxiv(e) for e in ees if "arxiv.org/" in e), None)
+        title = text("title") or ""
+        out.append(
+            candidate(
+                "dblp",
+                key,
+                title=title[:-1] if title.endswith(".") else title,
+                authors=people("".join(a.itertext()) for a in rec.findall("author")),
+                url=f"https://dblp.org/rec/{key}",
+                venue=text("booktitle") or text("journal"),
+                year=text("year"),
+                doi=doi,
+                arxiv_id=arxiv,
+                type=rec.tag,
+                found_by="dblp-key",
+                pages=text("pages"),
+                volume=text("volume"),
+            )
+        )
+    return out
+
+
+class Dblp(SearchOnly):
+    name = "dblp"
+
+    async def search(self, reference: Reference, call: Call) -> list[Candidate]:
+        query = query_of(reference)
+        if not query:
+            return []
+        data = await call.json("search/publ/api", {"q": query, "format": "json", "h": SEARCH_ROWS})
+        hits = (((data or {}).get("result") or {}).get("hits") or {}).get("hit") or []
+        return [c for c in (from_hit(h) for h in hits if isinstance(h, dict)) if c]

@@ -1,0 +1,47 @@
+"""Ask one source for one citation and record what happened in the bundle.
+
+Whatever the source does, the bundle gets exactly one SourceOutcome for it:
+`answered` (with the number of new candidates), or `failed` with the reason.
+A reply that parses but has an unexpected shape is a failure too, never an
+empty answer: only a well-formed empty reply means "not found".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+from citetracer.collect.http import Call, HttpClient, SourceFailure
+from citetracer.collect.stage import EvidenceBundle
+from citetracer.records import Candidate, SourceOutcome
+
+Ask = Callable[[Call], Awaitable[list[Candidate]]]
+
+
+async def consult(
+    http: HttpClient, source: str, base: str, ask: Ask, bundle: EvidenceBundle, deadline: float, why: str = ""
+) -> bool:
+    """True when the source answered (possibly with nothing), False when it failed."""
+    if not base:
+        bundle.outcomes.append(SourceOutcome(source=source, status="skipped", detail="no base URL configured"))
+        return False
+    call = http.call(source, base, deadline)
+    try:
+        found = await ask(call)
+    except SourceFailure as exc:
+        bundle.outcomes.append(SourceOutcome(source=source, status="failed", detail=exc.detail))
+        return False
+    except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
+        bundle.outcomes.append(
+            SourceOutcome(source=source, status="failed", detail=f"unexpected reply shape ({type(exc).__name__})")
+        )
+        return False
+    finally:
+        bundle.connector_calls += call.network_calls
+    added = sum(bundle.add(c) for c in found)
+    notes = [why] if why else []
+    if call.cache_hits and not call.network_calls:
+        notes.append("from cache")
+    bundle.outcomes.append(
+        SourceOutcome(source=source, status="answered", candidates=added, detail="; ".join(notes) or None)
+    )
+    return True

@@ -1,0 +1,400 @@
+"""The one async HTTP layer every online stage uses.
+
+Why one layer: politeness and failure handling must be the same for every
+service. It gives, per source: a rate limit (the service's published polite
+rate by default), retries with exponential backoff that honour Retry-After,
+a total time bound per request (so a slow-drip reply cannot hold a citation),
+a response-size cap, a circuit breaker, an on-disk cache with per-source
+freshness, a descriptive User-Agent with a contact e-mail, and counters of
+calls, bytes and time. Every failure surfaces as `SourceFailure`, which the
+stages record as a failed source, never as "not found".
+
+Configured source base URLs are trusted; any other URL (found in a paper, or
+a redirect leaving the source's own host) goes through `ssrf.check_url` first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import email.utils
+import json
+import random
+import time
+import xml.etree.ElementTree as ET
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlencode, urljoin, urlsplit
+
+import httpx
+
+from citetracer import __version__
+from citetracer.collect.httpcache import HttpCache
+from citetracer.collect.ssrf import UnsafeURL, check_url
+from citetracer.config import OnlineSettings
+
+#: Published polite request rates (requests per second) of each service.
+#: Crossref: 10/s in the polite pool (with mailto); OpenAlex: 10/s; Semantic Scholar:
+#: 1/s for keyed clients (the unauthenticated pool is shared and throttled);
+#: arXiv: one request every 3 s; NCBI E-utilities: 3/s without a key (10 with);
+#: DBLP, Europe PMC, ACL Anthology, OpenReview, DataCite, doi.org publish no number:
+#: we stay well below what they tolerate.
+POLITE_RATES: dict[str, float] = {
+    "crossref": 10.0,
+    "openalex": 10.0,
+    "semanticscholar": 1.0,
+    "arxiv": 1 / 3,
+    "pubmed": 3.0,
+    "europepmc": 10.0,
+    "dblp": 5.0,
+    "acl": 5.0,
+    "openreview": 5.0,
+    "datacite": 10.0,
+    "doi": 10.0,
+    "searxng": 5.0,
+    "web": 5.0,
+}
+KEYED_RATES: dict[str, float] = {"pubmed": 10.0}
+MAX_REDIRECTS = 5
+RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+
+
+class SourceFailure(Exception):
+    """A source did not give a usable answer (timeout, 429, 5xx, malformed reply, ...)."""
+
+    def __init__(self, source: str, detail: str, retry: bool = True) -> None:
+        super().__init__(f"{source}: {detail}")
+        self.source = source
+        self.detail = detail
+        #: False when asking again cannot help (refused URL, oversized reply).
+        self.retry = retry
+
+
+@dataclass
+class SourceStats:
+    calls: int = 0
+    cache_hits: int = 0
+    failures: int = 0
+    bytes: int = 0
+    seconds: float = 0.0
+
+
+@dataclass
+class _Reply:
+    status: int
+    headers: httpx.Headers
+    body: bytes
+
+
+@dataclass
+class Response:
+    status: int
+    url: str
+    content_type: str
+    body: bytes
+    from_cache: bool = False
+
+    def text(self) -> str:
+        return self.body.decode("utf-8", errors="replace")
+
+
+class RateLimiter:
+    """Spaces requests of one source at least 1/rate seconds apart (no bursts)."""
+
+    def __init__(self, rate: float) -> None:
+        self.interval = 1.0 / rate if rate > 0 else 0.0
+        self._next = 0.0
+        self._lock = asyncio.Lock()
+
+    async def wait(self) -> None:
+        if not self.interval:
+            return
+        async with self._lock:
+            now = time.monotonic()
+            slot = max(now, self._next)
+            self._next = slot + self.interval
+        if slot > now:
+            await asyncio.sleep(slot - now)
+
+
+@dataclass
+class Breaker:
+    """Circuit breaker: after `limit` consecutive failures the source is skipped for `cooldown` s."""
+
+    limit: int
+    cooldown: float
+    failures: int = 0
+    opened_at: float | None = None
+
+    def allow(self) -> bool:
+        # Once the cooldown is over the breaker is half-open: one request may probe the service.
+        return self.opened_at is None or time.monotonic() - self.opened_at >= self.cooldown
+
+    def success(self) -> None:
+        self.failures, self.opened_at = 0, None
+
+    def failure(self) -> None:
+        self.failures += 1
+        if self.failures >= self.limit:
+            self.opened_at = time.monotonic()
+
+
+@dataclass
+class Call:
+    """One source consulted for one citation: its base URL, deadline and the network calls it made."""
+
+    http: HttpClient
+    source: str
+    base: str
+    deadline: float
+    network_calls: int = 0
+    cache_hits: int = 0
+    headers: dict[str, str] = field(default_factory=dict)
+
+    def url(self, path: str, params: dict[str, Any] | None = None) -> str:
+        url = self.base.rstrip("/") + "/" + path.lstrip("/") if path else self.base
+        if params:
+            clean = {k: v for k, v in params.items() if v is not None}
+            url += ("&" if "?" in url else "?") + urlencode(clean)
+        return url
+
+    async def get(
+        self, path: str, params: dict[str, Any] | None = None, accept: str | None = None, trusted: bool = True
+    ) -> Response:
+        url = path if path.startswith(("http://", "https://")) else self.url(path, params)
+        return await self.http.get(self, url, accept=accept, trusted=trusted)
+
+    async def json(self, path: str, params: dict[str, Any] | None = None, accept: str | None = None) -> Any:
+        """The decoded JSON body, or None for a 404; anything else unusable is a SourceFailure."""
+        resp = await self.get(path, params, accept=accept or "application/json")
+        if resp.status == 404:
+            return None
+        try:
+            return json.loads(resp.body)
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise SourceFailure(self.source, f"invalid JSON ({resp.content_type or 'no content type'})") from exc
+
+    async def xml(self, path: str, params: dict[str, Any] | None = None) -> ET.Element | None:
+        resp = await self.get(path, params, accept="application/xml")
+        if resp.status == 404:
+            return None
+        return parse_xml(self.source, resp.body)
+
+
+def parse_xml(source: str, body: bytes) -> ET.Element:
+    """Parse an XML reply without entity expansion risks.
+
+    expat never fetches external DTDs or entities; we also refuse any document
+    that declares its own entities, which no API reply we read does, so entity
+    expansion attacks cannot start.
+    """
+    if b"<!ENTITY" in body:
+        raise SourceFailure(source, "XML reply declares entities; refused")
+    try:
+        return ET.fromstring(body)
+    except ET.ParseError as exc:
+        raise SourceFailure(source, f"invalid XML: {exc}") from exc
+
+
+def retry_after(value: str | None) -> float | None:
+    """Seconds to wait from a Retry-After header (delta-seconds or HTTP-date)."""
+    if not value:
+        return None
+    value = value.strip()
+    if value.isdigit():
+        return float(value)
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+class HttpClient:
+    """Shared by all online stages of one run; create it once, `aclose()` it at the end.
+
+    The underlying httpx client is bound to the event loop it was created in;
+    a new one is made when a later run uses another loop (each `asyncio.run`).
+    """
+
+    def __init__(self, settings: OnlineSettings, mailto: str | None = None) -> None:
+        self.settings = settings
+        contact = f"; mailto:{mailto}" if mailto else ""
+        self.user_agent = f"citetracer/{__version__} (+https://github.com/citetracer/citetracer{contact})"
+        self.mailto = mailto
+        self.stats: dict[str, SourceStats] = {}
+        self._limiters: dict[str, RateLimiter] = {}
+        self._breakers: dict[str, Breaker] = {}
+        self._client: httpx.AsyncClient | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.cache = HttpCache.open(settings.http_cache) if settings.http_cache else None
+
+    # -------------------------------------------------------------- plumbing
+
+    def _httpx(self) -> httpx.AsyncClient:
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._loop is not loop:
+            self._client = httpx.AsyncClient(
+                headers={"User-Agent": self.user_agent},
+                follow_redirects=False,
+                timeout=httpx.Timeout(self.settings.timeout),
+                limits=httpx.Limits(max_connections=100, max_keepalive_connections=20),
+                trust_env=False,
+            )
+            self._loop = loop
+        return self._client
+
+    async def aclose(self) -> None:
+        if self._client is not None and self._loop is asyncio.get_running_loop():
+            await self._client.aclose()
+        self._client = None
+
+    def close_cache(self) -> None:
+        if self.cache is not None:
+            self.cache.close()
+            self.cache = None
+
+    def limiter(self, source: str) -> RateLimiter:
+        if source not in self._limiters:
+            rates = self.settings.rate_limits
+            default = KEYED_RATES.get(source) if source in self.settings.keys else None
+            rate = rates.get(source, rates.get("*", default or POLITE_RATES.get(source, 5.0)))
+            self._limiters[source] = RateLimiter(rate)
+        return self._limiters[source]
+
+    def breaker(self, source: str) -> Breaker:
+        if source not in self._breakers:
+            self._breakers[source] = Breaker(self.settings.breaker_failures, self.settings.breaker_seconds)
+        return self._breakers[source]
+
+    def call(self, source: str, base: str, deadline: float | None = None) -> Call:
+        end = deadline if deadline is not None else time.monotonic() + self.settings.deadline
+        return Call(http=self, source=source, base=base, deadline=end)
+
+    def _freshness(self, source: str) -> float:
+        days = self.settings.cache_days
+        return 86400.0 * days.get(source, days.get("*", 7.0))
+
+    # ------------------------------------------------------------------- get
+
+    async def get(self, call: Call, url: str, accept: str | None = None, trusted: bool = True) -> Response:
+        """GET with cache, rate limit, retries, redirects, size and time bounds; 200 or 404, else a failure."""
+        source = call.source
+        stats = self.stats.setdefault(source, SourceStats())
+        key = f"{accept or ''} {url}"
+        if self.cache is not None:
+            hit = self.cache.get(key, self._freshness(source))
+            if hit is not None:
+                stats.cache_hits += 1
+                call.cache_hits += 1
+                return Response(status=hit[0], url=url, content_type=hit[1], body=hit[2], from_cache=True)
+        breaker = self.breaker(source)
+        if not breaker.allow():
+            raise SourceFailure(source, "circuit open after repeated failures")
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                resp = await self._attempt(call, url, accept, trusted, stats)
+            except SourceFailure as exc:
+                wait = self._backoff(attempt)
+                if attempt > self.settings.retries or not self._fits(call, wait) or not exc.retry:
+                    stats.failures += 1
+                    breaker.failure()
+                    raise
+                await asyncio.sleep(wait)
+                continue
+            if resp.status in RETRY_STATUSES:
+                hinted = retry_after(resp.headers.get("retry-after"))
+                wait = hinted if hinted is not None else self._backoff(attempt)
+                if attempt > self.settings.retries or not self._fits(call, wait):
+                    stats.failures += 1
+                    breaker.failure()
+                    why = f" (Retry-After {hinted:.0f}s)" if hinted is not None else ""
+                    raise SourceFailure(source, f"HTTP {resp.status}{why} after {attempt} attempt(s)")
+                await asyncio.sleep(wait)
+                continue
+            if resp.status not in (200, 404):
+                stats.failures += 1
+                breaker.failure()
+                raise SourceFailure(source, f"HTTP {resp.status}")
+            breaker.success()
+            out = Response(resp.status, url, resp.headers.get("content-type", ""), resp.body)
+            if self.cache is not None:
+                self.cache.put(key, source, out.status, out.content_type, out.body)
+            return out
+
+    def _backoff(self, attempt: int) -> float:
+        return 0.25 * (2 ** (attempt - 1)) * (1 + random.random() / 2)
+
+    def _fits(self, call: Call, wait: float) -> bool:
+        return time.monotonic() + wait + 0.05 < call.deadline
+
+    async def _attempt(self, call: Call, url: str, accept: str | None, trusted: bool, stats: SourceStats) -> _Reply:
+        """One request with its redirects, bounded in time (to the deadline) and size."""
+        source = call.source
+        remaining = call.deadline - time.monotonic()
+        if remaining <= 0:
+            raise SourceFailure(source, "deadline reached", retry=False)
+        budget = min(self.settings.timeout, remaining)
+        headers = {"Accept": accept or "*/*", **call.headers}
+        start = time.monotonic()
+        trusted_host = urlsplit(call.base).netloc
+        try:
+            async with asyncio.timeout(budget):
+                seen: set[str] = set()
+                for _hop in range(MAX_REDIRECTS + 1):
+                    if url in seen:
+                        raise SourceFailure(source, "redirect loop", retry=False)
+                    seen.add(url)
+                    if not (trusted and urlsplit(url).netloc == trusted_host):
+                        try:
+                            await check_url(url, self.settings.allow_private)
+                        except UnsafeURL as exc:
+                            raise SourceFailure(source, f"refused {exc}", retry=False) from exc
+                    await self.limiter(source).wait()
+                    call.network_calls += 1
+                    stats.calls += 1
+                    resp = await self._fetch(source, url, headers, stats)
+                    if resp.status in (301, 302, 303, 307, 308) and "location" in resp.headers:
+                        url = urljoin(url, resp.headers["location"])
+                        continue
+                    return resp
+                raise SourceFailure(source, f"more than {MAX_REDIRECTS} redirects", retry=False)
+        except TimeoutError as exc:
+            raise SourceFailure(source, f"no complete reply within {budget:.1f}s") from exc
+        except httpx.TransportError as exc:
+            raise SourceFailure(source, f"{type(exc).__name__}: {exc}".rstrip(": ")) from exc
+        finally:
+            stats.seconds += time.monotonic() - start
+
+    async def _fetch(self, source: str, url: str, headers: dict[str, str], stats: SourceStats) -> _Reply:
+        cap = self.settings.max_response_bytes
+        request = self._httpx().build_request("GET", url, headers=headers)
+        resp = await self._httpx().send(request, stream=True)
+        try:
+            declared = resp.headers.get("content-length", "")
+            if declared.isdigit() and int(declared) > cap:
+                raise SourceFailure(source, f"reply of {declared} bytes exceeds the {cap}-byte cap", retry=False)
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in resp.aiter_bytes():
+                size += len(chunk)
+                if size > cap:
+                    raise SourceFailure(source, f"reply exceeds the {cap}-byte cap", retry=False)
+                chunks.append(chunk)
+            stats.bytes += size
+        finally:
+            await resp.aclose()
+        return _Reply(resp.status_code, resp.headers, b"".join(chunks))
+
+
+class UsesHttp:
+    """Mixin for stages holding the shared client: the pipeline closes it through them."""
+
+    http: HttpClient
+
+    async def aclose(self) -> None:
+        await self.http.aclose()
+
+    def close(self) -> None:
+        self.http.close_cache()

@@ -1,0 +1,175 @@
+"""URL Fetch stage: resolve the identifiers a citation carries into candidates.
+
+DOIs go to doi.org content negotiation (CSL-JSON; any registration agency),
+falling back to the agency's own API (DataCite for arXiv DOIs, Crossref for the
+rest) when the resolver fails. arXiv ids go to the arXiv API. URLs of known
+services (doi.org, arxiv.org, openreview.net, aclanthology.org, dblp.org,
+PubMed, PMC, Europe PMC) are turned into those services' lookups at their
+configured (trusted) base URLs; any other URL is an untrusted landing page,
+fetched through the SSRF guard and read for citation_* / Dublin Core / JSON-LD
+metadata.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from dataclasses import dataclass
+from functools import partial
+from typing import Protocol
+
+from citetracer.collect.connectors.acl import ANTHOLOGY_ID, AclAnthology
+from citetracer.collect.connectors.arxiv import Arxiv, arxiv_id_of
+from citetracer.collect.connectors.crossref import Crossref
+from citetracer.collect.connectors.datacite import DataCite
+from citetracer.collect.connectors.dblp import from_record_xml
+from citetracer.collect.connectors.doi import DoiResolver
+from citetracer.collect.connectors.europepmc import EuropePmc
+from citetracer.collect.connectors.openreview import FORUM, OpenReview
+from citetracer.collect.connectors.pubmed import PubMed
+from citetracer.collect.consult import Ask, consult
+from citetracer.collect.http import Call, HttpClient, SourceFailure, UsesHttp
+from citetracer.collect.landing import page_candidate
+from citetracer.collect.stage import EvidenceBundle
+from citetracer.config import Settings
+from citetracer.match.normalize import canonical_arxiv, canonical_doi
+from citetracer.records import Candidate, Reference
+
+#: Known services' URLs -> (source, id pattern); the id is looked up at the source's configured base.
+URL_ROUTES: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("doi", re.compile(r"^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)", re.I)),
+    ("arxiv", re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(\S+?)(?:\.pdf)?/?$", re.I)),
+    ("openreview", FORUM),
+    ("acl", re.compile(r"^https?://(?:www\.)?aclanthology\.org/([^/?#\s]+?)(?:\.pdf|\.bib)?/?$", re.I)),
+    ("dblp", re.compile(r"^https?://dblp\.(?:org|uni-trier\.de)/rec/(?:bibtex/|xml/)?(\S+?)(?:\.html|\.xml|\.bib)?$")),
+    ("pubmed", re.compile(r"^https?://(?:pubmed\.ncbi\.nlm\.nih\.gov|www\.ncbi\.nlm\.nih\.gov/pubmed)/(\d+)", re.I)),
+    (
+        "europepmc",
+        re.compile(
+            r"^https?://(?:www\.ncbi\.nlm\.nih\.gov/pmc/articles|europepmc\.org/articles?(?:/pmc)?)/(PMC\d+)", re.I
+        ),
+    ),
+)
+
+
+@dataclass
+class Lookup:
+    """One identifier to resolve: which source, how, and what the report calls it."""
+
+    source: str
+    ask: Ask
+    label: str
+
+
+class UrlFetchStage(UsesHttp):
+    name = "url"
+
+    def __init__(self, settings: Settings, http: HttpClient) -> None:
+        self.settings = settings
+        self.http = http
+        self.doi = DoiResolver()
+        self.crossref = Crossref()
+        self.datacite = DataCite()
+        self.arxiv = Arxiv()
+        self.by_url: dict[str, ResolvesIds] = {
+            "openreview": OpenReview(),
+            "acl": AclAnthology(),
+            "pubmed": PubMed(),
+            "europepmc": EuropePmc(),
+        }
+
+    def lookups(self, ref: Reference) -> list[Lookup]:
+        out: list[Lookup] = []
+        doi = canonical_doi(ref.doi)
+        if doi:
+            out.append(Lookup("doi", partial(_by_id, self.doi, doi), f"DOI {doi}"))
+        arxiv = canonical_arxiv(ref.arxiv_id)
+        if arxiv and arxiv != arxiv_id_of(ref.model_copy(update={"arxiv_id": None})):
+            out.append(Lookup("arxiv", partial(_by_id, self.arxiv, arxiv), f"arXiv {arxiv}"))
+        url = (ref.url or "").strip()
+        if url:
+            routed = self._route_url(url, doi, arxiv)
+            if routed is not None:
+                out.append(routed)
+            elif not any(url.lower().endswith(ext) for ext in (".pdf", ".zip", ".tar.gz")):
+                out.append(Lookup("web", partial(self._landing, url), f"page {url[:80]}"))
+        return out
+
+    def _route_url(self, url: str, doi: str | None, arxiv: str | None) -> Lookup | None:
+        for source, pattern in URL_ROUTES:
+            m = pattern.search(url)
+            if not m:
+                continue
+            ident = m.group(1)
+            if source == "doi":
+                d = canonical_doi(ident)
+                if not d or d == doi:
+                    return Lookup("doi", _nothing, "") if d == doi else None
+                return Lookup("doi", partial(_by_id, self.doi, d), f"DOI {d} (URL)")
+            if source == "arxiv":
+                a = canonical_arxiv(ident)
+                if not a or a == arxiv or (doi and doi.endswith(a)):
+                    return Lookup("arxiv", _nothing, "") if a else None
+                return Lookup("arxiv", partial(_by_id, self.arxiv, a), f"arXiv {a} (URL)")
+            if source == "acl" and not ANTHOLOGY_ID.match(ident):
+                return None
+            if source == "dblp":
+                return Lookup("dblp", partial(self._dblp_record, ident), f"DBLP {ident}")
+            connector = self.by_url[source]
+            return Lookup(source, partial(_by_id, connector, ident), f"{source} {ident}")
+        return None
+
+    async def _landing(self, url: str, call: Call) -> list[Candidate]:
+        resp = await call.get(url, accept="text/html,application/xhtml+xml", trusted=False)
+        if resp.status == 404:
+            return []
+        cand = page_candidate(resp.text(), url)
+        return [cand] if cand else []
+
+    async def _dblp_record(self, key: str, call: Call) -> list[Candidate]:
+        root = await call.xml(f"rec/{key}.xml")
+        return from_record_xml(root) if root is not None else []
+
+    async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
+        todo = [lk for lk in self.lookups(reference) if lk.label]
+        if not todo:
+            return
+        deadline = time.monotonic() + self.settings.online.deadline
+        results = await asyncio.gather(
+            *(consult(self.http, lk.source, self._base(lk.source), lk.ask, bundle, deadline, lk.label) for lk in todo)
+        )
+        doi = canonical_doi(reference.doi)
+        doi_failed = any(lk.source == "doi" and not ok for lk, ok in zip(todo, results, strict=True))
+        if doi and doi_failed:
+            # The resolver failed: ask the registration agency's own API instead.
+            agency = self.datacite if doi.startswith("10.48550/") else self.crossref
+            await consult(
+                self.http,
+                agency.name,
+                self._base(agency.name),
+                partial(agency.lookup, reference),
+                bundle,
+                deadline,
+                f"DOI {doi} (resolver failed)",
+            )
+
+    def _base(self, source: str) -> str:
+        if source == "web":
+            return "untrusted:"
+        return self.settings.sources.get(source, "")
+
+
+async def _nothing(call: Call) -> list[Candidate]:
+    return []
+
+
+class ResolvesIds(Protocol):
+    async def by_id(self, ident: str, call: Call) -> list[Candidate]: ...
+
+
+async def _by_id(source: ResolvesIds, ident: str, call: Call) -> list[Candidate]:
+    return await source.by_id(ident, call)
+
+
+__all__ = ["SourceFailure", "UrlFetchStage"]

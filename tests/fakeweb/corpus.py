@@ -1,0 +1,202 @@
+"""The fake web's record corpus: world.jsonl-style records, who indexes which, and search.
+
+Coverage follows the real services: Crossref holds the DOIs it registered
+(not arXiv's 10.48550, which DataCite holds), doi.org resolves every DOI,
+arXiv holds records with an arXiv id, DBLP the records with a DBLP key (and
+their other versions, as separate entries like DBLP's CoRR copies), Europe PMC
+bioRxiv preprints and biomedical journals, PubMed the biomedical journals,
+OpenReview records whose URL is on openreview.net, ACL Anthology the records
+with an ACL DOI, and OpenAlex and Semantic Scholar everything. A record may
+name its services explicitly with a `services` list.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+STOP = frozenset("a an and the of for in on to with by at from is are as its via".split())
+BIOMED = re.compile(
+    r"biorxiv|medrxiv|medicine|medical|clinical|health|biolog|genom|genet|cancer|cardio|f1000|wellcome|"
+    r"plos|lancet|nature|cell|neuro|pharma|immun|epidem",
+    re.I,
+)
+SERVICES = (
+    "crossref",
+    "doi",
+    "datacite",
+    "arxiv",
+    "dblp",
+    "openalex",
+    "semanticscholar",
+    "europepmc",
+    "pubmed",
+    "openreview",
+    "acl",
+    "pages",
+)
+
+
+def words(text: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP]
+
+
+def digest(text: str, n: int = 10) -> str:
+    return hashlib.sha1(text.encode()).hexdigest()[:n]
+
+
+@dataclass
+class Record:
+    """One rendering of a work as the fake services serve it."""
+
+    rid: str
+    title: str
+    authors: list[str]
+    year: int | None
+    venue: str | None
+    venue_full: str | None
+    doi: str | None
+    arxiv_id: str | None
+    url: str | None
+    type: str | None
+    dblp_key: str | None
+    pmid: str | None
+    services: set[str]
+
+    def field(self, name: str) -> Any:
+        return getattr(self, name)
+
+
+def _services(obj: dict[str, Any], variant: bool) -> set[str]:
+    if obj.get("services"):
+        return set(obj["services"])
+    doi = (obj.get("doi") or "").lower()
+    venue = f"{obj.get('venue') or ''} {obj.get('venue_full') or ''}"
+    out = {"openalex", "pages"}
+    if not variant:
+        out.add("semanticscholar")
+    if doi:
+        out.add("doi")
+        out.add("datacite" if doi.startswith("10.48550/") else "crossref")
+        if doi.startswith("10.18653/v1/"):
+            out.add("acl")
+    if obj.get("arxiv_id"):
+        out.add("arxiv")
+    if obj.get("dblp_key") or variant:
+        out.add("dblp")
+    if BIOMED.search(venue):
+        out.add("europepmc")
+        if "rxiv" not in venue.lower():
+            out.add("pubmed")
+    if "openreview.net" in (obj.get("url") or ""):
+        out.add("openreview")
+    return out
+
+
+def records_of(obj: dict[str, Any]) -> list[Record]:
+    base_id = str(obj.get("id") or digest(obj["title"]))
+    out = [_record(obj, base_id, variant=False)]
+    for i, v in enumerate(obj.get("variants") or [], 1):
+        merged = {**obj, **{k: val for k, val in v.items() if val not in (None, [])}, "variants": None}
+        if "doi" not in v:
+            merged["doi"] = None
+        merged["dblp_key"] = None
+        out.append(_record(merged, f"{base_id}v{i}", variant=True))
+    return out
+
+
+def _record(obj: dict[str, Any], rid: str, variant: bool) -> Record:
+    year = obj.get("year")
+    return Record(
+        rid=rid,
+        title=str(obj["title"]),
+        authors=[a for a in obj.get("authors") or [] if isinstance(a, str)],
+        year=int(year) if isinstance(year, int | str) and str(year).isdigit() else None,
+        venue=obj.get("venue"),
+        venue_full=obj.get("venue_full"),
+        doi=(obj.get("doi") or "").lower() or None,
+        arxiv_id=obj.get("arxiv_id"),
+        url=obj.get("url"),
+        type=obj.get("type"),
+        dblp_key=obj.get("dblp_key"),
+        pmid=str(obj["pmid"]) if obj.get("pmid") else str(int(digest(rid, 7), 16) % 40_000_000),
+        services=_services(obj, variant),
+    )
+
+
+@dataclass
+class Corpus:
+    records: list[Record] = field(default_factory=list)
+    by_doi: dict[str, list[Record]] = field(default_factory=lambda: defaultdict(list))
+    by_arxiv: dict[str, Record] = field(default_factory=dict)
+    by_key: dict[str, Record] = field(default_factory=dict)
+    by_rid: dict[str, Record] = field(default_factory=dict)
+    by_pmid: dict[str, Record] = field(default_factory=dict)
+    index: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
+    all_words: list[set[str]] = field(default_factory=list)
+
+    @classmethod
+    def from_objects(cls, objects: Iterable[dict[str, Any]]) -> Corpus:
+        corpus = cls()
+        for obj in objects:
+            for rec in records_of(obj):
+                corpus.add(rec)
+        return corpus
+
+    @classmethod
+    def from_jsonl(cls, path: Path) -> Corpus:
+        with path.open(encoding="utf-8") as fh:
+            return cls.from_objects(json.loads(line) for line in fh if line.strip())
+
+    def add(self, rec: Record) -> None:
+        n = len(self.records)
+        self.records.append(rec)
+        if rec.doi:
+            self.by_doi[rec.doi].append(rec)
+        if rec.arxiv_id and rec.arxiv_id not in self.by_arxiv:
+            self.by_arxiv[rec.arxiv_id] = rec
+        if rec.dblp_key:
+            self.by_key[rec.dblp_key] = rec
+        self.by_rid[rec.rid] = rec
+        if rec.pmid:
+            self.by_pmid[rec.pmid] = rec
+        title_words = set(words(rec.title))
+        self.all_words.append(title_words | set(words(" ".join(rec.authors))) | set(words(rec.venue or "")))
+        for w in title_words:
+            self.index[w].add(n)
+
+    def doi(self, doi: str, service: str) -> Record | None:
+        return next((r for r in self.by_doi.get(doi.lower(), []) if service in r.services), None)
+
+    def search(self, query: str, service: str, rows: int = 10, all_words: bool = False) -> list[tuple[float, Record]]:
+        """Title search ranked by idf-weighted word overlap; `all_words` = every word must occur (DBLP)."""
+        q = list(dict.fromkeys(words(query)))
+        if not q:
+            return []
+        total = len(self.records) or 1
+        scores: dict[int, float] = defaultdict(float)
+        weight = {w: math.log(1 + total / (1 + len(self.index.get(w, ())))) for w in q}
+        for w in q:
+            for n in self.index.get(w, ()):
+                scores[n] += weight[w]
+        need = sum(weight.values())
+        out = []
+        for n, s in scores.items():
+            rec = self.records[n]
+            if service not in rec.services:
+                continue
+            if all_words:
+                if not all(w in self.all_words[n] for w in q):
+                    continue
+            elif s < 0.5 * need:
+                continue
+            out.append((s / need, rec))
+        out.sort(key=lambda x: (-x[0], x[1].rid))
+        return out[:rows]

@@ -1,0 +1,482 @@
+"""A fake scholarly web on 127.0.0.1: every service of DESIGN.md behind one loopback server.
+
+Each service lives under its own path prefix (`/crossref`, `/openalex`,
+`/semanticscholar/graph/v1`, `/dblp`, `/arxiv`, `/pubmed`, `/europepmc`, `/acl`,
+`/openreview`, `/datacite`, `/doi`, `/searxng`, `/pages`), which is the base URL
+the client is configured with; below it, paths, parameters and reply shapes are
+those of the real service. Faults are switchable per service at run time
+(`web.faults["dblp"] = Fault(mode="status", status=500)`): latency, hanging
+(timeouts), status codes with Retry-After, truncated and malformed bodies,
+connection resets, huge bodies, redirect loops, slow drip, wrong content type.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import struct
+import threading
+import time
+from collections import Counter
+from dataclasses import dataclass
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import parse_qs, quote, unquote, urlsplit
+
+from tests.fakeweb import shapes
+from tests.fakeweb.corpus import Corpus, Record
+
+PREFIXES = {
+    "crossref": "/crossref",
+    "openalex": "/openalex",
+    "semanticscholar": "/semanticscholar/graph/v1",
+    "dblp": "/dblp",
+    "arxiv": "/arxiv",
+    "pubmed": "/pubmed/entrez/eutils",
+    "europepmc": "/europepmc/webservices/rest",
+    "acl": "/acl",
+    "openreview": "/openreview",
+    "datacite": "/datacite",
+    "doi": "/doi",
+    "searxng": "/searxng",
+    "pages": "/pages",
+}
+
+
+@dataclass
+class Fault:
+    """What a service does wrong. `every` = fault one request in N (1 = all)."""
+
+    mode: str | None = None  # status | hang | truncate | malformed | reset | huge | redirect_loop | drip | html
+    status: int = 500
+    retry_after: str | None = None
+    every: int = 1
+    latency: float = 0.0
+    hang: float = 30.0
+
+
+class FakeWeb:
+    def __init__(self, corpus: Corpus) -> None:
+        self.corpus = corpus
+        self.faults: dict[str, Fault] = {}
+        self.hits: Counter[str] = Counter()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        handler = type("Handler", (_Handler,), {"web": self})
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server.daemon_threads = True
+        self.server.request_queue_size = 256
+        self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+
+    @property
+    def root(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def sources(self) -> dict[str, str]:
+        """Base URLs to configure the client with (Settings.sources)."""
+        return {name: self.root + prefix for name, prefix in PREFIXES.items() if name != "pages"}
+
+    def __enter__(self) -> FakeWeb:
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._stop.set()
+        self.server.shutdown()
+        self.server.server_close()
+
+    def count(self, source: str) -> int:
+        with self._lock:
+            self.hits[source] += 1
+            return self.hits[source]
+
+
+def _json(obj: Any) -> bytes:
+    return json.dumps(obj).encode()
+
+
+class _Handler(BaseHTTPRequestHandler):
+    web: FakeWeb
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    # ----------------------------------------------------------- plumbing
+
+    def send(
+        self, status: int, body: bytes | str, ctype: str = "application/json", headers: dict[str, str] | None = None
+    ) -> None:
+        data = body.encode() if isinstance(body, str) else body
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(data)))
+        for k, v in (headers or {}).items():
+            self.send_header(k, v)
+        self.end_headers()
+        self.wfile.write(data)
+
+    def do_GET(self) -> None:
+        parts = urlsplit(self.path)
+        path = unquote(parts.path)
+        params = {k: v[0] for k, v in parse_qs(parts.query).items()}
+        for source, prefix in PREFIXES.items():
+            if path == prefix or path.startswith(prefix + "/"):
+                n = self.web.count(source)
+                fault = self.web.faults.get(source) or self.web.faults.get("*")
+                if fault is not None:
+                    if fault.latency:
+                        time.sleep(fault.latency)
+                    if fault.mode and n % fault.every == 0 and self.fault(fault):
+                        return
+                with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+                    getattr(self, f"r_{source}")(path[len(prefix) :] or "/", params)
+                return
+        self.send(404, "not found", "text/plain")
+
+    def fault(self, f: Fault) -> bool:
+        """Misbehave; True when the request has been dealt with."""
+        mode = f.mode
+        if mode == "status":
+            self.send(
+                f.status, _json({"error": "fault"}), headers={"Retry-After": f.retry_after} if f.retry_after else {}
+            )
+        elif mode == "hang":
+            self.web._stop.wait(f.hang)
+            self.close_connection = True
+        elif mode == "reset":
+            self.connection.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            self.close_connection = True
+            self.connection.close()
+        elif mode == "truncate":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "5000")
+            self.end_headers()
+            self.wfile.write(b'{"status":"ok","message":{"items":[{"title":')
+            self.close_connection = True
+        elif mode == "malformed":
+            self.send(200, b'{"status":"ok","message":{"items":[{"title": ["x"]}, <<<', "application/json")
+        elif mode == "html":
+            self.send(200, "<html><body>Service temporarily unavailable</body></html>", "text/html")
+        elif mode == "huge":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            chunk = b" " * 65536
+            try:
+                for _ in range(50 * 1024 * 1024 // len(chunk)):
+                    self.wfile.write(chunk)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        elif mode == "redirect_loop":
+            self.send(302, "", "text/html", headers={"Location": self.path})
+        elif mode == "drip":
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            self.close_connection = True
+            try:
+                for _ in range(600):
+                    self.wfile.write(b" ")
+                    self.wfile.flush()
+                    if self.web._stop.wait(0.2):
+                        break
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+        else:
+            return False
+        return True
+
+    # ------------------------------------------------------------ services
+
+    def r_crossref(self, path: str, p: dict[str, str]) -> None:
+        if path.startswith("/works/") or path.startswith("/v1/works/"):
+            doi = path.split("/works/", 1)[1].removesuffix("/transform")
+            rec = self.web.corpus.doi(doi, "crossref")
+            if rec is None:
+                self.send(404, "Resource not found.", "text/plain")
+            elif path.endswith("/transform"):
+                self.send(200, _json(shapes.csl_json(rec)), "application/vnd.citationstyles.csl+json")
+            else:
+                msg = {
+                    "status": "ok",
+                    "message-type": "work",
+                    "message-version": "1.0.0",
+                    "message": shapes.crossref_work(rec),
+                }
+                self.send(200, _json(msg))
+        elif path == "/works":
+            query = p.get("query.bibliographic") or p.get("query") or ""
+            rows = min(int(p.get("rows", "20")), 1000)
+            hits = self.web.corpus.search(query, "crossref", rows)
+            items = [{**shapes.crossref_work(r), "score": round(50 * s, 3)} for s, r in hits]
+            msg = {
+                "facets": {},
+                "total-results": len(hits),
+                "items": items,
+                "items-per-page": rows,
+                "query": {"start-index": 0, "search-terms": query},
+            }
+            self.send(
+                200, _json({"status": "ok", "message-type": "work-list", "message-version": "1.0.0", "message": msg})
+            )
+        else:
+            self.send(404, "Resource not found.", "text/plain")
+
+    def r_doi(self, path: str, p: dict[str, str]) -> None:
+        doi = path.lstrip("/")
+        if doi.startswith("_transform/"):
+            rec = self.web.corpus.doi(doi.removeprefix("_transform/"), "doi")
+            if rec is not None:
+                self.send(200, _json(shapes.csl_json(rec)), "application/vnd.citationstyles.csl+json")
+                return
+        elif self.web.corpus.doi(doi, "doi") is not None:
+            self.send(
+                302,
+                "<html><head><title>Handle Redirect</title></head></html>",
+                "text/html;charset=utf-8",
+                headers={"Location": f"{PREFIXES['doi']}/_transform/{quote(doi)}"},
+            )
+            return
+        self.send(404, "<html><body>DOI Not Found</body></html>", "text/html;charset=utf-8")
+
+    def r_openalex(self, path: str, p: dict[str, str]) -> None:
+        if path.startswith("/works/doi:"):
+            rec = self.web.corpus.doi(path.removeprefix("/works/doi:"), "openalex")
+            if rec is None:
+                self.send(404, _json({"error": "Not Found", "message": "The requested resource could not be found."}))
+            else:
+                self.send(200, _json(shapes.openalex_work(rec)))
+        elif path == "/works":
+            per_page = min(int(p.get("per-page", "25")), 200)
+            hits = self.web.corpus.search(p.get("search", ""), "openalex", per_page)
+            meta = {"count": len(hits), "db_response_time_ms": 12, "page": 1, "per_page": per_page}
+            self.send(200, _json({"meta": meta, "results": [shapes.openalex_work(r) for _, r in hits], "group_by": []}))
+        else:
+            self.send(404, _json({"error": "Not Found"}))
+
+    def r_semanticscholar(self, path: str, p: dict[str, str]) -> None:
+        if path == "/paper/search":
+            limit = min(int(p.get("limit", "10")), 100)
+            hits = self.web.corpus.search(p.get("query", ""), "semanticscholar", limit)
+            self.send(200, _json({"total": len(hits), "offset": 0, "data": [shapes.s2_paper(r) for _, r in hits]}))
+            return
+        ident = path.removeprefix("/paper/")
+        rec: Record | None = None
+        if ident.upper().startswith("DOI:"):
+            rec = self.web.corpus.doi(ident[4:], "semanticscholar")
+        elif ident.upper().startswith("ARXIV:"):
+            found = self.web.corpus.by_arxiv.get(ident[6:])
+            rec = found if found and "semanticscholar" in found.services else None
+        if rec is None:
+            self.send(404, _json({"error": f"Paper with id {ident} not found"}))
+        else:
+            self.send(200, _json(shapes.s2_paper(rec)))
+
+    def r_dblp(self, path: str, p: dict[str, str]) -> None:
+        if path == "/search/publ/api":
+            q = p.get("q", "")
+            h = min(int(p.get("h", "30")), 1000)
+            found = self.web.corpus.search(q, "dblp", h, all_words=True)
+            hits: dict[str, Any] = {
+                "@total": str(len(found)),
+                "@computed": str(len(found)),
+                "@sent": str(len(found)),
+                "@first": "0",
+            }
+            if found:
+                hits["hit"] = [
+                    {"@score": str(int(10 * s)), "@id": r.rid, "info": shapes.dblp_info(r), "url": f"URL#{r.rid}"}
+                    for s, r in found
+                ]
+            result = {
+                "query": q,
+                "status": {"@code": "200", "text": "OK"},
+                "time": {"@unit": "msecs", "text": "3"},
+                "completions": {"@total": "0", "@computed": "0", "@sent": "0"},
+                "hits": hits,
+            }
+            self.send(200, _json({"result": result}))
+        elif path.startswith("/rec/") and path.endswith(".xml"):
+            rec = self.web.corpus.by_key.get(path[5:-4])
+            if rec is None:
+                self.send(404, "<html>Error 404: Not Found</html>", "text/html")
+            else:
+                self.send(200, '<?xml version="1.0" encoding="US-ASCII"?>\n' + shapes.dblp_xml(rec), "application/xml")
+        else:
+            self.send(404, "<html>Error 404</html>", "text/html")
+
+    def r_arxiv(self, path: str, p: dict[str, str]) -> None:
+        if path != "/api/query":
+            self.send(404, "not found", "text/plain")
+            return
+        corpus = self.web.corpus
+        if p.get("id_list"):
+            out = []
+            for ident in p["id_list"].split(","):
+                base = ident.split("v")[0] if "/" not in ident else ident.rsplit("v", 1)[0]
+                if not any(c.isdigit() for c in ident):
+                    self.send(400, shapes.arxiv_error(ident), "application/atom+xml")
+                    return
+                rec = corpus.by_arxiv.get(base)
+                if rec is not None and "arxiv" in rec.services:
+                    out.append(rec)
+            self.send(200, shapes.arxiv_feed(out, p["id_list"], len(out)), "application/atom+xml")
+            return
+        query = p.get("search_query", "").replace("ti:", " ").replace('"', " ")
+        hits = corpus.search(query, "arxiv", int(p.get("max_results", "10")))
+        self.send(200, shapes.arxiv_feed([r for _, r in hits], query, len(hits)), "application/atom+xml")
+
+    def r_pubmed(self, path: str, p: dict[str, str]) -> None:
+        corpus = self.web.corpus
+        if path == "/esearch.fcgi":
+            term = p.get("term", "").replace("[Title]", " ")
+            hits = corpus.search(term, "pubmed", int(p.get("retmax", "20")))
+            ids = [r.pmid for _, r in hits]
+            self.send(
+                200,
+                _json(
+                    {
+                        "header": {"type": "esearch", "version": "0.3"},
+                        "esearchresult": {
+                            "count": str(len(ids)),
+                            "retmax": str(len(ids)),
+                            "retstart": "0",
+                            "idlist": ids,
+                        },
+                    }
+                ),
+            )
+        elif path == "/esummary.fcgi":
+            uids = [
+                u for u in p.get("id", "").split(",") if u in corpus.by_pmid and "pubmed" in corpus.by_pmid[u].services
+            ]
+            result: dict[str, Any] = {"uids": uids}
+            for u in uids:
+                result[u] = shapes.pubmed_summary(corpus.by_pmid[u])
+            self.send(200, _json({"header": {"type": "esummary", "version": "0.3"}, "result": result}))
+        else:
+            self.send(404, "not found", "text/plain")
+
+    def r_europepmc(self, path: str, p: dict[str, str]) -> None:
+        if path != "/search":
+            self.send(404, _json({"error": "not found"}))
+            return
+        query = p.get("query", "")
+        corpus = self.web.corpus
+        if query.startswith(("EXT_ID:", "PMCID:")):
+            rec = corpus.by_pmid.get(query.split(":", 1)[1].removeprefix("PMC"))
+            recs = [rec] if rec is not None and "europepmc" in rec.services else []
+        else:
+            recs = [
+                r for _, r in corpus.search(query.replace("TITLE:", " "), "europepmc", int(p.get("pageSize", "25")))
+            ]
+        body = {
+            "version": "6.9",
+            "hitCount": len(recs),
+            "request": {"queryString": query},
+            "resultList": {"result": [shapes.europepmc_result(r) for r in recs]},
+        }
+        self.send(200, _json(body))
+
+    def r_acl(self, path: str, p: dict[str, str]) -> None:
+        ident = path.strip("/").removesuffix(".bib")
+        rec = next(
+            (r for r in self.web.corpus.by_doi.get(f"10.18653/v1/{ident.lower()}", []) if "acl" in r.services), None
+        )
+        if rec is None or not path.endswith(".bib"):
+            self.send(404, "<html>Not found</html>", "text/html")
+        else:
+            self.send(200, shapes.bibtex(rec, ident), "application/x-bibtex")
+
+    def r_openreview(self, path: str, p: dict[str, str]) -> None:
+        corpus = self.web.corpus
+        if path == "/notes":
+            recs = [
+                r
+                for r in corpus.records
+                if "openreview" in r.services and (r.url or "").endswith("=" + p.get("id", "-"))
+            ]
+            self.send(200, _json({"notes": [shapes.openreview_note(r) for r in recs[:1]], "count": len(recs[:1])}))
+        elif path == "/notes/search":
+            hits = corpus.search(p.get("term", ""), "openreview", int(p.get("limit", "10")))
+            self.send(200, _json({"notes": [shapes.openreview_note(r) for _, r in hits], "count": len(hits)}))
+        else:
+            self.send(404, _json({"name": "NotFoundError", "message": "not found", "status": 404}))
+
+    def r_datacite(self, path: str, p: dict[str, str]) -> None:
+        if path.startswith("/dois/"):
+            rec = self.web.corpus.doi(path.removeprefix("/dois/"), "datacite")
+            if rec is None:
+                self.send(
+                    404,
+                    _json({"errors": [{"status": "404", "title": "The resource you are looking for doesn't exist."}]}),
+                )
+            else:
+                self.send(200, _json({"data": shapes.datacite_record(rec)}), "application/vnd.api+json")
+        elif path == "/dois":
+            query = p.get("query", "").replace("titles.title:", " ")
+            hits = self.web.corpus.search(query, "datacite", int(p.get("page[size]", "25")))
+            self.send(
+                200,
+                _json({"data": [shapes.datacite_record(r) for _, r in hits], "meta": {"total": len(hits)}}),
+                "application/vnd.api+json",
+            )
+        else:
+            self.send(404, _json({"errors": [{"status": "404"}]}))
+
+    def r_searxng(self, path: str, p: dict[str, str]) -> None:
+        if path != "/search" or p.get("format") != "json":
+            self.send(403, "Forbidden", "text/html")
+            return
+        q = p.get("q", "")
+        hits = self.web.corpus.search(q.replace('"', " "), "pages", 10)
+        results = [
+            {
+                "url": f"{self.web.root}{PREFIXES['pages']}/{quote(r.rid)}",
+                "title": r.title,
+                "content": "",
+                "engine": "fake",
+                "engines": ["fake"],
+                "score": round(s, 3),
+                "category": "general",
+            }
+            for s, r in hits
+        ]
+        self.send(
+            200,
+            _json(
+                {
+                    "query": q,
+                    "number_of_results": len(results),
+                    "results": results,
+                    "answers": [],
+                    "corrections": [],
+                    "infoboxes": [],
+                    "suggestions": [],
+                    "unresponsive_engines": [],
+                }
+            ),
+        )
+
+    def r_pages(self, path: str, p: dict[str, str]) -> None:
+        rec = self.web.corpus.by_rid.get(path.strip("/"))
+        if rec is None:
+            self.send(404, "<html>not found</html>", "text/html")
+        else:
+            self.send(200, shapes.landing_page(rec), "text/html; charset=utf-8")
+
+
+def serve(world: Path) -> FakeWeb:
+    """A started fake web serving a world.jsonl-style file (use as a context manager)."""
+    return FakeWeb(Corpus.from_jsonl(world)).__enter__()

@@ -1,0 +1,255 @@
+"""Records rendered exactly as each real service renders them (shapes from recorded replies)."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+from xml.sax.saxutils import escape as xml_escape
+
+from tests.fakeweb.corpus import Record, digest
+
+
+def split_name(name: str) -> tuple[str, str]:
+    given, _, family = name.rpartition(" ")
+    return given, family or name
+
+
+def crossref_work(r: Record) -> dict[str, Any]:
+    return {
+        "indexed": {"date-parts": [[2026, 6, 6]]},
+        "publisher": "Fake Publisher",
+        "DOI": r.doi,
+        "type": "journal-article" if r.type == "article" else "proceedings-article",
+        "title": [r.title],
+        "author": [
+            {"given": g, "family": f, "sequence": "first" if i == 0 else "additional", "affiliation": []}
+            for i, (g, f) in enumerate(split_name(a) for a in r.authors)
+        ],
+        "container-title": [r.venue_full or r.venue] if (r.venue_full or r.venue) else [],
+        "short-container-title": [r.venue] if r.venue else [],
+        "issued": {"date-parts": [[r.year]]} if r.year else {"date-parts": [[None]]},
+        "URL": f"https://doi.org/{r.doi}",
+        "prefix": (r.doi or "").split("/")[0],
+        "source": "Crossref",
+    }
+
+
+def csl_json(r: Record) -> dict[str, Any]:
+    return {
+        "type": "article-journal" if r.type == "article" else "paper-conference",
+        "id": r.doi,
+        "DOI": r.doi,
+        "URL": f"https://doi.org/{r.doi}",
+        "title": r.title,
+        "author": [{"given": g, "family": f} for g, f in (split_name(a) for a in r.authors)],
+        "container-title": r.venue_full or r.venue or "",
+        "container-title-short": r.venue or "",
+        "publisher": "Fake Publisher",
+        "issued": {"date-parts": [[r.year]]},
+    }
+
+
+def openalex_work(r: Record) -> dict[str, Any]:
+    return {
+        "id": f"https://openalex.org/W{int(digest(r.rid, 9), 16)}",
+        "doi": f"https://doi.org/{r.doi}" if r.doi else None,
+        "title": r.title,
+        "display_name": r.title,
+        "publication_year": r.year,
+        "type": "preprint" if r.type == "preprint" else "article",
+        "authorships": [
+            {
+                "author_position": "first" if i == 0 else "middle",
+                "author": {"id": None, "display_name": a},
+                "raw_author_name": a,
+            }
+            for i, a in enumerate(r.authors)
+        ],
+        "primary_location": {
+            "landing_page_url": r.url,
+            "source": {"display_name": r.venue_full or r.venue, "type": "conference"} if r.venue else None,
+        },
+        "ids": {
+            "openalex": f"https://openalex.org/W{int(digest(r.rid, 9), 16)}",
+            **({"doi": f"https://doi.org/{r.doi}"} if r.doi else {}),
+        },
+        "biblio": {"volume": None, "issue": None, "first_page": None, "last_page": None},
+    }
+
+
+def s2_paper(r: Record) -> dict[str, Any]:
+    ext: dict[str, Any] = {"CorpusId": int(digest(r.rid, 7), 16)}
+    if r.doi:
+        ext["DOI"] = r.doi.upper() if not r.doi.startswith("10.48550") else r.doi
+    if r.arxiv_id:
+        ext["ArXiv"] = r.arxiv_id
+    if r.dblp_key:
+        ext["DBLP"] = r.dblp_key
+    pid = digest("s2" + r.rid, 40)
+    return {
+        "paperId": pid,
+        "externalIds": ext,
+        "url": f"https://www.semanticscholar.org/paper/{pid}",
+        "title": r.title,
+        "venue": r.venue_full or r.venue or "",
+        "year": r.year,
+        "authors": [{"authorId": digest(a, 8), "name": a} for a in r.authors],
+        "publicationTypes": ["JournalArticle"] if r.type == "article" else ["Conference"],
+        "journal": {"name": r.venue or ""},
+    }
+
+
+def dblp_info(r: Record) -> dict[str, Any]:
+    authors = [{"@pid": digest(a, 6), "text": a} for a in r.authors]
+    key = r.dblp_key or f"journals/corr/abs-{r.rid}"
+    info: dict[str, Any] = {
+        "authors": {"author": authors[0] if len(authors) == 1 else authors},
+        "title": r.title + ".",
+        "venue": r.venue or "CoRR",
+        "year": str(r.year),
+        "type": "Journal Articles" if r.type == "article" else "Conference and Workshop Papers",
+        "key": key,
+        "url": f"https://dblp.org/rec/{key}",
+    }
+    if r.doi:
+        info["doi"] = r.doi
+        info["ee"] = f"https://doi.org/{r.doi}"
+    elif r.arxiv_id:
+        info["ee"] = f"https://arxiv.org/abs/{r.arxiv_id}"
+    return info
+
+
+def dblp_xml(r: Record) -> str:
+    tag = "article" if r.type == "article" else "inproceedings"
+    venue_tag = "journal" if tag == "article" else "booktitle"
+    parts = [f'<dblp><{tag} key="{xml_escape(r.dblp_key or "")}" mdate="2024-01-01">']
+    parts += [f"<author>{xml_escape(a)}</author>" for a in r.authors]
+    parts.append(f"<title>{xml_escape(r.title)}.</title>")
+    parts.append(f"<{venue_tag}>{xml_escape(r.venue or '')}</{venue_tag}><year>{r.year}</year>")
+    if r.doi:
+        parts.append(f"<ee>https://doi.org/{xml_escape(r.doi)}</ee>")
+    parts.append(f"</{tag}></dblp>")
+    return "".join(parts)
+
+
+def arxiv_feed(records: list[Record], query: str, total: int) -> str:
+    entries = []
+    for r in records:
+        authors = "".join(f"<author><name>{xml_escape(a)}</name></author>" for a in r.authors)
+        doi = f"<arxiv:doi>{xml_escape(r.doi)}</arxiv:doi>" if r.doi and not r.doi.startswith("10.48550") else ""
+        entries.append(
+            f"<entry><id>http://arxiv.org/abs/{r.arxiv_id}v1</id><title>{xml_escape(r.title)}</title>"
+            f"<updated>{r.year}-01-01T00:00:00Z</updated><published>{r.year}-01-01T00:00:00Z</published>"
+            f'<link href="https://arxiv.org/abs/{r.arxiv_id}v1" rel="alternate" type="text/html"/>'
+            f"<summary>Abstract.</summary>{authors}{doi}"
+            f'<arxiv:primary_category term="cs.LG"/><category term="cs.LG" scheme="http://arxiv.org/schemas/atom"/>'
+            "</entry>"
+        )
+    return (
+        "<?xml version='1.0' encoding='UTF-8'?>\n"
+        '<feed xmlns:opensearch="http://a9.com/-/spec/opensearch/1.1/" xmlns:arxiv="http://arxiv.org/schemas/atom"'
+        ' xmlns="http://www.w3.org/2005/Atom">'
+        f"<id>https://arxiv.org/api/{digest(query)}</id><title>arXiv Query: {xml_escape(query)}</title>"
+        f"<opensearch:itemsPerPage>{len(records)}</opensearch:itemsPerPage>"
+        f"<opensearch:totalResults>{total}</opensearch:totalResults><opensearch:startIndex>0</opensearch:startIndex>"
+        + "".join(entries)
+        + "</feed>"
+    )
+
+
+def arxiv_error(ident: str) -> str:
+    return (
+        "<?xml version='1.0' encoding='UTF-8'?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">"
+        "<entry><id>https://arxiv.org/api/errors#incorrect_id_format_for_" + xml_escape(ident) + "</id>"
+        "<title>Error</title><summary>incorrect id format for " + xml_escape(ident) + "</summary></entry></feed>"
+    )
+
+
+def pubmed_summary(r: Record) -> dict[str, Any]:
+    def short(a: str) -> str:
+        given, family = a.rsplit(" ", 1) if " " in a else ("", a)
+        return f"{family} {''.join(p[0] for p in given.split() if p)}".strip()
+
+    return {
+        "uid": r.pmid,
+        "pubdate": f"{r.year} Jan",
+        "source": r.venue,
+        "authors": [{"name": short(a), "authtype": "Author"} for a in r.authors],
+        "title": r.title + ".",
+        "fulljournalname": r.venue_full or r.venue,
+        "articleids": [{"idtype": "pubmed", "value": r.pmid}] + ([{"idtype": "doi", "value": r.doi}] if r.doi else []),
+    }
+
+
+def europepmc_result(r: Record) -> dict[str, Any]:
+    def short(a: str) -> str:
+        given, family = a.rsplit(" ", 1) if " " in a else ("", a)
+        return f"{family} {''.join(p[0] for p in given.split() if p)}".strip()
+
+    preprint = "rxiv" in (r.venue or "").lower()
+    return {
+        "id": f"PPR{r.pmid}" if preprint else r.pmid,
+        "source": "PPR" if preprint else "MED",
+        **({} if preprint else {"pmid": r.pmid}),
+        **({"doi": r.doi} if r.doi else {}),
+        "title": r.title + ".",
+        "authorString": ", ".join(short(a) for a in r.authors) + ".",
+        "journalTitle": r.venue,
+        "pubYear": str(r.year),
+        "pubType": "preprint" if preprint else "journal article",
+    }
+
+
+def openreview_note(r: Record) -> dict[str, Any]:
+    forum = (r.url or "").rsplit("=", 1)[-1] or digest(r.rid)
+    return {
+        "id": forum,
+        "forum": forum,
+        "content": {
+            "title": {"value": r.title},
+            "authors": {"value": r.authors},
+            "venue": {"value": f"{r.venue} {r.year}"},
+            "venueid": {"value": f"{r.venue}.cc/{r.year}/Conference"},
+        },
+        "cdate": 1_600_000_000_000,
+    }
+
+
+def datacite_record(r: Record) -> dict[str, Any]:
+    return {
+        "id": r.doi,
+        "type": "dois",
+        "attributes": {
+            "doi": r.doi,
+            "creators": [
+                {"name": f"{f}, {g}", "nameType": "Personal", "givenName": g, "familyName": f}
+                for g, f in ((a.rsplit(" ", 1) if " " in a else ("", a)) for a in r.authors)
+            ],
+            "titles": [{"title": r.title}],
+            "publisher": "arXiv" if (r.doi or "").startswith("10.48550") else "Zenodo",
+            "publicationYear": r.year,
+            "types": {"resourceTypeGeneral": "Preprint" if r.type == "preprint" else "Text"},
+            "url": r.url,
+        },
+    }
+
+
+def bibtex(r: Record, ident: str) -> str:
+    authors = " and ".join(r.authors)
+    return (
+        f'@inproceedings{{{ident},\n    title = "{r.title}",\n    author = "{authors}",\n'
+        f'    booktitle = "{r.venue_full or r.venue}",\n    year = "{r.year}",\n'
+        f'    url = "https://aclanthology.org/{ident}",\n    doi = "{r.doi}",\n}}\n'
+    )
+
+
+def landing_page(r: Record) -> str:
+    metas = [f'<meta name="citation_title" content="{escape(r.title)}">']
+    metas += [f'<meta name="citation_author" content="{escape(a)}">' for a in r.authors]
+    if r.year:
+        metas.append(f'<meta name="citation_publication_date" content="{r.year}">')
+    if r.venue:
+        metas.append(f'<meta name="citation_conference_title" content="{escape(r.venue)}">')
+    if r.doi:
+        metas.append(f'<meta name="citation_doi" content="{escape(r.doi)}">')
+    return f"<!doctype html><html><head><title>{escape(r.title)}</title>{''.join(metas)}</head><body></body></html>"
