@@ -62,6 +62,8 @@ class FakeWeb:
         self.corpus = corpus
         self.faults: dict[str, Fault] = {}
         self.hits: Counter[str] = Counter()
+        #: Headers of the last request each service received.
+        self.last_headers: dict[str, dict[str, str]] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
         handler = type("Handler", (_Handler,), {"web": self})
@@ -129,6 +131,7 @@ class _Handler(BaseHTTPRequestHandler):
         for source, prefix in PREFIXES.items():
             if path == prefix or path.startswith(prefix + "/"):
                 n = self.web.count(source)
+                self.web.last_headers[source] = {k.lower(): v for k, v in self.headers.items()}
                 fault = self.web.faults.get(source) or self.web.faults.get("*")
                 if fault is not None:
                     if fault.latency:
@@ -470,6 +473,9 @@ class _Handler(BaseHTTPRequestHandler):
         )
 
     def r_pages(self, path: str, p: dict[str, str]) -> None:
+        if path == "/_redirect":
+            self.send(302, "", "text/html", headers={"Location": p.get("to", "/")})
+            return
         rec = self.web.corpus.by_rid.get(path.strip("/"))
         if rec is None:
             self.send(404, "<html>not found</html>", "text/html")

@@ -19,22 +19,22 @@ Ask = Callable[[Call], Awaitable[list[Candidate]]]
 
 async def consult(
     http: HttpClient, source: str, base: str, ask: Ask, bundle: EvidenceBundle, deadline: float, why: str = ""
-) -> bool:
-    """True when the source answered (possibly with nothing), False when it failed."""
+) -> list[Candidate] | None:
+    """The candidates the source answered with (possibly none), or None when it failed."""
     if not base:
         bundle.outcomes.append(SourceOutcome(source=source, status="skipped", detail="no base URL configured"))
-        return False
+        return None
     call = http.call(source, base, deadline)
     try:
         found = await ask(call)
     except SourceFailure as exc:
         bundle.outcomes.append(SourceOutcome(source=source, status="failed", detail=exc.detail))
-        return False
+        return None
     except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
         bundle.outcomes.append(
             SourceOutcome(source=source, status="failed", detail=f"unexpected reply shape ({type(exc).__name__})")
         )
-        return False
+        return None
     finally:
         bundle.connector_calls += call.network_calls
     added = sum(bundle.add(c) for c in found)
@@ -44,4 +44,4 @@ async def consult(
     bundle.outcomes.append(
         SourceOutcome(source=source, status="answered", candidates=added, detail="; ".join(notes) or None)
     )
-    return True
+    return found

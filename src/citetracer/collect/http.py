@@ -98,22 +98,31 @@ class Response:
 
 
 class RateLimiter:
-    """Spaces requests of one source at least 1/rate seconds apart (no bursts)."""
+    """Token bucket: at most `rate` requests in any one-second window, bursts up to that size.
+
+    Services state their limits per second ("10 requests per second"), so a
+    burst of `rate` requests followed by a pause complies; rates below one per
+    second (arXiv's one request every 3 s) allow no burst at all.
+    """
 
     def __init__(self, rate: float) -> None:
-        self.interval = 1.0 / rate if rate > 0 else 0.0
-        self._next = 0.0
+        self.rate = rate
+        self.capacity = max(1.0, float(int(rate)))
+        self._tokens = self.capacity
+        self._stamp = time.monotonic()
         self._lock = asyncio.Lock()
 
     async def wait(self) -> None:
-        if not self.interval:
+        if self.rate <= 0:
             return
         async with self._lock:
             now = time.monotonic()
-            slot = max(now, self._next)
-            self._next = slot + self.interval
-        if slot > now:
-            await asyncio.sleep(slot - now)
+            self._tokens = min(self.capacity, self._tokens + (now - self._stamp) * self.rate)
+            self._stamp = now
+            self._tokens -= 1.0
+            delay = -self._tokens / self.rate if self._tokens < 0 else 0.0
+        if delay > 0:
+            await asyncio.sleep(delay)
 
 
 @dataclass

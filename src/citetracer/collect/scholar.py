@@ -57,8 +57,9 @@ class ScholarStage(UsesHttp):
         return {n for n in REGISTRY if self.settings.sources.get(n)}
 
     async def _ask(self, name: str, ref: Reference, bundle: EvidenceBundle, deadline: float, why: str) -> bool:
+        """True when the connector answered (possibly with nothing)."""
         connector = REGISTRY[name]
-        return await consult(
+        found = await consult(
             self.http,
             name,
             self.settings.sources[name],
@@ -67,6 +68,7 @@ class ScholarStage(UsesHttp):
             deadline,
             why,
         )
+        return found is not None
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
         available = self.available()

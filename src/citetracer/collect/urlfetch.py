@@ -136,23 +136,32 @@ class UrlFetchStage(UsesHttp):
         if not todo:
             return
         deadline = time.monotonic() + self.settings.online.deadline
-        results = await asyncio.gather(
-            *(consult(self.http, lk.source, self._base(lk.source), lk.ask, bundle, deadline, lk.label) for lk in todo)
-        )
-        doi = canonical_doi(reference.doi)
-        doi_failed = any(lk.source == "doi" and not ok for lk, ok in zip(todo, results, strict=True))
-        if doi and doi_failed:
-            # The resolver failed: ask the registration agency's own API instead.
-            agency = self.datacite if doi.startswith("10.48550/") else self.crossref
+        await asyncio.gather(*(self._run(lk, reference, bundle, deadline) for lk in todo))
+
+    async def _run(self, lookup: Lookup, reference: Reference, bundle: EvidenceBundle, deadline: float) -> None:
+        if lookup.source != "doi":
             await consult(
-                self.http,
-                agency.name,
-                self._base(agency.name),
-                partial(agency.lookup, reference),
-                bundle,
-                deadline,
-                f"DOI {doi} (resolver failed)",
+                self.http, lookup.source, self._base(lookup.source), lookup.ask, bundle, deadline, lookup.label
             )
+            return
+        # A DOI: ask its registration agency's API first (one request), and the doi.org
+        # resolver (which knows every agency, at the cost of a redirect) only when the
+        # agency does not know the DOI or failed.
+        doi = lookup.label.split()[1]
+        agency = self.datacite if doi.startswith("10.48550/") else self.crossref
+        found = await consult(
+            self.http,
+            agency.name,
+            self._base(agency.name),
+            partial(agency.lookup, Reference(doi=doi)),
+            bundle,
+            deadline,
+            lookup.label,
+        )
+        if found:
+            return
+        why = f"{lookup.label} ({agency.name} {'has no record' if found is not None else 'failed'})"
+        await consult(self.http, "doi", self._base("doi"), lookup.ask, bundle, deadline, why)
 
     def _base(self, source: str) -> str:
         if source == "web":

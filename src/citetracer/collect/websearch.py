@@ -69,7 +69,7 @@ class WebSearchStage(UsesHttp):
             urls.extend((await self.provider.search(query, call))[:MAX_PAGES])
             return []
 
-        if not await consult(self.http, self.provider.name, base, ask, bundle, deadline, f"query {query[:60]}"):
+        if await consult(self.http, self.provider.name, base, ask, bundle, deadline, f"query {query[:60]}") is None:
             return
         for url in urls:
             for lookup in self.url_stage.lookups(Reference(url=url)):

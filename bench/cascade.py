@@ -1,0 +1,196 @@
+"""Cascade benchmark: the online stages against the fake scholarly web (127.0.0.1 only).
+
+Serves HALLMARK's world.jsonl through tests/fakeweb (DOIs via Crossref, DataCite
+and doi.org, arXiv records via arXiv, DBLP-keyed records via DBLP, everything
+via OpenAlex and Semantic Scholar) and checks the dev split with an EMPTY store:
+
+1. accuracy (DR, FPR, F1) next to the memory-only run (store filled from world.jsonl,
+   offline), and external calls per citation;
+2. the same split again with the store warm from run 1 (verified links and the
+   online records it learned), once with a cold HTTP cache and once with the
+   on-disk HTTP cache of run 1;
+3. with 100 ms latency per request and the services' default polite rate limits:
+   a 60-reference paper's wall time and the p95 time per citation;
+4. fault runs (one source failing at a time, 429 storms, timeouts, malformed
+   replies): citations Real in the clean run that turn Hallucinated (must be 0),
+   the share ending P1, DR and FPR.
+
+    python bench/cascade.py [--split JSONL] [--world JSONL] [--skip-faults] [--limit N]
+
+Rate limits are off in runs 1, 2 and 4 (they would only add waiting); run 3 keeps
+the defaults. Timing figures depend on the machine (2 shared cores here).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from tests.fakeweb.corpus import Corpus  # noqa: E402
+from tests.fakeweb.server import FakeWeb, Fault  # noqa: E402
+
+from citetracer.config import OnlineSettings, Settings  # noqa: E402
+from citetracer.extract import reference_from_json  # noqa: E402
+from citetracer.mirror.jsonl import add_jsonl  # noqa: E402
+from citetracer.pipeline import Checker  # noqa: E402
+from citetracer.records import CitationResult, Reference  # noqa: E402
+from citetracer.store.db import Store  # noqa: E402
+from hallmark import metrics  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "data" / "hallmark"
+
+
+def run(
+    web: FakeWeb | None,
+    refs: list[Reference],
+    store: Path,
+    cache: str = "",
+    rate_limits: dict[str, float] | None = None,
+    offline: bool = False,
+    **online: Any,
+) -> tuple[list[CitationResult], float]:
+    settings = Settings(
+        store=store,
+        offline=offline,
+        concurrency=16,
+        sources={**Settings().sources, **(web.sources() if web else {}), "searxng": ""},
+        online=OnlineSettings(http_cache=cache, rate_limits={"*": 0} if rate_limits is None else rate_limits, **online),
+    )
+    checker = Checker(settings)
+    t0 = time.perf_counter()
+    try:
+        results = asyncio.run(checker.check_references(refs))
+    finally:
+        checker.close()
+    return results, time.perf_counter() - t0
+
+
+def labels(results: list[CitationResult], entries: list[dict[str, Any]]) -> dict[str, str]:
+    return {
+        e["bibtex_key"]: "HALLUCINATED" if r.verdict.class_ == "Hallucinated" else "VALID"
+        for e, r in zip(entries, results, strict=True)
+    }
+
+
+def calls(results: list[CitationResult]) -> float:
+    return sum(r.cost.connector_calls for r in results) / len(results)
+
+
+def row(name: str, entries: list[dict[str, Any]], results: list[CitationResult], secs: float) -> str:
+    m = metrics(entries, labels(results, entries))
+    pot = sum(r.verdict.class_ == "Potential" for r in results) / len(results)
+    return f"{name:<34}{m['DR']:>7.3f}{m['FPR']:>7.3f}{m['F1']:>7.3f}{pot:>7.3f}{calls(results):>8.2f}{secs:>8.1f}"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--split", type=Path, default=SHARED / "dev_public.jsonl")
+    ap.add_argument("--world", type=Path, default=SHARED / "world.jsonl")
+    ap.add_argument("--limit", type=int, help="check only the first N entries")
+    ap.add_argument("--skip-faults", action="store_true")
+    args = ap.parse_args()
+    if not args.split.exists() or not args.world.exists():
+        print(f"HALLMARK data not found ({args.split}, {args.world}): benchmark skipped.")
+        return 0
+    entries = [json.loads(line) for line in args.split.open() if line.strip()][: args.limit]
+    refs = [reference_from_json(e) for e in entries]
+    cmd = f"python bench/cascade.py --split {args.split} --world {args.world}"
+    if args.limit:
+        cmd += f" --limit {args.limit}"
+    print(f"cascade benchmark: {len(entries)} citations of {args.split.name}; fake web serving {args.world.name}")
+    print(f"command: {cmd}{' --skip-faults' if args.skip_faults else ''}")
+    print("machine: 2 cores shared with other work; times are indicative\n")
+
+    header = f"{'run':<34}{'DR':>7}{'FPR':>7}{'F1':>7}{'Pot':>7}{'calls':>8}{'secs':>8}"
+    with tempfile.TemporaryDirectory() as tmp, FakeWeb(Corpus.from_jsonl(args.world)) as web:
+        tmpdir = Path(tmp)
+        # Memory-only baseline: the store filled from the world file, offline.
+        base_store = tmpdir / "memory.sqlite"
+        with Store(base_store) as s:
+            add_jsonl(s, args.world, "world")
+        mem, mem_s = run(None, refs, base_store, offline=True)
+        print(header)
+        print(row("memory only (store = world.jsonl)", entries, mem, mem_s))
+
+        store, cache = tmpdir / "online.sqlite", str(tmpdir / "http.sqlite")
+        clean, clean_s = run(web, refs, store, cache)
+        print(row("online, empty store", entries, clean, clean_s))
+        warm_store = tmpdir / "warm.sqlite"
+        warm_store.write_bytes(store.read_bytes())
+        warm, warm_s = run(web, refs, warm_store)
+        print(row("  store warm, HTTP cache cold", entries, warm, warm_s))
+        warm2, warm2_s = run(web, refs, store, cache)
+        print(row("  store warm, HTTP cache warm", entries, warm2, warm2_s))
+        m_mem, m_on = metrics(entries, labels(mem, entries)), metrics(entries, labels(clean, entries))
+        print(f"\nF1 online - memory-only: {m_on['F1'] - m_mem['F1']:+.3f}; FPR: {m_on['FPR'] - m_mem['FPR']:+.3f}")
+        stages = Counter(r.verdict.stage for r in clean)
+        print(f"cascade stopped at (empty store): {dict(stages)}")
+        asked = Counter(o.source for r in clean for o in r.cost.sources if o.status != "skipped")
+        print(f"sources consulted (empty store): {dict(asked)}")
+
+        # Latency: 100 ms per request, default polite rate limits, fresh store and cache.
+        web.faults["*"] = Fault(latency=0.1)
+        paper = refs[:60]
+        lat, lat_s = run(web, paper, tmpdir / "lat.sqlite", rate_limits={})
+        per = sorted(r.cost.seconds for r in lat)
+        p95 = per[int(0.95 * (len(per) - 1))]
+        print(
+            f"\n100 ms latency, default rate limits: 60-reference paper in {lat_s:.1f} s wall; "
+            f"per citation median {statistics.median(per):.2f} s, p95 {p95:.2f} s, max {per[-1]:.2f} s; "
+            f"{calls(lat):.2f} calls/citation"
+        )
+        web.faults.clear()
+        if args.skip_faults:
+            return 0
+
+        print("\nfault runs (fresh store and cache each): Real in clean run -> Hallucinated, share ending P1")
+        print(f"{'fault':<34}{'R->H':>6}{'R->P':>6}{'P1':>7}{'DR':>7}{'FPR':>7}{'calls':>7}{'secs':>7}")
+        real_clean = {e["bibtex_key"] for e, r in zip(entries, clean, strict=True) if r.verdict.class_ == "Real"}
+        scenarios: list[tuple[str, dict[str, Fault], dict[str, Any]]] = [
+            (f"{src} HTTP 500", {src: Fault(mode="status", status=500)}, {})
+            for src in ("crossref", "datacite", "doi", "openalex", "dblp", "semanticscholar")
+        ]
+        scenarios += [
+            (
+                "all: 429 storm (1 in 2, Retry-After 1)",
+                {"*": Fault(mode="status", status=429, retry_after="1", every=2)},
+                {},
+            ),
+            ("all: 429 storm (every, Retry-After 30)", {"*": Fault(mode="status", status=429, retry_after="30")}, {}),
+            ("all: 1 in 3 requests hang", {"*": Fault(mode="hang", every=3)}, {"timeout": 1.0, "deadline": 4.0}),
+            ("all: 1 in 4 malformed", {"*": Fault(mode="malformed", every=4)}, {}),
+            ("all: 1 in 4 connection resets", {"*": Fault(mode="reset", every=4)}, {}),
+            (
+                "openalex+semanticscholar down",
+                {"openalex": Fault(mode="status", status=503), "semanticscholar": Fault(mode="status", status=503)},
+                {},
+            ),
+        ]
+        for i, (name, faults, online) in enumerate(scenarios):
+            web.faults.clear()
+            web.faults.update(faults)
+            res, secs = run(web, refs, tmpdir / f"fault{i}.sqlite", **online)
+            keyed = {e["bibtex_key"]: r for e, r in zip(entries, res, strict=True)}
+            r2h = sum(keyed[k].verdict.class_ == "Hallucinated" for k in real_clean)
+            r2p = sum(keyed[k].verdict.class_ == "Potential" for k in real_clean)
+            p1 = sum(r.verdict.code == "P1" for r in res) / len(res)
+            m = metrics(entries, labels(res, entries))
+            print(f"{name:<34}{r2h:>6}{r2p:>6}{p1:>7.3f}{m['DR']:>7.3f}{m['FPR']:>7.3f}{calls(res):>7.2f}{secs:>7.1f}")
+        web.faults.clear()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
