@@ -19,8 +19,13 @@ def client(**kw: Any) -> HttpClient:
     return HttpClient(OnlineSettings(**kw), mailto="tests@example.org")
 
 
-async def get_json(http: HttpClient, web: FakeWeb, source: str = "crossref", path: str = "works/10.1109/cvpr.2016.90",
-                   deadline: float = 10.0) -> Any:
+async def get_json(
+    http: HttpClient,
+    web: FakeWeb,
+    source: str = "crossref",
+    path: str = "works/10.1109/cvpr.2016.90",
+    deadline: float = 10.0,
+) -> Any:
     call = http.call(source, web.sources()[source], time.monotonic() + deadline)
     try:
         return await call.json(path)

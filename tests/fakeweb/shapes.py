@@ -228,7 +228,11 @@ def datacite_record(r: Record) -> dict[str, Any]:
             "titles": [{"title": r.title}],
             "publisher": "arXiv" if (r.doi or "").startswith("10.48550") else "Zenodo",
             "publicationYear": r.year,
-            "types": {"resourceTypeGeneral": "Preprint" if r.type == "preprint" else "Text"},
+            "types": {
+                "resourceTypeGeneral": {"preprint": "Preprint", "software": "Software", "dataset": "Dataset"}.get(
+                    r.type or "", "Text"
+                )
+            },
             "url": r.url,
         },
     }

@@ -58,7 +58,7 @@ def choose(reference: Reference, available: set[str], fixed: list[str] | None = 
             route.rule == "always"
             or (route.rule == "venue" and vid in route.values)
             or (route.rule == "no-venue" and not reference.venue)
-            or (route.rule == "word" and vid is None and bool(words & route.values))
+            or (route.rule == "word" and bool(words & route.values))
             or (route.rule == "type" and (reference.type or "").lower() in route.values)
         )
         if hit:
