@@ -7,11 +7,11 @@ import time
 from urllib.parse import quote
 
 import pytest
+from tests.fakeweb.server import FakeWeb
 
 from citetracer.collect.http import HttpClient, SourceFailure
 from citetracer.collect.ssrf import UnsafeURL, check_url
 from citetracer.config import OnlineSettings
-from tests.fakeweb.server import FakeWeb
 
 
 @pytest.mark.parametrize(
@@ -79,5 +79,5 @@ def test_redirects_are_checked_again(web: FakeWeb) -> None:
         finally:
             await http.aclose()
 
-    with pytest.raises(SourceFailure, match="169.254.169.254"):
+    with pytest.raises(SourceFailure, match=r"169\.254\.169\.254"):
         asyncio.run(go())
