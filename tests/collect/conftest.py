@@ -7,10 +7,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.fakeweb.corpus import Corpus
-from tests.fakeweb.server import FakeWeb
 
 from citetracer.config import OnlineSettings, Settings
+from tests.fakeweb.corpus import Corpus
+from tests.fakeweb.server import FakeWeb
 
 RECORDS = Path(__file__).resolve().parents[1] / "fakeweb" / "records.jsonl"
 

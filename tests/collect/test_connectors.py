@@ -7,8 +7,6 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from tests.fakeweb.server import FakeWeb
-
 from citetracer.collect.connectors.acl import AclAnthology
 from citetracer.collect.connectors.arxiv import Arxiv
 from citetracer.collect.connectors.crossref import Crossref
@@ -23,6 +21,7 @@ from citetracer.collect.connectors.semanticscholar import SemanticScholar
 from citetracer.collect.http import Call, HttpClient
 from citetracer.config import OnlineSettings
 from citetracer.records import Candidate, Person, Reference
+from tests.fakeweb.server import FakeWeb
 
 RESNET = Reference(
     title="Deep residual learning for image recognition",

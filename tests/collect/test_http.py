@@ -7,10 +7,10 @@ import time
 from typing import Any
 
 import pytest
-from tests.fakeweb.server import FakeWeb, Fault
 
 from citetracer.collect.http import HttpClient, RateLimiter, SourceFailure, retry_after
 from citetracer.config import OnlineSettings
+from tests.fakeweb.server import FakeWeb, Fault
 
 
 def client(**kw: Any) -> HttpClient:

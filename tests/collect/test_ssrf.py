@@ -7,11 +7,11 @@ import time
 from urllib.parse import quote
 
 import pytest
-from tests.fakeweb.server import FakeWeb
 
 from citetracer.collect.http import HttpClient, SourceFailure
 from citetracer.collect.ssrf import UnsafeURL, check_url
 from citetracer.config import OnlineSettings
+from tests.fakeweb.server import FakeWeb
 
 
 @pytest.mark.parametrize(

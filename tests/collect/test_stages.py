@@ -5,11 +5,10 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from tests.fakeweb.server import FakeWeb, Fault
-
 from citetracer.collect.online import online_stages
 from citetracer.pipeline import Checker
 from citetracer.records import CitationResult, Person, Reference
+from tests.fakeweb.server import FakeWeb, Fault
 
 SEQ2SEQ = Reference(
     title="Sequence to sequence learning with neural networks",
