@@ -64,6 +64,37 @@ class ConfigError(Exception):
     """The configuration file or an environment variable is invalid."""
 
 
+class LLMSettings(BaseModel):
+    """An OpenAI-compatible chat-completions endpoint for the optional agents (off when base_url is empty).
+
+    Config file table `[llm]`; environment `CITETRACER_LLM_BASE_URL`, `_MODEL`, `_VISION_MODEL`,
+    `_API_KEY`, `_TIMEOUT`, `_MAX_RETRIES`, `_CONCURRENCY`, `_CACHE`; flags `--llm URL`,
+    `--llm-model`, `--llm-vision-model`, `--no-llm`. The key is never taken from a flag
+    (command lines are visible to other users of the machine).
+    """
+
+    base_url: str = ""
+    model: str = ""
+    #: Model for the Parser Agent when it is given the block's image (defaults to `model`).
+    vision_model: str = ""
+    api_key: str = Field(default="", repr=False)
+    #: Seconds per HTTP request.
+    timeout: float = 60.0
+    #: Extra attempts after a timeout, 429 or 5xx.
+    max_retries: int = 2
+    #: Requests in flight at once.
+    concurrency: int = 4
+    #: Directory of the on-disk response cache (None: the user cache dir; "" disables it).
+    cache: Path | None = None
+    #: Prices in currency units per million prompt / completion tokens, for the cost report.
+    price_prompt: float = 0.0
+    price_completion: float = 0.0
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.base_url and self.model)
+
+
 class Settings(BaseModel):
     store: Path = Field(default_factory=lambda: Path(user_data_dir("citetracer")) / "store.sqlite")
     offline: bool = False
@@ -80,6 +111,8 @@ class Settings(BaseModel):
     #: Write citations judged Real back to the store as verified links.
     remember_verified: bool = True
     online: OnlineSettings = Field(default_factory=OnlineSettings)
+    #: Optional LLM agents; the deterministic path never depends on them.
+    llm: LLMSettings = Field(default_factory=LLMSettings)
     extra: dict[str, Any] = Field(default_factory=dict)
 
 
@@ -138,6 +171,13 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
     if "CITETRACER_HTTP_CACHE" in env:
         online["http_cache"] = env["CITETRACER_HTTP_CACHE"]
     data["online"] = online
+    llm = dict(data.get("llm") or {})
+    for key in LLMSettings.model_fields:
+        env_value = env.get(f"CITETRACER_LLM_{key.upper()}")
+        if env_value is not None:
+            llm[key] = env_value
+    llm.update({k: v for k, v in (flags.pop("llm", None) or {}).items() if v is not None})
+    data["llm"] = llm
     data.update({k: v for k, v in flags.items() if v is not None})
     try:
         return Settings.model_validate(data)

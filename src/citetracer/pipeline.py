@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from citetracer import __version__
-from citetracer.collect.cascade import CascadeOutcome, run_cascade
+from citetracer.collect.cascade import CascadeOutcome, Review, run_cascade
 from citetracer.collect.memory import MemoryStage, fingerprint
 from citetracer.collect.stage import EvidenceBundle, Stage
 from citetracer.config import Settings
@@ -26,6 +26,7 @@ class Checker:
         self.settings = settings
         self.store = store if store is not None else Store(settings.store)
         self.stages: list[Stage] = list(stages) if stages is not None else self._default_stages()
+        self.review: Review | None = _agent_review(settings)
 
     def _default_stages(self) -> list[Stage]:
         stages: list[Stage] = [MemoryStage(self.store, closed_world=self.settings.closed_world)]
@@ -55,7 +56,7 @@ class Checker:
 
     async def check_one(self, ref: Reference) -> tuple[CascadeOutcome, float]:
         start = time.perf_counter()
-        outcome = await run_cascade(ref, self.stages, self._context)
+        outcome = await run_cascade(ref, self.stages, self._context, self.review)
         return outcome, time.perf_counter() - start
 
     async def check_references(self, refs: Sequence[Reference]) -> list[CitationResult]:
@@ -83,11 +84,16 @@ class Checker:
                         connector_calls=outcome.bundle.connector_calls,
                         seconds=round(seconds, 6),
                         sources=outcome.bundle.outcomes,
+                        llm_calls=sum(c.attempts for c in outcome.agent_calls),
+                        llm_tokens=sum(c.prompt_tokens + c.completion_tokens for c in outcome.agent_calls),
+                        llm_cost=round(sum(c.cost for c in outcome.agent_calls), 8),
+                        agents=outcome.agent_calls,
                     ),
                     comparisons=_comparisons(outcome),
                 )
             )
-            if self.settings.remember_verified and outcome.verdict.class_ == "Real":
+            # Only the rules' Real verdicts become verified links: an agent's judgement is not stored as fact.
+            if self.settings.remember_verified and outcome.verdict.class_ == "Real" and outcome.by_rules:
                 self._remember(ref, outcome)
         return results
 
@@ -111,6 +117,16 @@ def _comparisons(outcome: CascadeOutcome) -> list[FieldComparison]:
         (a for a in outcome.assessments if (a.candidate.source, a.candidate.id) in cited), outcome.assessments[0]
     )
     return [*best.fields.values(), *best.reference_missing.values()]
+
+
+def _agent_review(settings: Settings) -> Review | None:
+    """The LLM agents' review of unresolved citations, when an endpoint is configured."""
+    if not settings.llm.enabled:
+        return None
+    from citetracer.agents.client import LLMClient
+    from citetracer.agents.router import AgentReviewer
+
+    return AgentReviewer(LLMClient(settings.llm)).review
 
 
 def _online_stages(settings: Settings) -> list[Stage]:

@@ -156,10 +156,33 @@ class SourceOutcome(BaseModel):
     detail: str | None = None
 
 
+class AgentCall(BaseModel):
+    """One use of an LLM agent for one citation: which prompt version, what it cost, how it ended.
+
+    status: `ok` (valid reply), `cached` (valid reply from the response cache, no tokens spent),
+    `invalid` (no valid reply after the retry: the deterministic result stood), `failed`
+    (endpoint unreachable, timed out or refused after retries), `rejected` (a valid reply a
+    guardrail overruled).
+    """
+
+    agent: str
+    prompt: str
+    model: str
+    status: Literal["ok", "cached", "invalid", "failed", "rejected"]
+    attempts: int = 0
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    detail: str | None = None
+
+
 class Cost(BaseModel):
     connector_calls: int = 0
+    #: Requests sent to the LLM endpoint (cache hits not counted) and the tokens they used.
     llm_calls: int = 0
     llm_tokens: int = 0
+    llm_cost: float = 0.0
+    agents: list[AgentCall] = Field(default_factory=list)
     seconds: float = 0.0
     sources: list[SourceOutcome] = Field(default_factory=list)
 
@@ -190,15 +213,35 @@ class Report(BaseModel):
             counts[c.verdict.class_.lower()] += 1
         return counts
 
+    def llm_totals(self) -> dict[str, Any]:
+        """Agent calls, tokens and cost over every citation, in total and per agent."""
+        per_agent: dict[str, dict[str, Any]] = {}
+        for c in self.citations:
+            for call in c.cost.agents:
+                row = per_agent.setdefault(call.agent, {"uses": 0, "tokens": 0, "cost": 0.0, "prompt": call.prompt})
+                row["uses"] += 1
+                row["tokens"] += call.prompt_tokens + call.completion_tokens
+                row["cost"] += call.cost
+        return {
+            "citations_with_agents": sum(1 for c in self.citations if c.cost.agents),
+            "llm_calls": sum(c.cost.llm_calls for c in self.citations),
+            "llm_tokens": sum(c.cost.llm_tokens for c in self.citations),
+            "llm_cost": round(sum(c.cost.llm_cost for c in self.citations), 6),
+            "agents": per_agent,
+        }
+
     @property
     def has_hallucinated(self) -> bool:
         return any(c.verdict.class_ == "Hallucinated" for c in self.citations)
 
     def to_json_dict(self) -> dict[str, Any]:
-        return {
+        doc: dict[str, Any] = {
             "citetracer": self.version,
             "input": self.input,
             "summary": self.summary(),
             "warnings": self.warnings,
             "citations": [c.to_json_dict() for c in self.citations],
         }
+        if any(c.cost.agents for c in self.citations):
+            doc["llm"] = self.llm_totals()
+        return doc

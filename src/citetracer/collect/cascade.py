@@ -3,18 +3,22 @@
 After every stage the rule matcher and the judgers run on the cumulative
 bundle; the cascade stops at the first stage whose evidence supports Real,
 so a citation found in the local store costs no connector call.
+
+An optional `review` (the LLM agents, when configured) sees the final rule
+verdict and its context once, after the last stage; without one the rules'
+verdict is the answer.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 
 from citetracer.collect.stage import EvidenceBundle, Stage
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.router import judge, supports_real
 from citetracer.match.rules import Assessment, assess_all
-from citetracer.records import Reference, Verdict
+from citetracer.records import AgentCall, Reference, Verdict
 
 
 @dataclass
@@ -22,21 +26,36 @@ class CascadeOutcome:
     verdict: Verdict
     bundle: EvidenceBundle
     assessments: list[Assessment]
+    #: LLM agent calls made for this citation (empty when no agent ran).
+    agent_calls: list[AgentCall] = field(default_factory=list)
+    #: Whether the verdict is the rules' own (False when an agent's judgement replaced it).
+    by_rules: bool = True
 
 
 ContextFactory = Callable[[Reference, list[Assessment], EvidenceBundle, str], JudgeContext]
+Review = Callable[[JudgeContext, Verdict], Awaitable[tuple[Verdict, list[AgentCall]]]]
 
 
-async def run_cascade(reference: Reference, stages: Sequence[Stage], make_context: ContextFactory) -> CascadeOutcome:
+async def run_cascade(
+    reference: Reference, stages: Sequence[Stage], make_context: ContextFactory, review: Review | None = None
+) -> CascadeOutcome:
     bundle = EvidenceBundle()
     verdict: Verdict | None = None
+    ctx: JudgeContext | None = None
     assessments: list[Assessment] = []
     for stage in stages:
         await stage.collect(reference, bundle)
         assessments = assess_all(reference, bundle.candidates)
-        verdict = judge(make_context(reference, assessments, bundle, stage.name))
+        ctx = make_context(reference, assessments, bundle, stage.name)
+        verdict = judge(ctx)
         if supports_real(verdict):
             break
-    if verdict is None:  # no stage configured at all
-        verdict = judge(make_context(reference, assessments, bundle, "none"))
-    return CascadeOutcome(verdict=verdict, bundle=bundle, assessments=assessments)
+    if verdict is None or ctx is None:  # no stage configured at all
+        ctx = make_context(reference, assessments, bundle, "none")
+        verdict = judge(ctx)
+    outcome = CascadeOutcome(verdict=verdict, bundle=bundle, assessments=assessments)
+    if review is not None:
+        reviewed, outcome.agent_calls = await review(ctx, verdict)
+        outcome.by_rules = reviewed.code == verdict.code and reviewed.class_ == verdict.class_
+        outcome.verdict = reviewed
+    return outcome

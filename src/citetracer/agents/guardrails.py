@@ -1,0 +1,124 @@
+"""Guardrails that hold whatever the model says.
+
+- Untrusted text (reference strings, candidate records, web pages) enters a
+  prompt only through `quote`: as JSON inside an `<untrusted-...>` element, with
+  `<` and `>` escaped so no string can close the element or open a new one.
+  The system prompt says its content is data; the checks below make obeying an
+  injected instruction useless anyway.
+- `check_judgement`: an LLM verdict is accepted only if it meets its judger's
+  evidence threshold against the rules' own comparisons: Real needs a supporting
+  candidate that exists in the bundle and is the same work by the rules' measures;
+  nothing contradicted by an identifier becomes Real; Hallucinated needs a
+  contradiction the rules can see (or, for H1, a covered search that did not fail).
+- `grounded`: values an agent extracts from a text must be in that text.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from citetracer.agents.schemas import FieldLabel, JudgerReply
+from citetracer.judge.context import JudgeContext
+from citetracer.match.normalize import tokens
+from citetracer.match.rules import Assessment
+from citetracer.records import FieldStatus, Verdict
+
+#: A Real verdict's supporting candidate must be at least this similar in title (rules' measure)...
+VALID_TITLE_SIMILARITY = 0.85
+#: ...and share at least this share of the cited authors, when both list authors.
+VALID_AUTHOR_OVERLAP = 0.5
+IDENTIFIER_FIELDS = ("doi", "arxiv_id")
+
+
+def quote(label: str, data: Any) -> str:
+    """`data` as inert JSON inside <untrusted-label>...</untrusted-label>."""
+    body = json.dumps(data, ensure_ascii=False, default=str).replace("<", "\\u003c").replace(">", "\\u003e")
+    return f"<untrusted-{label}>\n{body}\n</untrusted-{label}>"
+
+
+def unquote(label: str, text: str) -> Any:
+    """The data of a `quote` block in `text` (what a fake or a log reader needs), or None."""
+    start, end = text.find(f"<untrusted-{label}>"), text.find(f"</untrusted-{label}>")
+    if start < 0 or end < start:
+        return None
+    return json.loads(text[start + len(label) + 12 : end])
+
+
+def identifier_contradiction(ctx: JudgeContext, verdict: Verdict) -> bool:
+    """Whether the rules found a DOI or arXiv id that names another work (or none)."""
+    if "H5" in verdict.codes or any(f in verdict.fields for f in IDENTIFIER_FIELDS):
+        return True
+    work = ctx.work
+    return work is not None and any(work.status(f) == FieldStatus.MISMATCH for f in IDENTIFIER_FIELDS)
+
+
+@dataclass
+class Decision:
+    """A checked judgement: the code to report (R1 is the rules' alone) or the reason it was refused."""
+
+    code: str | None
+    refused: str | None = None
+
+
+def check_judgement(
+    reply: JudgerReply,
+    ctx: JudgeContext,
+    shown: dict[str, Assessment],
+    labels: list[FieldLabel],
+    rules: Verdict,
+) -> Decision:
+    unknown = [i for i in reply.supporting_candidate_ids if i not in shown]
+    if unknown:
+        return Decision(None, f"it cites candidates that are not in the evidence ({', '.join(unknown[:3])})")
+    support = [shown[i] for i in reply.supporting_candidate_ids]
+    if reply.class_ == "Real":
+        if identifier_contradiction(ctx, rules):
+            return Decision(None, "the rules found an identifier contradiction, which no agent can overrule into Real")
+        same_work = [a for a in support if _same_work(a)]
+        if not same_work:
+            return Decision(
+                None,
+                "Real needs a supporting candidate from the evidence that is the same work "
+                f"(title similarity >= {VALID_TITLE_SIMILARITY:.0%}, shared authors)",
+            )
+        # R1 means every field matched by the rules; the rules did not say so, so at most R2.
+        return Decision("R2" if reply.code == "R1" else reply.code)
+    if reply.class_ == "Hallucinated":
+        if not reply.offending_fields:
+            return Decision(None, "Hallucinated needs the offending fields")
+        if reply.code == "H1":
+            if ctx.title_matches:
+                return Decision(None, "H1 contradicts a candidate with the cited title")
+            if ctx.failed_sources or not ctx.bundle.covered:
+                return Decision(None, "H1 needs a search that covered the citation and did not fail")
+            return Decision("H1")
+        contradicted = {lab.field for lab in labels if lab.label == "contradiction"}
+        if not any(
+            a.status(f) == FieldStatus.MISMATCH or f in contradicted for a in support for f in reply.offending_fields
+        ):
+            return Decision(None, f"{reply.code} needs a supporting candidate that contradicts an offending field")
+        return Decision(reply.code)
+    if reply.code == "P3" and not support:
+        return Decision(None, "P3 needs the candidate that matches")
+    return Decision(reply.code)
+
+
+def _same_work(a: Assessment) -> bool:
+    by_title = a.same_title or a.title_similarity >= VALID_TITLE_SIMILARITY
+    by_id = any(a.status(f) == FieldStatus.MATCH for f in IDENTIFIER_FIELDS)
+    authors_ok = a.authors is None or a.authors.overlap >= VALID_AUTHOR_OVERLAP
+    no_id_conflict = not any(a.status(f) == FieldStatus.MISMATCH for f in IDENTIFIER_FIELDS)
+    return (by_title or by_id) and authors_ok and no_id_conflict
+
+
+def grounded(value: str | None, text: str, share: float = 0.8) -> bool:
+    """Whether most words of `value` occur in `text` (an extractor copies, it does not invent)."""
+    if not value:
+        return True
+    words = tokens(value)
+    if not words:
+        return True
+    haystack = set(tokens(text))
+    return sum(w in haystack for w in words) >= share * len(words)
