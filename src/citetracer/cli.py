@@ -46,6 +46,14 @@ def _parser() -> argparse.ArgumentParser:
         help="treat the local store as complete: absent citations are Hallucinated (H1), not Potential (P1)",
     )
     check.add_argument("--today-year", type=int, help="the year taken as 'now' for future-date checks")
+    check.add_argument(
+        "--llm", metavar="URL",
+        help="base URL of an OpenAI-compatible endpoint for the optional LLM agents (e.g. http://127.0.0.1:8080/v1); "
+        "the API key comes from $CITETRACER_LLM_API_KEY or the config file, never from a flag",
+    )
+    check.add_argument("--llm-model", help="model the agents use")
+    check.add_argument("--llm-vision-model", help="model the Parser Agent uses with block images (default: model)")
+    check.add_argument("--no-llm", action="store_true", help="no LLM agents, even if the config file names an endpoint")
     check.add_argument("-v", "--verbose", action="store_true", help="full rationale per citation")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when citations are Hallucinated")
 
@@ -74,7 +82,10 @@ def _open_out(stack: ExitStack, path: Path | None) -> IO[str]:
 
 
 def cmd_check(args: argparse.Namespace, err: Console) -> int:
-    settings = _settings(args, offline=args.offline, today_year=args.today_year, closed_world=args.closed_world)
+    llm = {"base_url": "" if args.no_llm else args.llm, "model": args.llm_model, "vision_model": args.llm_vision_model}
+    settings = _settings(
+        args, offline=args.offline, today_year=args.today_year, closed_world=args.closed_world, llm=llm
+    )
     reports: list[Report] = []
     checker = Checker(settings)
     try:

@@ -50,8 +50,20 @@ def write_markdown(report: Report, out: IO[str]) -> None:
         v = c.verdict
         cells = [c.id, f"**{v.class_}**", ", ".join(v.codes), ", ".join(v.fields), _short_ref(c, 90), v.rationale]
         out.write("| " + " | ".join(x.replace("|", "\\|").replace("\n", " ") for x in cells) + " |\n")
+    if any(c.cost.agents for c in report.citations):
+        out.write(f"\n{llm_summary(report)}\n")
     for w in report.warnings:
         out.write(f"\n> warning: {w}\n")
+
+
+def llm_summary(report: Report) -> str:
+    """One line on what the LLM agents cost (shown only when they ran)."""
+    t = report.llm_totals()
+    per = ", ".join(f"{name} {row['uses']}" for name, row in sorted(t["agents"].items()))
+    return (
+        f"LLM agents reviewed {t['citations_with_agents']} citations: {t['llm_calls']} requests, "
+        f"{t['llm_tokens']} tokens, cost {t['llm_cost']:.4f} ({per})"
+    )
 
 
 def _lead_reason(rationale: str) -> str:
@@ -73,6 +85,9 @@ def print_table(report: Report, console: Console, verbose: bool = False) -> None
         details.append(reason, style="dim" if v.class_ == "Real" else "")
         if verbose and v.fields:
             details.append(f"\nfields: {', '.join(v.fields)}", style="italic")
+        if verbose and c.cost.agents:
+            used = ", ".join(f"{a.agent} ({a.prompt}) {a.status}" for a in c.cost.agents)
+            details.append(f"\nagents: {used}; {c.cost.llm_tokens} tokens, cost {c.cost.llm_cost:.4f}", style="dim")
         verdict = Text(v.class_, style=STYLE[v.class_])
         verdict.append(f"\n{codes}")
         table.add_row(Text(c.id), verdict, details)
@@ -85,5 +100,7 @@ def print_table(report: Report, console: Console, verbose: bool = False) -> None
         (f"{s['hallucinated']} Hallucinated", STYLE["Hallucinated"]),
     )
     console.print(summary)
+    if any(c.cost.agents for c in report.citations):
+        console.print(Text(llm_summary(report), style="dim"))
     for w in report.warnings:
         console.print(Text(f"warning: {w}", style="yellow"))
