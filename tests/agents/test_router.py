@@ -20,7 +20,7 @@ from citetracer.judge.context import JudgeContext
 from citetracer.judge.router import judge
 from citetracer.match.rules import assess_all
 from citetracer.pipeline import Checker
-from citetracer.records import CitationResult, Person, Reference
+from citetracer.records import CitationResult, Reference
 from citetracer.store.db import Store
 from tests.agents.fakellm import FakeLLM, Reply, Status, echo_rules_policy, reply_json, user_text
 from tests.conftest import RECORDS, run_check
@@ -197,12 +197,13 @@ def test_identifier_contradiction_can_never_become_real() -> None:
 
     candidate = Candidate(source="test", id="lstm", title=cand.title, authors=cand.authors, year=1997,
                           venue="Neural Computation", doi="10.1162/other.1997", work="lstm")
-    ref = Reference(title="Long Short-Term Memory", authors=[Person(given="Sepp", family="Hochreiter")],
-                    year=1997, doi="10.1162/neco.1997.9.8.1735")
+    ref = Reference(title="Long Short-Term Memory", authors=list(candidate.authors), year=1997,
+                    doi="10.1162/neco.1997.9.8.1735")
     assessments = assess_all(ref, [candidate])
     ctx = JudgeContext(ref, assessments, EvidenceBundle(candidates=[candidate]), today_year=2026)
     rules = judge(ctx)
-    assert "H5" in rules.codes
+    assert "doi" in rules.fields and guardrails.identifier_contradiction(ctx, rules)
+    assert rules_unresolved(ctx, rules) is None
     reply = JudgerReply.model_validate({"class": "Real", "code": "R1", "supporting_candidate_ids": ["C1"],
                                         "rationale": "same work"})
     decision = guardrails.check_judgement(reply, ctx, {"C1": assessments[0]}, [], rules)
