@@ -38,7 +38,6 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from tests.fakeweb.corpus import Corpus  # noqa: E402
 from tests.fakeweb.server import FakeWeb, Fault  # noqa: E402
 
 from citetracer.config import OnlineSettings, Settings  # noqa: E402
@@ -116,7 +115,7 @@ def main() -> int:
     print("machine: 2 cores shared with other work; times are indicative\n")
 
     header = f"{'run':<34}{'DR':>7}{'FPR':>7}{'F1':>7}{'Pot':>7}{'calls':>8}{'secs':>8}"
-    with tempfile.TemporaryDirectory() as tmp, FakeWeb(Corpus.from_jsonl(args.world)) as web:
+    with tempfile.TemporaryDirectory() as tmp, FakeWeb(args.world) as web:
         tmpdir = Path(tmp)
         # Memory-only baseline, as bench/hallmark.py runs it: the store filled from the world
         # file, offline, the world declared complete (closed world).

@@ -9,7 +9,6 @@ from typing import Any
 import pytest
 
 from citetracer.config import OnlineSettings, Settings
-from tests.fakeweb.corpus import Corpus
 from tests.fakeweb.server import FakeWeb
 
 RECORDS = Path(__file__).resolve().parents[1] / "fakeweb" / "records.jsonl"
@@ -17,7 +16,7 @@ RECORDS = Path(__file__).resolve().parents[1] / "fakeweb" / "records.jsonl"
 
 @pytest.fixture(scope="session")
 def web() -> Iterator[FakeWeb]:
-    with FakeWeb(Corpus.from_jsonl(RECORDS)) as server:
+    with FakeWeb(RECORDS) as server:
         yield server
 
 

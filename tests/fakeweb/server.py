@@ -1,25 +1,34 @@
 """A fake scholarly web on 127.0.0.1: every service of DESIGN.md behind one loopback server.
 
+`FakeWeb(records.jsonl)` runs the server in its own process (so it neither
+competes with the client for the GIL nor leaves threads in the test process)
+and controls it over `/_control/` endpoints.
+
 Each service lives under its own path prefix (`/crossref`, `/openalex`,
 `/semanticscholar/graph/v1`, `/dblp`, `/arxiv`, `/pubmed`, `/europepmc`, `/acl`,
 `/openreview`, `/datacite`, `/doi`, `/searxng`, `/pages`), which is the base URL
 the client is configured with; below it, paths, parameters and reply shapes are
 those of the real service. Faults are switchable per service at run time
-(`web.faults["dblp"] = Fault(mode="status", status=500)`): latency, hanging
+(`web.faults["dblp"] = Fault(mode="status", status=500)`; `"*"` for all): latency, hanging
 (timeouts), status codes with Retry-After, truncated and malformed bodies,
 connection resets, huge bodies, redirect loops, slow drip, wrong content type.
 """
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import json
+import os
 import socket
 import struct
+import subprocess
+import sys
 import threading
 import time
+import urllib.request
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -47,7 +56,7 @@ PREFIXES = {
 
 @dataclass
 class Fault:
-    """What a service does wrong. `every` = fault one request in N (1 = all)."""
+    """What a service does wrong: `every` = one request in N (1 = all); `times` = only the next N requests."""
 
     mode: str | None = None  # status | hang | truncate | malformed | reset | huge | redirect_loop | drip | html
     status: int = 500
@@ -55,10 +64,13 @@ class Fault:
     every: int = 1
     latency: float = 0.0
     hang: float = 30.0
+    times: int | None = None
 
 
-class FakeWeb:
-    def __init__(self, corpus: Corpus) -> None:
+class Server:
+    """The server itself (runs in the process `FakeWeb` starts)."""
+
+    def __init__(self, corpus: Corpus, port: int = 0) -> None:
         self.corpus = corpus
         self.faults: dict[str, Fault] = {}
         self.hits: Counter[str] = Counter()
@@ -67,7 +79,7 @@ class FakeWeb:
         self._lock = threading.Lock()
         self._stop = threading.Event()
         handler = type("Handler", (_Handler,), {"web": self})
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self.server = ThreadingHTTPServer(("127.0.0.1", port), handler)
         self.server.daemon_threads = True
         self.server.request_queue_size = 256
         self.thread = threading.Thread(target=self.server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
@@ -81,7 +93,7 @@ class FakeWeb:
         """Base URLs to configure the client with (Settings.sources)."""
         return {name: self.root + prefix for name, prefix in PREFIXES.items() if name != "pages"}
 
-    def __enter__(self) -> FakeWeb:
+    def __enter__(self) -> Server:
         self.thread.start()
         return self
 
@@ -104,7 +116,7 @@ def _json(obj: Any) -> bytes:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    web: FakeWeb
+    web: Server
     protocol_version = "HTTP/1.1"
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -124,7 +136,19 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def do_POST(self) -> None:
+        if self.path != "/_control/faults":
+            self.send(404, "not found", "text/plain")
+            return
+        body = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))) or b"{}")
+        self.web.faults = {k: Fault(**v) for k, v in body.items()}
+        self.send(200, _json({"ok": True}))
+
     def do_GET(self) -> None:
+        if self.path == "/_control/state":
+            with self.web._lock:
+                self.send(200, _json({"hits": dict(self.web.hits), "headers": self.web.last_headers}))
+            return
         parts = urlsplit(self.path)
         path = unquote(parts.path)
         params = {k: v[0] for k, v in parse_qs(parts.query).items()}
@@ -136,7 +160,11 @@ class _Handler(BaseHTTPRequestHandler):
                 if fault is not None:
                     if fault.latency:
                         time.sleep(fault.latency)
-                    if fault.mode and n % fault.every == 0 and self.fault(fault):
+                    hit = n % fault.every == 0
+                    if fault.times is not None:
+                        with self.web._lock:
+                            hit, fault.times = fault.times > 0, fault.times - 1
+                    if fault.mode and hit and self.fault(fault):
                         return
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     getattr(self, f"r_{source}")(path[len(prefix) :] or "/", params)
@@ -483,6 +511,97 @@ class _Handler(BaseHTTPRequestHandler):
             self.send(200, shapes.landing_page(rec), "text/html; charset=utf-8")
 
 
-def serve(world: Path) -> FakeWeb:
-    """A started fake web serving a world.jsonl-style file (use as a context manager)."""
-    return FakeWeb(Corpus.from_jsonl(world)).__enter__()
+class _RemoteFaults:
+    """`web.faults[...] = Fault(...)`, `.clear()`, `.update({...})`, applied in the server process."""
+
+    def __init__(self, web: FakeWeb) -> None:
+        self.web = web
+        self.current: dict[str, Fault] = {}
+
+    def __setitem__(self, source: str, fault: Fault) -> None:
+        self.current[source] = fault
+        self._push()
+
+    def update(self, faults: dict[str, Fault]) -> None:
+        self.current.update(faults)
+        self._push()
+
+    def clear(self) -> None:
+        self.current.clear()
+        self._push()
+
+    def _push(self) -> None:
+        data = json.dumps({k: asdict(v) for k, v in self.current.items()}).encode()
+        req = urllib.request.Request(f"{self.web.root}/_control/faults", data=data, method="POST")
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            resp.read()
+
+
+class FakeWeb:
+    """Handle on a fake web server process serving a world.jsonl-style file on 127.0.0.1."""
+
+    def __init__(self, records: Path) -> None:
+        root = Path(__file__).resolve().parents[2]
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.fakeweb.server", str(records)],
+            cwd=root,
+            env=env,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline().strip()
+        if not line.startswith("http://127.0.0.1:"):
+            self.proc.kill()
+            raise RuntimeError(f"fake web did not start: {line!r}")
+        self.root = line
+        self.faults = _RemoteFaults(self)
+
+    def _state(self) -> dict[str, Any]:
+        with urllib.request.urlopen(f"{self.root}/_control/state", timeout=10) as resp:
+            data: dict[str, Any] = json.loads(resp.read())
+            return data
+
+    @property
+    def hits(self) -> Counter[str]:
+        return Counter(self._state()["hits"])
+
+    @property
+    def last_headers(self) -> dict[str, dict[str, str]]:
+        headers: dict[str, dict[str, str]] = self._state()["headers"]
+        return headers
+
+    def sources(self) -> dict[str, str]:
+        """Base URLs to configure the client with (Settings.sources)."""
+        return {name: self.root + prefix for name, prefix in PREFIXES.items() if name != "pages"}
+
+    def __enter__(self) -> FakeWeb:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+        if self.proc.stdout:
+            self.proc.stdout.close()
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="Serve a fake scholarly web on 127.0.0.1.")
+    ap.add_argument("records", type=Path)
+    ap.add_argument("--port", type=int, default=0)
+    args = ap.parse_args()
+    server = Server(Corpus.from_jsonl(args.records), args.port)
+    print(server.root, flush=True)
+    with contextlib.suppress(KeyboardInterrupt):
+        server.server.serve_forever(poll_interval=0.05)
+
+
+if __name__ == "__main__":
+    main()
