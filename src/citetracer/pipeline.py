@@ -15,7 +15,7 @@ from citetracer.config import Settings
 from citetracer.extract import InputError, ReadResult, read_references, read_text
 from citetracer.judge.context import JudgeContext
 from citetracer.match.rules import Assessment
-from citetracer.records import CitationResult, Cost, FieldComparison, Reference, Report
+from citetracer.records import AgentCall, CitationResult, Cost, FieldComparison, Reference, Report
 from citetracer.store.db import Store
 
 
@@ -84,14 +84,11 @@ class Checker:
                         connector_calls=outcome.bundle.connector_calls,
                         seconds=round(seconds, 6),
                         sources=outcome.bundle.outcomes,
-                        llm_calls=sum(c.attempts for c in outcome.agent_calls),
-                        llm_tokens=sum(c.prompt_tokens + c.completion_tokens for c in outcome.agent_calls),
-                        llm_cost=round(sum(c.cost for c in outcome.agent_calls), 8),
-                        agents=outcome.agent_calls,
                     ),
                     comparisons=_comparisons(outcome),
                 )
             )
+            results[-1].cost.add_agent_calls(outcome.agent_calls)
             # Only the rules' Real verdicts become verified links: an agent's judgement is not stored as fact.
             if self.settings.remember_verified and outcome.verdict.class_ == "Real" and outcome.by_rules:
                 self._remember(ref, outcome)
@@ -104,8 +101,17 @@ class Checker:
             self.store.link_verified(fingerprint(ref), evidence, outcome.verdict.code)
 
     def check_read(self, read: ReadResult, name: str) -> Report:
-        results = asyncio.run(self.check_references(read.references))
-        return Report(version=__version__, input=name, citations=results, warnings=read.warnings)
+        refs, warnings = read.references, list(read.warnings)
+        parser_calls: list[list[AgentCall]] = []
+        if self.settings.llm.enabled and Path(name).suffix.lower() in (".pdf", ".txt"):
+            from citetracer.agents.parser_agent import repair_with_agent
+
+            refs, more, parser_calls = repair_with_agent(self.settings.llm, Path(name), refs)
+            warnings += more
+        results = asyncio.run(self.check_references(refs))
+        for result, calls in zip(results, parser_calls, strict=False):
+            result.cost.add_agent_calls(calls)
+        return Report(version=__version__, input=name, citations=results, warnings=warnings)
 
 
 def _comparisons(outcome: CascadeOutcome) -> list[FieldComparison]:

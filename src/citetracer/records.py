@@ -183,6 +183,12 @@ class Cost(BaseModel):
     llm_tokens: int = 0
     llm_cost: float = 0.0
     agents: list[AgentCall] = Field(default_factory=list)
+
+    def add_agent_calls(self, calls: list[AgentCall]) -> None:
+        self.agents.extend(calls)
+        self.llm_calls += sum(c.attempts for c in calls)
+        self.llm_tokens += sum(c.prompt_tokens + c.completion_tokens for c in calls)
+        self.llm_cost = round(self.llm_cost + sum(c.cost for c in calls), 8)
     seconds: float = 0.0
     sources: list[SourceOutcome] = Field(default_factory=list)
 

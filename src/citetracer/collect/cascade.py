@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
-from citetracer.collect.stage import EvidenceBundle, Stage
+from citetracer.collect.stage import AGENT_CALLS, EvidenceBundle, Stage
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.router import judge, supports_real
 from citetracer.match.rules import Assessment, assess_all
@@ -43,19 +43,25 @@ async def run_cascade(
     verdict: Verdict | None = None
     ctx: JudgeContext | None = None
     assessments: list[Assessment] = []
-    for stage in stages:
-        await stage.collect(reference, bundle)
-        assessments = assess_all(reference, bundle.candidates)
-        ctx = make_context(reference, assessments, bundle, stage.name)
-        verdict = judge(ctx)
-        if supports_real(verdict):
-            break
+    stage_calls: list[AgentCall] = []
+    token = AGENT_CALLS.set(stage_calls)
+    try:
+        for stage in stages:
+            await stage.collect(reference, bundle)
+            assessments = assess_all(reference, bundle.candidates)
+            ctx = make_context(reference, assessments, bundle, stage.name)
+            verdict = judge(ctx)
+            if supports_real(verdict):
+                break
+    finally:
+        AGENT_CALLS.reset(token)
     if verdict is None or ctx is None:  # no stage configured at all
         ctx = make_context(reference, assessments, bundle, "none")
         verdict = judge(ctx)
-    outcome = CascadeOutcome(verdict=verdict, bundle=bundle, assessments=assessments)
+    outcome = CascadeOutcome(verdict=verdict, bundle=bundle, assessments=assessments, agent_calls=stage_calls)
     if review is not None:
-        reviewed, outcome.agent_calls = await review(ctx, verdict)
+        reviewed, review_calls = await review(ctx, verdict)
+        outcome.agent_calls = [*stage_calls, *review_calls]
         outcome.by_rules = reviewed.code == verdict.code and reviewed.class_ == verdict.class_
         outcome.verdict = reviewed
     return outcome

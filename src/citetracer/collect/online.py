@@ -30,6 +30,11 @@ def online_stages(settings: Settings, http: HttpClient | None = None) -> list[St
             online = online.model_copy(update={"http_cache": default_cache()})
         http = HttpClient(online, settings.mailto)
     url_stage = UrlFetchStage(settings, http)
+    if settings.llm.enabled:
+        from citetracer.agents.client import LLMClient
+        from citetracer.agents.web_agent import WebAgent
+
+        url_stage.page_reader = WebAgent(LLMClient(settings.llm)).read_page
     stages: list[Stage] = [url_stage, ScholarStage(settings, http)]
     if settings.sources.get("searxng"):
         stages.append(WebSearchStage(settings, http, url_stage))

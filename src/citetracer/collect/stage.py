@@ -7,10 +7,15 @@ because a failed source lowers certainty and must never read as "not found".
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from citetracer.records import Candidate, Reference, SourceOutcome
+from citetracer.records import AgentCall, Candidate, Reference, SourceOutcome
+
+#: LLM agent calls made by stages for the citation being checked (the Web Agent's, when
+#: configured); the cascade sets a fresh list per citation and adds it to the citation's cost.
+AGENT_CALLS: ContextVar[list[AgentCall] | None] = ContextVar("citetracer_agent_calls", default=None)
 
 
 @dataclass

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import re
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
 from typing import Protocol
@@ -37,6 +38,8 @@ from citetracer.match.normalize import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference
 
 #: Known services' URLs -> (source, id pattern); the id is looked up at the source's configured base.
+PageReader = Callable[[str, str], Awaitable[Candidate | None]]
+
 URL_ROUTES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("doi", re.compile(r"^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)", re.I)),
     ("arxiv", re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(\S+?)(?:\.pdf)?/?$", re.I)),
@@ -68,6 +71,8 @@ class UrlFetchStage(UsesHttp):
     def __init__(self, settings: Settings, http: HttpClient) -> None:
         self.settings = settings
         self.http = http
+        #: Reads a page without bibliographic metadata (the Web Agent, when an LLM is configured).
+        self.page_reader: PageReader | None = None
         self.doi = DoiResolver()
         self.crossref = Crossref()
         self.datacite = DataCite()
@@ -125,6 +130,8 @@ class UrlFetchStage(UsesHttp):
         if resp.status == 404:
             return []
         cand = page_candidate(resp.text(), url)
+        if cand is None and self.page_reader is not None:
+            cand = await self.page_reader(url, resp.text())
         return [cand] if cand else []
 
     async def _dblp_record(self, key: str, call: Call) -> list[Candidate]:
