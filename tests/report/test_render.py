@@ -1,0 +1,33 @@
+"""Human-readable reports show every citation's verdict and reason, with untrusted text kept literal."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+
+from citetracer.records import CitationResult, Reference, Report, Verdict
+from citetracer.report.render import print_table, write_markdown
+
+
+def _report() -> Report:
+    ref = Reference(title="[bold]Injected[/bold] | markup", label="k1", year=2020)
+    verdict = Verdict(
+        **{"class": "Hallucinated"}, code="H1", codes=["H1"], rationale="H1: no work [x:y] has this title."
+    )
+    return Report(version="t", input="in.bib", citations=[CitationResult(id="k1", reference=ref, verdict=verdict)])
+
+
+def test_terminal_table_keeps_brackets_literal() -> None:
+    buf = io.StringIO()
+    print_table(_report(), Console(file=buf, width=120, color_system=None))
+    out = buf.getvalue()
+    assert "[bold]Injected[/bold]" in out and "[x:y]" in out
+    assert "1 citations: 0 Real, 0 Potential, 1 Hallucinated" in out
+
+
+def test_markdown_escapes_table_pipes() -> None:
+    buf = io.StringIO()
+    write_markdown(_report(), buf)
+    assert "markup \\| " not in buf.getvalue().split("|---|")[0]
+    assert "\\| markup" in buf.getvalue()
