@@ -217,6 +217,9 @@ def test_echo_model_changes_nothing(store: Store) -> None:
         reviewed = run_check(store, bib, closed_world=True, llm=llm(fake))
     assert {k: r.verdict.code for k, r in plain.items()} == {k: r.verdict.code for k, r in reviewed.items()}
     assert sorted(k for k, r in reviewed.items() if r.cost.agents) == ["h1", "p3"]
+    h1 = reviewed["h1"].verdict  # agreement keeps the rules' reason and evidence, and says who agreed
+    assert h1.rationale.startswith(plain["h1"].verdict.rationale) and "hallucinated judger" in h1.rationale
+    assert "agrees" in h1.rationale and h1.evidence == plain["h1"].verdict.evidence
 
 
 def test_cli_flags_and_json_totals(store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

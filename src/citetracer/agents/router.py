@@ -114,6 +114,11 @@ class AgentReviewer:
             notes.append(f"{spec.name} judger said {reply.code}, refused: {decision.refused}")
             notes.append("the rules' verdict stands")
             return _annotated(verdict, notes), calls
+        if (class_of(decision.code), decision.code) == (verdict.class_, verdict.code):
+            # Agreement: the rules' verdict keeps its evidence and reason; the judger's is added.
+            who = f"LLM {spec.name} judger ({judger_call.prompt}, {judger_call.model})"
+            notes.append(f"{who} agrees: {' '.join(reply.rationale.split())}")
+            return _annotated(verdict, notes), calls
         return _agent_verdict(reply, decision.code, ctx, shown, verdict, judger_call, notes), calls
 
 
