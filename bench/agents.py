@@ -37,8 +37,10 @@ from citetracer.store.db import Store  # noqa: E402
 from hallmark import SHARED, metrics  # noqa: E402
 
 
-def run(store: Store, path: Path, refs: list[Any], llm: LLMSettings | None) -> tuple[list[CitationResult], float]:
-    settings = Settings(store=path, offline=True, concurrency=4, closed_world=True, remember_verified=False)
+def run(
+    store: Store, path: Path, refs: list[Any], llm: LLMSettings | None, closed: bool
+) -> tuple[list[CitationResult], float]:
+    settings = Settings(store=path, offline=True, concurrency=4, closed_world=closed, remember_verified=False)
     if llm is not None:
         settings = settings.model_copy(update={"llm": llm})
     checker = Checker(settings, store=store)
@@ -61,6 +63,7 @@ def main() -> int:
     ap.add_argument("--model", default="fake-echo")
     ap.add_argument("--timeout", type=float, default=120.0)
     ap.add_argument("--limit", type=int, help="only the first N entries")
+    ap.add_argument("--coverage", choices=["closed", "venue"], default="closed", help="as in bench/hallmark.py")
     ap.add_argument("--show", type=int, default=0, help="print this many reviewed citations")
     args = ap.parse_args()
     if not args.split.exists() or not args.world.exists():
@@ -73,17 +76,18 @@ def main() -> int:
         path = Path(tmp) / "store.sqlite"
         store = Store(path)
         add_jsonl(store, args.world, "world")
-        off, off_s = run(store, path, refs, None)
+        closed = args.coverage == "closed"
+        off, off_s = run(store, path, refs, None, closed)
         llm = LLMSettings(base_url=args.base_url or "", model=args.model, cache=Path(tmp) / "llm",
                           timeout=args.timeout, concurrency=2)
         if args.base_url:
-            on, on_s = run(store, path, refs, llm)
+            on, on_s = run(store, path, refs, llm, closed)
             where = f"endpoint {args.base_url}, model {args.model}"
         else:
             from tests.agents.fakellm import FakeLLM, echo_rules_policy
 
             with FakeLLM(accepts=args.accepts, policy=echo_rules_policy) as fake:
-                on, on_s = run(store, path, refs, llm.model_copy(update={"base_url": fake.url}))
+                on, on_s = run(store, path, refs, llm.model_copy(update={"base_url": fake.url}), closed)
             where = f"fake server on 127.0.0.1 (accepts {args.accepts}; echo-the-rules model)"
         store.close()
 
@@ -94,7 +98,8 @@ def main() -> int:
     changed = [i for i in reviewed if (on[i].verdict.class_, on[i].verdict.code) != (off[i].verdict.class_,
                                                                                     off[i].verdict.code)]
     print(f"HALLMARK {args.split.name}: {len(entries)} entries; agents via {where}")
-    cmd = f"python bench/agents.py --split {args.split} --world {args.world} --accepts {args.accepts}"
+    cmd = f"python bench/agents.py --split {args.split} --world {args.world} --coverage {args.coverage}"
+    cmd += f" --accepts {args.accepts}"
     if args.base_url:
         cmd += f" --base-url {args.base_url} --model {args.model}"
     print(f"command: {cmd}" + (f" --limit {args.limit}" if args.limit else ""))

@@ -134,6 +134,17 @@ def test_hallucinated_judger_needs_a_contradicting_candidate(store: Store) -> No
     assert "contradicts an offending field" in refused.verdict.rationale
 
 
+def test_each_hallucinated_code_needs_its_own_evidence(store: Store) -> None:
+    contradiction = labels(("title", "contradiction", ["C1"]))
+    with FakeLLM() as fake:  # rules: H1 in a closed world, resting on the authors' other work (title 40% similar)
+        fake.add(contradiction, judger("Hallucinated", "H2", ["C1"], ["title"]))
+        near_miss = only(run_check(store, H1_NEIGHBOURS, closed_world=True, llm=llm(fake)))
+        fake.add(contradiction, judger("Hallucinated", "H6", ["C1"], ["title"]))
+        chimera = only(run_check(store, H1_NEIGHBOURS, closed_world=True, llm=llm(fake)))
+    assert near_miss.verdict.code == "H1" and "75% similar" in near_miss.verdict.rationale
+    assert chimera.verdict.code == "H1" and "two different real works" in chimera.verdict.rationale
+
+
 def test_real_needs_a_candidate_that_exists_in_the_bundle(store: Store) -> None:
     with FakeLLM() as fake:
         fake.add(labels(("authors", "normalizable", ["C1"])), judger("Real", "R2", ["C7"]))

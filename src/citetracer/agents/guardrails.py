@@ -9,7 +9,10 @@
   evidence threshold against the rules' own comparisons: Real needs a supporting
   candidate that exists in the bundle and is the same work by the rules' measures;
   nothing contradicted by an identifier becomes Real; Hallucinated needs a
-  contradiction the rules can see (or, for H1, a covered search that did not fail).
+  contradiction the rules can see, by the evidence the code's definition asks
+  for (H2: a near-miss title by the cited authors; H3/H4: the cited work itself;
+  H5: an identifier mismatch; H6: two works), or for H1 a covered search that
+  did not fail.
 - `grounded`: values an agent extracts from a text must be in that text.
 """
 
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from citetracer.agents.schemas import FieldLabel, JudgerReply
+from citetracer.judge.codes import NEAR_MISS_SIMILARITY
 from citetracer.judge.context import JudgeContext
 from citetracer.match.normalize import tokens
 from citetracer.match.rules import Assessment
@@ -95,14 +99,35 @@ def check_judgement(
                 return Decision(None, "H1 needs a search that covered the citation and did not fail")
             return Decision("H1")
         contradicted = {lab.field for lab in labels if lab.label == "contradiction"}
-        if not any(
-            a.status(f) == FieldStatus.MISMATCH or f in contradicted for a in support for f in reply.offending_fields
-        ):
+        showing = [
+            a
+            for a in support
+            if any(a.status(f) == FieldStatus.MISMATCH or f in contradicted for f in reply.offending_fields)
+        ]
+        if not showing:
             return Decision(None, f"{reply.code} needs a supporting candidate that contradicts an offending field")
+        missing = _code_evidence(reply.code, showing, support)
+        if missing:
+            return Decision(None, f"{reply.code} needs {missing}")
         return Decision(reply.code)
     if reply.code == "P3" and not support:
         return Decision(None, "P3 needs the candidate that matches")
     return Decision(reply.code)
+
+
+def _code_evidence(code: str, showing: list[Assessment], support: list[Assessment]) -> str | None:
+    """What the code's definition asks of the contradicting candidate that is missing, or None."""
+    same_people = [a for a in showing if a.authors is None or a.authors.overlap >= VALID_AUTHOR_OVERLAP]
+    same_title = [a for a in showing if a.same_title or a.title_similarity >= VALID_TITLE_SIMILARITY]
+    if code == "H2" and not any(a.title_similarity >= NEAR_MISS_SIMILARITY for a in same_people):
+        return f"a work by the cited authors with a title at least {NEAR_MISS_SIMILARITY:.0%} similar"
+    if code in ("H3", "H4") and not same_title:
+        return "a candidate that is the cited work (same title) with other authors, venue or year"
+    if code == "H5" and not any(a.status(f) == FieldStatus.MISMATCH for a in showing for f in IDENTIFIER_FIELDS):
+        return "a candidate whose DOI or arXiv id differs from the cited one"
+    if code == "H6" and len({a.candidate.work or a.candidate.id for a in support}) < 2:
+        return "two different real works whose fields were combined"
+    return None
 
 
 def _same_work(a: Assessment) -> bool:

@@ -8,8 +8,10 @@ its own evidence threshold, enforced by `guardrails.check_judgement`:
   half the cited authors) and no identifier contradiction; R1 stays the rules' alone.
 - potential judger: Potential (P1-P3). P3 needs a cited candidate.
 - hallucinated judger: Hallucinated or Potential. H2-H6 need a cited candidate that
-  contradicts an offending field; H1 needs a covered search that did not fail and no
-  candidate with the cited title.
+  contradicts an offending field, and what the code means (H2: a work by the cited
+  authors with a title >= 75% similar; H3/H4: the cited work itself; H5: an identifier
+  mismatch; H6: two different works); H1 needs a covered search that did not fail
+  and no candidate with the cited title.
 
 A judger's answer becomes the verdict only when it validates and meets its
 threshold; otherwise the rules' verdict stands and its rationale says why.
