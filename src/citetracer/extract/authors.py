@@ -26,8 +26,10 @@ _TITLE_OPENERS = frozenset(
     "the on in an towards toward using from for how what why when where is are do does can beyond between "
     "through via some new notes note introduction proceedings about against all analysis".split()
 )
-_INIT_BARE = re.compile(r"^[A-Z]{1,3}$")
-_EDITOR = re.compile(r"^\(?(?:eds?|editors?|hrsg|coords?|dir)\.?\)?$", re.IGNORECASE)
+_INIT_BARE = re.compile(r"^[A-Z]{1,3}$|^[A-Z]{1,2}-[A-Z]{1,2}$")
+_EDITOR = re.compile(
+    r"^\(?(?:eds?|editors?|hrsg|coords?|dir|director|trans|translator|comp|compiler|producer)\.?\)?$", re.IGNORECASE
+)
 _AND = frozenset({"and", "&", "und", "et", "y", "e"})
 _SUFFIX = frozenset({"jr", "sr", "ii", "iii", "iv"})
 MAX_NAME_TOKENS = 4
@@ -118,8 +120,13 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
             if not _acceptable(cur, pieces):
                 break
             pieces.append(cur)
+            # "Surname," is only a name once its initials follow (else "..., Macroscopic, neat, ..." is a title).
+            provisional = _family_only(cur) and (
+                len(pieces) == 1 or any(all(k == INIT for _, k in p) for p in pieces[:-1])
+            )
             cur = []
-            good_end, good_pieces, good_etal = end, len(pieces), et_al
+            if not provisional:
+                good_end, good_pieces, good_etal = end, len(pieces), et_al
         elif trail[:1] in (".", ":"):
             if not (
                 _closes(cur, pieces, kind, core, nxt, toks[i + 2][2] if i + 2 < len(toks) else None)
@@ -190,7 +197,7 @@ def _continues(toks: list[tuple[int, int, str]], j: int) -> bool:
         return True
     core = tok.rstrip(",.;:")
     nxt = toks[j + 1][2] if j + 1 < len(toks) else None
-    if _kind(core, nxt) == ETAL:
+    if _kind(core, nxt) in (ETAL, EDITOR):
         return True
     # "Smith, J., Doe, K." is caught by commas; a period followed by a new "Surname," is a list going on.
     return (

@@ -85,16 +85,24 @@ def parse_reference_string(raw: str) -> Reference:
         work = re.sub(r"\b(?:URL|Retrieved from|Available (?:at|from)|Online)\s*:?\s*$", "", work.rstrip(" .,;"))
 
     work = _respace(work)
-    names, et_al, rest_at = split_names(work)
+    same_authors = re.match(r"^(?:[-–—_]\s?){2,}\s*[.,]?\s*", work)  # "———. 1983." repeats the previous authors
+    if same_authors:
+        names, et_al, rest_at = [], False, same_authors.end()
+    else:
+        names, et_al, rest_at = split_names(work)
     authors: list[Person] = names
     rest = work[rest_at:]
 
     year = None
-    lead = re.match(
-        r"^[\s.,:]*[(\[]?(?:[A-Z][a-z]+\.?\s+)?(?:\d{1,2},?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:[-–/]\d{2,4})?[)\]]?(?:[.,:]|\s|$)",
-        rest,
+    lead = (
+        None
+        if not (authors or same_authors)
+        else re.match(
+            r"^[\s.,:]*[(\[]?(?:[A-Z][a-z]+\.?\s+)?(?:\d{1,2},?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:[-–/]\d{2,4})?[)\]]?(?:[.,:]|\s|$)",
+            rest,
+        )
     )
-    if lead and authors:
+    if lead:
         year = int(lead.group(1))
         rest = rest[lead.end() :]
     else:
@@ -107,6 +115,8 @@ def parse_reference_string(raw: str) -> Reference:
                 year = int(years[-1].group(1))
     stripped = rest.lstrip(" .,:;")
     separator = rest[: len(rest) - len(stripped)]
+    if lead and lead.group(0).rstrip().endswith(","):
+        separator += ","
     comma_style = bool(authors) and (
         "," in separator or (not separator.strip() and work[:rest_at].rstrip().endswith(","))
     )
@@ -128,6 +138,12 @@ def parse_reference_string(raw: str) -> Reference:
         volume = vm.group(1) or vm.group(3) or vm.group(5)
         issue = vm.group(2) or vm.group(4)
     if title:
+        # "Title (University of Chicago Press, 1999)": publication details in parentheses are not the title.
+        paren = re.search(r"\s\((?![^)]*\)\s*\S)[^)]*(?:\)|$)", title)
+        if paren and re.search(
+            r"\d{4}|Press|:|\bed|\bedn|trans|dissertation|thesis|Series|^\s\([^)]*$", paren.group(0)
+        ):
+            title = title[: paren.start()]
         title = re.sub(r"\s*\((?:\d+\w*\s+)?(?:rev\w*\.?\s+)?(?:ed|edn|edition)\b[^)]*\)\s*$", "", title.strip())
         title = clean_title(title.strip(' ,;:"“”‘’'))
     return Reference(
@@ -200,9 +216,14 @@ def _comma_before_venue(text: str, fallback: bool) -> int | None:
     """The comma after which a venue starts; in comma styles, else the first comma."""
     commas = [m.start() for m in re.finditer(r",\s", text)]
     for c in commas:
-        if _VENUE_CUE.match(text[c + 1 :].lstrip()) or re.match(r"\s*(?:\d|vol|pp|no\.)", text[c + 1 :]):
+        if _VENUE_CUE.match(text[c + 1 :].lstrip()):
             return c
-    return commas[0] if commas and fallback else None
+    if fallback and commas:
+        return commas[0]
+    for c in commas:
+        if re.match(r"\s*(?:\d|vol|pp|no\.)", text[c + 1 :]):
+            return c
+    return None
 
 
 def _venue(part: str) -> str | None:

@@ -40,6 +40,9 @@ def unavailable() -> str | None:
     return None
 
 
+#: Words Tesseract is less sure of than this (0-100) are specks and smudges, not text.
+MIN_CONFIDENCE = 20
+
 #: Tesseract options: LSTM engine, automatic page segmentation, no inverted-text pass (saves ~30%).
 CONFIG = "--oem 1 --psm 3 -c tessedit_do_invert=0"
 
@@ -63,7 +66,7 @@ def fragments(image: Image, dpi: float, timeout: float = 60.0, lang: str = "eng"
         if not str(word).strip():
             continue
         try:
-            if float(data["conf"][i]) < 0:
+            if float(data["conf"][i]) < MIN_CONFIDENCE:
                 continue
         except (TypeError, ValueError):
             continue
@@ -72,6 +75,12 @@ def fragments(image: Image, dpi: float, timeout: float = 60.0, lang: str = "eng"
     out: list[Fragment] = []
     for idx in lines.values():
         out.extend(_split_line(data, idx, scale))
+    # Word boxes measure glyphs, not the font: ascenders, descenders and digits make sizes jitter from
+    # line to line. One size per page (the median) keeps the size-based rules from seeing noise.
+    if out:
+        size = sorted(f.size for f in out)[len(out) // 2]
+        for f in out:
+            f.size = size
     return out
 
 
@@ -79,7 +88,7 @@ def _split_line(data: dict[str, list], idx: list[int], scale: float) -> list[Fra
     """A Tesseract line as fragments, cut where a gap between words is as wide as a column gutter."""
     idx.sort(key=lambda i: data["left"][i])
     heights = sorted(data["height"][i] for i in idx)
-    size = heights[len(heights) // 2] * scale * 1.35 or 1.0
+    size = heights[len(heights) // 2] * scale or 1.0
     pieces: list[list[int]] = [[idx[0]]]
     for i in idx[1:]:
         prev = pieces[-1][-1]

@@ -60,6 +60,9 @@ def split_blocks(lines: list[Line]) -> tuple[list[Block], str]:
     # Footnotes that a page break puts inside the list are set smaller than the references.
     size = statistics.median(ln.size for ln in lines)
     lines = [ln for ln in lines if ln.size >= 0.82 * size]
+    # Lines starting far left of their column's text (a journal footer under a narrow text block) are not references.
+    edges = _left_edges(lines)
+    lines = [ln for ln in lines if ln.x0 >= edges[(ln.page, ln.column)] - 4 * size]
     for splitter in (_by_numbers, _by_alpha_labels, _by_indent, _by_gaps, _by_sentences):
         result = splitter(lines)
         if result is not None:
@@ -126,8 +129,8 @@ def _left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
     by_column: dict[int, list[float]] = defaultdict(list)
     for key, xs in groups.items():
         if len(xs) >= 4:
-            edges[key] = min(xs)
-            by_column[key[1]].append(min(xs))
+            edges[key] = _edge(xs)
+            by_column[key[1]].append(edges[key])
     for key, xs in groups.items():
         if key not in edges:
             known = by_column.get(key[1])
@@ -135,6 +138,16 @@ def _left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
             if min(xs) < edges[key] - 2:
                 edges[key] = min(xs)
     return edges
+
+
+def _edge(xs: list[float]) -> float:
+    """The leftmost x shared by a real share of the lines: a stray footer or page number further left is not it."""
+    xs = sorted(xs)
+    need = max(1, round(0.1 * len(xs)))
+    for x in xs:
+        if sum(1 for v in xs if abs(v - x) <= 2.0) >= need:
+            return x
+    return xs[0]
 
 
 def _by_indent(lines: list[Line]) -> tuple[list[Block], str] | None:
@@ -155,10 +168,11 @@ def _by_indent(lines: list[Line]) -> tuple[list[Block], str] | None:
 
 
 def _by_gaps(lines: list[Line]) -> tuple[list[Block], str] | None:
+    # Line pitch (top to top), not the white gap: OCR boxes grow and shrink with descenders, tops barely move.
     gaps = []
     for a, b in itertools.pairwise(lines):
         if a.page == b.page and a.column == b.column and b.y0 > a.y0:
-            gaps.append(b.y0 - a.y1)
+            gaps.append(b.y0 - a.y0)
     if len(gaps) < 3:
         return None
     # The usual leading is the small-gap cluster; space between references sits clearly above it.
@@ -171,7 +185,7 @@ def _by_gaps(lines: list[Line]) -> tuple[list[Block], str] | None:
     for i in range(1, len(lines)):
         a, b = lines[i - 1], lines[i]
         if a.page == b.page and a.column == b.column:
-            if b.y0 - a.y1 > usual + 0.35 * size:
+            if b.y0 - a.y0 > usual + 0.35 * size:
                 starts.append(i)
         elif a.x1 < right[(a.page, a.column)] - 4 * size or (
             re.search(r"[.)\]]$|\d$", a.text.rstrip()) and _AUTHOR_START.match(b.text)
