@@ -86,6 +86,7 @@ def parse_reference_string(raw: str) -> Reference:
 
     work = _respace(work)
     same_authors = re.match(r"^(?:[-–—_]\s?){2,}\s*[.,]?\s*", work)  # "———. 1983." repeats the previous authors
+    names: list[Person]
     if same_authors:
         names, et_al, rest_at = [], False, same_authors.end()
     else:
