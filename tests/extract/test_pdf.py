@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
+import multiprocessing
 import re
 import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from citetracer.cli import main
 from citetracer.extract import InputError, read_references
-from citetracer.extract.pdf import Limits, read_pdf
+from citetracer.extract.pdf import Limits, _limit_memory, read_pdf
 from tests.extract.conftest import column, image_only
 
 BODY = [(72, 100 + 14 * i, f"Body text line {i} of the paper, which talks about many things.", 10) for i in range(20)]
@@ -210,13 +212,33 @@ def test_memory_limit_is_a_clear_error(make_pdf: Callable[..., Path], tmp_path: 
     # without asking the kernel for memory, which would make the limit untestable here.
     script = (
         "import sys; from pathlib import Path; from citetracer.extract import InputError; "
-        "from citetracer.extract.pdf import Limits, read_pdf\n"
+        "from citetracer.extract.pdf import Limits, _limit_memory, read_pdf\n"
         "try:\n    read_pdf(Path(sys.argv[1]), Limits(memory_bytes=1024, ocr_dpi=300))\n"
         "except InputError as exc:\n    print('ERROR', exc)\nelse:\n    print('NO ERROR')\n"
     )
     out = subprocess.run([sys.executable, "-c", script, str(scan)], capture_output=True, text=True, timeout=120)
     assert out.stdout.startswith("ERROR"), out.stdout + out.stderr
     assert re.search(r"MB|died|could not be processed", out.stdout)
+
+
+def _allocate_under_limit(extra: int, conn: Any) -> None:
+    _limit_memory(extra)
+    try:
+        block = bytearray(200 * 1024 * 1024)
+        conn.send(f"allocated {len(block)}")
+    except MemoryError:
+        conn.send("MemoryError")
+
+
+def test_memory_limit_applies_in_the_child() -> None:
+    """The mechanism itself: a capped child asking for 200 MB more than allowed gets a MemoryError."""
+    ctx = multiprocessing.get_context("fork")
+    receiver, sender = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_allocate_under_limit, args=(16 * 1024 * 1024, sender))
+    proc.start()
+    assert receiver.poll(30)
+    assert receiver.recv() == "MemoryError"
+    proc.join(5)
 
 
 def test_very_long_pdf_is_read_near_its_bibliography(make_pdf: Callable[..., Path]) -> None:
