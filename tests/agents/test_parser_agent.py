@@ -6,9 +6,12 @@ from pathlib import Path
 
 from citetracer.agents.client import LLMClient
 from citetracer.agents.parser_agent import LLMParserAgent, needs_repair
-from citetracer.config import LLMSettings
+from citetracer.config import LLMSettings, Settings
+from citetracer.extract import read_references
 from citetracer.extract.repair import RepairRequest, repair_references
+from citetracer.pipeline import Checker
 from citetracer.records import Person, Reference
+from citetracer.store.db import Store
 from tests.agents.fakellm import FakeLLM, Reply, reply_json
 
 TEXT = "[3] A. Vaswani, N. Shazeer. Attention is all you need. In NIPS, pages 5998-6008, 2017."
@@ -33,6 +36,35 @@ def test_needs_repair() -> None:
     assert needs_repair(SOUND, TEXT) is None
     assert needs_repair(BROKEN, TEXT) == "no title"
     assert needs_repair(SOUND, TEXT + " doi:10.1000/xyz") == "a DOI in the text the draft missed"
+
+
+def test_text_file_through_the_pipeline(store: Store, tmp_path: Path) -> None:
+    text = tmp_path / "refs.txt"
+    text.write_text(
+        "[1] Krizhevsky A, Sutskever I, Hinton GE (2012) NIPS 25, pp 1097-1105, "
+        "ImageNet classification with deep convolutional neural networks\n"
+        "[2] Sepp Hochreiter and Jurgen Schmidhuber. Long short-term memory. Neural Computation 9(8), 1997.\n",
+        encoding="utf-8",
+    )
+    fixed = {
+        "title": "ImageNet classification with deep convolutional neural networks",
+        "authors": [{"given": "A", "family": "Krizhevsky"}, {"given": "I", "family": "Sutskever"},
+                    {"given": "GE", "family": "Hinton"}],
+        "venue": "NIPS", "year": 2012, "pages": "1097-1105",
+    }
+    base = {"store": store.path, "offline": True, "today_year": 2026, "remember_verified": False}
+    checker = Checker(Settings.model_validate(base), store=store)
+    before = checker.check_read(read_references(text), str(text))
+    with FakeLLM() as fake:
+        fake.add(reply_json(fixed))
+        llm = {"base_url": fake.url, "model": "m", "cache": "", "max_retries": 0}
+        checker = Checker(Settings.model_validate({**base, "llm": llm}), store=store)
+        after = checker.check_read(read_references(text), str(text))
+    assert before.citations[0].reference.title == "NIPS 25"  # the deterministic parser's draft
+    assert after.citations[0].reference.title == fixed["title"]
+    assert after.citations[0].verdict.class_ == "Real"
+    assert [a.agent for a in after.citations[0].cost.agents] == ["parser"]
+    assert after.citations[1].cost.agents == [] and len(fake.requests) == 1  # the sound draft was not sent
 
 
 def test_sound_drafts_cost_nothing(tmp_path: Path) -> None:

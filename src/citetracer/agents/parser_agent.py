@@ -4,8 +4,9 @@ Implements `extract.repair.ParserAgent` (`repair(RepairRequest) -> Reference | N
 so `extract.repair.repair_references` drives it and keeps the extractor's
 provenance (raw text, page, boxes, label). Two rules keep it cheap and honest:
 - only drafts that look broken are sent (`needs_repair`: no title, no authors,
-  no year and no identifier, a run-on title, an identifier in the text the
-  draft missed); a sound draft costs nothing;
+  no year and no identifier, a run-on title, a title that is a venue name or
+  under three words, an identifier in the text the draft missed); a sound
+  draft costs nothing;
 - a value the model returns is kept only if it is in the block's text
   (`guardrails.grounded`); otherwise the draft's value stays.
 With a vision model configured and a crop available, the image goes along.
@@ -27,10 +28,14 @@ from citetracer.agents.matcher_agent import reference_data
 from citetracer.agents.prompts import load_prompt
 from citetracer.agents.schemas import ParserReply
 from citetracer.config import LLMSettings
+from citetracer.match.normalize import tokens
+from citetracer.match.venues import is_known
 from citetracer.records import AgentCall, Person, Reference
 
 #: Longer "titles" are usually a title run into the venue or the next reference.
 MAX_TITLE_CHARS = 250
+#: Shorter "titles" are usually a venue or a fragment (one-word titles exist, and cost one call).
+MIN_TITLE_WORDS = 3
 _DOI = re.compile(r"\b10\.\d{4,9}/\S+")
 _ARXIV = re.compile(r"arxiv", re.IGNORECASE)
 STRING_FIELDS = (
@@ -60,6 +65,8 @@ def needs_repair(draft: Reference, text: str) -> str | None:
         return "no year and no identifier"
     if len(draft.title) > MAX_TITLE_CHARS:
         return "run-on title"
+    if len(tokens(draft.title)) < MIN_TITLE_WORDS or is_known(draft.title):
+        return "the title looks like a venue or a fragment"
     if _DOI.search(text) and not draft.doi:
         return "a DOI in the text the draft missed"
     if _ARXIV.search(text) and not draft.arxiv_id and not draft.doi:
