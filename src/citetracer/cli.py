@@ -86,6 +86,8 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
     settings = _settings(
         args, offline=args.offline, today_year=args.today_year, closed_world=args.closed_world, llm=llm
     )
+    if settings.llm.base_url and not settings.llm.model:
+        err.print("warning: an LLM endpoint is set but no model (--llm-model): agents are off", style="yellow")
     reports: list[Report] = []
     checker = Checker(settings)
     try:
