@@ -67,7 +67,12 @@ def run(
         closed_world=closed_world,
         concurrency=16,
         sources={**Settings().sources, **(web.sources() if web else {}), "searxng": ""},
-        online=OnlineSettings(http_cache=cache, rate_limits={"*": 0} if rate_limits is None else rate_limits, **online),
+        online=OnlineSettings(
+            http_cache=cache,
+            rate_limits={"*": 0} if rate_limits is None else rate_limits,
+            fetch_pages=False,  # the landing pages of citations' URLs are real hosts: never fetched here
+            **online,
+        ),
     )
     checker = Checker(settings)
     t0 = time.perf_counter()

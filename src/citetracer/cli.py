@@ -54,6 +54,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--llm-model", help="model the agents use")
     check.add_argument("--llm-vision-model", help="model the Parser Agent uses with block images (default: model)")
     check.add_argument("--no-llm", action="store_true", help="no LLM agents, even if the config file names an endpoint")
+    check.add_argument("--mailto", help="contact e-mail sent to online services (default: $CITETRACER_MAILTO)")
+    check.add_argument("--connectors", help="comma-separated Scholar Connectors to ask (default: chosen per citation)")
+    check.add_argument("--no-http-cache", action="store_true", help="do not read or write the on-disk HTTP cache")
     check.add_argument("-v", "--verbose", action="store_true", help="full rationale per citation")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when citations are Hallucinated")
 
@@ -83,8 +86,18 @@ def _open_out(stack: ExitStack, path: Path | None) -> IO[str]:
 
 def cmd_check(args: argparse.Namespace, err: Console) -> int:
     llm = {"base_url": "" if args.no_llm else args.llm, "model": args.llm_model, "vision_model": args.llm_vision_model}
+    online = {
+        "connectors": [c.strip() for c in args.connectors.split(",") if c.strip()] if args.connectors else None,
+        "http_cache": "" if args.no_http_cache else None,
+    }
     settings = _settings(
-        args, offline=args.offline, today_year=args.today_year, closed_world=args.closed_world, llm=llm
+        args,
+        offline=args.offline,
+        today_year=args.today_year,
+        closed_world=args.closed_world,
+        llm=llm,
+        mailto=args.mailto,
+        online=online,
     )
     if settings.llm.base_url and not settings.llm.model:
         err.print("warning: an LLM endpoint is set but no model (--llm-model): agents are off", style="yellow")

@@ -56,6 +56,8 @@ class OnlineSettings(BaseModel):
     cache_days: dict[str, float] = Field(default_factory=lambda: {"*": 7.0, "doi": 30.0, "datacite": 30.0})
     #: Connectors to ask; empty = chosen per citation (see collect/choice.py).
     connectors: list[str] = Field(default_factory=list)
+    #: Fetch landing pages of URLs found in papers or web results (through the SSRF guard).
+    fetch_pages: bool = True
     #: Networks or hosts that untrusted URLs (found in papers) may reach although private (e.g. an intranet).
     allow_private: list[str] = Field(default_factory=list)
 
@@ -170,6 +172,7 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
     online["keys"] = keys
     if "CITETRACER_HTTP_CACHE" in env:
         online["http_cache"] = env["CITETRACER_HTTP_CACHE"]
+    online.update({k: v for k, v in (flags.pop("online", None) or {}).items() if v is not None})
     data["online"] = online
     llm = dict(data.get("llm") or {})
     for key in LLMSettings.model_fields:

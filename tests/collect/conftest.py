@@ -36,6 +36,7 @@ def make_settings(web: FakeWeb, tmp_path: Path) -> Any:
         online.setdefault("http_cache", "")
         online.setdefault("rate_limits", {"*": 0})
         online.setdefault("retries", 2)
+        online.setdefault("fetch_pages", bool(online.get("allow_private")))
         return Settings(
             store=tmp_path / "store.sqlite",
             sources=sources,

@@ -112,7 +112,7 @@ def test_arxiv_url_and_landing_page_via_web_search(web: FakeWeb, make_settings: 
 
 
 def test_web_search_pages_are_refused_on_loopback_by_default(web: FakeWeb, make_settings: Any) -> None:
-    settings = make_settings(searxng=True, connectors=["crossref"])
+    settings = make_settings(searxng=True, connectors=["crossref"], fetch_pages=True)
     ref = Reference(title="citetracer test fixtures: a software package", year=2024)
     [r], _ = check(settings, [ref])
     web_outcomes = [o for o in r.cost.sources if o.source == "web"]
@@ -164,3 +164,9 @@ def test_memory_remembers_online_evidence(make_settings: Any, web: FakeWeb) -> N
     [r], _ = check(settings, [SEQ2SEQ])
     assert r.verdict.class_ == "Real" and r.verdict.stage == "memory" and r.cost.connector_calls == 0
     assert dict(web.hits) == before
+
+
+def test_landing_pages_can_be_switched_off(make_settings: Any) -> None:
+    ref = Reference(title="Some paper", url="https://jmlr.org/papers/v24/22-0582.html", year=2023)
+    [r], _ = check(make_settings(connectors=["crossref"], fetch_pages=False), [ref])
+    assert all(o.source != "web" for o in r.cost.sources)

@@ -97,7 +97,7 @@ class UrlFetchStage(UsesHttp):
             routed = self._route_url(url, doi, arxiv)
             if routed is not None:
                 out.append(routed)
-            elif not any(url.lower().endswith(ext) for ext in (".pdf", ".zip", ".tar.gz")):
+            elif self.settings.online.fetch_pages and not url.lower().endswith((".pdf", ".zip", ".tar.gz")):
                 out.append(Lookup("web", partial(self._landing, url), f"page {url[:80]}"))
         return out
 
