@@ -59,13 +59,14 @@ def run(
     rate_limits: dict[str, float] | None = None,
     offline: bool = False,
     closed_world: bool = False,
+    concurrency: int = 16,
     **online: Any,
 ) -> tuple[list[CitationResult], float]:
     settings = Settings(
         store=store,
         offline=offline,
         closed_world=closed_world,
-        concurrency=16,
+        concurrency=concurrency,
         sources={**Settings().sources, **(web.sources() if web else {}), "searxng": ""},
         online=OnlineSettings(
             http_cache=cache,
@@ -150,14 +151,15 @@ def main() -> int:
         # Latency: 100 ms per request, default polite rate limits, fresh store and cache.
         web.faults["*"] = Fault(latency=0.1)
         paper = refs[:60]
-        lat, lat_s = run(web, paper, tmpdir / "lat.sqlite", rate_limits={})
-        per = sorted(r.cost.seconds for r in lat)
-        p95 = per[int(0.95 * (len(per) - 1))]
-        print(
-            f"\n100 ms latency, default rate limits: 60-reference paper in {lat_s:.1f} s wall; "
-            f"per citation median {statistics.median(per):.2f} s, p95 {p95:.2f} s, max {per[-1]:.2f} s; "
-            f"{calls(lat):.2f} calls/citation"
-        )
+        for label, conc in (("16 citations at a time", 16), ("one citation at a time", 1)):
+            lat, lat_s = run(web, paper, tmpdir / f"lat{conc}.sqlite", rate_limits={}, concurrency=conc)
+            per = sorted(r.cost.seconds for r in lat)
+            p95 = per[int(0.95 * (len(per) - 1))]
+            print(
+                f"\n100 ms latency, default rate limits, {label}: 60-reference paper in {lat_s:.1f} s wall; "
+                f"per citation median {statistics.median(per):.2f} s, p95 {p95:.2f} s, max {per[-1]:.2f} s; "
+                f"{calls(lat):.2f} calls/citation"
+            )
         web.faults.clear()
         if args.skip_faults:
             return 0

@@ -162,3 +162,18 @@ def test_xml_with_entity_declarations_is_refused() -> None:
         parse_xml("arxiv", bomb)
     with pytest.raises(SourceFailure, match="invalid XML"):
         parse_xml("arxiv", b"<feed><entry>")
+
+
+def test_one_client_serves_several_runs_with_rate_limits(web: FakeWeb) -> None:
+    """The CLI checks each file in its own event loop with the same client and limits."""
+    http = client(rate_limits={})
+    for _ in range(2):
+
+        async def burst() -> list[Any]:
+            calls = [http.call("crossref", web.sources()["crossref"]) for _ in range(5)]
+            try:
+                return await asyncio.gather(*(c.json("works/10.1109/cvpr.2016.90") for c in calls))
+            finally:
+                await http.aclose()
+
+        assert all(d["message"]["DOI"] == "10.1109/cvpr.2016.90" for d in asyncio.run(burst()))

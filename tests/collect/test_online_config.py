@@ -64,5 +64,5 @@ def test_cli_check_online_against_the_fake_web(web: FakeWeb, tmp_path: Path, mon
     assert verdicts == {"seq": ("Real", "connectors"), "turing": ("Real", "url")}
     seq = next(c for c in doc["citations"] if c["id"] == "seq")
     asked = {o["source"]: o["status"] for o in seq["cost"]["sources"]}
-    assert asked["openalex"] == "answered" and asked["dblp"] == "skipped"
+    assert asked["openalex"] == "answered" and asked["crossref"] == "skipped"
     assert "mailto:cli@example.org" in web.last_headers["openalex"]["user-agent"]

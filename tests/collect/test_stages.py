@@ -43,11 +43,19 @@ def statuses(result: CitationResult) -> dict[str, str]:
 def test_real_citation_found_by_connectors_with_evidence(make_settings: Any) -> None:
     [r], _ = check(make_settings(), [SEQ2SEQ])
     assert r.verdict.class_ == "Real" and r.verdict.stage == "connectors"
-    assert {e["source"] for e in r.verdict.evidence} <= {"openalex", "dblp"}
-    assert r.verdict.evidence[0]["url"]
+    assert r.verdict.evidence[0]["source"] == "openalex" and r.verdict.evidence[0]["url"]
     s = statuses(r)
-    assert s["openalex"] == "answered" and s["dblp"] == "answered"
-    assert s["pubmed"] == "skipped" and r.cost.connector_calls == 2
+    assert s["openalex"] == "answered" and s["semanticscholar"] == "skipped"
+    assert "dblp" not in s  # the specialists' tier was not needed
+    assert r.cost.connector_calls == 1
+
+
+def test_specialists_are_asked_when_the_broad_tier_does_not_settle(make_settings: Any) -> None:
+    [r], _ = check(make_settings(), [FABRICATED])
+    s = statuses(r)
+    assert s["openalex"] == "answered" and s["dblp"] == "answered" and s["pubmed"] == "skipped"
+    dblp = next(o for o in r.cost.sources if o.source == "dblp")
+    assert "DBLP" in (dblp.detail or "")
 
 
 def test_doi_citation_stops_at_url_fetch(make_settings: Any) -> None:
@@ -142,8 +150,8 @@ def test_identifier_urls_become_service_lookups(make_settings: Any, web: FakeWeb
 def test_offline_has_no_online_stage(make_settings: Any) -> None:
     settings = make_settings().model_copy(update={"offline": True})
     assert [s.name for s in Checker(settings).stages] == ["memory"]
-    assert [s.name for s in online_stages(make_settings())] == ["url", "connectors"]
-    assert [s.name for s in online_stages(make_settings(searxng=True))] == ["url", "connectors", "web"]
+    assert [s.name for s in online_stages(make_settings())] == ["url", "connectors", "specialists"]
+    assert [s.name for s in online_stages(make_settings(searxng=True))] == ["url", "connectors", "specialists", "web"]
 
 
 def test_many_citations_share_one_client_which_is_closed(make_settings: Any) -> None:

@@ -1,4 +1,4 @@
-"""The online stages (URL Fetch, Scholar Connectors, Web Search), sharing one HTTP client per run.
+"""The online stages (URL Fetch, Scholar Connectors in two tiers, Web Search), sharing one HTTP client per run.
 
 `pipeline.Checker` calls `online_stages(settings)` unless offline; the stages
 hold the shared client, which the pipeline closes after each run (`aclose`)
@@ -35,7 +35,7 @@ def online_stages(settings: Settings, http: HttpClient | None = None) -> list[St
         from citetracer.agents.web_agent import WebAgent
 
         url_stage.page_reader = WebAgent(LLMClient(settings.llm)).read_page
-    stages: list[Stage] = [url_stage, ScholarStage(settings, http)]
+    stages: list[Stage] = [url_stage, ScholarStage(settings, http), ScholarStage(settings, http, broad=False)]
     if settings.sources.get("searxng"):
         stages.append(WebSearchStage(settings, http, url_stage))
     return stages

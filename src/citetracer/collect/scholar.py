@@ -1,4 +1,4 @@
-"""Scholar Connectors stage: ask the chosen bibliographic services in parallel, one deadline.
+"""Scholar Connectors stages: ask the chosen bibliographic services in parallel, one deadline.
 
 The services are chosen per citation (collect/choice.py); every service not
 asked is reported as skipped with the reason, every one asked as answered or
@@ -47,14 +47,22 @@ BROAD_CHAIN = ("openalex", "semanticscholar", "crossref")
 
 
 class ScholarStage(UsesHttp):
-    name = "connectors"
+    """One tier of Scholar Connectors: the broad services, or the specialists (DBLP, PubMed, ...).
 
-    def __init__(self, settings: Settings, http: HttpClient) -> None:
+    Two tiers because the specialists' polite limits are tight (DBLP asks for a
+    second or two between requests, arXiv for three): they are asked only for
+    citations the broad services did not settle as Real, which the cascade
+    decides between the two stages.
+    """
+
+    def __init__(self, settings: Settings, http: HttpClient, broad: bool = True) -> None:
         self.settings = settings
         self.http = http
+        self.broad = broad
+        self.name = "connectors" if broad else "specialists"
 
     def available(self) -> set[str]:
-        return {n for n in REGISTRY if self.settings.sources.get(n)}
+        return {n for n, c in REGISTRY.items() if self.settings.sources.get(n) and c.broad == self.broad}
 
     async def _ask(self, name: str, ref: Reference, bundle: EvidenceBundle, deadline: float, why: str) -> bool:
         """True when the connector answered (possibly with nothing)."""
