@@ -177,3 +177,12 @@ def test_one_client_serves_several_runs_with_rate_limits(web: FakeWeb) -> None:
                 await http.aclose()
 
         assert all(d["message"]["DOI"] == "10.1109/cvpr.2016.90" for d in asyncio.run(burst()))
+
+
+def test_cache_freshness_is_per_source(web: FakeWeb, tmp_path: Any) -> None:
+    http = client(http_cache=str(tmp_path / "cache.sqlite"), cache_days={"*": 7.0, "crossref": 0.0})
+    asyncio.run(get_json(http, web))
+    before = web.hits["crossref"]
+    asyncio.run(get_json(http, web))  # crossref replies are never fresh with 0 days: asked again
+    assert web.hits["crossref"] == before + 1
+    http.close_cache()
