@@ -40,6 +40,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from tests.fakeweb.server import FakeWeb, Fault  # noqa: E402
 
+from citetracer.collect.http import SourceStats  # noqa: E402
 from citetracer.config import OnlineSettings, Settings  # noqa: E402
 from citetracer.extract import reference_from_json  # noqa: E402
 from citetracer.mirror.jsonl import add_jsonl  # noqa: E402
@@ -49,6 +50,8 @@ from citetracer.store.db import Store  # noqa: E402
 from hallmark import metrics  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data" / "hallmark"
+#: The HTTP layer's per-source counters of the last run.
+LAST_STATS: dict[str, SourceStats] = {}
 
 
 def run(
@@ -81,6 +84,9 @@ def run(
         results = asyncio.run(checker.check_references(refs))
     finally:
         checker.close()
+    http = next((getattr(s, "http", None) for s in checker.stages if hasattr(s, "http")), None)
+    LAST_STATS.clear()
+    LAST_STATS.update(http.stats if http is not None else {})
     return results, time.perf_counter() - t0
 
 
@@ -134,6 +140,7 @@ def main() -> int:
 
         store, cache = tmpdir / "online.sqlite", str(tmpdir / "http.sqlite")
         clean, clean_s = run(web, refs, store, cache)
+        clean_stats = dict(LAST_STATS)
         print(row("online, empty store", entries, clean, clean_s))
         warm_store = tmpdir / "warm.sqlite"
         warm_store.write_bytes(store.read_bytes())
@@ -147,18 +154,34 @@ def main() -> int:
         print(f"cascade stopped at (empty store): {dict(stages)}")
         asked = Counter(o.source for r in clean for o in r.cost.sources if o.status != "skipped")
         print(f"sources consulted (empty store): {dict(asked)}")
+        print(
+            "HTTP counters (empty store): "
+            + "; ".join(
+                f"{k} {v.calls} calls, {v.bytes / 1e6:.1f} MB, {v.seconds:.1f} s"
+                for k, v in sorted(clean_stats.items())
+            )
+        )
 
         # Latency: 100 ms per request, default polite rate limits, fresh store and cache.
+        # A real paper's references are mostly real: "paper" = 60 VALID entries; the stress
+        # case is 60 consecutive entries of the split (about half of them fabricated).
         web.faults["*"] = Fault(latency=0.1)
-        paper = refs[:60]
-        for label, conc in (("16 citations at a time", 16), ("one citation at a time", 1)):
-            lat, lat_s = run(web, paper, tmpdir / f"lat{conc}.sqlite", rate_limits={}, concurrency=conc)
+        valid = [r for r, e in zip(refs, entries, strict=True) if e["label"] == "VALID"][:60]
+        papers = (
+            ("60 real references, 16 at a time", valid, 16),
+            ("60 real references, one at a time", valid, 1),
+            ("60 entries (half fabricated), 16 at a time", refs[:60], 16),
+        )
+        print("\n100 ms latency per request, default polite rate limits (DBLP 1/s, OpenAlex and Crossref 10/s, ...)")
+        print(f"{'paper':<44}{'wall s':>8}{'median':>8}{'p95':>8}{'max':>8}{'calls':>7}{'P1':>5}")
+        for i, (label, paper, conc) in enumerate(papers):
+            lat, lat_s = run(web, paper, tmpdir / f"lat{i}.sqlite", rate_limits={}, concurrency=conc)
             per = sorted(r.cost.seconds for r in lat)
             p95 = per[int(0.95 * (len(per) - 1))]
+            p1 = sum(r.verdict.code == "P1" for r in lat)
             print(
-                f"\n100 ms latency, default rate limits, {label}: 60-reference paper in {lat_s:.1f} s wall; "
-                f"per citation median {statistics.median(per):.2f} s, p95 {p95:.2f} s, max {per[-1]:.2f} s; "
-                f"{calls(lat):.2f} calls/citation"
+                f"{label:<44}{lat_s:>8.1f}{statistics.median(per):>8.2f}{p95:>8.2f}{per[-1]:>8.2f}"
+                f"{calls(lat):>7.2f}{p1:>5}"
             )
         web.faults.clear()
         if args.skip_faults:
