@@ -205,3 +205,24 @@ def test_wrong_shape_is_a_failure_not_an_empty_answer(web: FakeWeb) -> None:
 
     assert asyncio.run(go()) is None
     assert bundle.outcomes[0].status == "failed" and bundle.connector_calls == 1
+
+
+def test_fake_services_paginate_like_the_real_ones(web: FakeWeb) -> None:
+    """Offsets and totals as Crossref, OpenAlex, Semantic Scholar and DBLP give them (connectors read page 1)."""
+    import json
+    import urllib.request
+
+    def get(url: str) -> Any:
+        with urllib.request.urlopen(url, timeout=10) as resp:
+            return json.loads(resp.read())
+
+    src = web.sources()
+    first = get(f"{src['semanticscholar']}/paper/search?query=learning&limit=1")
+    second = get(f"{src['semanticscholar']}/paper/search?query=learning&limit=1&offset={first['next']}")
+    assert first["total"] >= 2 and second["offset"] == 1 and second["data"] != first["data"]
+    cr = get(f"{src['crossref']}/works?query.bibliographic=deep&rows=1&offset=1")["message"]
+    assert cr["query"]["start-index"] == 1 and len(cr["items"]) == 1 and cr["total-results"] >= 2
+    oa = get(f"{src['openalex']}/works?search=learning&per-page=1&page=2")
+    assert oa["meta"]["page"] == 2 and len(oa["results"]) == 1
+    dblp = get(f"{src['dblp']}/search/publ/api?q=learning&format=json&h=1&f=1")["result"]["hits"]
+    assert dblp["@first"] == "1" and dblp["@sent"] == "1" and int(dblp["@total"]) >= 2

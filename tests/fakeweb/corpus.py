@@ -200,3 +200,10 @@ class Corpus:
             out.append((s / need, rec))
         out.sort(key=lambda x: (-x[0], x[1].rid))
         return out[:rows]
+
+    def page(
+        self, query: str, service: str, start: int, rows: int, all_words: bool = False
+    ) -> tuple[int, list[tuple[float, Record]]]:
+        """One page of a search: (total hits, hits start..start+rows), as the services paginate."""
+        hits = self.search(query, service, 1000, all_words)
+        return len(hits), hits[max(0, start) : max(0, start) + rows]

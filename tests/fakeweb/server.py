@@ -249,14 +249,15 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/works":
             query = p.get("query.bibliographic") or p.get("query") or ""
             rows = min(int(p.get("rows", "20")), 1000)
-            hits = self.web.corpus.search(query, "crossref", rows)
+            offset = int(p.get("offset", "0"))
+            total, hits = self.web.corpus.page(query, "crossref", offset, rows)
             items = [{**shapes.crossref_work(r), "score": round(50 * s, 3)} for s, r in hits]
             msg = {
                 "facets": {},
-                "total-results": len(hits),
+                "total-results": total,
                 "items": items,
                 "items-per-page": rows,
-                "query": {"start-index": 0, "search-terms": query},
+                "query": {"start-index": offset, "search-terms": query},
             }
             self.send(
                 200, _json({"status": "ok", "message-type": "work-list", "message-version": "1.0.0", "message": msg})
@@ -290,8 +291,9 @@ class _Handler(BaseHTTPRequestHandler):
                 self.send(200, _json(shapes.openalex_work(rec)))
         elif path == "/works":
             per_page = min(int(p.get("per-page", "25")), 200)
-            hits = self.web.corpus.search(p.get("search", ""), "openalex", per_page)
-            meta = {"count": len(hits), "db_response_time_ms": 12, "page": 1, "per_page": per_page}
+            page = max(1, int(p.get("page", "1")))
+            total, hits = self.web.corpus.page(p.get("search", ""), "openalex", (page - 1) * per_page, per_page)
+            meta = {"count": total, "db_response_time_ms": 12, "page": page, "per_page": per_page}
             self.send(200, _json({"meta": meta, "results": [shapes.openalex_work(r) for _, r in hits], "group_by": []}))
         else:
             self.send(404, _json({"error": "Not Found"}))
@@ -299,8 +301,12 @@ class _Handler(BaseHTTPRequestHandler):
     def r_semanticscholar(self, path: str, p: dict[str, str]) -> None:
         if path == "/paper/search":
             limit = min(int(p.get("limit", "10")), 100)
-            hits = self.web.corpus.search(p.get("query", ""), "semanticscholar", limit)
-            self.send(200, _json({"total": len(hits), "offset": 0, "data": [shapes.s2_paper(r) for _, r in hits]}))
+            offset = int(p.get("offset", "0"))
+            total, hits = self.web.corpus.page(p.get("query", ""), "semanticscholar", offset, limit)
+            body: dict[str, Any] = {"total": total, "offset": offset, "data": [shapes.s2_paper(r) for _, r in hits]}
+            if offset + limit < total:
+                body["next"] = offset + limit
+            self.send(200, _json(body))
             return
         ident = path.removeprefix("/paper/")
         rec: Record | None = None
@@ -318,12 +324,13 @@ class _Handler(BaseHTTPRequestHandler):
         if path == "/search/publ/api":
             q = p.get("q", "")
             h = min(int(p.get("h", "30")), 1000)
-            found = self.web.corpus.search(q, "dblp", h, all_words=True)
+            first = int(p.get("f", "0"))
+            total, found = self.web.corpus.page(q, "dblp", first, h, all_words=True)
             hits: dict[str, Any] = {
-                "@total": str(len(found)),
-                "@computed": str(len(found)),
+                "@total": str(total),
+                "@computed": str(total),
                 "@sent": str(len(found)),
-                "@first": "0",
+                "@first": str(first),
             }
             if found:
                 hits["hit"] = [
