@@ -178,3 +178,15 @@ def test_landing_pages_can_be_switched_off(make_settings: Any) -> None:
     ref = Reference(title="Some paper", url="https://jmlr.org/papers/v24/22-0582.html", year=2023)
     [r], _ = check(make_settings(connectors=["crossref"], fetch_pages=False), [ref])
     assert all(o.source != "web" for o in r.cost.sources)
+
+
+def test_wrong_base_url_or_empty_reply_is_a_failure_not_an_absence(web: FakeWeb, make_settings: Any) -> None:
+    """A search endpoint that answers 404 or an empty object has not said 'nothing found'."""
+    settings = make_settings(connectors=["openalex"], retries=0)
+    settings.sources["openalex"] = web.root + "/no-such-service"
+    [r], _ = check(settings, [FABRICATED])
+    assert r.verdict.code == "P1" and statuses(r)["openalex"] == "failed"
+    web.faults["openalex"] = Fault(mode="empty")
+    [r], _ = check(make_settings(connectors=["openalex"], retries=0), [FABRICATED])
+    assert r.verdict.code == "P1"
+    assert "reply without 'results'" in next(o.detail for o in r.cost.sources if o.source == "openalex")

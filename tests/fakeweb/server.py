@@ -58,7 +58,7 @@ PREFIXES = {
 class Fault:
     """What a service does wrong: `every` = one request in N (1 = all); `times` = only the next N requests."""
 
-    mode: str | None = None  # status | hang | truncate | malformed | reset | huge | redirect_loop | drip | html
+    mode: str | None = None  # status | hang | truncate | malformed | empty | reset | huge | redirect_loop | drip | html
     status: int = 500
     retry_after: str | None = None
     every: int = 1
@@ -194,6 +194,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
         elif mode == "malformed":
             self.send(200, b'{"status":"ok","message":{"items":[{"title": ["x"]}, <<<', "application/json")
+        elif mode == "empty":
+            self.send(200, b"{}", "application/json")
         elif mode == "html":
             self.send(200, "<html><body>Service temporarily unavailable</body></html>", "text/html")
         elif mode == "huge":

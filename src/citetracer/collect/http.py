@@ -174,19 +174,29 @@ class Call:
         url = path if path.startswith(("http://", "https://")) else self.url(path, params)
         return await self.http.get(self, url, accept=accept, trusted=trusted)
 
-    async def json(self, path: str, params: dict[str, Any] | None = None, accept: str | None = None) -> Any:
-        """The decoded JSON body, or None for a 404; anything else unusable is a SourceFailure."""
+    async def json(
+        self, path: str, params: dict[str, Any] | None = None, accept: str | None = None, search: bool = False
+    ) -> Any:
+        """The decoded JSON body, or None for a 404 of a lookup; anything else unusable is a SourceFailure.
+
+        A search endpoint never legitimately answers 404 (a wrong base URL or a
+        proxy does): for `search=True` it is a failure, not "nothing found".
+        """
         resp = await self.get(path, params, accept=accept or "application/json")
         if resp.status == 404:
+            if search:
+                raise SourceFailure(self.source, "HTTP 404 from a search endpoint (wrong base URL?)", retry=False)
             return None
         try:
             return json.loads(resp.body)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise SourceFailure(self.source, f"invalid JSON ({resp.content_type or 'no content type'})") from exc
 
-    async def xml(self, path: str, params: dict[str, Any] | None = None) -> ET.Element | None:
+    async def xml(self, path: str, params: dict[str, Any] | None = None, search: bool = False) -> ET.Element | None:
         resp = await self.get(path, params, accept="application/xml")
         if resp.status == 404:
+            if search:
+                raise SourceFailure(self.source, "HTTP 404 from a search endpoint (wrong base URL?)", retry=False)
             return None
         return parse_xml(self.source, resp.body)
 

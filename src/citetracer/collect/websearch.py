@@ -12,6 +12,7 @@ from __future__ import annotations
 import time
 from typing import Protocol
 
+from citetracer.collect.connectors import envelope
 from citetracer.collect.consult import consult
 from citetracer.collect.http import Call, HttpClient, UsesHttp
 from citetracer.collect.stage import EvidenceBundle
@@ -35,8 +36,8 @@ class SearxNG:
     name = "searxng"
 
     async def search(self, query: str, call: Call) -> list[str]:
-        data = await call.json("search", {"q": query, "format": "json"})
-        results = (data or {}).get("results") or []
+        data = await call.json("search", {"q": query, "format": "json"}, search=True)
+        results = envelope(self.name, data, "results") or []
         return [r["url"] for r in results if isinstance(r, dict) and isinstance(r.get("url"), str)]
 
 

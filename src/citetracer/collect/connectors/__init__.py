@@ -12,9 +12,9 @@ one line in `REGISTRY`.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
-from citetracer.collect.http import Call
+from citetracer.collect.http import Call, SourceFailure
 from citetracer.match.names import parse_person
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, parse_year
 from citetracer.records import Candidate, Person, Reference
@@ -115,3 +115,12 @@ def query_of(reference: Reference) -> str | None:
 
 def first_author(reference: Reference) -> str | None:
     return reference.authors[0].family if reference.authors else None
+
+
+def envelope(source: str, data: Any, *path: str) -> Any:
+    """The part of a reply under `path`; a reply without it is malformed (a failure, never 'nothing found')."""
+    for key in path:
+        if not isinstance(data, dict) or key not in data:
+            raise SourceFailure(source, f"reply without '{key}'", retry=False)
+        data = data[key]
+    return data

@@ -10,7 +10,7 @@ import re
 import xml.etree.ElementTree as ET
 
 from citetracer.collect.connectors import SEARCH_ROWS, candidate, people, query_of
-from citetracer.collect.http import Call
+from citetracer.collect.http import Call, SourceFailure
 from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference
 
@@ -74,5 +74,8 @@ class Arxiv:
         if not query:
             return []
         words = re.sub(r"[^\w\s-]", " ", query).split()
-        root = await call.xml("api/query", {"search_query": f'ti:"{" ".join(words)}"', "max_results": SEARCH_ROWS})
+        params = {"search_query": f'ti:"{" ".join(words)}"', "max_results": SEARCH_ROWS}
+        root = await call.xml("api/query", params, search=True)
+        if root is not None and root.tag != "{http://www.w3.org/2005/Atom}feed":
+            raise SourceFailure(self.name, f"reply is not an Atom feed ({root.tag[:40]})", retry=False)
         return from_feed(root, "search") if root is not None else []

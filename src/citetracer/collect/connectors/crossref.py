@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from citetracer.collect.connectors import SAFE, SEARCH_ROWS, candidate, first_author, person, query_of
+from citetracer.collect.connectors import SAFE, SEARCH_ROWS, candidate, envelope, first_author, person, query_of
 from citetracer.collect.http import Call
 from citetracer.match.normalize import canonical_doi
 from citetracer.records import Candidate, Reference
@@ -93,6 +93,6 @@ class Crossref:
             "select": FIELDS,
             "mailto": call.http.mailto,
         }
-        data = await call.json("works", params)
-        items = ((data or {}).get("message") or {}).get("items") or []
+        data = await call.json("works", params, search=True)
+        items = envelope(self.name, data, "message", "items") or []
         return [c for c in (from_work(i) for i in items) if c]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from citetracer.collect.connectors import SAFE, SEARCH_ROWS, candidate, person, query_of
+from citetracer.collect.connectors import SAFE, SEARCH_ROWS, candidate, envelope, person, query_of
 from citetracer.collect.http import Call
 from citetracer.match.normalize import arxiv_from_doi, canonical_doi
 from citetracer.records import Candidate, Person, Reference
@@ -68,5 +68,5 @@ class DataCite:
         query = query_of(reference)
         if not query:
             return []
-        data = await call.json("dois", {"query": f"titles.title:({query})", "page[size]": SEARCH_ROWS})
-        return [c for c in (from_record(d) for d in (data or {}).get("data") or []) if c]
+        data = await call.json("dois", {"query": f"titles.title:({query})", "page[size]": SEARCH_ROWS}, search=True)
+        return [c for c in (from_record(d) for d in envelope(self.name, data, "data") or []) if c]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from citetracer.collect.connectors import SEARCH_ROWS, SearchOnly, candidate, people, query_of
+from citetracer.collect.connectors import SEARCH_ROWS, SearchOnly, candidate, envelope, people, query_of
 from citetracer.collect.http import Call
 from citetracer.match.normalize import canonical_arxiv
 from citetracer.records import Candidate, Reference
@@ -87,6 +87,6 @@ class Dblp(SearchOnly):
         query = query_of(reference)
         if not query:
             return []
-        data = await call.json("search/publ/api", {"q": query, "format": "json", "h": SEARCH_ROWS})
-        hits = (((data or {}).get("result") or {}).get("hits") or {}).get("hit") or []
+        data = await call.json("search/publ/api", {"q": query, "format": "json", "h": SEARCH_ROWS}, search=True)
+        hits = (envelope(self.name, data, "result", "hits") or {}).get("hit") or []
         return [c for c in (from_hit(h) for h in hits if isinstance(h, dict)) if c]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from citetracer.collect.connectors import SEARCH_ROWS, SearchOnly, candidate, people, query_of
+from citetracer.collect.connectors import SEARCH_ROWS, SearchOnly, candidate, envelope, people, query_of
 from citetracer.collect.http import Call
 from citetracer.records import Candidate, Reference
 
@@ -48,8 +48,8 @@ class EuropePmc(SearchOnly):
 
     async def query(self, query: str, call: Call, found_by: str) -> list[Candidate]:
         params = {"query": query, "format": "json", "resultType": "lite", "pageSize": SEARCH_ROWS}
-        data = await call.json("search", params)
-        results = ((data or {}).get("resultList") or {}).get("result") or []
+        data = await call.json("search", params, search=True)
+        results = envelope(self.name, data, "resultList").get("result") or []
         return [c for c in (from_result(r, found_by) for r in results) if c]
 
     async def by_id(self, ident: str, call: Call) -> list[Candidate]:

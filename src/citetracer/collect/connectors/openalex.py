@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from citetracer.collect.connectors import SAFE, SEARCH_ROWS, candidate, people, query_of
+from citetracer.collect.connectors import SAFE, SEARCH_ROWS, candidate, envelope, people, query_of
 from citetracer.collect.http import Call
 from citetracer.match.normalize import canonical_doi
 from citetracer.records import Candidate, Reference
@@ -72,5 +72,5 @@ class OpenAlex:
         query = query_of(reference)
         if not query:
             return []
-        data = await call.json("works", self._params(call, search=query, **{"per-page": SEARCH_ROWS}))
-        return [c for c in (from_work(w) for w in (data or {}).get("results") or []) if c]
+        data = await call.json("works", self._params(call, search=query, **{"per-page": SEARCH_ROWS}), search=True)
+        return [c for c in (from_work(w) for w in envelope(self.name, data, "results") or []) if c]

@@ -10,7 +10,7 @@ import datetime
 import re
 from typing import Any
 
-from citetracer.collect.connectors import SEARCH_ROWS, candidate, people, query_of
+from citetracer.collect.connectors import SEARCH_ROWS, candidate, envelope, people, query_of
 from citetracer.collect.http import Call
 from citetracer.records import Candidate, Reference
 
@@ -73,5 +73,5 @@ class OpenReview:
         if not query:
             return []
         params = {"term": query, "type": "terms", "content": "all", "source": "forum", "limit": SEARCH_ROWS}
-        data = await call.json("notes/search", params)
-        return [c for c in (from_note(n, "search") for n in (data or {}).get("notes") or []) if c]
+        data = await call.json("notes/search", params, search=True)
+        return [c for c in (from_note(n, "search") for n in envelope(self.name, data, "notes") or []) if c]

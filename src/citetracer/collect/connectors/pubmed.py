@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from citetracer.collect.connectors import SearchOnly, candidate, person, query_of
+from citetracer.collect.connectors import SearchOnly, candidate, envelope, person, query_of
 from citetracer.collect.http import Call, SourceFailure
 from citetracer.records import Candidate, Person, Reference
 
@@ -64,8 +64,8 @@ class PubMed(SearchOnly):
         query = query_of(reference)
         if not query:
             return []
-        data = await call.json("esearch.fcgi", self._params(call, term=f"{query}[Title]", retmax=ROWS))
-        ids = ((data or {}).get("esearchresult") or {}).get("idlist") or []
+        data = await call.json("esearch.fcgi", self._params(call, term=f"{query}[Title]", retmax=ROWS), search=True)
+        ids = envelope(self.name, data, "esearchresult").get("idlist") or []
         if not ids:
             return []
         return await self.by_id(",".join(str(i) for i in ids[:ROWS]), call, found_by="search")

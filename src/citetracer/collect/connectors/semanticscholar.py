@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from citetracer.collect.connectors import SAFE, SEARCH_ROWS, candidate, people, query_of
+from citetracer.collect.connectors import SAFE, SEARCH_ROWS, candidate, envelope, people, query_of
 from citetracer.collect.http import Call
 from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference
@@ -73,5 +73,6 @@ class SemanticScholar:
         if not query:
             return []
         self._prepare(call)
-        data = await call.json("paper/search", {"query": query, "limit": SEARCH_ROWS, "fields": FIELDS})
-        return [c for c in (from_paper(p) for p in (data or {}).get("data") or []) if c]
+        data = await call.json("paper/search", {"query": query, "limit": SEARCH_ROWS, "fields": FIELDS}, search=True)
+        envelope(self.name, data, "total")  # an empty result has no "data" at all
+        return [c for c in (from_paper(p) for p in data.get("data") or []) if c]
