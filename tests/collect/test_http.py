@@ -186,3 +186,19 @@ def test_cache_freshness_is_per_source(web: FakeWeb, tmp_path: Any) -> None:
     asyncio.run(get_json(http, web))  # crossref replies are never fresh with 0 days: asked again
     assert web.hits["crossref"] == before + 1
     http.close_cache()
+
+
+def test_cache_file_holds_no_api_key(web: FakeWeb, tmp_path: Any) -> None:
+    path = tmp_path / "cache.sqlite"
+    http = client(http_cache=str(path), keys={"openalex": "SECRET-KEY"})
+
+    async def go() -> Any:
+        call = http.call("openalex", web.sources()["openalex"])
+        try:
+            return await call.json("works", {"search": "deep residual", "api_key": "SECRET-KEY", "mailto": "a@b.org"})
+        finally:
+            await http.aclose()
+
+    assert asyncio.run(go())["results"]
+    http.close_cache()
+    assert b"SECRET-KEY" not in path.read_bytes()

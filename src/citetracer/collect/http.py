@@ -19,6 +19,7 @@ import asyncio
 import email.utils
 import json
 import random
+import re
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -59,6 +60,7 @@ KEYED_RATES: dict[str, float] = {"pubmed": 10.0}
 POLITE_CONCURRENCY: dict[str, int] = {"crossref": 3, "semanticscholar": 1, "arxiv": 1, "dblp": 1, "pubmed": 3}
 MAX_REDIRECTS = 5
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+_SECRET_PARAMS = re.compile(r"(?<=[?&])(?:api_key|mailto)=[^&]*&?")
 
 
 class SourceFailure(Exception):
@@ -311,7 +313,7 @@ class HttpClient:
         """GET with cache, rate limit, retries, redirects, size and time bounds; 200 or 404, else a failure."""
         source = call.source
         stats = self.stats.setdefault(source, SourceStats())
-        key = f"{accept or ''} {url}"
+        key = f"{accept or ''} {_SECRET_PARAMS.sub('', url)}"  # keys and contacts stay out of the cache file
         if self.cache is not None:
             hit = self.cache.get(key, self._freshness(source))
             if hit is not None:
