@@ -108,14 +108,11 @@ def test_unauthorized_is_not_retried(tmp_path: Path) -> None:
     assert "Incorrect API key" in (result.call.detail or "")
 
 
-@pytest.mark.parametrize(
-    ("accepts", "modes"),
-    [
-        ("json_schema", ["json_schema"]),
-        ("json_object", ["json_schema", "json_object"]),
-        ("none", ["json_schema", "json_object", None]),
-    ],
-)
+@pytest.mark.parametrize(("accepts", "modes"), [
+    ("json_schema", ["json_schema"]),
+    ("json_object", ["json_schema", "json_object"]),
+    ("none", ["json_schema", "json_object", None]),
+])
 def test_response_format_degrades_and_is_remembered(tmp_path: Path, accepts: str, modes: list[str | None]) -> None:
     with FakeLLM(accepts=accepts) as fake:
         fake.add(reply_json(GOOD), reply_json(GOOD))
