@@ -66,7 +66,22 @@ def evidence_entry(c: Candidate) -> dict[str, object]:
     }
 
 
+def _merge_same_code(findings: list[Finding]) -> list[Finding]:
+    """One finding per code: two reasons for H4 read as one sentence."""
+    merged: dict[str, Finding] = {}
+    for f in findings:
+        if f.code in merged:
+            m = merged[f.code]
+            merged[f.code] = Finding(
+                f.code, f"{m.reason}; {f.reason}", [*m.fields, *f.fields], [*m.evidence, *f.evidence]
+            )
+        else:
+            merged[f.code] = f
+    return list(merged.values())
+
+
 def _verdict(findings: list[Finding], stage: str | None) -> Verdict:
+    findings = _merge_same_code(findings)
     codes_fired = list(dict.fromkeys(f.code for f in findings))
     main = primary(codes_fired)
     lead = next(f for f in findings if f.code == main)
