@@ -67,6 +67,9 @@ def parse_reference_string(raw: str) -> Reference:
     text = re.sub(r"\s+", " ", text).strip()
     text = _LABEL.sub("", text, count=1)
     text = text.replace("``", "“").replace("''", "”")
+    # Identifiers broken by OCR or line joins: "https: //doi.org", "https:/ /", "10.1037 /edu0000018".
+    text = re.sub(r"\b(https?):\s*/\s*/\s*", r"\1://", text)
+    text = re.sub(r"\b(10\.\d{4,9})\s+/\s*(?=\S)", r"\1/", text)
     work = text
 
     doi = url = arxiv = None

@@ -143,7 +143,7 @@ def _left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
 def _edge(xs: list[float]) -> float:
     """The leftmost x shared by a real share of the lines: a stray footer or page number further left is not it."""
     xs = sorted(xs)
-    need = max(1, round(0.1 * len(xs)))
+    need = max(1, round(0.15 * len(xs)))
     for x in xs:
         if sum(1 for v in xs if abs(v - x) <= 2.0) >= need:
             return x
