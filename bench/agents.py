@@ -57,8 +57,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--split", type=Path, default=SHARED / "dev_public.jsonl")
     ap.add_argument("--world", type=Path, default=SHARED / "world.jsonl")
-    ap.add_argument("--accepts", choices=["json_schema", "json_object", "none"], default="json_schema",
-                    help="response_format the fake server accepts (the client degrades to it)")
+    ap.add_argument(
+        "--accepts",
+        choices=["json_schema", "json_object", "none"],
+        default="json_schema",
+        help="response_format the fake server accepts (the client degrades to it)",
+    )
     ap.add_argument("--base-url", help="a real OpenAI-compatible endpoint instead of the fake (opt-in)")
     ap.add_argument("--model", default="fake-echo")
     ap.add_argument("--timeout", type=float, default=120.0)
@@ -78,8 +82,9 @@ def main() -> int:
         add_jsonl(store, args.world, "world")
         closed = args.coverage == "closed"
         off, off_s = run(store, path, refs, None, closed)
-        llm = LLMSettings(base_url=args.base_url or "", model=args.model, cache=Path(tmp) / "llm",
-                          timeout=args.timeout, concurrency=2)
+        llm = LLMSettings(
+            base_url=args.base_url or "", model=args.model, cache=Path(tmp) / "llm", timeout=args.timeout, concurrency=2
+        )
         if args.base_url:
             on, on_s = run(store, path, refs, llm, closed)
             where = f"endpoint {args.base_url}, model {args.model}"
@@ -95,8 +100,11 @@ def main() -> int:
     calls = [c for r in on for c in r.cost.agents]
     requests = sum(r.cost.llm_calls for r in on)
     tokens = sum(r.cost.llm_tokens for r in on)
-    changed = [i for i in reviewed if (on[i].verdict.class_, on[i].verdict.code) != (off[i].verdict.class_,
-                                                                                    off[i].verdict.code)]
+    changed = [
+        i
+        for i in reviewed
+        if (on[i].verdict.class_, on[i].verdict.code) != (off[i].verdict.class_, off[i].verdict.code)
+    ]
     print(f"HALLMARK {args.split.name}: {len(entries)} entries; agents via {where}")
     cmd = f"python bench/agents.py --split {args.split} --world {args.world} --coverage {args.coverage}"
     cmd += f" --accepts {args.accepts}"
@@ -107,16 +115,20 @@ def main() -> int:
     print(f"rules verdicts sent: {dict(Counter(off[i].verdict.code for i in reviewed))}")
     print(f"agent uses: {dict(Counter(c.agent for c in calls))}")
     print(f"outcomes: {dict(Counter(f'{c.agent}:{c.status}' for c in calls))}")
-    print(f"HTTP requests: {requests}; tokens: {tokens} ({'server-reported' if args.base_url else 'fake: chars/4'})"
-          f"; per reviewed citation: {tokens / max(1, len(reviewed)):.0f} tokens")
+    print(
+        f"HTTP requests: {requests}; tokens: {tokens} ({'server-reported' if args.base_url else 'fake: chars/4'})"
+        f"; per reviewed citation: {tokens / max(1, len(reviewed)):.0f} tokens"
+    )
     print(f"verdicts changed by agents: {len(changed)} of {len(reviewed)} reviewed")
     print(f"time: agents off {off_s:.1f}s, on {on_s:.1f}s (machine shared with other work)")
     print(f"\n{'run':<12}{'DR':>8}{'FPR':>8}{'F1':>8}{'twF1':>8}{'reviewed correct':>18}")
     for name, results in (("agents off", off), ("agents on", on)):
         m = metrics(entries, {e["bibtex_key"]: label(r) for e, r in zip(entries, results, strict=True)})
         ok = sum(label(results[i]) == entries[i]["label"] for i in reviewed)
-        print(f"{name:<12}{m['DR']:>8.3f}{m['FPR']:>8.3f}{m['F1']:>8.3f}{m['tier_weighted_F1']:>8.3f}"
-              f"{f'{ok}/{len(reviewed)}':>18}")
+        print(
+            f"{name:<12}{m['DR']:>8.3f}{m['FPR']:>8.3f}{m['F1']:>8.3f}{m['tier_weighted_F1']:>8.3f}"
+            f"{f'{ok}/{len(reviewed)}':>18}"
+        )
     for i in reviewed[: args.show]:
         e, r = entries[i], on[i]
         print(f"\n- [{e.get('hallucination_type') or 'VALID'}] {e['fields'].get('title', '')[:90]}")

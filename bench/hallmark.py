@@ -125,7 +125,9 @@ def main() -> int:
     ap.add_argument("--out", type=Path, default=Path("bench/out/hallmark_predictions.jsonl"))
     ap.add_argument("--store", type=Path, help="use this store instead of a fresh one filled from --world")
     ap.add_argument(
-        "--coverage", choices=["closed", "venue"], default="closed",
+        "--coverage",
+        choices=["closed", "venue"],
+        default="closed",
         help="closed: the world file is the whole scholarly world (HALLMARK's setting); "
         "venue: citetracer's default, absence counts only in venues the store covers",
     )
@@ -166,14 +168,18 @@ def main() -> int:
     potential = sum(1 for r in results if r.verdict.class_ == "Potential") / len(results)
 
     print(f"HALLMARK {args.split.name}: {len(entries)} entries; world {args.world.name}; store built in {build_s:.1f}s")
-    print(f"command: python bench/hallmark.py --split {args.split} --world {args.world} --out {args.out} "
-          f"--coverage {args.coverage}")
+    print(
+        f"command: python bench/hallmark.py --split {args.split} --world {args.world} --out {args.out} "
+        f"--coverage {args.coverage}"
+    )
     print(f"\n{'subset':<22}{'n':>6}{'DR':>8}{'FPR':>8}{'F1':>8}{'twF1':>8}")
     for name, m in (("all entries", overall), ("evidence present", with_evidence)):
         print(f"{name:<22}{m['n']:>6}{m['DR']:>8.3f}{m['FPR']:>8.3f}{m['F1']:>8.3f}{m['tier_weighted_F1']:>8.3f}")
     print(f"\nshare ending Potential: {potential:.3f}")
-    print(f"throughput: {len(entries) / check_s:.0f} citations/s wall ({check_s:.2f} s for {len(entries)}, "
-          f"one process), {len(entries) / check_cpu:.0f} citations per CPU-second")
+    print(
+        f"throughput: {len(entries) / check_s:.0f} citations/s wall ({check_s:.2f} s for {len(entries)}, "
+        f"one process), {len(entries) / check_cpu:.0f} citations per CPU-second"
+    )
 
     by_type: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     by_tier: dict[str, list[int]] = defaultdict(lambda: [0, 0])

@@ -70,6 +70,10 @@ def parse_reference_string(raw: str) -> Reference:
     # Identifiers broken by OCR or line joins: "https: //doi.org", "https:/ /", "10.1037 /edu0000018".
     text = re.sub(r"\b(https?):\s*/\s*/\s*", r"\1://", text)
     text = re.sub(r"\b(10\.\d{4,9})\s+/\s*(?=\S)", r"\1/", text)
+    for _ in range(8):  # "https://unccd.int /sites/default /files": a space before a slash inside a URL
+        text, n = re.subn(r"(https?://\S+)\s+(/\S)", r"\1\2", text)
+        if not n:
+            break
     work = text
 
     doi = url = arxiv = None

@@ -191,4 +191,4 @@ def drop_running_text(pages: list[Page]) -> int:
 
 
 def _in_margin(line: Line, page: Page) -> bool:
-    return line.y1 < page.height * MARGIN_SHARE or line.y0 > page.height * (1 - MARGIN_SHARE)
+    return line.y0 < page.height * MARGIN_SHARE or line.y1 > page.height * (1 - MARGIN_SHARE)

@@ -166,7 +166,10 @@ def _fragments(textpage: Any, width: float, height: float, images: int) -> PageT
             continue
         x0, x1 = rect.left, rect.right
         y0, y1 = height - rect.top, height - rect.bottom
-        fs = pdfium_c.FPDFText_GetFontSize(tp, i) or (y1 - y0)
+        fs = pdfium_c.FPDFText_GetFontSize(tp, i)
+        if fs < 0.5 * (y1 - y0):
+            # Some producers set size 1 and scale the text matrix: the glyph box says the real size.
+            fs = (y1 - y0) / 1.15
         visible += 1
         if ch in GARBAGE or 0xE000 <= code <= 0xF8FF:
             garbage += 1

@@ -24,7 +24,7 @@ from __future__ import annotations
 import itertools
 import re
 import statistics
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from citetracer.extract.layout import Line
@@ -122,6 +122,7 @@ def _by_alpha_labels(lines: list[Line]) -> tuple[list[Block], str] | None:
 
 def _left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
     """Left edge of each (page, column) of the region; thin groups borrow their column's edge."""
+    size = statistics.median(ln.size for ln in lines)
     groups: dict[tuple[int, int], list[float]] = defaultdict(list)
     for ln in lines:
         groups[(ln.page, ln.column)].append(ln.x0)
@@ -129,25 +130,27 @@ def _left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
     by_column: dict[int, list[float]] = defaultdict(list)
     for key, xs in groups.items():
         if len(xs) >= 4:
-            edges[key] = _edge(xs)
+            edges[key] = _edge(xs, size)
             by_column[key[1]].append(edges[key])
     for key, xs in groups.items():
         if key not in edges:
             known = by_column.get(key[1])
             edges[key] = statistics.median(known) if known else min(xs)
-            if min(xs) < edges[key] - 2:
+            if edges[key] - 3 * size < min(xs) < edges[key] - 2:
                 edges[key] = min(xs)
     return edges
 
 
-def _edge(xs: list[float]) -> float:
-    """The leftmost x shared by a real share of the lines: a stray footer or page number further left is not it."""
-    xs = sorted(xs)
-    need = max(1, round(0.15 * len(xs)))
-    for x in xs:
-        if sum(1 for v in xs if abs(v - x) <= 2.0) >= need:
-            return x
-    return xs[0]
+def _edge(xs: list[float], size: float) -> float:
+    """The column's left edge: the leftmost x shared by a real share of the lines, no further left of
+    the commonest x than a hanging indent reaches (a journal footer far to the left is not it)."""
+    bins = Counter(round(x / 2) for x in xs)
+    common = bins.most_common(1)[0][0] * 2
+    need = max(1, round(0.1 * len(xs)))
+    candidates = [
+        x for x in xs if common - 6 * size <= x <= common + 2 and sum(1 for v in xs if abs(v - x) <= 2.0) >= need
+    ]
+    return min(candidates) if candidates else float(common)
 
 
 def _by_indent(lines: list[Line]) -> tuple[list[Block], str] | None:
