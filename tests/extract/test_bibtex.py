@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from citetracer.extract import read_text
 from citetracer.extract.bibtex import entry_to_reference, parse_bibtex
 
@@ -72,3 +75,11 @@ def test_unbalanced_file_end_does_not_hang() -> None:
     result = parse_bibtex(text)
     assert result.entries == []
     assert result.errors
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet='@{}(),="#%\\ \naticlerow0123456789', max_size=300))
+def test_any_text_parses_without_raising(text: str) -> None:
+    result = parse_bibtex(text)
+    for entry in result.entries:
+        entry_to_reference(entry)
