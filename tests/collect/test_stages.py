@@ -190,3 +190,28 @@ def test_wrong_base_url_or_empty_reply_is_a_failure_not_an_absence(web: FakeWeb,
     [r], _ = check(make_settings(connectors=["openalex"], retries=0), [FABRICATED])
     assert r.verdict.code == "P1"
     assert "reply without 'results'" in next(o.detail for o in r.cost.sources if o.source == "openalex")
+
+
+def test_a_substitute_does_not_restore_coverage(web: FakeWeb, make_settings: Any) -> None:
+    """OpenAlex failed and Semantic Scholar stood in: the citation is not 'covered'."""
+    from citetracer.collect.scholar import ScholarStage
+    from citetracer.collect.stage import EvidenceBundle
+
+    web.faults["openalex"] = Fault(mode="status", status=500)
+    stage = online_stages(make_settings(retries=0))[1]
+    assert isinstance(stage, ScholarStage)
+    bundle = EvidenceBundle()
+
+    async def go() -> None:
+        try:
+            await stage.collect(SEQ2SEQ, bundle)
+        finally:
+            await stage.aclose()
+
+    asyncio.run(go())
+    assert {o.source: o.status for o in bundle.outcomes}["semanticscholar"] == "answered"
+    assert not bundle.covered
+    web.faults.clear()
+    bundle = EvidenceBundle()
+    asyncio.run(go())
+    assert bundle.covered and "openalex" in bundle.coverage_notes[0]

@@ -4,7 +4,7 @@ The services are chosen per citation (collect/choice.py); every service not
 asked is reported as skipped with the reason, every one asked as answered or
 failed. When a broad service (OpenAlex, Semantic Scholar, Crossref) fails,
 the next one in `BROAD_CHAIN` is asked in its place while time remains.
-Absence from a broad service that answered is evidence (bundle.covered).
+Absence is evidence (bundle.covered) only when every broad service asked answered.
 """
 
 from __future__ import annotations
@@ -106,7 +106,9 @@ class ScholarStage(UsesHttp):
                         break
         for name in sorted(available - asked):
             bundle.outcomes.append(SourceOutcome(source=name, status="skipped", detail="not chosen for this citation"))
-        broad = [n for n in asked if REGISTRY[n].broad and results.get(n)]
-        if broad:
+        # Absence is evidence only when every broad service asked answered: a substitute
+        # standing in for a failed one may lack the versions the failed one holds.
+        broad = [n for n in asked if REGISTRY[n].broad]
+        if broad and all(results.get(n) for n in broad):
             bundle.covered = True
             bundle.coverage_notes.append(f"{', '.join(sorted(broad))} answered a title search")
