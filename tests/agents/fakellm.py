@@ -58,9 +58,19 @@ def reply_json(obj: Any, **kw: Any) -> Reply:
 
 
 class FakeLLM:
-    def __init__(self, accepts: str = "json_schema", policy: Callable[[dict[str, Any]], Action] | None = None) -> None:
+    def __init__(
+        self,
+        accepts: str = "json_schema",
+        policy: Callable[[dict[str, Any]], Action] | None = None,
+        reject_status: int = 400,
+        extra_keys: bool = True,
+    ) -> None:
         assert accepts in ("json_schema", "json_object", "none")
         self.accepts = accepts
+        #: Status of a refused response_format: 400 (OpenAI, vLLM) or 500 (llama-cpp-python's server).
+        self.reject_status = reject_status
+        #: Whether json_object may carry a schema (llama.cpp) or must be bare (strict servers).
+        self.extra_keys = extra_keys
         self.policy = policy
         self.script: deque[Action] = deque()
         self.requests: list[dict[str, Any]] = []
@@ -101,6 +111,8 @@ class FakeLLM:
         if fmt is None or self.accepts == "json_schema":
             return None
         if self.accepts == "json_object" and fmt == "json_object":
+            if "schema" in body["response_format"] and not self.extra_keys:
+                return "response_format: extra inputs are not permitted (schema)"
             return None
         return f"response_format type '{fmt}' is not supported by this server"
 
@@ -143,7 +155,7 @@ class FakeLLM:
                 try:
                     problem = fake._format_error(body)
                     if problem:
-                        self._error(400, problem)
+                        self._error(fake.reject_status, problem)
                         return
                     self._act(fake._next(body), body)
                 finally:

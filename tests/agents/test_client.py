@@ -108,19 +108,34 @@ def test_unauthorized_is_not_retried(tmp_path: Path) -> None:
     assert "Incorrect API key" in (result.call.detail or "")
 
 
-@pytest.mark.parametrize(("accepts", "modes"), [
-    ("json_schema", ["json_schema"]),
-    ("json_object", ["json_schema", "json_object"]),
-    ("none", ["json_schema", "json_object", None]),
+JO = "json_object"
+
+
+@pytest.mark.parametrize(("accepts", "status", "extra_keys", "modes"), [
+    ("json_schema", 400, True, [("json_schema", False)]),
+    ("json_object", 400, True, [("json_schema", False), (JO, True)]),
+    ("json_object", 500, True, [("json_schema", False), (JO, True)]),  # llama-cpp-python's server
+    ("json_object", 400, False, [("json_schema", False), (JO, True), (JO, False)]),
+    ("none", 400, True, [("json_schema", False), (JO, True), (JO, False), (None, False)]),
 ])
-def test_response_format_degrades_and_is_remembered(tmp_path: Path, accepts: str, modes: list[str | None]) -> None:
-    with FakeLLM(accepts=accepts) as fake:
+def test_response_format_degrades_and_is_remembered(
+    tmp_path: Path, accepts: str, status: int, extra_keys: bool, modes: list[tuple[str | None, bool]]
+) -> None:
+    with FakeLLM(accepts=accepts, reject_status=status, extra_keys=extra_keys) as fake:
         fake.add(reply_json(GOOD), reply_json(GOOD))
         c = client(fake, tmp_path, cache="")
         assert ask(c, "first").value is not None
         assert ask(c, "second").value is not None
-    sent = [(b.get("response_format") or {}).get("type") for b in fake.requests]
+    sent = [((b.get("response_format") or {}).get("type"), "schema" in (b.get("response_format") or {}))
+            for b in fake.requests]
     assert sent == [*modes, modes[-1]]  # the second question starts with the mode that worked
+
+
+def test_a_500_that_is_not_about_the_format_is_retried_not_degraded(tmp_path: Path) -> None:
+    with FakeLLM() as fake:
+        fake.add(Status(500, "CUDA out of memory", retry_after="0"), reply_json(GOOD))
+        c = client(fake, tmp_path)
+        assert ask(c).value is not None and c.response_format_mode == "json_schema"
 
 
 def test_cache_is_keyed_by_model_and_prompt_version(tmp_path: Path) -> None:

@@ -15,9 +15,12 @@ What it guarantees to callers:
 - Timeouts, 429 and 5xx are retried (`max_retries`, honouring Retry-After up to
   a cap); an endpoint that stays down is `failed`, never an answer.
 - `response_format` degrades json_schema -> json_object -> none the first time
-  a server rejects one (HTTP 400/422/501 naming the format), and the client
-  remembers the mode that worked. The schema is always in the system prompt,
-  so models behind any of the three modes know the shape.
+  a server rejects one (HTTP 400/422/501 naming the format, or any 5xx naming
+  `response_format`, which is how llama-cpp-python's server refuses json_schema),
+  and the client remembers the mode that worked. json_object is tried first with
+  the schema attached (llama.cpp's servers then constrain decoding to it), then
+  bare. The schema is always in the system prompt too, so models behind any
+  mode know the shape.
 - At most `concurrency` requests in flight; tokens and cost counted per call
   and per agent; valid replies cached on disk (see `cache`).
 """
@@ -43,7 +46,7 @@ from citetracer.records import AgentCall
 
 T = TypeVar("T", bound=BaseModel)
 
-MODES = ("json_schema", "json_object", "none")
+MODES = ("json_schema", "json_object+schema", "json_object", "none")
 #: Largest HTTP reply body read from the endpoint.
 MAX_REPLY_BYTES = 2_000_000
 #: Longest wait honoured from a Retry-After header, in seconds.
@@ -189,6 +192,8 @@ class LLMClient:
                 "type": "json_schema",
                 "json_schema": {"name": schema.__name__, "schema": schema.model_json_schema(by_alias=True)},
             }
+        elif mode == "json_object+schema":
+            body["response_format"] = {"type": "json_object", "schema": schema.model_json_schema(by_alias=True)}
         elif mode == "json_object":
             body["response_format"] = {"type": "json_object"}
         return body
@@ -212,7 +217,10 @@ class LLMClient:
                 continue
             if status == 200:
                 return self._content(text, call)
-            if status in (400, 422, 501) and MODES[mode] != "none" and _FORMAT_ERROR.search(text[:2000]):
+            refused = (status in (400, 422, 501) and _FORMAT_ERROR.search(text[:2000])) or (
+                status >= 500 and "response_format" in text[:2000]
+            )
+            if refused and MODES[mode] != "none":
                 if self.mode == mode:
                     self.mode += 1  # this server does not take that response_format: use the next one
                 continue
