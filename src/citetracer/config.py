@@ -86,6 +86,8 @@ class LLMSettings(BaseModel):
     max_retries: int = 2
     #: Requests in flight at once.
     concurrency: int = 4
+    #: Longest reply, in tokens (a reply cut short is invalid and retried once).
+    max_tokens: int = 1024
     #: Directory of the on-disk response cache (None: the user cache dir; "" disables it).
     cache: Path | None = None
     #: Prices in currency units per million prompt / completion tokens, for the cost report.

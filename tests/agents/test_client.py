@@ -38,7 +38,7 @@ def test_valid_reply_is_validated_and_accounted(tmp_path: Path) -> None:
     assert call.cost == pytest.approx((1000 * 2.0 + 50 * 10.0) / 1e6)
     assert call.prompt == "matcher@v1.1" and call.model == "fake-1"
     body = fake.requests[0]
-    assert body["response_format"]["type"] == "json_schema"
+    assert body["response_format"]["type"] == "json_schema" and body["max_tokens"] == 1024
     assert body["response_format"]["json_schema"]["schema"]["title"] == "MatcherReply"
     assert '"label"' in body["messages"][0]["content"]  # the schema is in the system prompt too
     assert fake.headers[0]["Authorization"] == "Bearer sk-test"

@@ -185,7 +185,12 @@ class LLMClient:
         return result
 
     def _body(self, model: str, messages: list[dict[str, Any]], schema: type[BaseModel]) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": model, "messages": messages, "temperature": 0}
+        body: dict[str, Any] = {
+            "model": model,
+            "messages": messages,
+            "temperature": 0,
+            "max_tokens": self.settings.max_tokens,
+        }
         mode = MODES[self.mode]
         if mode == "json_schema":
             body["response_format"] = {
