@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from citetracer.extract.fields import parse_reference_string
+from citetracer.match.normalize import canonical_doi
 from citetracer.records import Reference
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "refstrings"
@@ -172,6 +173,7 @@ def _children(el: Any, name: str) -> Any:
     return (c for c in el.iter() if c is not el and c.tag in (f"{TEI}{name}", name))
 
 
+_IN_PROC = re.compile(r"^\s*(?:In:?\s+|in:\s*)(?:(?:the\s+)?Proceedings of\s+(?:the\s+)?)?", re.IGNORECASE)
 FIELDS = ("title", "year", "authors", "venue", "doi", "volume", "pages")
 
 
@@ -191,8 +193,13 @@ def score(items: list[tuple[str, dict[str, Any]]], show: int, name: str) -> tupl
                 continue
             gv = gold.get(f)
             pv = getattr(ref, f)
+            if f == "doi" and gv:
+                gv = canonical_doi(str(gv)) or gv
             if f == "pages" and gv:
                 gv = re.sub(r"^pp?\.\s*", "", str(gv)).replace("–", "-").replace("--", "-")
+            if f == "venue":
+                # "In Proceedings of the X" and "X" name the same venue; the parser keeps only "X".
+                gv = _IN_PROC.sub("", str(gv)) if gv else gv
             g_key = (str(gv) if f == "year" else fold(str(gv))) if gv else ""
             p_key = str(pv) if f == "year" and pv else fold(str(pv)) if pv else ""
             stats[f]["pred"] += bool(p_key)

@@ -125,3 +125,33 @@ def test_pdf_spacing_is_repaired_before_parsing() -> None:
     ref = parse_reference_string("B. Buyens, J. Haegeman, Matrix product states ,Phys .Rev .Lett .113 ( 2014 ) 091601")
     assert ref.year == 2014
     assert ref.title == "Matrix product states"
+
+
+def test_organisation_author_and_news_date() -> None:
+    ref = parse_reference_string("U.S. Army Corps of Engineers (2009, June 29). Selection of Design Earthquakes. EM 1110.")
+    assert [p.family for p in ref.authors] == ["U.S. Army Corps of Engineers"]
+    assert ref.year == 2009
+    assert ref.title == "Selection of Design Earthquakes"
+
+
+def test_bare_year_after_names_and_dash_placeholder() -> None:
+    ref = parse_reference_string("Boas, Franz 1935 Kwakiutl Culture as Reflected in Mythology. New York.")
+    assert families(ref.raw or "") == ["Boas"] and ref.year == 1935
+    assert ref.title == "Kwakiutl Culture as Reflected in Mythology"
+    same = parse_reference_string("———. 1983. The Fractal Geometry of Nature. New York, NY: Macmillan.")
+    assert same.authors == [] and same.year == 1983 and same.title == "The Fractal Geometry of Nature"
+
+
+def test_identifiers_broken_by_line_ends_and_ocr_spacing() -> None:
+    ref = parse_reference_string("Doe, J. (2021). T. PLOS, 17(3), 1-26. https: //doi.org/10.1371/journal.pcbi. 1008770")
+    assert ref.doi == "10.1371/journal.pcbi.1008770"
+    ref = parse_reference_string("Doe, J. (2019). T. Journal. doi:10.1000/abc. Next thing")
+    assert ref.doi == "10.1000/abc"
+
+
+def test_editors_are_not_the_venue() -> None:
+    ref = parse_reference_string(
+        "Linden, A., & Weber, F. (1993). Implementing inner drive. In Roitblat, H. (Ed.), Proceedings of the "
+        "2nd International Conference on Simulation of Adaptive Behavior. MIT Press."
+    )
+    assert ref.venue == "2nd International Conference on Simulation of Adaptive Behavior"

@@ -111,6 +111,12 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
                 good_end = end if trail else good_end
             i += 1
             continue
+        if kind == OTHER and cur and re.fullmatch(r"(?:1[5-9]|20)\d\d[a-z]?[.,:]?", tok) and _acceptable(cur, pieces):
+            # "Boas, Franz 1935 Kwakiutl Culture ...": a bare year right after a name ends the list.
+            pieces.append(cur)
+            cur = []
+            good_end, good_pieces, good_etal = toks[i - 1][1], len(pieces), et_al
+            break
         if kind == OTHER or len(cur) >= MAX_NAME_TOKENS or (not cur and core.lower() in _TITLE_OPENERS):
             break
         cur.append((core, kind))

@@ -70,6 +70,8 @@ def parse_reference_string(raw: str) -> Reference:
     # Identifiers broken by OCR or line joins: "https: //doi.org", "https:/ /", "10.1037 /edu0000018".
     text = re.sub(r"\b(https?):\s*/\s*/\s*", r"\1://", text)
     text = re.sub(r"\b(10\.\d{4,9})\s+/\s*(?=\S)", r"\1/", text)
+    # A DOI that ends in "." "-" or "/" and is followed by digits or lower case after a space was cut by a line end.
+    text = re.sub(r"(\b10\.\d{4,9}/\S*[-./])\s+(?=[\da-z])", r"\1", text)
     for _ in range(8):  # "https://unccd.int /sites/default /files": a space before a slash inside a URL
         text, n = re.subn(r"(https?://\S+)\s+(/\S)", r"\1\2", text)
         if not n:
@@ -98,6 +100,10 @@ def parse_reference_string(raw: str) -> Reference:
         names, et_al, rest_at = [], False, same_authors.end()
     else:
         names, et_al, rest_at = split_names(work)
+        org = None if names else _ORG_AUTHOR.match(work)
+        if org:
+            # "U.S. Army Corps of Engineers (2009). Title.": an organisation as author, APA style.
+            names, rest_at = [Person(given=None, family=org.group(1).strip(" .,"))], org.end(1)
     authors: list[Person] = names
     rest = work[rest_at:]
 
@@ -106,7 +112,8 @@ def parse_reference_string(raw: str) -> Reference:
         None
         if not (authors or same_authors)
         else re.match(
-            r"^[\s.,:]*[(\[]?(?:[A-Z][a-z]+\.?\s+)?(?:\d{1,2},?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:[-–/]\d{2,4})?[)\]]?(?:[.,:]|\s|$)",
+            r"^[\s.,:]*[(\[]?(?:[A-Z][a-z]+\.?\s+)?(?:\d{1,2},?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:[-–/]\d{2,4})?"
+        r"(?:,\s*[A-Z][a-z]+\.?(?:\s+\d{1,2}(?:[-–]\d{1,2})?)?)?[)\]]?(?:[.,:]|\s|$)",
             rest,
         )
     )
@@ -170,6 +177,7 @@ def parse_reference_string(raw: str) -> Reference:
     )
 
 
+_ORG_AUTHOR = re.compile(r"^([A-Z][^()]{2,100}?)[.,]?\s*\((?:[A-Za-z]+\.?\s+)?(?:1[5-9]|20)\d\d[a-z]?(?:,[^)]{0,20})?\)")
 _JOURNAL_ONLY = re.compile(r"^(?:[A-Z][A-Za-z]{0,11}\.\s?){1,6}(?:[A-Z][a-z]+\.?\s)?(?:[A-Z]\s)?\(?\d")
 
 
@@ -234,17 +242,25 @@ def _comma_before_venue(text: str, fallback: bool) -> int | None:
     return None
 
 
+_EDITORS = re.compile(r"\((?:[Ee]ds?|[Ee]ditors?|Hrsg)\.?\)\s*,?\s*|,\s*editors?\s*,\s*|,\s*[Ee]ds?\.\s*,?\s*")
+
+
 def _venue(part: str) -> str | None:
     part = _IN_VENUE.sub("", part.strip(" .,;:"))
     if not part:
         return None
-    part = re.sub(
-        r"^(?:[A-Z]\.\s?)+[A-Z][\w\-]+(?:,?\s(?:and|&)\s(?:[A-Z]\.\s?)+[A-Z][\w\-]+)*,?\s\(?[Ee]ds?\.\)?,?\s*", "", part
-    )
+    eds = _EDITORS.search(part[:200])
+    if eds:
+        # "In A. Editor (Ed.), Proceedings of ..." names the book, not the editors.
+        part = re.sub(r"^(?:the\s+)?Proceedings of\s+(?:the\s+)?", "", _IN_VENUE.sub("", part[eds.end() :]), flags=re.I)
+    end = _sentence_end(part)
+    if end is not None:
+        part = part[:end]
     venue = re.split(
-        r",\s*(?:vol|pp|pages|no|\d)|\(\s*\d|\s(?:vol\.|pp\.)|(?<=[a-z]{3})\.\s|\s\d{1,4}\s*[(:,]|,\s*(?:1[5-9]|20)\d\d",
+        r",\s*(?:vol|pp|pages|no|\d)|\s\((?:vol|pp|\d)|\(\s*\d|\s(?:vol\.|pp\.)|\s\d{1,4}\s*[(:,]|,\s*(?:1[5-9]|20)\d\d",
         part,
         maxsplit=1,
+        flags=re.IGNORECASE,
     )[0]
-    venue = venue.strip(" .,;:")
+    venue = re.sub(r"\s\d{1,4}$", "", venue.strip(" .,;:")).strip(" .,;:")
     return venue if len(venue) >= 2 and re.search(r"[A-Za-z]", venue) else None
