@@ -128,7 +128,9 @@ def test_pdf_spacing_is_repaired_before_parsing() -> None:
 
 
 def test_organisation_author_and_news_date() -> None:
-    ref = parse_reference_string("U.S. Army Corps of Engineers (2009, June 29). Selection of Design Earthquakes. EM 1110.")
+    ref = parse_reference_string(
+        "U.S. Army Corps of Engineers (2009, June 29). Selection of Design Earthquakes. EM 1110."
+    )
     assert [p.family for p in ref.authors] == ["U.S. Army Corps of Engineers"]
     assert ref.year == 2009
     assert ref.title == "Selection of Design Earthquakes"

@@ -113,7 +113,7 @@ def parse_reference_string(raw: str) -> Reference:
         if not (authors or same_authors)
         else re.match(
             r"^[\s.,:]*[(\[]?(?:[A-Z][a-z]+\.?\s+)?(?:\d{1,2},?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:[-–/]\d{2,4})?"
-        r"(?:,\s*[A-Z][a-z]+\.?(?:\s+\d{1,2}(?:[-–]\d{1,2})?)?)?[)\]]?(?:[.,:]|\s|$)",
+            r"(?:,\s*[A-Z][a-z]+\.?(?:\s+\d{1,2}(?:[-–]\d{1,2})?)?)?[)\]]?(?:[.,:]|\s|$)",
             rest,
         )
     )
@@ -177,7 +177,9 @@ def parse_reference_string(raw: str) -> Reference:
     )
 
 
-_ORG_AUTHOR = re.compile(r"^([A-Z][^()]{2,100}?)[.,]?\s*\((?:[A-Za-z]+\.?\s+)?(?:1[5-9]|20)\d\d[a-z]?(?:,[^)]{0,20})?\)")
+_ORG_AUTHOR = re.compile(
+    r"^([A-Z][^()]{2,100}?)[.,]?\s*\((?:[A-Za-z]+\.?\s+)?(?:1[5-9]|20)\d\d[a-z]?(?:,[^)]{0,20})?\)"
+)
 _JOURNAL_ONLY = re.compile(r"^(?:[A-Z][A-Za-z]{0,11}\.\s?){1,6}(?:[A-Z][a-z]+\.?\s)?(?:[A-Z]\s)?\(?\d")
 
 
