@@ -202,3 +202,17 @@ def test_cache_file_holds_no_api_key(web: FakeWeb, tmp_path: Any) -> None:
     assert asyncio.run(go())["results"]
     http.close_cache()
     assert b"SECRET-KEY" not in path.read_bytes()
+
+
+def test_waiting_for_our_own_rate_limit_does_not_use_up_the_deadline(web: FakeWeb) -> None:
+    """Six requests at 2/s take over 2 s; each call's 1 s deadline counts only time spent on the service."""
+    http = client(rate_limits={"crossref": 2.0})
+
+    async def six() -> list[Any]:
+        calls = [http.call("crossref", web.sources()["crossref"], time.monotonic() + 1.0) for _ in range(6)]
+        try:
+            return await asyncio.gather(*(c.json("works/10.1109/cvpr.2016.90") for c in calls))
+        finally:
+            await http.aclose()
+
+    assert all(d["message"]["DOI"] == "10.1109/cvpr.2016.90" for d in asyncio.run(six()))

@@ -363,43 +363,50 @@ class HttpClient:
         return time.monotonic() + wait + 0.05 < call.deadline
 
     async def _attempt(self, call: Call, url: str, accept: str | None, trusted: bool, stats: SourceStats) -> _Reply:
-        """One request with its redirects, bounded in time (to the deadline) and size."""
+        """One request with its redirects, each hop bounded in time (to the deadline) and size.
+
+        Time spent waiting for our own politeness (the source's rate limit and
+        concurrency cap) moves the call's deadline: a queue we impose is not
+        the service failing, and must not turn an answer into a P1.
+        """
         source = call.source
-        remaining = call.deadline - time.monotonic()
-        if remaining <= 0:
-            raise SourceFailure(source, "deadline reached", retry=False)
-        budget = min(self.settings.timeout, remaining)
         headers = {"Accept": accept or "*/*", **call.headers}
-        start = time.monotonic()
         trusted_host = urlsplit(call.base).netloc
-        try:
-            async with asyncio.timeout(budget):
-                seen: set[str] = set()
-                for _hop in range(MAX_REDIRECTS + 1):
-                    if url in seen:
-                        raise SourceFailure(source, "redirect loop", retry=False)
-                    seen.add(url)
-                    if not (trusted and urlsplit(url).netloc == trusted_host):
-                        try:
-                            await check_url(url, self.settings.allow_private)
-                        except UnsafeURL as exc:
-                            raise SourceFailure(source, f"refused {exc}", retry=False) from exc
-                    async with self.slots(source):
-                        await self.limiter(source).wait()
-                        call.network_calls += 1
-                        stats.calls += 1
+        seen: set[str] = set()
+        for _hop in range(MAX_REDIRECTS + 1):
+            if url in seen:
+                raise SourceFailure(source, "redirect loop", retry=False)
+            seen.add(url)
+            if not (trusted and urlsplit(url).netloc == trusted_host):
+                try:
+                    await check_url(url, self.settings.allow_private)
+                except UnsafeURL as exc:
+                    raise SourceFailure(source, f"refused {exc}", retry=False) from exc
+            queued = time.monotonic()
+            async with self.slots(source):
+                await self.limiter(source).wait()
+                call.deadline += time.monotonic() - queued
+                remaining = call.deadline - time.monotonic()
+                if remaining <= 0:
+                    raise SourceFailure(source, "deadline reached", retry=False)
+                budget = min(self.settings.timeout, remaining)
+                call.network_calls += 1
+                stats.calls += 1
+                start = time.monotonic()
+                try:
+                    async with asyncio.timeout(budget):
                         resp = await self._fetch(source, url, headers, stats)
-                    if resp.status in (301, 302, 303, 307, 308) and "location" in resp.headers:
-                        url = urljoin(url, resp.headers["location"])
-                        continue
-                    return resp
-                raise SourceFailure(source, f"more than {MAX_REDIRECTS} redirects", retry=False)
-        except TimeoutError as exc:
-            raise SourceFailure(source, f"no complete reply within {budget:.1f}s") from exc
-        except httpx.TransportError as exc:
-            raise SourceFailure(source, f"{type(exc).__name__}: {exc}".rstrip(": ")) from exc
-        finally:
-            stats.seconds += time.monotonic() - start
+                except TimeoutError as exc:
+                    raise SourceFailure(source, f"no complete reply within {budget:.1f}s") from exc
+                except httpx.TransportError as exc:
+                    raise SourceFailure(source, f"{type(exc).__name__}: {exc}".rstrip(": ")) from exc
+                finally:
+                    stats.seconds += time.monotonic() - start
+            if resp.status in (301, 302, 303, 307, 308) and "location" in resp.headers:
+                url = urljoin(url, resp.headers["location"])
+                continue
+            return resp
+        raise SourceFailure(source, f"more than {MAX_REDIRECTS} redirects", retry=False)
 
     async def _fetch(self, source: str, url: str, headers: dict[str, str], stats: SourceStats) -> _Reply:
         cap = self.settings.max_response_bytes
