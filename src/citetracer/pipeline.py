@@ -15,7 +15,7 @@ from citetracer.config import Settings
 from citetracer.extract import InputError, ReadResult, read_references, read_text
 from citetracer.judge.context import JudgeContext
 from citetracer.match.rules import Assessment
-from citetracer.records import AgentCall, CitationResult, Cost, FieldComparison, Reference, Report
+from citetracer.records import AgentCall, Candidate, CitationResult, Cost, FieldComparison, Reference, Report
 from citetracer.store.db import Store
 
 
@@ -74,6 +74,7 @@ class Checker:
                 if closer is not None:
                     await closer()
         results = []
+        links: list[tuple[str, Candidate, str]] = []
         for i, (ref, (outcome, seconds)) in enumerate(zip(refs, outcomes, strict=True)):
             results.append(
                 CitationResult(
@@ -91,14 +92,16 @@ class Checker:
             results[-1].cost.add_agent_calls(outcome.agent_calls)
             # Only the rules' Real verdicts become verified links: an agent's judgement is not stored as fact.
             if self.settings.remember_verified and outcome.verdict.class_ == "Real" and outcome.by_rules:
-                self._remember(ref, outcome)
+                self._remember(ref, outcome, links)
+        if links:
+            self.store.link_verified_many(links)
         return results
 
-    def _remember(self, ref: Reference, outcome: CascadeOutcome) -> None:
+    def _remember(self, ref: Reference, outcome: CascadeOutcome, links: list[tuple[str, Candidate, str]]) -> None:
         ids = {(e["source"], e["id"]) for e in outcome.verdict.evidence}
         evidence = next((c for c in outcome.bundle.candidates if (c.source, c.id) in ids), None)
         if evidence is not None:
-            self.store.link_verified(fingerprint(ref), evidence, outcome.verdict.code)
+            links.append((fingerprint(ref), evidence, outcome.verdict.code))
 
     def check_read(self, read: ReadResult, name: str) -> Report:
         refs, warnings = read.references, list(read.warnings)

@@ -252,3 +252,37 @@ def test_real_verdict_is_remembered_as_a_link_to_the_evidence(store: Store) -> N
     assert rows == [("test", "resnet", "R1")]
     second = run_check(store, bib)["k"]
     assert second.verdict.evidence[0]["found_by"] == "verified-link"
+
+
+class OnlineStage:
+    """Stands in for a connector that answers with a record the store does not hold."""
+
+    name = "connectors"
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
+        from citetracer.records import Candidate, Person
+
+        self.calls += 1
+        bundle.connector_calls += 1
+        bundle.add(Candidate(source="crossref", id="10.1000/xyz", title="A Work Only Crossref Knows",
+                             authors=[Person(given="Jane", family="Doe")], year=2020, doi="10.1000/xyz"))
+        bundle.outcomes.append(SourceOutcome(source="crossref", status="answered", candidates=1))
+
+
+def test_online_evidence_is_stored_and_linked_then_found_in_memory(store: Store) -> None:
+    from citetracer.collect.memory import MemoryStage
+
+    online = OnlineStage()
+    settings = Settings(store=store.path, offline=True, today_year=2026, remember_verified=True)
+    checker = Checker(settings, store=store, stages=[MemoryStage(store), online])
+    bib = "@article{k, title={A Work Only Crossref Knows}, author={Doe, Jane}, year=2020, doi={10.1000/xyz}}"
+    first = asyncio.run(checker.check_references(read_text(bib, suffix=".bib").references))[0]
+    assert (first.verdict.class_, first.verdict.stage, first.cost.connector_calls) == ("Real", "connectors", 1)
+    row = store.db.execute("SELECT source, source_id, verified_at FROM verified").fetchone()
+    assert row[0] == "crossref" and row[1] == "10.1000/xyz" and row[2].startswith("20")
+    second = asyncio.run(checker.check_references(read_text(bib, suffix=".bib").references))[0]
+    assert (second.verdict.class_, second.verdict.stage, second.cost.connector_calls) == ("Real", "memory", 0)
+    assert online.calls == 1

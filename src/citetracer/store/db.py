@@ -184,27 +184,38 @@ class Store:
         return n
 
     def link_verified(self, fingerprint: str, evidence: Candidate, code: str) -> None:
-        """Remember that a citation with this fingerprint was proved by this evidence record.
+        """Remember that a citation with this fingerprint was proved by this evidence record."""
+        self.link_verified_many([(fingerprint, evidence, code)])
 
-        Evidence from an online source is first stored as a record of its own, so
-        the link always points at a record that came from a source.
+    def link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
+        """Remember, in one write, which evidence record proved each citation fingerprint.
+
+        Evidence from an online source is first stored as a record of its own (one batch,
+        one index commit), so every link points at a record that came from a source and
+        never at the citation's own fields.
         """
-        rid = self.rid_of(evidence)
-        if rid is None:
-            if evidence.source.startswith("memory"):
-                return
-            self.upsert([WorkRecord(**evidence.model_dump())])
-            rid = self.rid_of(evidence)
-            if rid is None:
-                return
+        fresh = {
+            (c.source, c.id): WorkRecord(**c.model_dump(exclude={"work", "found_by"}))
+            for _, c, _ in links
+            if self.rid_of(c) is None and not c.source.startswith("memory")
+        }
+        if fresh:
+            self.upsert(fresh.values())
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
-        with self._transaction() as db:
-            db.execute(
-                "INSERT INTO verified VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(fingerprint) DO UPDATE SET "
-                "rid=excluded.rid, source=excluded.source, source_id=excluded.source_id, "
-                "code=excluded.code, verified_at=excluded.verified_at",
-                (fingerprint, rid, evidence.source, evidence.id, code, stamp),
-            )
+        rows = []
+        for fingerprint, evidence, code in links:
+            rid = self.rid_of(evidence)
+            if rid is not None:
+                rows.append((fingerprint, rid, evidence.source, evidence.id, code, stamp))
+        if rows:
+            with self._transaction() as db:
+                db.executemany(
+                    "INSERT INTO verified VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(fingerprint) DO UPDATE SET "
+                    "rid=excluded.rid, source=excluded.source, source_id=excluded.source_id, "
+                    "code=excluded.code, verified_at=excluded.verified_at",
+                    rows,
+                )
+        return len(rows)
 
     # ------------------------------------------------------------------- reads
 
