@@ -70,6 +70,11 @@ def _parser() -> argparse.ArgumentParser:
     add = msub.add_parser("add", parents=[common], help="add records from a JSONL file")
     add.add_argument("file", type=Path)
     add.add_argument("--source", help="name recorded as these records' source (default: local)")
+    dblp = msub.add_parser("dblp", parents=[common], help="(re)build the DBLP part of the store from dblp.xml.gz")
+    dblp.add_argument("dump", type=Path)
+    dblp.add_argument("--dtd", type=Path, help="the dump's DTD (default: dblp.dtd beside the dump)")
+    acl = msub.add_parser("acl", parents=[common], help="add ACL Anthology XML files (or directories of them)")
+    acl.add_argument("paths", nargs="+", type=Path)
     msub.add_parser("stats", parents=[common], help="show what the store holds")
     return p
 
@@ -183,6 +188,11 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
             err.print(f"warning: {len(report.errors) - 20} more bad lines", style="yellow")
         out.print(f"added {report.added} records from {args.file} to {settings.store}", highlight=False)
         return EXIT_OK if report.added or not report.errors else EXIT_USAGE
+    if args.mirror_command in ("dblp", "acl"):
+        from citetracer.mirror.commands import run_acl, run_dblp
+
+        run = run_dblp if args.mirror_command == "dblp" else run_acl
+        return run(args, settings.store, out, err)
     with Store(settings.store) as store:
         stats = store.stats()
     out.print_json(json.dumps(stats))

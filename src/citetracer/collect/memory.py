@@ -93,7 +93,7 @@ class MemoryStage:
                 found.setdefault(rid, "title")
         surnames = [k for p in reference.authors for k in family_keys(p) if k]
         if surnames and not self._settled(reference, found):
-            for rid in self.store.index.by_authors(surnames, reference.year, self.author_hits):
+            for rid in self.store.index.by_authors(surnames, reference.year, self.author_hits, reference.title):
                 found.setdefault(rid, "author-year")
         records = self.store.records(found)
         n = 0

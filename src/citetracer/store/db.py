@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import sqlite3
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 
 from pydantic import Field
@@ -22,15 +24,17 @@ from pydantic import Field
 from citetracer.match.names import family_keys
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix, parse_year
 from citetracer.match.venues import venue_id
-from citetracer.records import Candidate
+from citetracer.records import Candidate, Person
+from citetracer.store.codec import decode, encode
 from citetracer.store.index import IndexedWork, TitleIndex
+from citetracer.store.swap import heal_index_pair, index_path
 
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"
 #: Parsed records kept in memory per open store (a bibliography cites few works twice,
 #: but a batch run revisits the same near neighbours often).
 RECORD_CACHE_SIZE = 20_000
 
-_SCHEMA = """
+TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS records (
     rid INTEGER PRIMARY KEY,
@@ -41,13 +45,11 @@ CREATE TABLE IF NOT EXISTS records (
     arxiv TEXT,
     year INTEGER,
     venue_key TEXT,
-    data TEXT NOT NULL,
-    seq INTEGER NOT NULL
+    data BLOB NOT NULL,
+    seq INTEGER NOT NULL,
+    xref INTEGER
 );
-CREATE INDEX IF NOT EXISTS records_doi ON records(doi) WHERE doi IS NOT NULL;
-CREATE INDEX IF NOT EXISTS records_arxiv ON records(arxiv) WHERE arxiv IS NOT NULL;
-CREATE INDEX IF NOT EXISTS records_seq ON records(seq);
-CREATE INDEX IF NOT EXISTS records_venue_year ON records(venue_key, year);
+CREATE TABLE IF NOT EXISTS xrefs (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, title TEXT);
 CREATE TABLE IF NOT EXISTS doi_prefixes (prefix TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS verified (
     fingerprint TEXT PRIMARY KEY,
@@ -57,6 +59,15 @@ CREATE TABLE IF NOT EXISTS verified (
     code TEXT NOT NULL,
     verified_at TEXT NOT NULL
 );
+"""
+
+#: Secondary indexes, created after the rows when a store is built in bulk (much faster than during).
+INDEXES = """
+CREATE INDEX IF NOT EXISTS records_doi ON records(doi) WHERE doi IS NOT NULL;
+CREATE INDEX IF NOT EXISTS records_arxiv ON records(arxiv) WHERE arxiv IS NOT NULL;
+DROP INDEX IF EXISTS records_seq;
+CREATE INDEX IF NOT EXISTS records_seq2 ON records(seq) WHERE seq > 1;
+CREATE INDEX IF NOT EXISTS records_venue_year ON records(venue_key, year);
 """
 
 
@@ -81,13 +92,19 @@ class Store:
             self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
-            self.db.executescript(_SCHEMA)
+            self.db.executescript(TABLES)
+            columns = {row[1] for row in self.db.execute("PRAGMA table_info(records)")}
+            if "xref" not in columns:  # stores written before crossrefs were kept
+                self.db.execute("ALTER TABLE records ADD COLUMN xref INTEGER")
+            self.db.executescript(INDEXES)
+            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('build', ?)", (uuid.uuid4().hex,))
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('seq', '0')")
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('indexed_seq', '0')")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a usable citetracer store ({exc})") from exc
-        self.index = TitleIndex(self.path.with_name(self.path.name + ".index"))
+        heal_index_pair(self.path, str(self._meta("build")), self._reset_index)
+        self.index = TitleIndex(index_path(self.path))
         self._known_prefixes: set[str] | None = None
         self._cache: dict[int, WorkRecord] = {}
         self.sync_index()
@@ -110,6 +127,10 @@ class Store:
             self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
+
+    def _reset_index(self) -> None:
+        """Forget what was indexed: the next `sync_index` rebuilds the index from SQLite."""
+        self.db.execute("UPDATE meta SET value = '0' WHERE key = 'indexed_seq'")
 
     def _meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -150,7 +171,7 @@ class Store:
                         canonical_arxiv(r.arxiv_id),
                         r.year,
                         venue_key(r.venue) or venue_key(r.venue_full),
-                        r.model_dump_json(exclude_none=True, exclude_defaults=True),
+                        encode(r),
                         seq,
                     )
                 )
@@ -172,11 +193,16 @@ class Store:
         current = int(self._meta("seq") or 0)
         if indexed >= current:
             return 0
-        cursor = self.db.execute("SELECT rid, data FROM records WHERE seq > ? ORDER BY rid", (indexed,))
+        if indexed == 0:  # everything: a full scan
+            cursor = self.db.execute("SELECT rid, key, data FROM records ORDER BY rid")
+        else:  # `seq > 1` lets SQLite use the partial index (bulk-built rows, seq 1, stay out of it)
+            cursor = self.db.execute(
+                "SELECT rid, key, data FROM records WHERE seq > ? AND seq > 1 ORDER BY rid", (indexed,)
+            )
 
         def works() -> Iterator[IndexedWork]:
-            for rid, data in cursor:
-                record = WorkRecord.model_validate_json(data)
+            for rid, key, data in cursor:
+                record = decode(data, key)
                 yield indexed_work(rid, record)
 
         n = self.index.write(works())
@@ -219,6 +245,11 @@ class Store:
 
     # ------------------------------------------------------------------- reads
 
+    def rid_of_key(self, key: str) -> int | None:
+        """The row id of the record `source:id`, if stored."""
+        row = self.db.execute("SELECT rid FROM records WHERE key = ?", (key,)).fetchone()
+        return int(row[0]) if row else None
+
     def rid_of(self, candidate: Candidate) -> int | None:
         key = candidate.work or f"{candidate.source}:{candidate.id}"
         for k in (key, key.removeprefix("memory:")):
@@ -234,14 +265,35 @@ class Store:
         missing = [rid for rid in ids if rid not in out]
         if missing:
             marks = ",".join("?" * len(missing))
-            rows = self.db.execute(f"SELECT rid, data FROM records WHERE rid IN ({marks})", missing)
-            for rid, data in rows:
-                record = WorkRecord.model_validate_json(data)
+            rows = self.db.execute(
+                f"SELECT r.rid, r.key, r.data, x.title FROM records r LEFT JOIN xrefs x ON x.id = r.xref "
+                f"WHERE r.rid IN ({marks})",
+                missing,
+            )
+            for rid, key, data, xref_title in rows:
+                record = decode(data, key)
+                if xref_title and not record.venue_full:
+                    record.venue_full = xref_title
                 out[rid] = record
                 if len(self._cache) >= RECORD_CACHE_SIZE:
                     self._cache.pop(next(iter(self._cache)))
                 self._cache[rid] = record
         return out
+
+    def all_records(self, exclude_sources: set[str] | None = None) -> Iterator[WorkRecord]:
+        """Every record, in insertion order, optionally without some sources (streams; bounded memory)."""
+        skip = sorted(exclude_sources or ())
+        marks = ",".join("?" * len(skip))
+        where = f"WHERE r.source NOT IN ({marks})" if skip else ""
+        rows = self.db.execute(
+            f"SELECT r.key, r.data, x.title FROM records r LEFT JOIN xrefs x ON x.id = r.xref {where} ORDER BY r.rid",
+            skip,
+        )
+        for key, data, xref_title in rows:
+            record = decode(data, key)
+            if xref_title and not record.venue_full:
+                record.venue_full = xref_title
+            yield record
 
     def rids_by_doi(self, doi: str) -> list[int]:
         return [r[0] for r in self.db.execute("SELECT rid FROM records WHERE doi = ?", (doi,))]
@@ -313,12 +365,17 @@ def venue_key(venue: str | None) -> str | None:
     return " ".join(venue.casefold().split())[:200] or None
 
 
+@lru_cache(maxsize=200_000)
+def _surname_keys(person: Person) -> tuple[str, ...]:
+    full, core = family_keys(person)
+    return tuple(k for k in dict.fromkeys((full, core)) if k)
+
+
 def indexed_work(rid: int, record: WorkRecord) -> IndexedWork:
     titles = [record.title or ""] + [v.title for v in record.variants if v.title and v.title != record.title]
     surnames: list[str] = []
     for person in record.authors:
-        full, core = family_keys(person)
-        surnames.extend(k for k in {full, core} if k)
+        surnames.extend(_surname_keys(person))
     return IndexedWork(rid=rid, titles=[t for t in titles if t], surnames=surnames, year=record.year)
 
 

@@ -1,0 +1,273 @@
+"""DBLP mirror benchmark: ingest speed, memory, store size and retrieval among millions of near neighbours.
+
+1. Ingest ../shared/data/dblp/dblp-sample.xml.gz (167,711 real records): records/s, store size.
+2. Generate a synthetic dump of N records (default 8,000,000): the real sample records plus
+   synthetic ones made from them: half are near neighbours of a real title (40% of its words,
+   at least two, replaced by words drawn from the sample's title vocabulary), half are new
+   titles of real length drawn from that vocabulary; authors drawn from the sample's author
+   pool, years 1970-2025, venues and DOIs like the sample's. Written gzip'd, in dblp.xml layout.
+3. Ingest it with `citetracer mirror dblp` in a subprocess: wall time, peak RSS of the
+   process tree (sampled from /proc every 0.2 s), store size.
+4. Retrieval on that store for Q queries made from real sample records (unique titles of at
+   least 4 words) with 0, 1 or 2 title words changed (a word replaced, dropped or added):
+   recall@1 and recall@10 of `TitleIndex.by_title`, latency p50/p95 per query.
+
+    python bench/mirror.py [--records 8000000] [--queries 2000] [--workdir DIR] [--keep]
+
+Generated dumps and stores are deleted at the end unless --keep.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+from xml.sax.saxutils import escape
+
+from citetracer.match.normalize import title_key, tokens
+from citetracer.mirror.dblp import DblpReport, ingest_dblp, iter_dblp
+from citetracer.store.db import Store
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dblp"
+
+
+def store_bytes(path: Path) -> int:
+    total = path.stat().st_size if path.exists() else 0
+    index = path.with_name(path.name + ".index")
+    return total + sum(f.stat().st_size for f in index.rglob("*") if f.is_file())
+
+
+def load_sample(dump: Path, dtd: Path) -> list[dict[str, Any]]:
+    out = []
+    for row in iter_dblp(dump, dtd, DblpReport()):
+        obj = json.loads(row.json)
+        obj["key"] = row.key.removeprefix("dblp:")
+        obj["crossref"] = row.xref
+        out.append(obj)
+    return out
+
+
+# ------------------------------------------------------------------ synthetic dump
+
+
+def _record_xml(tag: str, key: str, rec: dict[str, Any]) -> str:
+    parts = [f'<{tag} mdate="2016-01-01" key="{escape(key)}">']
+    for a in rec.get("authors", []):
+        name = f"{a.get('given', '')} {a['family']}".strip()
+        parts.append(f"<author>{escape(name)}</author>")
+    parts.append(f"<title>{escape(rec['title'])}</title>")
+    venue_tag = "journal" if tag == "article" else "booktitle"
+    if rec.get("venue"):
+        parts.append(f"<{venue_tag}>{escape(rec['venue'])}</{venue_tag}>")
+    for field in ("pages", "volume"):
+        if rec.get(field):
+            parts.append(f"<{field}>{escape(str(rec[field]))}</{field}>")
+    if rec.get("issue"):
+        parts.append(f"<number>{escape(rec['issue'])}</number>")
+    if rec.get("year"):
+        parts.append(f"<year>{rec['year']}</year>")
+    if rec.get("doi"):
+        parts.append(f"<ee>https://doi.org/{escape(rec['doi'])}</ee>")
+    if rec.get("crossref"):
+        parts.append(f"<crossref>{escape(rec['crossref'])}</crossref>")
+    parts.append(f"</{tag}>\n")
+    return "".join(parts)
+
+
+def generate(sample: list[dict[str, Any]], n: int, out: Path, seed: int = 7) -> None:
+    rng = random.Random(seed)
+    vocab: list[str] = []
+    for rec in sample:
+        vocab.extend(rec["title"].split())
+    authors = [a for rec in sample for a in rec.get("authors", [])]
+    with gzip.open(out, "wt", encoding="utf-8", compresslevel=1) as fh:
+        fh.write('<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE dblp SYSTEM "dblp.dtd">\n<dblp>\n')
+        for rec in sample:
+            fh.write(_record_xml(rec.get("type", "article"), rec["key"], rec))
+        for i in range(n - len(sample)):
+            base = sample[rng.randrange(len(sample))]
+            words = base["title"].split()
+            if i % 2 == 0 and len(words) >= 3:
+                k = max(2, round(0.4 * len(words)))
+                for j in rng.sample(range(len(words)), min(k, len(words))):
+                    words[j] = vocab[rng.randrange(len(vocab))]
+            else:
+                words = [vocab[rng.randrange(len(vocab))] for _ in range(max(3, len(words)))]
+            rec = {
+                "title": " ".join(words),
+                "authors": [authors[rng.randrange(len(authors))] for _ in range(rng.randint(1, 5))],
+                "venue": base.get("venue"),
+                "year": rng.randint(1970, 2025),
+                "pages": f"{(p := rng.randint(1, 900))}-{p + rng.randint(3, 20)}",
+                "doi": f"10.9999/synth.{i}" if rng.random() < 0.4 else None,
+            }
+            tag = "article" if base.get("type") == "article" else "inproceedings"
+            prefix = "/".join(base["key"].split("/")[:2])  # keys as long as real ones: conf/aaai/s123
+            fh.write(_record_xml(tag, f"{prefix}/s{i}", rec))
+        fh.write("</dblp>\n")
+
+
+# ------------------------------------------------------------------ measurement
+
+
+def _tree_rss(pid: int) -> int:
+    """Resident bytes of a process and all its descendants (Linux /proc)."""
+    total = 0
+    stack = [pid]
+    while stack:
+        p = stack.pop()
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmRSS:"):
+                    total += int(line.split()[1]) * 1024
+            for task in Path(f"/proc/{p}/task").iterdir():
+                children = (task / "children").read_text().split()
+                stack.extend(int(c) for c in children)
+        except (OSError, ValueError):
+            continue
+    return total
+
+
+def run_ingest(dump: Path, dtd: Path, store: Path) -> tuple[float, int, int]:
+    cmd = [
+        sys.executable,
+        "-m",
+        "citetracer.cli",
+        "mirror",
+        "dblp",
+        str(dump),
+        "--dtd",
+        str(dtd),
+        "--store",
+        str(store),
+    ]
+    started = time.monotonic()
+    proc = subprocess.Popen(cmd)
+    peak = 0
+    done = threading.Event()
+
+    def sample() -> None:
+        nonlocal peak
+        while not done.is_set():
+            peak = max(peak, _tree_rss(proc.pid))
+            time.sleep(0.2)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    rc = proc.wait()
+    done.set()
+    sampler.join()
+    return time.monotonic() - started, peak, rc
+
+
+def perturb(title: str, changes: int, vocab: list[str], rng: random.Random) -> str:
+    words = title.split()
+    for _ in range(changes):
+        op = rng.choice(("replace", "drop", "add"))
+        if op == "drop" and len(words) > 3:
+            del words[rng.randrange(len(words))]
+        elif op == "add":
+            words.insert(rng.randrange(len(words) + 1), vocab[rng.randrange(len(vocab))])
+        else:
+            j = rng.randrange(len(words))
+            words[j] = vocab[rng.randrange(len(vocab))]
+    return " ".join(words)
+
+
+def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed: int = 11) -> dict[str, Any]:
+    rng = random.Random(seed)
+    counts = Counter(title_key(r["title"]) for r in sample)
+    eligible = [r for r in sample if counts[title_key(r["title"])] == 1 and len(tokens(r["title"])) >= 4]
+    vocab = [w for r in sample for w in r["title"].split()]
+    picked = rng.sample(eligible, min(queries, len(eligible)))
+    results: dict[int, list[tuple[int | None, float]]] = {0: [], 1: [], 2: []}
+    with Store(store_path) as store:
+        keys = {r["key"]: store.rid_of_key(f"dblp:{r['key']}") for r in picked}
+        for i, rec in enumerate(picked):
+            changes = i % 3
+            query = perturb(rec["title"], changes, vocab, rng) if changes else rec["title"]
+            t = time.perf_counter()
+            rids = store.index.by_title(query, 10)
+            ms = (time.perf_counter() - t) * 1000
+            rank = rids.index(keys[rec["key"]]) + 1 if keys[rec["key"]] in rids else None
+            results[changes].append((rank, ms))
+    latencies = sorted(ms for rows in results.values() for _, ms in rows)
+    out: dict[str, Any] = {
+        "queries": len(latencies),
+        "p50_ms": latencies[len(latencies) // 2],
+        "p95_ms": latencies[int(len(latencies) * 0.95)],
+    }
+    for changes, rows in results.items():
+        out[f"recall@1 ({changes} words changed)"] = sum(1 for r, _ in rows if r == 1) / len(rows)
+        out[f"recall@10 ({changes} words changed)"] = sum(1 for r, _ in rows if r is not None) / len(rows)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--records", type=int, default=8_000_000)
+    ap.add_argument("--queries", type=int, default=2000)
+    ap.add_argument("--workdir", type=Path, help="where dumps and stores go (default: a temp dir under /work)")
+    ap.add_argument("--keep", action="store_true", help="keep the generated dump and stores")
+    ap.add_argument("--skip-sample", action="store_true", help="skip step 1")
+    args = ap.parse_args()
+    dump, dtd = SHARED / "dblp-sample.xml.gz", SHARED / "dblp.dtd"
+    if not dump.exists() or not dtd.exists():
+        print(f"{dump} or {dtd} not found: shared data absent, nothing to measure")
+        return 0
+    command = "python bench/mirror.py " + " ".join(sys.argv[1:])
+    base = args.workdir or Path(__file__).resolve().parents[1].parent
+    work = Path(tempfile.mkdtemp(prefix="bench-mirror-", dir=base))
+    print(f"command: {command}\nworkdir: {work}\nmachine: {os.cpu_count()} cores (shared with other jobs)")
+    try:
+        if not args.skip_sample:
+            store = work / "sample.sqlite"
+            t = time.monotonic()
+            report = ingest_dblp(store, dump, dtd)
+            s = time.monotonic() - t
+            print(
+                f"[sample] {report.added:,} records in {s:.1f}s = {report.added / s:,.0f} records/s; "
+                f"store {store_bytes(store) / 1e6:.1f} MB"
+            )
+        sample = load_sample(dump, dtd)
+        synth = work / "synthetic.xml.gz"
+        t = time.monotonic()
+        generate(sample, args.records, synth)
+        print(
+            f"[synthetic] generated {args.records:,} records in {time.monotonic() - t:.0f}s "
+            f"({synth.stat().st_size / 1e9:.2f} GB gzip)"
+        )
+        big = work / "big.sqlite"
+        seconds, peak, rc = run_ingest(synth, dtd, big)
+        if rc != 0:
+            print(f"[ingest] failed with exit {rc}")
+            return 1
+        synth.unlink()
+        print(
+            f"[ingest {args.records:,}] {seconds:.0f}s ({seconds / 60:.1f} min, "
+            f"{args.records / seconds:,.0f} records/s); "
+            f"peak RSS {peak / 1e9:.2f} GB (process tree); store {store_bytes(big) / 1e9:.2f} GB"
+        )
+        stats = retrieval(big, sample, args.queries)
+        print(f"[retrieval on {args.records:,}] " + json.dumps(stats, indent=1))
+    finally:
+        if args.keep:
+            print(f"kept {work}")
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,380 @@
+"""Ingest the official DBLP dump (dblp.xml.gz + dblp.dtd) into the local store.
+
+The dump is streamed with lxml's iterparse (see `safexml` for the security
+settings) and each finished record element is dropped from the tree, so
+memory stays bounded whatever the dump's size. Every record type is kept but
+`www` (person pages): article, inproceedings, proceedings, book,
+incollection, phdthesis, mastersthesis, data. Record key `dblp:<dblp key>`,
+URL https://dblp.org/rec/<key>. Authors keep DBLP's spelling minus the
+homonym number ("Wei Wang 0001" -> Wei Wang). `ee` links give the DOI and the
+arXiv id (CoRR's `abs/NNNN.NNNNN` volume too). The venue is DBLP's own short
+form (journal or booktitle, e.g. "NeurIPS", "J. Mach. Learn. Res."); the
+crossref'd proceedings title becomes `venue_full`, resolved at read time so
+proceedings that come after their papers in the dump still count.
+
+The whole store is rebuilt beside the old one and swapped in at the end
+(`store.bulk`): re-running on a newer dump replaces the DBLP records without
+duplicating them, keeps every other source and the verified links, and a
+failure at any point leaves the previous store untouched.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import multiprocessing
+import re
+import sqlite3
+import time
+import zlib
+from collections import Counter
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from queue import Empty
+from typing import IO, Any
+
+from lxml import etree
+
+from citetracer.match.names import family_keys, parse_person
+from citetracer.match.normalize import canonical_arxiv, canonical_doi, parse_year
+from citetracer.mirror.safexml import (
+    PROLOG_BYTES,
+    DumpError,
+    check_dtd,
+    check_prolog,
+    describe_failure,
+    iter_elements,
+    open_dump,
+)
+from citetracer.records import Person
+from citetracer.store.bulk import BulkBuild, Row
+from citetracer.store.db import venue_key
+from citetracer.store.index import index_tokens
+
+SOURCE = "dblp"
+RECORD_TAGS = (
+    "article",
+    "inproceedings",
+    "proceedings",
+    "book",
+    "incollection",
+    "phdthesis",
+    "mastersthesis",
+    "data",
+)
+#: Bounds on one record: a field longer than this is cut, more people than this are dropped.
+MAX_FIELD_CHARS = 4_000
+MAX_PEOPLE = 1_000
+
+_DOI_LINK = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\..+)$", re.IGNORECASE)
+_ARXIV_LINK = re.compile(r"^https?://(?:www\.)?arxiv\.org/(?:abs|pdf)/(.+?)(?:\.pdf)?$", re.IGNORECASE)
+_CORR_VOLUME = re.compile(r"^abs/(.+)$")
+
+
+@dataclass
+class DblpReport:
+    """What an ingest did: counts by type, skipped records and why, the dump's date."""
+
+    added: int = 0
+    by_type: Counter[str] = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)
+    carried_over: int = 0
+    bytes_read: int = 0
+    #: The newest record modification date seen: the dump's date when its file name has none.
+    max_mdate: str | None = None
+    dump_date: str | None = None
+    seconds: float = 0.0
+
+
+_HOMONYM = re.compile(r"\s+\d{4}$")
+_PLAIN_NAME = re.compile(r"^[^{}\\,$~]+$")
+
+
+@lru_cache(maxsize=100_000)
+def person(name: str) -> dict[str, str] | None:
+    """A DBLP author string as a Person's JSON fields (homonym number dropped).
+
+    DBLP writes names "Given Family" (particles lower-case: "Ludwig van Beethoven");
+    plain names take a fast path that gives what `names.parse_person` gives, anything
+    with LaTeX-looking characters or commas goes through `parse_person` itself.
+    """
+    name = _HOMONYM.sub("", name.strip())
+    if not name:
+        return None
+    if _PLAIN_NAME.match(name):
+        words = name.split()
+        if len(words) == 1:
+            return {"family": words[0]}
+        von = next((i for i, w in enumerate(words[:-1]) if i > 0 and w[0].islower()), None)
+        cut = von if von is not None else len(words) - 1
+        return {"given": " ".join(words[:cut]), "family": " ".join(words[cut:])}
+    parsed = parse_person(name)
+    if parsed is None:
+        return None
+    return parsed.model_dump(exclude_none=True)
+
+
+@lru_cache(maxsize=100_000)
+def _surnames(given: str | None, family: str) -> tuple[str, ...]:
+    full, core = family_keys(Person.model_construct(given=given, family=family))
+    return tuple(k for k in dict.fromkeys((full, core)) if k)
+
+
+def _text(elem: Any) -> str:
+    text = "".join(elem.itertext()) if len(elem) else elem.text or ""
+    if len(text) > MAX_FIELD_CHARS:
+        text = text[:MAX_FIELD_CHARS]
+    if "  " in text or "\n" in text or "\t" in text or text[:1].isspace() or text[-1:].isspace():
+        return " ".join(text.split())
+    return text
+
+
+def _identifiers(links: list[str], volume: str | None) -> tuple[str | None, str | None]:
+    doi = arxiv = None
+    for link in links:
+        if doi is None and (m := _DOI_LINK.match(link)):
+            doi = canonical_doi(m.group(1))
+        elif arxiv is None and (m := _ARXIV_LINK.match(link)):
+            arxiv = canonical_arxiv(m.group(1))
+    if arxiv is None and volume and (m := _CORR_VOLUME.match(volume)):
+        arxiv = canonical_arxiv(m.group(1))
+    return doi, arxiv
+
+
+def parse_row(elem: Any) -> Row | None:
+    """One record element as a store row; None when it has no key or no title."""
+    key = elem.get("key")
+    if not key:
+        return None
+    authors: list[dict[str, str]] = []
+    editors: list[dict[str, str]] = []
+    links: list[str] = []
+    fields: dict[str, str] = {}
+    for child in elem:
+        tag = child.tag
+        if tag == "author" or tag == "editor":
+            bucket = authors if tag == "author" else editors
+            if len(bucket) < MAX_PEOPLE and (p := person(_text(child))) is not None:
+                bucket.append(p)
+        elif tag == "ee":
+            links.append(_text(child))
+        elif isinstance(tag, str) and tag not in fields:
+            fields[tag] = _text(child)
+    title = fields.get("title", "").rstrip(".").strip()
+    if not title:
+        return None
+    kind = elem.tag
+    if kind == "article":
+        venue = fields.get("journal")
+    elif kind in ("phdthesis", "mastersthesis"):
+        venue = fields.get("school")
+    elif kind == "book":
+        venue = fields.get("series") or fields.get("publisher")
+    else:
+        venue = fields.get("booktitle") or fields.get("journal")
+    volume = fields.get("volume")
+    doi, arxiv = _identifiers(links, volume)
+    year = parse_year(fields.get("year"))
+    people = authors or editors
+    data: dict[str, Any] = {"title": title}  # source, id and URL follow from the row's key
+    if people:
+        data["authors"] = people
+    optional = {
+        "venue": venue,
+        "venue_full": title if kind == "proceedings" else None,
+        "year": year,
+        "doi": doi,
+        "arxiv_id": arxiv,
+        "pages": fields.get("pages"),
+        "volume": volume,
+        "issue": fields.get("number"),
+        "publisher": fields.get("publisher"),
+        "type": kind,
+    }
+    data.update((k, v) for k, v in optional.items() if v)
+    surnames: list[str] = []
+    for p in people:
+        surnames.extend(_surnames(p.get("given"), p["family"]))
+    return Row(
+        key=f"{SOURCE}:{key}",
+        source=SOURCE,
+        type=kind,
+        doi=doi,
+        arxiv=arxiv,
+        year=year,
+        venue_key=venue_key(venue) if venue else None,
+        json=json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
+        xref=fields.get("crossref") or None,
+        titles=(" ".join(index_tokens(title)),),
+        surnames=tuple(surnames),
+        xref_title=title if kind == "proceedings" else None,
+    )
+
+
+def iter_dblp(path: Path, dtd: Path | None, report: DblpReport) -> Iterator[Row]:
+    """Stream store rows from a dump; raises DumpError on any unusable input."""
+    if dtd is not None:
+        check_dtd(dtd)
+    head, raw = open_dump(path)
+    try:
+        check_prolog(head.read(PROLOG_BYTES), path)
+    except (OSError, EOFError, zlib.error) as exc:
+        raise describe_failure(exc, path, None) from exc
+    finally:
+        head.close()
+        raw.close()
+    stream, raw = open_dump(path)
+    try:
+        yield from _rows(stream, raw, path, dtd, report)
+    finally:
+        stream.close()
+        raw.close()
+
+
+def _rows(stream: IO[bytes], raw: IO[bytes], path: Path, dtd: Path | None, report: DblpReport) -> Iterator[Row]:
+    parser = iter_elements(stream, path, (*RECORD_TAGS, "www"), dtd)
+    n = 0
+    try:
+        for _event, elem in parser:
+            n += 1
+            if n % 4096 == 0:
+                report.bytes_read = raw.tell()
+            mdate = elem.get("mdate")
+            if mdate and (report.max_mdate is None or mdate > report.max_mdate):
+                report.max_mdate = mdate
+            if elem.tag == "www":
+                report.skipped["www"] += 1
+            else:
+                row = parse_row(elem)
+                if row is None:
+                    report.skipped["no key or title"] += 1
+                else:
+                    report.by_type[elem.tag] += 1
+                    yield row
+            elem.clear(keep_tail=False)
+            parent = elem.getparent()
+            if parent is not None:
+                while elem.getprevious() is not None:
+                    del parent[0]
+    except (EOFError, OSError, zlib.error, etree.XMLSyntaxError, DumpError) as exc:
+        raise describe_failure(exc, path, None) from exc
+
+
+def dump_date(path: Path, max_mdate: str | None) -> str:
+    """The dump's date: from its file name (dblp-2024-05-01.xml.gz), else its newest record, else the file's."""
+    m = re.search(r"(\d{4})-?(\d{2})-?(\d{2})", path.name)
+    if m:
+        return f"{m.group(1)}-{m.group(2)}-{m.group(3)}"
+    if max_mdate:
+        return max_mdate
+    return time.strftime("%Y-%m-%d", time.gmtime(path.stat().st_mtime))
+
+
+def build_failure(exc: Exception, target: Path) -> DumpError:
+    """A failure while writing the new store (full disk, I/O error) as one clear sentence."""
+    full = (isinstance(exc, OSError) and exc.errno == errno.ENOSPC) or "full" in str(exc).lower()
+    what = "the disk is full" if full else f"cannot write ({exc})"
+    return DumpError(f"{what} while building the store beside {target}; the previous store is unchanged")
+
+
+def _produce(path: str, dtd: str | None, queue: Any) -> None:
+    """Child process: parse the dump and send rows in batches (the parent writes them)."""
+    report = DblpReport()
+    try:
+        batch: list[Row] = []
+        for row in iter_dblp(Path(path), Path(dtd) if dtd else None, report):
+            batch.append(row)
+            if len(batch) >= 2000:
+                queue.put(("rows", batch, report.bytes_read))
+                batch = []
+        queue.put(("rows", batch, report.bytes_read))
+        queue.put(("done", dict(report.by_type), dict(report.skipped), report.max_mdate))
+    except DumpError as exc:
+        queue.put(("error", str(exc)))
+    except Exception as exc:  # reported to the parent, which raises it as a DumpError
+        queue.put(("error", f"{path}: {type(exc).__name__}: {exc}"))
+
+
+def _rows_in_child(path: Path, dtd: Path | None, report: DblpReport) -> Iterator[Row]:
+    """Parse in a second process so parsing and writing use both cores; bounded queue, bounded memory.
+
+    The child is forked before the store's writer threads exist (it only parses),
+    so the fork copies a single-threaded process.
+    """
+    ctx = multiprocessing.get_context("fork")
+    queue = ctx.Queue(maxsize=16)
+    proc = ctx.Process(target=_produce, args=(str(path), str(dtd) if dtd else None, queue), daemon=True)
+    proc.start()
+    return _receive(proc, queue, path, report)
+
+
+def _receive(proc: Any, queue: Any, path: Path, report: DblpReport) -> Iterator[Row]:
+    try:
+        while True:
+            try:
+                msg = queue.get(timeout=2)
+            except Empty:
+                if not proc.is_alive():
+                    raise DumpError(f"{path}: the parser process stopped unexpectedly (exit {proc.exitcode})") from None
+                continue
+            if msg[0] == "rows":
+                report.bytes_read = msg[2]
+                yield from msg[1]
+            elif msg[0] == "done":
+                report.by_type.update(msg[1])
+                report.skipped.update(msg[2])
+                report.max_mdate = msg[3]
+                return
+            else:
+                raise DumpError(msg[1])
+    finally:
+        if proc.is_alive():
+            proc.terminate()
+        proc.join(10)
+
+
+def ingest_dblp(
+    target: Path,
+    dump: Path,
+    dtd: Path | None,
+    progress: Callable[[int, int, int], None] | None = None,
+    parallel: bool | None = None,
+) -> DblpReport:
+    """Rebuild the store at `target` with this dump's records; see the module docstring.
+
+    `parallel` (default: for dumps over 1 MB) parses in a child process.
+    """
+    started = time.monotonic()
+    report = DblpReport()
+    size = dump.stat().st_size
+    if parallel is None:
+        parallel = size > 1_000_000
+    if dtd is not None:
+        check_dtd(dtd)
+    rows = _rows_in_child(dump, dtd, report) if parallel else iter_dblp(dump, dtd, report)
+    build = BulkBuild(target)
+    try:
+        report.carried_over = build.carry_over(target, {SOURCE})
+        for n, row in enumerate(rows, 1):
+            build.add_row(row)
+            if progress is not None and n % 5000 == 0:
+                progress(n, report.bytes_read, size)
+        report.dump_date = dump_date(dump, report.max_mdate)
+        build.set_meta(f"source_date:{SOURCE}", report.dump_date)
+        build.set_meta(f"source_file:{SOURCE}", str(dump.resolve()))
+        build.commit()
+    except (sqlite3.Error, OSError) as exc:
+        build.abort()
+        raise build_failure(exc, target) from exc
+    except BaseException:
+        build.abort()
+        raise
+    finally:
+        close = getattr(rows, "close", None)
+        if close is not None:
+            close()
+    report.added = sum(report.by_type.values())
+    report.seconds = time.monotonic() - started
+    return report

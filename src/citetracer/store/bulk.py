@@ -1,0 +1,283 @@
+"""Building a whole store in one pass (mirror dumps), then swapping it in atomically.
+
+`Store.upsert` is right for a few thousand records; a DBLP dump has millions,
+and going through it would write each row twice (SQLite, then re-read for the
+index). A `BulkBuild` instead writes a fresh store beside the target
+(`<target>.building-<pid>`): rows go to SQLite in large transactions with
+journalling off (the file is disposable until it is swapped in), index
+documents go straight to one tantivy writer, secondary SQLite indexes are
+created once at the end, and the records of other sources plus the
+verified-citation links are carried over from the previous store by key.
+Only `commit()` touches the target, through `swap.replace_store`; any failure
+before that (a corrupt dump, a full disk, a kill) leaves the previous store
+exactly as it was, and `abort()` (or the next build) deletes the leftovers.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import uuid
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple
+
+from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix
+from citetracer.store.codec import pack, record_json
+from citetracer.store.db import INDEXES, SCHEMA_VERSION, TABLES, Store, WorkRecord, indexed_work, venue_key
+from citetracer.store.index import TitleIndex, add_fields, index_tokens
+from citetracer.store.swap import index_path, remove_store_files, replace_store, write_marker
+
+#: Rows per SQLite transaction and per check of the writer's health.
+BATCH = 20_000
+#: tantivy indexing memory; segments are flushed when it fills (bounded RSS).
+INDEX_HEAP = 256_000_000
+#: Crossref keys remembered in memory (DBLP has ~60k proceedings); past this, lookups go to SQLite.
+MAX_XREF_CACHE = 500_000
+
+_INSERT = (
+    "INSERT OR IGNORE INTO records (rid, key, source, type, doi, arxiv, year, venue_key, data, seq, xref) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)"
+)
+
+
+class Row(NamedTuple):
+    """A record ready to be written: its columns, its JSON, and what the index needs.
+
+    Mirror parsers produce rows directly (cheaper than building a WorkRecord
+    per record at DBLP scale, and picklable between processes); any
+    WorkRecord becomes one with `row_from_record`.
+    """
+
+    key: str
+    source: str
+    type: str | None
+    doi: str | None
+    arxiv: str | None
+    year: int | None
+    venue_key: str | None
+    json: bytes
+    xref: str | None
+    titles: tuple[str, ...]
+    surnames: tuple[str, ...]
+    #: Set when other records cross-reference this one (a proceedings volume): its title names their venue.
+    xref_title: str | None = None
+
+
+def row_from_record(record: WorkRecord, xref: str | None = None) -> Row:
+    doi = canonical_doi(record.doi) if record.doi else None
+    work = indexed_work(0, record)
+    return Row(
+        key=f"{record.source}:{record.id}",
+        source=record.source,
+        type=record.type,
+        doi=doi,
+        arxiv=canonical_arxiv(record.arxiv_id) if record.arxiv_id else None,
+        year=record.year,
+        venue_key=venue_key(record.venue) or venue_key(record.venue_full),
+        json=record_json(record),
+        xref=xref,
+        titles=tuple(" ".join(index_tokens(t)) for t in work.titles),
+        surnames=tuple(work.surnames),
+    )
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def clean_leftovers(target: Path) -> None:
+    """Remove stores half-built by ingests that were killed (their process is gone)."""
+    for leftover in target.parent.glob(target.name + ".building-*"):
+        if leftover.name.endswith(".index"):
+            continue
+        tail = leftover.name.rsplit("-", 1)[-1].split(".")[0]
+        if tail.isdigit() and not _pid_alive(int(tail)):
+            remove_store_files(leftover)
+
+
+class BulkBuild:
+    """A new store under construction; see the module docstring."""
+
+    def __init__(self, target: Path) -> None:
+        self.target = Path(target)
+        self.target.parent.mkdir(parents=True, exist_ok=True)
+        clean_leftovers(self.target)
+        self.path = self.target.with_name(f"{self.target.name}.building-{os.getpid()}")
+        remove_store_files(self.path)
+        self.build = uuid.uuid4().hex
+        self.db = sqlite3.connect(str(self.path), isolation_level=None)
+        for pragma in (
+            "journal_mode=OFF",
+            "synchronous=OFF",
+            "locking_mode=EXCLUSIVE",
+            "cache_size=-262144",
+            "temp_store=FILE",
+        ):
+            self.db.execute(f"PRAGMA {pragma}")
+        self.db.executescript(TABLES)
+        meta = [("schema", SCHEMA_VERSION), ("seq", "1"), ("indexed_seq", "1"), ("build", self.build)]
+        self.db.executemany("INSERT INTO meta VALUES (?, ?)", meta)
+        index_dir = index_path(self.path)
+        self.index = TitleIndex(index_dir)
+        self.writer = self.index.index.writer(heap_size=INDEX_HEAP, num_threads=1)
+        self.next_rid = 1
+        self.rows: list[tuple[object, ...]] = []
+        self.pending: list[tuple[int, Row]] = []
+        self.prefixes: set[str] = set()
+        self.xref_ids: dict[str, int] = {}
+        self.added = 0
+        self.previous: Path | None = None
+        self.db.execute("BEGIN")
+
+    # ------------------------------------------------------------------ writes
+
+    def xref_id(self, key: str) -> int:
+        """The id under which a crossref target (a proceedings volume) is known."""
+        xid = self.xref_ids.get(key)
+        if xid is not None:
+            return xid
+        self.db.execute("INSERT OR IGNORE INTO xrefs (key) VALUES (?)", (key,))
+        xid = int(self.db.execute("SELECT id FROM xrefs WHERE key = ?", (key,)).fetchone()[0])
+        if len(self.xref_ids) >= MAX_XREF_CACHE:
+            self.xref_ids.clear()
+        self.xref_ids[key] = xid
+        return xid
+
+    def set_xref_title(self, key: str, title: str) -> None:
+        self.db.execute("UPDATE xrefs SET title = ? WHERE id = ?", (title, self.xref_id(key)))
+
+    def add(self, record: WorkRecord, xref: str | None = None) -> None:
+        self.add_row(row_from_record(record, xref))
+
+    def add_row(self, row: Row) -> None:
+        rid = self.next_rid
+        self.next_rid += 1
+        if row.doi:
+            self.prefixes.add(doi_prefix(row.doi))
+        if row.xref_title:
+            self.set_xref_title(row.key, row.xref_title)
+        self.rows.append(
+            (
+                rid,
+                row.key,
+                row.source,
+                row.type,
+                row.doi,
+                row.arxiv,
+                row.year,
+                row.venue_key,
+                pack(row.json),
+                self.xref_id(f"{row.source}:{row.xref}") if row.xref else None,
+            )
+        )
+        self.pending.append((rid, row))
+        if len(self.rows) >= BATCH:
+            self.flush()
+
+    def add_all(self, records: Iterable[WorkRecord]) -> None:
+        for record in records:
+            self.add(record)
+
+    def flush(self) -> None:
+        if not self.rows:
+            return
+        before = self.db.total_changes
+        self.db.executemany(_INSERT, self.rows)
+        inserted = self.db.total_changes - before
+        if inserted == len(self.rows):
+            for rid, row in self.pending:
+                add_fields(self.writer, rid, row.titles, row.surnames, row.year)
+        else:
+            self._flush_with_duplicates()
+        self.db.executemany("INSERT OR IGNORE INTO doi_prefixes VALUES (?)", [(p,) for p in self.prefixes])
+        self.prefixes.clear()
+        self.db.execute("COMMIT")
+        self.db.execute("BEGIN")
+        self.added += len(self.rows)
+        self.rows, self.pending = [], []
+
+    def _flush_with_duplicates(self) -> None:
+        """Some keys repeat (within the dump): the later record replaces the earlier one."""
+        by_rid = dict(self.pending)
+        stored = {r[0] for r in self.db.execute(f"SELECT rid FROM records WHERE rid >= {self.rows[0][0]}")}
+        for row in self.rows:
+            rid = int(row[0])  # type: ignore[call-overload]
+            if rid in stored:
+                r = by_rid[rid]
+                add_fields(self.writer, rid, r.titles, r.surnames, r.year)
+                continue
+            existing = self.db.execute("SELECT rid FROM records WHERE key = ?", (row[1],)).fetchone()[0]
+            self.db.execute(
+                "UPDATE records SET source=?, type=?, doi=?, arxiv=?, year=?, venue_key=?, data=?, xref=? "
+                "WHERE rid = ?",
+                (*row[2:], existing),
+            )
+            self.writer.delete_documents_by_term("rid", existing)
+            r = by_rid[rid]
+            add_fields(self.writer, existing, r.titles, r.surnames, r.year)
+
+    def carry_over(self, old: Path, replaced_sources: set[str]) -> int:
+        """Copy the other sources' records and the verified links from the previous store."""
+        if not old.exists():
+            return 0
+        with Store(old, readonly=True) as previous:
+            records = previous.all_records(exclude_sources=replaced_sources)
+            n = 0
+            for record in records:
+                self.add(record)
+                n += 1
+        self.flush()
+        self.previous = old
+        return n
+
+    def _copy_links(self) -> None:
+        """Verified links and source dates of the previous store, re-pointed by record key."""
+        if self.previous is None:
+            return
+        self.db.execute("ATTACH DATABASE ? AS old", (str(self.previous),))
+        self.db.execute(
+            "INSERT OR IGNORE INTO verified SELECT v.fingerprint, n.rid, v.source, v.source_id, v.code, "
+            "v.verified_at FROM old.verified v JOIN old.records o ON o.rid = v.rid JOIN records n ON n.key = o.key"
+        )
+        self.db.execute("INSERT OR IGNORE INTO meta SELECT key, value FROM old.meta WHERE key LIKE 'source_date:%'")
+        self.db.execute("COMMIT")
+        self.db.execute("DETACH DATABASE old")
+        self.db.execute("BEGIN")
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute(
+            "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value)
+        )
+
+    # --------------------------------------------------------------- finishing
+
+    def commit(self) -> None:
+        """Finish the new store and move it over the target."""
+        self.flush()
+        self._copy_links()
+        self.db.execute("COMMIT")
+        self.writer.commit()
+        self.writer.wait_merging_threads()
+        self.db.executescript(INDEXES)
+        self.db.execute("PRAGMA locking_mode=NORMAL")
+        self.db.execute("PRAGMA journal_mode=DELETE")
+        self.db.execute("ANALYZE")
+        self.db.close()
+        write_marker(index_path(self.path), self.build)
+        replace_store(self.path, self.target)
+
+    def abort(self) -> None:
+        """Throw the half-built store away; the target was never touched."""
+        with contextlib.suppress(Exception):
+            self.writer.rollback()
+        with contextlib.suppress(Exception):
+            self.db.close()
+        remove_store_files(self.path)

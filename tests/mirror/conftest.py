@@ -1,0 +1,100 @@
+"""Small DBLP-layout dumps and a small DTD written by the tests themselves."""
+
+from __future__ import annotations
+
+import gzip
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+DTD = """<!-- a cut-down dblp.dtd: the element model and a few of its character entities -->
+<!ENTITY % field "author|editor|title|booktitle|pages|year|journal|volume|number|url|ee|crossref|publisher|school">
+<!ELEMENT dblp (article|inproceedings|proceedings|book|incollection|phdthesis|mastersthesis|www)*>
+<!ELEMENT article (%field;)*>
+<!ATTLIST article key CDATA #REQUIRED mdate CDATA #IMPLIED publtype CDATA #IMPLIED>
+<!ELEMENT inproceedings (%field;)*>
+<!ATTLIST inproceedings key CDATA #REQUIRED mdate CDATA #IMPLIED>
+<!ELEMENT proceedings (%field;)*>
+<!ATTLIST proceedings key CDATA #REQUIRED mdate CDATA #IMPLIED>
+<!ELEMENT phdthesis (%field;)*>
+<!ATTLIST phdthesis key CDATA #REQUIRED mdate CDATA #IMPLIED>
+<!ELEMENT www (%field;)*>
+<!ATTLIST www key CDATA #REQUIRED mdate CDATA #IMPLIED>
+<!ENTITY eacute "&#233;">
+<!ENTITY uuml "&#252;">
+<!ENTITY ouml "&#246;">
+"""
+
+HEAD = '<?xml version="1.0" encoding="ISO-8859-1"?>\n<!DOCTYPE dblp SYSTEM "dblp.dtd">\n<dblp>\n'
+
+RECORDS = """<inproceedings mdate="2019-03-01" key="conf/nips/AmbiteW19">
+<author>Jos&eacute; Luis Ambite</author><author>Wei Wang 0001</author>
+<title>Learning to Rank <i>Sparse</i> Bibliographic Graphs.</title>
+<pages>1-9</pages><year>2019</year><booktitle>NeurIPS</booktitle>
+<ee>https://doi.org/10.5555/3454287.3454288</ee><ee>https://arxiv.org/abs/1905.01234</ee>
+<crossref>conf/nips/2019</crossref></inproceedings>
+<article mdate="2020-05-02" key="journals/corr/abs-2001-00001">
+<author>J&uuml;rgen M&ouml;ller</author><title>A Preprint about Graphs</title>
+<journal>CoRR</journal><volume>abs/2001.00001</volume><year>2020</year>
+<ee type="oa">http://arxiv.org/abs/2001.00001</ee></article>
+<article mdate="2018-01-01" key="journals/jmlr/SmithV18">
+<author>Anna Smith</author><author>Ludwig van Beethoven</author>
+<title>Sparse Coding for Music Transcription</title><journal>J. Mach. Learn. Res.</journal>
+<volume>19</volume><number>4</number><pages>1-30</pages><year>2018</year>
+<ee>http://dx.doi.org/10.1234/JMLR.2018.19.4</ee></article>
+<www mdate="2017-01-01" key="homepages/00/0001"><author>Wei Wang 0001</author><title>Home Page</title></www>
+<phdthesis mdate="2015-01-01" key="phd/Doe15"><author>Jane Doe</author>
+<title>Bibliographies at Scale</title><school>University of Trier</school><year>2015</year></phdthesis>
+<proceedings mdate="2019-12-01" key="conf/nips/2019"><editor>Hanna Wallach</editor>
+<title>Advances in Neural Information Processing Systems 32, NeurIPS 2019</title>
+<booktitle>NeurIPS</booktitle><year>2019</year><publisher>Curran</publisher></proceedings>
+"""
+
+DumpWriter = Callable[..., Path]
+
+
+def write_dump(path: Path, body: str, *, head: str = HEAD, tail: str = "</dblp>\n", gz: bool = True) -> Path:
+    data = (head + body + tail).encode("latin-1", errors="xmlcharrefreplace")
+    if gz:
+        with gzip.open(path, "wb") as fh:
+            fh.write(data)
+    else:
+        path.write_bytes(data)
+    return path
+
+
+def many_records(n: int, start: int = 0, title: str = "Synthetic Paper Number") -> str:
+    return "".join(
+        f'<article mdate="2016-01-01" key="journals/x/P{i}"><author>Author {i % 97} Person</author>'
+        f"<title>{title} {i} about topic {i % 13}</title><journal>J. X</journal>"
+        f"<year>{1990 + i % 30}</year></article>\n"
+        for i in range(start, start + n)
+    )
+
+
+@pytest.fixture
+def dtd(tmp_path: Path) -> Path:
+    path = tmp_path / "dblp.dtd"
+    path.write_text(DTD, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def dump(tmp_path: Path) -> Path:
+    return write_dump(tmp_path / "dblp.xml.gz", RECORDS)
+
+
+@pytest.fixture
+def make_dump(tmp_path: Path) -> DumpWriter:
+    """write_dump(name, body, ...) into the test's directory."""
+
+    def make(name: str, body: str, **kw: object) -> Path:
+        return write_dump(tmp_path / name, body, **kw)  # type: ignore[arg-type]
+
+    return make
+
+
+@pytest.fixture
+def records_body() -> Callable[..., str]:
+    return many_records

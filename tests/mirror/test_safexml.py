@@ -1,0 +1,113 @@
+"""Hostile dumps: entity expansion, external entities, foreign DTDs, corrupt and truncated streams."""
+
+from __future__ import annotations
+
+import gzip
+from pathlib import Path
+
+import pytest
+
+from citetracer.mirror.dblp import ingest_dblp
+from citetracer.mirror.safexml import DumpError
+from citetracer.store.db import Store
+
+LAUGHS = "".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">\n' for i in range(1, 10))
+RECORD = '<article key="a/1"><author>A B</author><title>T &lol9;</title><year>2000</year></article>'
+
+
+def _store_untouched(tmp_path: Path) -> None:
+    assert not (tmp_path / "store.sqlite").exists()
+    assert not [p for p in tmp_path.iterdir() if "building" in p.name]
+
+
+def test_billion_laughs_in_internal_subset_is_refused(tmp_path: Path, dtd: Path, make_dump) -> None:
+    head = f'<?xml version="1.0"?>\n<!DOCTYPE dblp SYSTEM "dblp.dtd" [\n<!ENTITY lol0 "lol">\n{LAUGHS}]>\n<dblp>\n'
+    bomb = make_dump("bomb.xml.gz", RECORD, head=head)
+    with pytest.raises(DumpError, match="internal subset"):
+        ingest_dblp(tmp_path / "store.sqlite", bomb, dtd, parallel=False)
+    _store_untouched(tmp_path)
+
+
+def test_billion_laughs_in_the_dtd_is_refused(tmp_path: Path, make_dump) -> None:
+    evil_dtd = tmp_path / "evil.dtd"
+    evil_dtd.write_text('<!ENTITY lol0 "lol">\n' + LAUGHS, encoding="utf-8")
+    dump = make_dump("d.xml.gz", RECORD)
+    with pytest.raises(DumpError, match="lol1"):
+        ingest_dblp(tmp_path / "store.sqlite", dump, evil_dtd, parallel=False)
+    _store_untouched(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "decl", ['<!ENTITY xxe SYSTEM "file:///etc/passwd">', '<!ENTITY xxe PUBLIC "-//x" "http://127.0.0.1/x">']
+)
+def test_external_entity_in_the_dtd_is_refused(tmp_path: Path, dtd: Path, make_dump, decl: str) -> None:
+    evil_dtd = tmp_path / "evil.dtd"
+    evil_dtd.write_text(dtd.read_text() + decl + "\n", encoding="utf-8")
+    dump = make_dump("d.xml.gz", '<article key="a/1"><title>T &xxe;</title></article>')
+    with pytest.raises(DumpError, match="external"):
+        ingest_dblp(tmp_path / "store.sqlite", dump, evil_dtd, parallel=False)
+    _store_untouched(tmp_path)
+
+
+def test_external_entity_in_the_dump_is_refused(tmp_path: Path, dtd: Path, make_dump) -> None:
+    head = (
+        '<?xml version="1.0"?>\n<!DOCTYPE dblp SYSTEM "dblp.dtd" [<!ENTITY xxe SYSTEM "file:///etc/passwd">]>\n<dblp>\n'
+    )
+    dump = make_dump("d.xml.gz", '<article key="a/1"><title>T &xxe;</title></article>', head=head)
+    with pytest.raises(DumpError):
+        ingest_dblp(tmp_path / "store.sqlite", dump, dtd, parallel=False)
+    _store_untouched(tmp_path)
+
+
+def test_a_dtd_named_elsewhere_is_answered_with_the_local_one(tmp_path: Path, dtd: Path, make_dump) -> None:
+    """The DOCTYPE may point anywhere: only the user's local DTD is ever loaded (no network, no other file)."""
+    head = '<?xml version="1.0"?>\n<!DOCTYPE dblp SYSTEM "http://127.0.0.1:9/elsewhere/dblp.dtd">\n<dblp>\n'
+    dump = make_dump(
+        "d.xml.gz", '<article key="a/1"><author>Jos&eacute; B</author><title>T</title></article>', head=head
+    )
+    ingest_dblp(tmp_path / "store.sqlite", dump, dtd, parallel=False)
+    with Store(tmp_path / "store.sqlite") as store:
+        assert next(store.all_records()).authors[0].given == "José"
+
+
+def test_a_non_dtd_system_resource_is_refused(tmp_path: Path, dtd: Path, make_dump) -> None:
+    head = '<?xml version="1.0"?>\n<!DOCTYPE dblp SYSTEM "file:///etc/passwd">\n<dblp>\n'
+    dump = make_dump("d.xml.gz", '<article key="a/1"><title>T</title></article>', head=head)
+    with pytest.raises(DumpError):
+        ingest_dblp(tmp_path / "store.sqlite", dump, dtd, parallel=False)
+    _store_untouched(tmp_path)
+
+
+def test_undeclared_entity_is_a_clear_error(tmp_path: Path, dtd: Path, make_dump) -> None:
+    dump = make_dump("d.xml.gz", '<article key="a/1"><title>T &nosuch;</title></article>')
+    with pytest.raises(DumpError, match="nosuch"):
+        ingest_dblp(tmp_path / "store.sqlite", dump, dtd, parallel=False)
+
+
+def test_truncated_and_corrupt_gzip(tmp_path: Path, dtd: Path, dump: Path) -> None:
+    data = dump.read_bytes()
+    truncated = tmp_path / "t.xml.gz"
+    truncated.write_bytes(data[: len(data) // 2])
+    with pytest.raises(DumpError, match="truncated"):
+        ingest_dblp(tmp_path / "store.sqlite", truncated, dtd, parallel=False)
+    corrupt = tmp_path / "c.xml.gz"
+    corrupt.write_bytes(data[:20] + bytes(b ^ 0xFF for b in data[20:60]) + data[60:])
+    with pytest.raises(DumpError, match=r"corrupt|malformed|truncated"):
+        ingest_dblp(tmp_path / "store.sqlite", corrupt, dtd, parallel=False)
+    _store_untouched(tmp_path)
+
+
+def test_plain_xml_and_truncated_xml(tmp_path: Path, dtd: Path, make_dump) -> None:
+    plain = make_dump("d.xml", '<article key="a/1"><author>A B</author><title>T</title></article>', gz=False)
+    ingest_dblp(tmp_path / "store.sqlite", plain, dtd, parallel=False)
+    cut = make_dump("cut.xml", '<article key="a/1"><author>A B</author><title>T</tit', tail="", gz=False)
+    with pytest.raises(DumpError, match=r"truncated|malformed"):
+        ingest_dblp(tmp_path / "store.sqlite", cut, dtd, parallel=False)
+
+
+def test_gzip_of_garbage(tmp_path: Path, dtd: Path) -> None:
+    junk = tmp_path / "j.xml.gz"
+    junk.write_bytes(gzip.compress(b"\x00\x01 not xml at all"))
+    with pytest.raises(DumpError):
+        ingest_dblp(tmp_path / "store.sqlite", junk, dtd, parallel=False)
+    _store_untouched(tmp_path)
