@@ -30,32 +30,94 @@ def work(rid: str, title: str, authors: list[str], year: int, venue: str, **kw: 
 
 
 RECORDS = [
-    work("resnet", "Deep Residual Learning for Image Recognition",
-         ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"], 2016, "CVPR",
-         venue_full="IEEE Conference on Computer Vision and Pattern Recognition", doi="10.1109/CVPR.2016.90"),
-    work("seq2seq", "Sequence to Sequence Learning with Neural Networks",
-         ["Ilya Sutskever", "Oriol Vinyals", "Quoc V. Le"], 2014, "NIPS", arxiv_id="1409.3215"),
-    work("alexnet", "ImageNet Classification with Deep Convolutional Neural Networks",
-         ["Alex Krizhevsky", "Ilya Sutskever", "Geoffrey E. Hinton"], 2012, "NIPS"),
-    work("word2vec", "Distributed Representations of Words and Phrases and their Compositionality",
-         ["Tomas Mikolov", "Ilya Sutskever", "Kai Chen", "Greg Corrado", "Jeffrey Dean"], 2013, "NIPS"),
-    work("lstm", "Long Short-Term Memory", ["Sepp Hochreiter", "Jürgen Schmidhuber"], 1997, "Neural Comput.",
-         venue_full="Neural Computation", doi="10.1162/neco.1997.9.8.1735", volume="9", issue="8", pages="1735-1780"),
-    work("adam", "Adam: A Method for Stochastic Optimization", ["Diederik P. Kingma", "Jimmy Ba"], 2015, "ICLR",
-         arxiv_id="1412.6980",
-         variants=[WorkRecord(source="test", id="adam", title="Adam: A Method for Stochastic Optimization",
-                              authors=people("Diederik P. Kingma", "Jimmy Ba"), year=2014, venue="arXiv")]),
-    work("preprint", "Scaling Laws for Neural Language Models",
-         ["Jared Kaplan", "Sam McCandlish", "Tom Henighan", "Tom B. Brown"], 2020, "arXiv", type="preprint",
-         arxiv_id="2001.08361"),
-    work("nodoi", "Neural Machine Translation by Jointly Learning to Align and Translate",
-         ["Dzmitry Bahdanau", "Kyunghyun Cho", "Yoshua Bengio"], 2015, "ICLR"),
+    work(
+        "resnet",
+        "Deep Residual Learning for Image Recognition",
+        ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"],
+        2016,
+        "CVPR",
+        venue_full="IEEE Conference on Computer Vision and Pattern Recognition",
+        doi="10.1109/CVPR.2016.90",
+    ),
+    work(
+        "seq2seq",
+        "Sequence to Sequence Learning with Neural Networks",
+        ["Ilya Sutskever", "Oriol Vinyals", "Quoc V. Le"],
+        2014,
+        "NIPS",
+        arxiv_id="1409.3215",
+    ),
+    work(
+        "alexnet",
+        "ImageNet Classification with Deep Convolutional Neural Networks",
+        ["Alex Krizhevsky", "Ilya Sutskever", "Geoffrey E. Hinton"],
+        2012,
+        "NIPS",
+    ),
+    work(
+        "word2vec",
+        "Distributed Representations of Words and Phrases and their Compositionality",
+        ["Tomas Mikolov", "Ilya Sutskever", "Kai Chen", "Greg Corrado", "Jeffrey Dean"],
+        2013,
+        "NIPS",
+    ),
+    work(
+        "lstm",
+        "Long Short-Term Memory",
+        ["Sepp Hochreiter", "Jürgen Schmidhuber"],
+        1997,
+        "Neural Comput.",
+        venue_full="Neural Computation",
+        doi="10.1162/neco.1997.9.8.1735",
+        volume="9",
+        issue="8",
+        pages="1735-1780",
+    ),
+    work(
+        "adam",
+        "Adam: A Method for Stochastic Optimization",
+        ["Diederik P. Kingma", "Jimmy Ba"],
+        2015,
+        "ICLR",
+        arxiv_id="1412.6980",
+        variants=[
+            WorkRecord(
+                source="test",
+                id="adam",
+                title="Adam: A Method for Stochastic Optimization",
+                authors=people("Diederik P. Kingma", "Jimmy Ba"),
+                year=2014,
+                venue="arXiv",
+            )
+        ],
+    ),
+    work(
+        "preprint",
+        "Scaling Laws for Neural Language Models",
+        ["Jared Kaplan", "Sam McCandlish", "Tom Henighan", "Tom B. Brown"],
+        2020,
+        "arXiv",
+        type="preprint",
+        arxiv_id="2001.08361",
+    ),
+    work(
+        "nodoi",
+        "Neural Machine Translation by Jointly Learning to Align and Translate",
+        ["Dzmitry Bahdanau", "Kyunghyun Cho", "Yoshua Bengio"],
+        2015,
+        "ICLR",
+    ),
     work("novenue", "A Record Without Any Venue Information At All", ["Ada Lovelace"], 2020, ""),
 ]
 # A venue the store covers densely, so absence from it is evidence without a closed world.
 RECORDS += [
-    work(f"tc{i}", f"Synthetic Study Number {i} of Covered Conference Papers", [f"Author{i} Person"], 2021,
-         "Conference on Covered Topics")
+    work(
+        f"tc{i}",
+        f"Synthetic Study Number {i} of Covered Conference Papers",
+        [f"Author{i} Person"],
+        2021,
+        "Conference on Covered Topics",
+    )
     for i in range(25)
 ]
 

@@ -28,8 +28,9 @@ def run_json(capsys: pytest.CaptureFixture[str], args: list[str]) -> tuple[int, 
 
 
 def test_check_json_contract_and_exit_code(seeded: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code, doc = run_json(capsys, ["check", str(EXAMPLES / "references.bib"), "--store", str(seeded),
-                                  "--offline", "--format", "json"])
+    code, doc = run_json(
+        capsys, ["check", str(EXAMPLES / "references.bib"), "--store", str(seeded), "--offline", "--format", "json"]
+    )
     assert code == 1  # the example contains fabricated citations
     assert set(doc) >= {"citetracer", "input", "summary", "citations"}
     assert doc["summary"]["total"] == len(doc["citations"]) == 16
@@ -37,8 +38,24 @@ def test_check_json_contract_and_exit_code(seeded: Path, capsys: pytest.CaptureF
     first = doc["citations"][0]
     assert first["id"] == "vaswani2017attention"
     assert set(first["verdict"]) >= {"class", "code", "codes", "fields", "evidence", "stage", "rationale"}
-    assert set(first["reference"]) >= {"raw", "title", "authors", "venue", "year", "doi", "arxiv_id", "pages",
-                                       "volume", "issue", "publisher", "location", "url", "type", "page", "boxes"}
+    assert set(first["reference"]) >= {
+        "raw",
+        "title",
+        "authors",
+        "venue",
+        "year",
+        "doi",
+        "arxiv_id",
+        "pages",
+        "volume",
+        "issue",
+        "publisher",
+        "location",
+        "url",
+        "type",
+        "page",
+        "boxes",
+    }
     assert first["verdict"]["evidence"][0]["source"] == "example"
     by_id = {c["id"]: c["verdict"] for c in doc["citations"]}
     assert by_id["he2016resnet_authors"]["code"] == "H3"
@@ -47,15 +64,28 @@ def test_check_json_contract_and_exit_code(seeded: Path, capsys: pytest.CaptureF
 
 def test_check_exit_zero_when_all_real(seeded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     bib = tmp_path / "ok.bib"
-    bib.write_text("@article{ok, title={Long Short-Term Memory}, author={Hochreiter, Sepp and Schmidhuber, "
-                   "J{\\\"u}rgen}, journal={Neural Computation}, year=1997}")
+    bib.write_text(
+        "@article{ok, title={Long Short-Term Memory}, author={Hochreiter, Sepp and Schmidhuber, "
+        'J{\\"u}rgen}, journal={Neural Computation}, year=1997}'
+    )
     assert main(["check", str(bib), "--store", str(seeded), "--offline"]) == 0
 
 
 def test_jsonl_markdown_and_output_file(seeded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "report.jsonl"
-    main(["check", str(EXAMPLES / "references.bib"), "--store", str(seeded), "--offline", "--format", "jsonl",
-          "-o", str(out)])
+    main(
+        [
+            "check",
+            str(EXAMPLES / "references.bib"),
+            "--store",
+            str(seeded),
+            "--offline",
+            "--format",
+            "jsonl",
+            "-o",
+            str(out),
+        ]
+    )
     lines = out.read_text().splitlines()
     assert len(lines) == 16 and all(json.loads(x)["verdict"]["class"] for x in lines)
     main(["check", str(EXAMPLES / "references.bib"), "--store", str(seeded), "--offline", "--format", "markdown"])
@@ -63,8 +93,9 @@ def test_jsonl_markdown_and_output_file(seeded: Path, tmp_path: Path, capsys: py
     assert md.startswith("# citetracer report") and "| he2016resnet_authors | **Hallucinated** |" in md
 
 
-def test_bad_inputs_exit_2_only_when_nothing_was_read(seeded: Path, tmp_path: Path,
-                                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_inputs_exit_2_only_when_nothing_was_read(
+    seeded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     empty = tmp_path / "empty.bib"
     empty.write_text("")
     assert main(["check", str(empty), "--store", str(seeded), "--offline"]) == 2

@@ -42,7 +42,9 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("-o", "--output", type=Path, help="write the report here instead of stdout")
     check.add_argument("--offline", action="store_true", default=None, help="use only the local store")
     check.add_argument(
-        "--closed-world", action="store_true", default=None,
+        "--closed-world",
+        action="store_true",
+        default=None,
         help="treat the local store as complete: absent citations are Hallucinated (H1), not Potential (P1)",
     )
     check.add_argument("--today-year", type=int, help="the year taken as 'now' for future-date checks")

@@ -23,66 +23,96 @@ def verdict(store: Store, bib: str, **settings: object) -> tuple[str, str, list[
 
 
 def test_r1_every_field_matches(store: Store) -> None:
-    cls, code, _, why = verdict(store, f"""@inproceedings{{k, title={{Deep Residual Learning for Image Recognition}},
-        author={{{RESNET}}}, booktitle={{CVPR}}, year=2016, doi={{10.1109/CVPR.2016.90}}}}""")
+    cls, code, _, why = verdict(
+        store,
+        f"""@inproceedings{{k, title={{Deep Residual Learning for Image Recognition}},
+        author={{{RESNET}}}, booktitle={{CVPR}}, year=2016, doi={{10.1109/CVPR.2016.90}}}}""",
+    )
     assert (cls, code) == ("Real", "R1")
     assert "test:resnet" in why
 
 
 def test_r2_abbreviations_initials_and_case(store: Store) -> None:
-    cls, code, _, _ = verdict(store, """@inproceedings{k, title={deep residual learning for image recognition},
+    cls, code, _, _ = verdict(
+        store,
+        """@inproceedings{k, title={deep residual learning for image recognition},
         author={K. He and X. Zhang and S. Ren and J. Sun},
-        booktitle={Proceedings of the IEEE Conference on Computer Vision and Pattern Recognition}, year=2016}""")
+        booktitle={Proceedings of the IEEE Conference on Computer Vision and Pattern Recognition}, year=2016}""",
+    )
     assert (cls, code) == ("Real", "R2")
 
 
 def test_r2_preprint_version_of_a_published_work(store: Store) -> None:
-    cls, code, _, _ = verdict(store, """@article{k, title={Adam: A Method for Stochastic Optimization},
-        author={Kingma, Diederik P. and Ba, Jimmy}, journal={arXiv preprint arXiv:1412.6980}, year=2014}""")
+    cls, code, _, _ = verdict(
+        store,
+        """@article{k, title={Adam: A Method for Stochastic Optimization},
+        author={Kingma, Diederik P. and Ba, Jimmy}, journal={arXiv preprint arXiv:1412.6980}, year=2014}""",
+    )
     assert (cls, code) == ("Real", "R2")
 
 
 def test_r3_record_lacks_cited_fields(store: Store) -> None:
-    cls, code, _, why = verdict(store, """@inproceedings{k, title={A Record Without Any Venue Information At All},
-        author={Lovelace, Ada}, booktitle={Some Workshop}, year=2020}""")
+    cls, code, _, why = verdict(
+        store,
+        """@inproceedings{k, title={A Record Without Any Venue Information At All},
+        author={Lovelace, Ada}, booktitle={Some Workshop}, year=2020}""",
+    )
     assert (cls, code) == ("Real", "R3")
     assert "venue" in why
 
 
 def test_p1_unindexed_kind_not_found(store: Store) -> None:
-    cls, code, _, _ = verdict(store, """@phdthesis{k, title={On Things Nobody Indexed}, author={Doe, Jane},
-        school={University of Somewhere}, year=2019}""")
+    cls, code, _, _ = verdict(
+        store,
+        """@phdthesis{k, title={On Things Nobody Indexed}, author={Doe, Jane},
+        school={University of Somewhere}, year=2019}""",
+    )
     assert (cls, code) == ("Potential", "P1")
 
 
 def test_p1_not_found_outside_coverage_is_not_hallucinated(store: Store) -> None:
-    cls, code, _, _ = verdict(store, """@article{k, title={A Paper in a Journal the Store Does Not Cover},
-        author={Doe, Jane}, journal={Journal of Obscure Results}, year=2019}""")
+    cls, code, _, _ = verdict(
+        store,
+        """@article{k, title={A Paper in a Journal the Store Does Not Cover},
+        author={Doe, Jane}, journal={Journal of Obscure Results}, year=2019}""",
+    )
     assert (cls, code) == ("Potential", "P1")
 
 
 def test_p2_software_with_url(store: Store) -> None:
-    cls, code, _, _ = verdict(store, """@misc{k, title={PyTorch}, howpublished={\\url{https://pytorch.org}},
-        year=2024}""")
+    cls, code, _, _ = verdict(
+        store,
+        """@misc{k, title={PyTorch}, howpublished={\\url{https://pytorch.org}},
+        year=2024}""",
+    )
     assert (cls, code) == ("Potential", "P2")
 
 
 def test_p3_year_off_by_one(store: Store) -> None:
-    cls, code, _, why = verdict(store, """@article{k, title={Long Short-Term Memory},
-        author={Hochreiter, Sepp and Schmidhuber, J{\\"u}rgen}, journal={Neural Computation}, year=1998}""")
+    cls, code, _, why = verdict(
+        store,
+        """@article{k, title={Long Short-Term Memory},
+        author={Hochreiter, Sepp and Schmidhuber, J{\\"u}rgen}, journal={Neural Computation}, year=1998}""",
+    )
     assert (cls, code) == ("Potential", "P3")
     assert "1997" in why
 
 
 def test_p3_one_given_name_differs(store: Store) -> None:
-    cls, code, _, _ = verdict(store, """@inproceedings{k, title={Deep Residual Learning for Image Recognition},
-        author={He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Wei}, booktitle={CVPR}, year=2016}""")
+    cls, code, _, _ = verdict(
+        store,
+        """@inproceedings{k, title={Deep Residual Learning for Image Recognition},
+        author={He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Wei}, booktitle={CVPR}, year=2016}""",
+    )
     assert (cls, code) == ("Potential", "P3")
 
 
 def test_h1_absent_from_a_covered_venue(store: Store) -> None:
-    cls, code, _, why = verdict(store, """@inproceedings{k, title={Quantum Gradient Routing for Federated Graphs},
-        author={Marchetti, Elena and Okafor, Chidi}, booktitle={Conference on Covered Topics}, year=2021}""")
+    cls, code, _, why = verdict(
+        store,
+        """@inproceedings{k, title={Quantum Gradient Routing for Federated Graphs},
+        author={Marchetti, Elena and Okafor, Chidi}, booktitle={Conference on Covered Topics}, year=2021}""",
+    )
     assert (cls, code) == ("Hallucinated", "H1")
     assert "covered" in why.lower() or "records of this venue" in why
 
@@ -106,16 +136,22 @@ def test_h1_real_authors_fabricated_title_needs_coverage(store: Store) -> None:
 
 
 def test_h2_near_miss_title(store: Store) -> None:
-    cls, code, _, why = verdict(store, """@inproceedings{k,
+    cls, code, _, why = verdict(
+        store,
+        """@inproceedings{k,
         title={Sequence to Sequence Learning with Recurrent Networks},
-        author={Sutskever, Ilya and Vinyals, Oriol and Le, Quoc V.}, booktitle={NeurIPS}, year=2014}""")
+        author={Sutskever, Ilya and Vinyals, Oriol and Le, Quoc V.}, booktitle={NeurIPS}, year=2014}""",
+    )
     assert (cls, code) == ("Hallucinated", "H2")
     assert "Sequence to Sequence Learning with Neural Networks" in why
 
 
 def test_h3_substituted_authors(store: Store) -> None:
-    cls, code, _, why = verdict(store, """@inproceedings{k, title={Deep Residual Learning for Image Recognition},
-        author={He, Kaiming and Girshick, Ross and Doll{\\'a}r, Piotr}, booktitle={CVPR}, year=2016}""")
+    cls, code, _, why = verdict(
+        store,
+        """@inproceedings{k, title={Deep Residual Learning for Image Recognition},
+        author={He, Kaiming and Girshick, Ross and Doll{\\'a}r, Piotr}, booktitle={CVPR}, year=2016}""",
+    )
     assert (cls, code) == ("Hallucinated", "H3")
     assert "Girshick" in why
 
@@ -129,21 +165,30 @@ def test_h3_truncated_author_list_without_et_al(store: Store) -> None:
 
 
 def test_h3_placeholder_authors(store: Store) -> None:
-    cls, code, _, _ = verdict(store, """@inproceedings{k, title={Deep Residual Learning for Image Recognition},
-        author={Smith, John and Doe, Jane}, booktitle={CVPR}, year=2016}""")
+    cls, code, _, _ = verdict(
+        store,
+        """@inproceedings{k, title={Deep Residual Learning for Image Recognition},
+        author={Smith, John and Doe, Jane}, booktitle={CVPR}, year=2016}""",
+    )
     assert (cls, code) == ("Hallucinated", "H3")
 
 
 def test_h4_future_year(store: Store) -> None:
-    cls, code, _, why = verdict(store, f"""@inproceedings{{k, title={{Deep Residual Learning for Image Recognition}},
-        author={{{RESNET}}}, booktitle={{CVPR}}, year=2031}}""")
+    cls, code, _, why = verdict(
+        store,
+        f"""@inproceedings{{k, title={{Deep Residual Learning for Image Recognition}},
+        author={{{RESNET}}}, booktitle={{CVPR}}, year=2031}}""",
+    )
     assert (cls, code) == ("Hallucinated", "H4")
     assert "future" in why
 
 
 def test_h4_wrong_conference(store: Store) -> None:
-    cls, code, _, why = verdict(store, f"""@inproceedings{{k, title={{Deep Residual Learning for Image Recognition}},
-        author={{{RESNET}}}, booktitle={{ICML}}, year=2016}}""")
+    cls, code, _, why = verdict(
+        store,
+        f"""@inproceedings{{k, title={{Deep Residual Learning for Image Recognition}},
+        author={{{RESNET}}}, booktitle={{ICML}}, year=2016}}""",
+    )
     assert (cls, code) == ("Hallucinated", "H4")
     assert "CVPR" in why
 
@@ -157,8 +202,11 @@ def test_journal_version_of_a_conference_paper_needs_coverage(store: Store) -> N
 
 
 def test_h4_venue_no_source_knows(store: Store) -> None:
-    cls, code, _, why = verdict(store, f"""@inproceedings{{k, title={{Deep Residual Learning for Image Recognition}},
-        author={{{RESNET}}}, booktitle={{Symposium on Neural Scaling Laws}}, year=2016}}""")
+    cls, code, _, why = verdict(
+        store,
+        f"""@inproceedings{{k, title={{Deep Residual Learning for Image Recognition}},
+        author={{{RESNET}}}, booktitle={{Symposium on Neural Scaling Laws}}, year=2016}}""",
+    )
     assert (cls, code) == ("Hallucinated", "H4")
     assert "not a venue any source knows" in why
 
@@ -173,30 +221,42 @@ def test_h4_preprint_cited_as_published(store: Store) -> None:
 
 
 def test_r2_published_work_cited_as_its_preprint(store: Store) -> None:
-    cls, code, _, why = verdict(store, f"""@article{{k, title={{Deep Residual Learning for Image Recognition}},
-        author={{{RESNET}}}, journal={{arXiv preprint arXiv:1512.03385}}, year=2015}}""")
+    cls, code, _, why = verdict(
+        store,
+        f"""@article{{k, title={{Deep Residual Learning for Image Recognition}},
+        author={{{RESNET}}}, journal={{arXiv preprint arXiv:1512.03385}}, year=2015}}""",
+    )
     assert (cls, code) == ("Real", "R2")
     assert "preprint" in why
 
 
 def test_h4_wrong_year(store: Store) -> None:
-    cls, code, _, _ = verdict(store, f"""@inproceedings{{k, title={{Deep Residual Learning for Image Recognition}},
-        author={{{RESNET}}}, booktitle={{CVPR}}, year=2019}}""")
+    cls, code, _, _ = verdict(
+        store,
+        f"""@inproceedings{{k, title={{Deep Residual Learning for Image Recognition}},
+        author={{{RESNET}}}, booktitle={{CVPR}}, year=2019}}""",
+    )
     assert (cls, code) == ("Hallucinated", "H4")
 
 
 def test_h5_doi_of_another_work(store: Store) -> None:
-    cls, _, codes, why = verdict(store, """@article{k, title={Sequence to Sequence Learning with Neural Networks},
-        author={Sutskever, Ilya and Vinyals, Oriol and Le, Quoc V.}, year=2014, doi={10.1162/neco.1997.9.8.1735}}""")
+    cls, _, codes, why = verdict(
+        store,
+        """@article{k, title={Sequence to Sequence Learning with Neural Networks},
+        author={Sutskever, Ilya and Vinyals, Oriol and Le, Quoc V.}, year=2014, doi={10.1162/neco.1997.9.8.1735}}""",
+    )
     assert cls == "Hallucinated"
     assert "H5" in codes or "H6" in codes
     assert "Long Short-Term Memory" in why
 
 
 def test_h5_unknown_registrant(store: Store) -> None:
-    cls, code, _, why = verdict(store, """@inproceedings{k, title={Neural Machine Translation by Jointly Learning to
+    cls, code, _, why = verdict(
+        store,
+        """@inproceedings{k, title={Neural Machine Translation by Jointly Learning to
         Align and Translate}, author={Bahdanau, Dzmitry and Cho, Kyunghyun and Bengio, Yoshua}, booktitle={ICLR},
-        year=2015, doi={10.88412/iclr.2015.0471}}""")
+        year=2015, doi={10.88412/iclr.2015.0471}}""",
+    )
     assert (cls, code) == ("Hallucinated", "H5")
     assert "10.88412" in why
 
@@ -214,10 +274,13 @@ def test_h5_wrong_doi_for_the_work(store: Store) -> None:
 
 
 def test_h6_title_of_one_work_authors_of_another(store: Store) -> None:
-    cls, code, _, why = verdict(store, """@inproceedings{k,
+    cls, code, _, why = verdict(
+        store,
+        """@inproceedings{k,
         title={ImageNet Classification with Deep Convolutional Neural Networks},
         author={Mikolov, Tomas and Sutskever, Ilya and Chen, Kai and Corrado, Greg and Dean, Jeffrey},
-        booktitle={NIPS}, year=2012}""")
+        booktitle={NIPS}, year=2012}""",
+    )
     assert (cls, code) == ("Hallucinated", "H6")
     assert "Distributed Representations" in why
 
@@ -236,8 +299,9 @@ def test_failed_source_turns_absence_into_p1_not_h1(store: Store) -> None:
 
     settings = Settings(store=store.path, offline=True, today_year=2026, closed_world=True, remember_verified=False)
     checker = Checker(settings, store=store, stages=[MemoryStage(store, closed_world=True), FailingStage()])
-    read = read_text("""@article{k, title={Entirely Unknown Work on Things}, author={Doe, Jane}, year=2020}""",
-                     suffix=".bib")
+    read = read_text(
+        """@article{k, title={Entirely Unknown Work on Things}, author={Doe, Jane}, year=2020}""", suffix=".bib"
+    )
     result = asyncio.run(checker.check_references(read.references))[0]
     assert (result.verdict.class_, result.verdict.code) == ("Potential", "P1")
     assert "crossref" in result.verdict.rationale

@@ -6,8 +6,12 @@ from citetracer.match.venues import is_known, is_preprint, same_venue, venue_id
 
 
 def test_aliases_of_known_venues() -> None:
-    for alias in ("NeurIPS", "NIPS 2017", "Advances in Neural Information Processing Systems 30",
-                  "Proceedings of the 35th Conference on Neural Information Processing Systems"):
+    for alias in (
+        "NeurIPS",
+        "NIPS 2017",
+        "Advances in Neural Information Processing Systems 30",
+        "Proceedings of the 35th Conference on Neural Information Processing Systems",
+    ):
         assert venue_id(alias) == "neurips", alias
     long_name = "Proceedings of the IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR)"
     assert venue_id(long_name) == "cvpr"

@@ -156,16 +156,24 @@ def test_killed_ingest_leaves_previous_store_and_next_run_cleans_up(
     big = make_dump("big.xml.gz", records_body(200_000))
     code = (
         "import sys; from pathlib import Path; from citetracer.mirror.dblp import ingest_dblp; "
-        "ingest_dblp(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]))"
+        "ingest_dblp(Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]), parallel=True)"
     )
     proc = subprocess.Popen([sys.executable, "-c", code, str(target), str(big), str(dtd)])
     deadline = time.monotonic() + 60
     while not any(tmp_path.glob("store.sqlite.building-*")) and time.monotonic() < deadline:
         time.sleep(0.05)
     time.sleep(1.0)  # well into the build
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children").read_text().split()
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert _answers(target) == 5
+    # The parser child notices its parent is gone and exits (no orphan left parsing or blocked).
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{c}").exists() for c in children) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not any(
+        Path(f"/proc/{c}/status").exists() and "zombie" not in Path(f"/proc/{c}/status").read_text() for c in children
+    )
     ingest_dblp(target, dump, dtd, parallel=False)  # the next ingest removes the dead build's files
     assert _leftovers(tmp_path) == []
 

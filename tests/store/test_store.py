@@ -70,8 +70,12 @@ def test_killed_writer_leaves_a_consistent_store(tmp_path: Path) -> None:
     records = tmp_path / "many.jsonl"
     with records.open("w") as fh:
         for i in range(200_000):
-            fh.write(json.dumps({"id": f"r{i}", "title": f"Generated Title Number {i}", "authors": ["A B"],
-                                 "year": 2000 + i % 20}) + "\n")
+            fh.write(
+                json.dumps(
+                    {"id": f"r{i}", "title": f"Generated Title Number {i}", "authors": ["A B"], "year": 2000 + i % 20}
+                )
+                + "\n"
+            )
     script = (
         "import sys; from pathlib import Path; from citetracer.store.db import Store; "
         "from citetracer.mirror.jsonl import add_jsonl; "

@@ -42,8 +42,7 @@ _STOP = frozenset(["of", "the", "and", "on", "for", "in", "a", "an", "at", "to",
 def clean(text: str) -> tuple[str, ...]:
     """Folded venue words without years, ordinals and boilerplate (and societies, when enough remains)."""
     words = [
-        tok for tok in tokens(text)
-        if tok not in _BOILERPLATE and not _ORDINAL.match(tok) and tok not in _ORDINAL_WORDS
+        tok for tok in tokens(text) if tok not in _BOILERPLATE and not _ORDINAL.match(tok) and tok not in _ORDINAL_WORDS
     ]
     without_societies = [w for w in words if w not in _SOCIETIES]
     return tuple(without_societies if len(without_societies) >= 2 else words)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import errno
 import json
 import multiprocessing
+import os
 import re
 import sqlite3
 import time
@@ -32,7 +33,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from queue import Empty
+from queue import Empty, Full
 from typing import IO, Any
 
 from lxml import etree
@@ -279,22 +280,35 @@ def build_failure(exc: Exception, target: Path) -> DumpError:
     return DumpError(f"{what} while building the store beside {target}; the previous store is unchanged")
 
 
-def _produce(path: str, dtd: str | None, queue: Any) -> None:
-    """Child process: parse the dump and send rows in batches (the parent writes them)."""
+def _produce(path: str, dtd: str | None, queue: Any, parent: int) -> None:
+    """Child process: parse the dump and send rows in batches (the parent writes them).
+
+    If the parent dies (even by SIGKILL) the child notices within a second and exits.
+    """
+
+    def send(msg: tuple[Any, ...]) -> None:
+        while True:
+            try:
+                queue.put(msg, timeout=1)
+                return
+            except Full:
+                if os.getppid() != parent:
+                    os._exit(1)
+
     report = DblpReport()
     try:
         batch: list[Row] = []
         for row in iter_dblp(Path(path), Path(dtd) if dtd else None, report):
             batch.append(row)
             if len(batch) >= 2000:
-                queue.put(("rows", batch, report.bytes_read))
+                send(("rows", batch, report.bytes_read))
                 batch = []
-        queue.put(("rows", batch, report.bytes_read))
-        queue.put(("done", dict(report.by_type), dict(report.skipped), report.max_mdate))
+        send(("rows", batch, report.bytes_read))
+        send(("done", dict(report.by_type), dict(report.skipped), report.max_mdate))
     except DumpError as exc:
-        queue.put(("error", str(exc)))
+        send(("error", str(exc)))
     except Exception as exc:  # reported to the parent, which raises it as a DumpError
-        queue.put(("error", f"{path}: {type(exc).__name__}: {exc}"))
+        send(("error", f"{path}: {type(exc).__name__}: {exc}"))
 
 
 def _rows_in_child(path: Path, dtd: Path | None, report: DblpReport) -> Iterator[Row]:
@@ -305,7 +319,8 @@ def _rows_in_child(path: Path, dtd: Path | None, report: DblpReport) -> Iterator
     """
     ctx = multiprocessing.get_context("fork")
     queue = ctx.Queue(maxsize=16)
-    proc = ctx.Process(target=_produce, args=(str(path), str(dtd) if dtd else None, queue), daemon=True)
+    args = (str(path), str(dtd) if dtd else None, queue, os.getpid())
+    proc = ctx.Process(target=_produce, args=args, daemon=True)
     proc.start()
     return _receive(proc, queue, path, report)
 

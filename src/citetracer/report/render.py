@@ -95,8 +95,10 @@ def print_table(report: Report, console: Console, verbose: bool = False) -> None
     s = report.summary()
     summary = Text.assemble(
         (f"{s['total']} citations: ", "bold"),
-        (f"{s['real']} Real", STYLE["Real"]), ", ",
-        (f"{s['potential']} Potential", STYLE["Potential"]), ", ",
+        (f"{s['real']} Real", STYLE["Real"]),
+        ", ",
+        (f"{s['potential']} Potential", STYLE["Potential"]),
+        ", ",
         (f"{s['hallucinated']} Hallucinated", STYLE["Hallucinated"]),
     )
     console.print(summary)
