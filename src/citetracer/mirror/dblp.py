@@ -93,7 +93,7 @@ _HOMONYM = re.compile(r"\s+\d{4}$")
 _PLAIN_NAME = re.compile(r"^[^{}\\,$~]+$")
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=400_000)
 def person(name: str) -> dict[str, str] | None:
     """A DBLP author string as a Person's JSON fields (homonym number dropped).
 
@@ -117,7 +117,7 @@ def person(name: str) -> dict[str, str] | None:
     return parsed.model_dump(exclude_none=True)
 
 
-@lru_cache(maxsize=100_000)
+@lru_cache(maxsize=400_000)
 def _surnames(given: str | None, family: str) -> tuple[str, ...]:
     full, core = family_keys(Person.model_construct(given=given, family=family))
     return tuple(k for k in dict.fromkeys((full, core)) if k)
@@ -301,9 +301,9 @@ def _produce(path: str, dtd: str | None, queue: Any, parent: int) -> None:
         for row in iter_dblp(Path(path), Path(dtd) if dtd else None, report):
             batch.append(row)
             if len(batch) >= 2000:
-                send(("rows", batch, report.bytes_read))
+                send(("rows", [tuple(r) for r in batch], report.bytes_read))  # plain tuples pickle 3x faster
                 batch = []
-        send(("rows", batch, report.bytes_read))
+        send(("rows", [tuple(r) for r in batch], report.bytes_read))
         send(("done", dict(report.by_type), dict(report.skipped), report.max_mdate))
     except DumpError as exc:
         send(("error", str(exc)))
@@ -336,7 +336,8 @@ def _receive(proc: Any, queue: Any, path: Path, report: DblpReport) -> Iterator[
                 continue
             if msg[0] == "rows":
                 report.bytes_read = msg[2]
-                yield from msg[1]
+                for fields in msg[1]:
+                    yield Row(*fields)
             elif msg[0] == "done":
                 report.by_type.update(msg[1])
                 report.skipped.update(msg[2])

@@ -247,7 +247,7 @@ class BulkBuild:
             "INSERT OR IGNORE INTO verified SELECT v.fingerprint, n.rid, v.source, v.source_id, v.code, "
             "v.verified_at FROM old.verified v JOIN old.records o ON o.rid = v.rid JOIN records n ON n.key = o.key"
         )
-        self.db.execute("INSERT OR IGNORE INTO meta SELECT key, value FROM old.meta WHERE key LIKE 'source_date:%'")
+        self.db.execute("INSERT OR IGNORE INTO meta SELECT key, value FROM old.meta WHERE key LIKE 'source_%'")
         self.db.execute("COMMIT")
         self.db.execute("DETACH DATABASE old")
         self.db.execute("BEGIN")

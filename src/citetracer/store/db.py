@@ -328,8 +328,15 @@ class Store:
         return int(row[0])
 
     def stats(self) -> dict[str, object]:
-        by_source = dict(self.db.execute("SELECT source, count(*) FROM records GROUP BY source").fetchall())
-        by_type = dict(self.db.execute("SELECT coalesce(type, '?'), count(*) FROM records GROUP BY type").fetchall())
+        """Counts by source and type (one pass over the records), dump dates and files, sizes on disk."""
+        by_source: dict[str, int] = {}
+        by_type: dict[str, int] = {}
+        by_source_type: dict[str, dict[str, int]] = {}
+        rows = self.db.execute("SELECT source, coalesce(type, '?'), count(*) FROM records GROUP BY source, type")
+        for source, kind, n in rows:
+            by_source[source] = by_source.get(source, 0) + n
+            by_type[kind] = by_type.get(kind, 0) + n
+            by_source_type.setdefault(source, {})[kind] = n
         verified = self.db.execute("SELECT count(*) FROM verified").fetchone()[0]
         size = self.path.stat().st_size if self.path.exists() else 0
         index_size = sum(f.stat().st_size for f in self.index.path.rglob("*") if f.is_file())
@@ -338,12 +345,19 @@ class Store:
             "records": sum(by_source.values()),
             "by_source": by_source,
             "by_type": by_type,
+            "by_source_and_type": by_source_type,
             "verified_links": verified,
             "indexed_documents": self.index.count(),
             "bytes": size + index_size,
+            "sqlite_bytes": size,
+            "index_bytes": index_size,
             "sources": {
                 k.removeprefix("source_date:"): v
                 for k, v in self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'source_date:%'")
+            },
+            "source_files": {
+                k.removeprefix("source_file:"): v
+                for k, v in self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'source_file:%'")
             },
         }
 
