@@ -4,9 +4,10 @@
 and going through it would write each row twice (SQLite, then re-read for the
 index). A `BulkBuild` instead writes a fresh store beside the target
 (`<target>.building-<pid>`): rows go to SQLite in large transactions with
-journalling off (the file is disposable until it is swapped in), index
-documents go straight to one tantivy writer, secondary SQLite indexes are
-created once at the end, and the records of other sources plus the
+the journal in memory and no fsync (the file is disposable until it is
+swapped in), index documents go straight to one tantivy writer, the key's
+unique index and the secondary indexes are created once at the end (a key
+seen twice keeps its last record), and the records of other sources plus the
 verified-citation links are carried over from the previous store by key.
 Only `commit()` touches the target, through `swap.replace_store`; any failure
 before that (a corrupt dump, a full disk, a kill) leaves the previous store
@@ -37,7 +38,7 @@ INDEX_HEAP = 256_000_000
 MAX_XREF_CACHE = 500_000
 
 _INSERT = (
-    "INSERT OR IGNORE INTO records (rid, key, source, type, doi, arxiv, year, venue_key, data, seq, xref) "
+    "INSERT INTO records (rid, key, source, type, doi, arxiv, year, venue_key, data, seq, xref) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)"
 )
 
@@ -115,14 +116,16 @@ class BulkBuild:
         self.build = uuid.uuid4().hex
         self.db = sqlite3.connect(str(self.path), isolation_level=None)
         for pragma in (
-            "journal_mode=OFF",
+            "journal_mode=MEMORY",
             "synchronous=OFF",
             "locking_mode=EXCLUSIVE",
             "cache_size=-262144",
             "temp_store=FILE",
         ):
             self.db.execute(f"PRAGMA {pragma}")
-        self.db.executescript(TABLES)
+        # The key's unique index is built once at the end (sorting 8M keys once is far cheaper than
+        # inserting them one by one into a B-tree that outgrows the cache); duplicates are resolved first.
+        self.db.executescript(TABLES.replace("key TEXT NOT NULL UNIQUE", "key TEXT NOT NULL"))
         meta = [("schema", SCHEMA_VERSION), ("seq", "1"), ("indexed_seq", "1"), ("build", self.build)]
         self.db.executemany("INSERT INTO meta VALUES (?, ?)", meta)
         index_dir = index_path(self.path)
@@ -189,14 +192,9 @@ class BulkBuild:
     def flush(self) -> None:
         if not self.rows:
             return
-        before = self.db.total_changes
         self.db.executemany(_INSERT, self.rows)
-        inserted = self.db.total_changes - before
-        if inserted == len(self.rows):
-            for rid, row in self.pending:
-                add_fields(self.writer, rid, row.titles, row.surnames, row.year)
-        else:
-            self._flush_with_duplicates()
+        for rid, row in self.pending:
+            add_fields(self.writer, rid, row.titles, row.surnames, row.year)
         self.db.executemany("INSERT OR IGNORE INTO doi_prefixes VALUES (?)", [(p,) for p in self.prefixes])
         self.prefixes.clear()
         self.db.execute("COMMIT")
@@ -204,25 +202,19 @@ class BulkBuild:
         self.added += len(self.rows)
         self.rows, self.pending = [], []
 
-    def _flush_with_duplicates(self) -> None:
-        """Some keys repeat (within the dump): the later record replaces the earlier one."""
-        by_rid = dict(self.pending)
-        stored = {r[0] for r in self.db.execute(f"SELECT rid FROM records WHERE rid >= {self.rows[0][0]}")}
-        for row in self.rows:
-            rid = int(row[0])  # type: ignore[call-overload]
-            if rid in stored:
-                r = by_rid[rid]
-                add_fields(self.writer, rid, r.titles, r.surnames, r.year)
-                continue
-            existing = self.db.execute("SELECT rid FROM records WHERE key = ?", (row[1],)).fetchone()[0]
-            self.db.execute(
-                "UPDATE records SET source=?, type=?, doi=?, arxiv=?, year=?, venue_key=?, data=?, xref=? "
-                "WHERE rid = ?",
-                (*row[2:], existing),
-            )
-            self.writer.delete_documents_by_term("rid", existing)
-            r = by_rid[rid]
-            add_fields(self.writer, existing, r.titles, r.surnames, r.year)
+    def _drop_duplicates(self) -> int:
+        """A key written more than once (within a dump): the last record wins, earlier rows and documents go."""
+        stale = [
+            int(rid)
+            for (rids,) in self.db.execute("SELECT group_concat(rid) FROM records GROUP BY key HAVING count(*) > 1")
+            for rid in sorted(int(r) for r in str(rids).split(","))[:-1]
+        ]
+        for start in range(0, len(stale), 500):
+            chunk = stale[start : start + 500]
+            self.db.execute(f"DELETE FROM records WHERE rid IN ({','.join('?' * len(chunk))})", chunk)
+        for rid in stale:
+            self.writer.delete_documents_by_term("rid", rid)
+        return len(stale)
 
     def carry_over(self, old: Path, replaced_sources: set[str]) -> int:
         """Copy the other sources' records and the verified links from the previous store."""
@@ -262,6 +254,11 @@ class BulkBuild:
     def commit(self) -> None:
         """Finish the new store and move it over the target."""
         self.flush()
+        try:
+            self.db.execute("CREATE UNIQUE INDEX records_key ON records(key)")
+        except sqlite3.IntegrityError:  # some key came twice: keep the last, then index
+            self._drop_duplicates()
+            self.db.execute("CREATE UNIQUE INDEX records_key ON records(key)")
         self._copy_links()
         self.db.execute("COMMIT")
         self.writer.commit()
@@ -269,6 +266,7 @@ class BulkBuild:
         self.db.executescript(INDEXES)
         self.db.execute("PRAGMA locking_mode=NORMAL")
         self.db.execute("PRAGMA journal_mode=DELETE")
+        self.db.execute("PRAGMA analysis_limit=1000")
         self.db.execute("ANALYZE")
         self.db.close()
         write_marker(index_path(self.path), self.build)
