@@ -221,12 +221,19 @@ def main() -> int:
     ap.add_argument("--workdir", type=Path, help="where dumps and stores go (default: a temp dir under /work)")
     ap.add_argument("--keep", action="store_true", help="keep the generated dump and stores")
     ap.add_argument("--skip-sample", action="store_true", help="skip step 1")
+    ap.add_argument("--dump", type=Path, help="reuse a synthetic dump made by an earlier --keep run (same --records)")
+    ap.add_argument("--retrieval-only", type=Path, metavar="STORE", help="only step 4, on a store kept by --keep")
     args = ap.parse_args()
     dump, dtd = SHARED / "dblp-sample.xml.gz", SHARED / "dblp.dtd"
     if not dump.exists() or not dtd.exists():
         print(f"{dump} or {dtd} not found: shared data absent, nothing to measure")
         return 0
     command = "python bench/mirror.py " + " ".join(sys.argv[1:])
+    if args.retrieval_only:
+        print(f"command: {command}")
+        stats = retrieval(args.retrieval_only, load_sample(dump, dtd), args.queries)
+        print(f"[retrieval on {args.retrieval_only}] " + json.dumps(stats, indent=1))
+        return 0
     base = args.workdir or Path(__file__).resolve().parents[1].parent
     work = Path(tempfile.mkdtemp(prefix="bench-mirror-", dir=base))
     print(f"command: {command}\nworkdir: {work}\nmachine: {os.cpu_count()} cores (shared with other jobs)")
@@ -241,19 +248,24 @@ def main() -> int:
                 f"store {store_bytes(store) / 1e6:.1f} MB"
             )
         sample = load_sample(dump, dtd)
-        synth = work / "synthetic.xml.gz"
-        t = time.monotonic()
-        generate(sample, args.records, synth)
-        print(
-            f"[synthetic] generated {args.records:,} records in {time.monotonic() - t:.0f}s "
-            f"({synth.stat().st_size / 1e9:.2f} GB gzip)"
-        )
+        if args.dump:
+            synth = args.dump
+            print(f"[synthetic] reusing {synth} ({synth.stat().st_size / 1e9:.2f} GB gzip)")
+        else:
+            synth = work / "synthetic.xml.gz"
+            t = time.monotonic()
+            generate(sample, args.records, synth)
+            print(
+                f"[synthetic] generated {args.records:,} records in {time.monotonic() - t:.0f}s "
+                f"({synth.stat().st_size / 1e9:.2f} GB gzip)"
+            )
         big = work / "big.sqlite"
         seconds, peak, rc = run_ingest(synth, dtd, big)
         if rc != 0:
             print(f"[ingest] failed with exit {rc}")
             return 1
-        synth.unlink()
+        if not args.keep and not args.dump:
+            synth.unlink()
         print(
             f"[ingest {args.records:,}] {seconds:.0f}s ({seconds / 60:.1f} min, "
             f"{args.records / seconds:,.0f} records/s); "

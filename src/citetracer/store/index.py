@@ -122,7 +122,8 @@ class TitleIndex:
 
     def _rids(self, query: tantivy.Query, limit: int) -> list[int]:
         searcher = self.index.searcher()
-        hits = searcher.search(query, limit).hits
+        # count=False: counting every match would visit them all and defeat top-k (block-max WAND) pruning.
+        hits = searcher.search(query, limit, count=False).hits
         out = []
         for _score, address in hits:
             doc = searcher.doc(address)
