@@ -96,3 +96,18 @@ def test_duplicate_keys_within_a_build_keep_the_last(tmp_path: Path) -> None:
         rids = store.index.by_title("Second Version Title", 5)
         assert store.records(rids[:1])[rids[0]].title == "Second Version Title"
         assert all(r.title != "First Version Title" for r in store.records(rids).values())
+
+
+def test_rows_written_as_plain_json_by_older_stores_are_still_read(tmp_path: Path) -> None:
+    target = tmp_path / "s.sqlite"
+    with Store(target) as store:
+        store.upsert([_record(1, "Compressed Row")])
+        old = WorkRecord(source="t", id="9", url="https://example.org/9", title="Plain JSON Row", year=1999)
+        store.db.execute(
+            "INSERT INTO records (key, source, type, data, seq) VALUES (?, ?, NULL, ?, 1)",
+            ("t:9", "t", old.model_dump_json(exclude_none=True)),
+        )
+        rids = [store.rid_of_key("t:9"), store.rid_of_key("t:1")]
+        got = store.records([r for r in rids if r is not None])
+        assert {r.title for r in got.values()} == {"Plain JSON Row", "Compressed Row"}
+        assert got[rids[0]] == old  # type: ignore[index]
