@@ -10,7 +10,9 @@
    process tree (sampled from /proc every 0.2 s), store size.
 4. Retrieval on that store for Q queries made from real sample records (unique titles of at
    least 4 words) with 0, 1 or 2 title words changed (a word replaced, dropped or added):
-   recall@1 and recall@10 of `TitleIndex.by_title`, latency p50/p95 per query.
+   recall@1 and recall@10 of `TitleIndex.by_title`, latency p50/p95 per query; and, as the
+   memory stage also asks it, whether the true record is among the title hits or the
+   `by_authors` hits (the record's authors within a year, ranked by shared title words).
 
     python bench/mirror.py [--records 8000000] [--queries 2000] [--workdir DIR] [--keep]
 
@@ -35,8 +37,10 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
+from citetracer.match.names import family_keys
 from citetracer.match.normalize import title_key, tokens
 from citetracer.mirror.dblp import DblpReport, ingest_dblp, iter_dblp
+from citetracer.records import Person
 from citetracer.store.db import Store
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dblp"
@@ -192,6 +196,8 @@ def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed
     vocab = [w for r in sample for w in r["title"].split()]
     picked = rng.sample(eligible, min(queries, len(eligible)))
     results: dict[int, list[tuple[int | None, float]]] = {0: [], 1: [], 2: []}
+    either: dict[int, list[bool]] = {0: [], 1: [], 2: []}
+    author_ms: list[float] = []
     with Store(store_path) as store:
         keys = {r["key"]: store.rid_of_key(f"dblp:{r['key']}") for r in picked}
         for i, rec in enumerate(picked):
@@ -202,6 +208,13 @@ def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed
             ms = (time.perf_counter() - t) * 1000
             rank = rids.index(keys[rec["key"]]) + 1 if keys[rec["key"]] in rids else None
             results[changes].append((rank, ms))
+            # What the memory stage also asks: the cited authors within a year, ranked by shared title words.
+            people = [Person.model_validate(a) for a in rec.get("authors", [])]
+            surnames = [k for p in people for k in family_keys(p) if k]
+            t = time.perf_counter()
+            by_authors = store.index.by_authors(surnames, rec.get("year"), 10, query) if surnames else []
+            author_ms.append((time.perf_counter() - t) * 1000)
+            either[changes].append(keys[rec["key"]] in rids or keys[rec["key"]] in by_authors)
     latencies = sorted(ms for rows in results.values() for _, ms in rows)
     out: dict[str, Any] = {
         "queries": len(latencies),
@@ -211,6 +224,11 @@ def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed
     for changes, rows in results.items():
         out[f"recall@1 ({changes} words changed)"] = sum(1 for r, _ in rows if r == 1) / len(rows)
         out[f"recall@10 ({changes} words changed)"] = sum(1 for r, _ in rows if r is not None) / len(rows)
+    for changes, hits in either.items():
+        out[f"memory-stage recall, title@10 or authors+year@10 ({changes} words changed)"] = sum(hits) / len(hits)
+    author_ms.sort()
+    out["by_authors p50_ms"] = author_ms[len(author_ms) // 2]
+    out["by_authors p95_ms"] = author_ms[int(len(author_ms) * 0.95)]
     return out
 
 
