@@ -26,7 +26,7 @@ from citetracer.mirror.safexml import DumpError
 from citetracer.store.db import Store
 
 EXIT_OK, EXIT_USAGE = 0, 2
-#: A new store takes up to ~3.5x the gzip'd dump (measured on the 8M synthetic dump: 0.84 GB -> see bench/mirror.py).
+#: A new store takes about 3.2x the gzip'd dump (8M synthetic records: 0.84 GB dump -> 2.65 GB store, bench/mirror.py).
 NEED_PER_DUMP_BYTE = 3.5
 
 
