@@ -49,7 +49,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--today-year", type=int, help="the year taken as 'now' for future-date checks")
     check.add_argument(
-        "--llm", metavar="URL",
+        "--llm",
+        metavar="URL",
         help="base URL of an OpenAI-compatible endpoint for the optional LLM agents (e.g. http://127.0.0.1:8080/v1); "
         "the API key comes from $CITETRACER_LLM_API_KEY or the config file, never from a flag",
     )

@@ -189,6 +189,7 @@ class Cost(BaseModel):
         self.llm_calls += sum(c.attempts for c in calls)
         self.llm_tokens += sum(c.prompt_tokens + c.completion_tokens for c in calls)
         self.llm_cost = round(self.llm_cost + sum(c.cost for c in calls), 8)
+
     seconds: float = 0.0
     sources: list[SourceOutcome] = Field(default_factory=list)
 

@@ -111,13 +111,16 @@ def test_unauthorized_is_not_retried(tmp_path: Path) -> None:
 JO = "json_object"
 
 
-@pytest.mark.parametrize(("accepts", "status", "extra_keys", "modes"), [
-    ("json_schema", 400, True, [("json_schema", False)]),
-    ("json_object", 400, True, [("json_schema", False), (JO, True)]),
-    ("json_object", 500, True, [("json_schema", False), (JO, True)]),  # llama-cpp-python's server
-    ("json_object", 400, False, [("json_schema", False), (JO, True), (JO, False)]),
-    ("none", 400, True, [("json_schema", False), (JO, True), (JO, False), (None, False)]),
-])
+@pytest.mark.parametrize(
+    ("accepts", "status", "extra_keys", "modes"),
+    [
+        ("json_schema", 400, True, [("json_schema", False)]),
+        ("json_object", 400, True, [("json_schema", False), (JO, True)]),
+        ("json_object", 500, True, [("json_schema", False), (JO, True)]),  # llama-cpp-python's server
+        ("json_object", 400, False, [("json_schema", False), (JO, True), (JO, False)]),
+        ("none", 400, True, [("json_schema", False), (JO, True), (JO, False), (None, False)]),
+    ],
+)
 def test_response_format_degrades_and_is_remembered(
     tmp_path: Path, accepts: str, status: int, extra_keys: bool, modes: list[tuple[str | None, bool]]
 ) -> None:
@@ -126,8 +129,10 @@ def test_response_format_degrades_and_is_remembered(
         c = client(fake, tmp_path, cache="")
         assert ask(c, "first").value is not None
         assert ask(c, "second").value is not None
-    sent = [((b.get("response_format") or {}).get("type"), "schema" in (b.get("response_format") or {}))
-            for b in fake.requests]
+    sent = [
+        ((b.get("response_format") or {}).get("type"), "schema" in (b.get("response_format") or {}))
+        for b in fake.requests
+    ]
     assert sent == [*modes, modes[-1]]  # the second question starts with the mode that worked
 
 

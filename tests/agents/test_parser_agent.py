@@ -15,13 +15,21 @@ from citetracer.store.db import Store
 from tests.agents.fakellm import FakeLLM, Reply, reply_json
 
 TEXT = "[3] A. Vaswani, N. Shazeer. Attention is all you need. In NIPS, pages 5998-6008, 2017."
-BROKEN = Reference(raw=TEXT, label="3", page=4, title=None,
-                   authors=[Person(given="A.", family="Vaswani"), Person(given="N.", family="Shazeer")], year=2017)
+BROKEN = Reference(
+    raw=TEXT,
+    label="3",
+    page=4,
+    title=None,
+    authors=[Person(given="A.", family="Vaswani"), Person(given="N.", family="Shazeer")],
+    year=2017,
+)
 SOUND = BROKEN.model_copy(update={"title": "Attention is all you need", "venue": "NIPS"})
 REPAIRED = {
     "title": "Attention is all you need",
     "authors": [{"given": "A.", "family": "Vaswani"}, {"given": "N.", "family": "Shazeer"}],
-    "venue": "NIPS", "year": 2017, "pages": "5998-6008",
+    "venue": "NIPS",
+    "year": 2017,
+    "pages": "5998-6008",
     "doi": "10.5555/invented.123",  # not in the block: must not be taken
     "continues_previous": False,
 }
@@ -48,9 +56,14 @@ def test_text_file_through_the_pipeline(store: Store, tmp_path: Path) -> None:
     )
     fixed = {
         "title": "ImageNet classification with deep convolutional neural networks",
-        "authors": [{"given": "A", "family": "Krizhevsky"}, {"given": "I", "family": "Sutskever"},
-                    {"given": "GE", "family": "Hinton"}],
-        "venue": "NIPS", "year": 2012, "pages": "1097-1105",
+        "authors": [
+            {"given": "A", "family": "Krizhevsky"},
+            {"given": "I", "family": "Sutskever"},
+            {"given": "GE", "family": "Hinton"},
+        ],
+        "venue": "NIPS",
+        "year": 2012,
+        "pages": "1097-1105",
     }
     base = {"store": store.path, "offline": True, "today_year": 2026, "remember_verified": False}
     checker = Checker(Settings.model_validate(base), store=store)

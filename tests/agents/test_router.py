@@ -55,8 +55,15 @@ def only(results: dict[str, CitationResult]) -> CitationResult:
 
 
 def judger(cls: str, code: str, support: list[str], fields: list[str] | None = None, why: str = "ok") -> Reply:
-    return reply_json({"class": cls, "code": code, "offending_fields": fields or [],
-                       "supporting_candidate_ids": support, "rationale": why})
+    return reply_json(
+        {
+            "class": cls,
+            "code": code,
+            "offending_fields": fields or [],
+            "supporting_candidate_ids": support,
+            "rationale": why,
+        }
+    )
 
 
 def labels(*items: tuple[str, str, list[str]]) -> Reply:
@@ -206,17 +213,27 @@ def test_identifier_contradiction_can_never_become_real() -> None:
     cand = lstm.model_copy(update={"doi": "10.1162/other.1997"})
     from citetracer.records import Candidate
 
-    candidate = Candidate(source="test", id="lstm", title=cand.title, authors=cand.authors, year=1997,
-                          venue="Neural Computation", doi="10.1162/other.1997", work="lstm")
-    ref = Reference(title="Long Short-Term Memory", authors=list(candidate.authors), year=1997,
-                    doi="10.1162/neco.1997.9.8.1735")
+    candidate = Candidate(
+        source="test",
+        id="lstm",
+        title=cand.title,
+        authors=cand.authors,
+        year=1997,
+        venue="Neural Computation",
+        doi="10.1162/other.1997",
+        work="lstm",
+    )
+    ref = Reference(
+        title="Long Short-Term Memory", authors=list(candidate.authors), year=1997, doi="10.1162/neco.1997.9.8.1735"
+    )
     assessments = assess_all(ref, [candidate])
     ctx = JudgeContext(ref, assessments, EvidenceBundle(candidates=[candidate]), today_year=2026)
     rules = judge(ctx)
     assert "doi" in rules.fields and guardrails.identifier_contradiction(ctx, rules)
     assert rules_unresolved(ctx, rules) is None
-    reply = JudgerReply.model_validate({"class": "Real", "code": "R1", "supporting_candidate_ids": ["C1"],
-                                        "rationale": "same work"})
+    reply = JudgerReply.model_validate(
+        {"class": "Real", "code": "R1", "supporting_candidate_ids": ["C1"], "rationale": "same work"}
+    )
     decision = guardrails.check_judgement(reply, ctx, {"C1": assessments[0]}, [], rules)
     assert decision.code is None and "identifier contradiction" in (decision.refused or "")
 
@@ -243,15 +260,48 @@ def test_cli_flags_and_json_totals(store: Store, tmp_path: Path, monkeypatch: py
     out = tmp_path / "out.json"
     store.close()
     with FakeLLM(policy=echo_rules_policy) as fake:
-        code = main(["check", str(bib), "--offline", "--store", str(store.path), "--format", "json", "-o", str(out),
-                     "--llm", fake.url, "--llm-model", "fake-judge", "--today-year", "2026"])
+        code = main(
+            [
+                "check",
+                str(bib),
+                "--offline",
+                "--store",
+                str(store.path),
+                "--format",
+                "json",
+                "-o",
+                str(out),
+                "--llm",
+                fake.url,
+                "--llm-model",
+                "fake-judge",
+                "--today-year",
+                "2026",
+            ]
+        )
         assert code == 0
         doc = json.loads(out.read_text())
         assert doc["llm"]["citations_with_agents"] == 1 and doc["llm"]["llm_calls"] == 2
         assert set(doc["llm"]["agents"]) == {"matcher", "hallucinated_judger"}
         assert doc["citations"][0]["cost"]["agents"][0]["prompt"] == "matcher@v1.1"
-        main(["check", str(bib), "--offline", "--store", str(store.path), "--format", "json", "-o", str(out),
-              "--llm", fake.url, "--llm-model", "fake-judge", "--no-llm"])
+        main(
+            [
+                "check",
+                str(bib),
+                "--offline",
+                "--store",
+                str(store.path),
+                "--format",
+                "json",
+                "-o",
+                str(out),
+                "--llm",
+                fake.url,
+                "--llm-model",
+                "fake-judge",
+                "--no-llm",
+            ]
+        )
         assert "llm" not in json.loads(out.read_text())
         assert len(fake.requests) == 2
     assert list((tmp_path / "llm-cache").glob("*/*.json"))

@@ -18,8 +18,11 @@ def test_off_by_default(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_file_then_environment_then_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = tmp_path / "c.toml"
-    config.write_text('[llm]\nbase_url = "http://file/v1"\nmodel = "file-model"\napi_key = "sk-file"\n'
-                      "concurrency = 3\nprice_prompt = 0.5\n", encoding="utf-8")
+    config.write_text(
+        '[llm]\nbase_url = "http://file/v1"\nmodel = "file-model"\napi_key = "sk-file"\n'
+        "concurrency = 3\nprice_prompt = 0.5\n",
+        encoding="utf-8",
+    )
     s = load_settings(config)
     assert (s.llm.base_url, s.llm.model, s.llm.concurrency) == ("http://file/v1", "file-model", 3)
     assert s.llm.price_prompt == 0.5

@@ -331,8 +331,16 @@ class OnlineStage:
 
         self.calls += 1
         bundle.connector_calls += 1
-        bundle.add(Candidate(source="crossref", id="10.1000/xyz", title="A Work Only Crossref Knows",
-                             authors=[Person(given="Jane", family="Doe")], year=2020, doi="10.1000/xyz"))
+        bundle.add(
+            Candidate(
+                source="crossref",
+                id="10.1000/xyz",
+                title="A Work Only Crossref Knows",
+                authors=[Person(given="Jane", family="Doe")],
+                year=2020,
+                doi="10.1000/xyz",
+            )
+        )
         bundle.outcomes.append(SourceOutcome(source="crossref", status="answered", candidates=1))
 
 

@@ -39,7 +39,17 @@ MIN_TITLE_WORDS = 3
 _DOI = re.compile(r"\b10\.\d{4,9}/\S+")
 _ARXIV = re.compile(r"arxiv", re.IGNORECASE)
 STRING_FIELDS = (
-    "title", "venue", "doi", "arxiv_id", "pages", "volume", "issue", "publisher", "location", "url", "type"
+    "title",
+    "venue",
+    "doi",
+    "arxiv_id",
+    "pages",
+    "volume",
+    "issue",
+    "publisher",
+    "location",
+    "url",
+    "type",
 )
 
 

@@ -106,6 +106,7 @@ class Store:
         heal_index_pair(self.path, str(self._meta("build")), self._reset_index)
         self.index = TitleIndex(index_path(self.path))
         self._known_prefixes: set[str] | None = None
+        self._source_dates: dict[str, str] | None = None
         self._cache: dict[int, WorkRecord] = {}
         self.sync_index()
 
@@ -318,14 +319,32 @@ class Store:
         return self.db.execute("SELECT 1 FROM records WHERE venue_key = ? LIMIT 1", (key,)).fetchone() is not None
 
     def venue_year_count(self, key: str, year: int | None) -> int:
+        """Records of this venue within a year of `year`, from sources that could hold that year.
+
+        A source whose dump was taken during or before the cited year (a DBLP dump of
+        2016-01-01 for a 2016 paper) cannot cover it, so its records of neighbouring
+        years do not count: an old mirror must not turn "not yet in the dump" into evidence.
+        """
         if year is None:
             row = self.db.execute("SELECT count(*) FROM records WHERE venue_key = ?", (key,)).fetchone()
-        else:
-            row = self.db.execute(
-                "SELECT count(*) FROM records WHERE venue_key = ? AND year BETWEEN ? AND ?",
-                (key, year - 1, year + 1),
-            ).fetchone()
+            return int(row[0])
+        stale = sorted(
+            src for src, date in self.source_dates().items() if parse_year(date[:4]) and int(date[:4]) <= year
+        )
+        where = "venue_key = ? AND year BETWEEN ? AND ?"
+        if stale:
+            where += f" AND source NOT IN ({','.join('?' * len(stale))})"
+        row = self.db.execute(
+            f"SELECT count(*) FROM records WHERE {where}", (key, year - 1, year + 1, *stale)
+        ).fetchone()
         return int(row[0])
+
+    def source_dates(self) -> dict[str, str]:
+        """Each source's dump (or ingest) date, as recorded when it was loaded."""
+        if self._source_dates is None:
+            rows = self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'source_date:%'")
+            self._source_dates = {k.removeprefix("source_date:"): v for k, v in rows}
+        return self._source_dates
 
     def stats(self) -> dict[str, object]:
         """Counts by source and type (one pass over the records), dump dates and files, sizes on disk."""
@@ -362,6 +381,7 @@ class Store:
         }
 
     def set_source_date(self, source: str, date: str | None = None) -> None:
+        self._source_dates = None
         value = date or datetime.now(UTC).date().isoformat()
         self.db.execute(
             "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
