@@ -135,7 +135,7 @@ def _agent_review(settings: Settings) -> Review | None:
     from citetracer.agents.client import LLMClient
     from citetracer.agents.router import AgentReviewer
 
-    return AgentReviewer(LLMClient(settings.llm)).review
+    return AgentReviewer(LLMClient.shared(settings.llm)).review
 
 
 def _online_stages(settings: Settings) -> list[Stage]:

@@ -112,6 +112,16 @@ class LLMClient:
             weakref.WeakKeyDictionary()
         )
 
+    @classmethod
+    def shared(cls, settings: LLMSettings) -> LLMClient:
+        """One client per endpoint configuration in a process, so every agent shares its
+        concurrency limit, its learned response_format mode and its totals."""
+        key = settings.model_dump_json()
+        client = _SHARED.get(key)
+        if client is None:
+            client = _SHARED[key] = cls(settings)
+        return client
+
     @property
     def response_format_mode(self) -> str:
         return MODES[self.mode]
@@ -283,6 +293,9 @@ class LLMClient:
     ) -> Structured[T]:
         """`ask` for synchronous callers (the extractor); not for use inside a running event loop."""
         return asyncio.run(self.ask(agent, prompt, schema, user, vision))
+
+
+_SHARED: dict[str, LLMClient] = {}
 
 
 def _int(value: object) -> int:

@@ -148,7 +148,7 @@ def repair_with_agent(
     """Every reference of a PDF (crops) or text file offered to the Parser Agent, with its calls per reference."""
     from citetracer.extract.repair import repair_references
 
-    agent = LLMParserAgent(LLMClient(settings))
+    agent = LLMParserAgent(LLMClient.shared(settings))
     fixed, warnings = repair_references(path if path.suffix.lower() == ".pdf" else None, refs, agent)
     for i in agent.continuations:
         label = fixed[i].label or i + 1

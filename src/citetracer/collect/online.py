@@ -34,7 +34,7 @@ def online_stages(settings: Settings, http: HttpClient | None = None) -> list[St
         from citetracer.agents.client import LLMClient
         from citetracer.agents.web_agent import WebAgent
 
-        url_stage.page_reader = WebAgent(LLMClient(settings.llm)).read_page
+        url_stage.page_reader = WebAgent(LLMClient.shared(settings.llm)).read_page
     stages: list[Stage] = [url_stage, ScholarStage(settings, http), ScholarStage(settings, http, broad=False)]
     if settings.sources.get("searxng"):
         stages.append(WebSearchStage(settings, http, url_stage))
