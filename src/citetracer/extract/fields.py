@@ -71,7 +71,7 @@ def parse_reference_string(raw: str) -> Reference:
     text = re.sub(r"\b(https?):\s*/\s*/\s*", r"\1://", text)
     text = re.sub(r"\b(10\.\d{4,9})\s+/\s*(?=\S)", r"\1/", text)
     # A DOI that ends in "." "-" or "/" and is followed by digits or lower case after a space was cut by a line end.
-    text = re.sub(r"(\b10\.\d{4,9}/\S*[-./])\s+(?=[\da-z])", r"\1", text)
+    text = re.sub(r"(\b10\.\d{4,9}/\S*[-./])\s+(?=[\da-z])(?!(?:19|20)\d\d\b)", r"\1", text)
     for _ in range(8):  # "https://unccd.int /sites/default /files": a space before a slash inside a URL
         text, n = re.subn(r"(https?://\S+)\s+(/\S)", r"\1\2", text)
         if not n:

@@ -63,6 +63,10 @@ def read_pdf(path: Path, limits: Limits | None = None) -> ReadResult:
         head = fh.read(1024)
     if b"%PDF-" not in head:
         raise InputError(f"{path}: not a PDF (no %PDF- header)")
+    try:
+        import pypdfium2  # noqa: F401
+    except ImportError as exc:
+        raise InputError(f"{path}: PDF input needs the 'pdf' extra (pip install 'citetracer[pdf]')") from exc
     if not limits.isolate or "fork" not in multiprocessing.get_all_start_methods():
         return _extract_or_error(path, limits)
     return _isolated(path, limits)
