@@ -47,7 +47,7 @@ class Limits:
     seconds: float = 180.0
     memory_bytes: int = 1536 * 1024 * 1024
     ocr: bool = True
-    ocr_dpi: int = 250
+    ocr_dpi: int = 300
     ocr_page_seconds: float = 60.0
     isolate: bool = True
 
