@@ -81,6 +81,9 @@ def r2_variant(ctx: JudgeContext) -> Finding | None:
 
 def r3_incomplete(ctx: JudgeContext) -> Finding | None:
     """Strong identity, and the only gaps are fields the candidate does not record."""
+    doi = canonical_doi(ctx.reference.doi)
+    if doi and _unknown_registrant(ctx, doi):
+        return None  # an identifier no source knows is a doubt, not a gap (P3 or H5)
     for a in ctx.assessments:
         strong = a.status("doi") == M or (
             a.same_title
@@ -243,6 +246,11 @@ def h6_chimera(ctx: JudgeContext) -> Finding | None:
     return Finding("H6", "; ".join(reasons), fields=["title", *fields], evidence=evidence)
 
 
+def _unknown_registrant(ctx: JudgeContext, doi: str) -> bool:
+    prefix = doi_prefix(doi)
+    return not (ctx.knows_doi_prefix(prefix) or prefix in known_registrants())
+
+
 def _other_doi(versions: list[Assessment]) -> list[str]:
     """The work's own DOIs when the cited DOI is none of them."""
     if not versions or any(v.status("doi") == M for v in versions) or not any(v.status("doi") == X for v in versions):
@@ -265,7 +273,8 @@ def h5_identifier(ctx: JudgeContext) -> Finding | None:
             evidence.append(h.candidate)
             fields.append("doi")
         elif not holders:
-            if not (ctx.knows_doi_prefix(doi_prefix(doi)) or doi_prefix(doi) in known_registrants()):
+            if _unknown_registrant(ctx, doi) and ctx.bundle.covered:
+                # Only where the sources cover the citation: a small store knows few registrants.
                 reasons.append(f"the DOI {doi} has a registrant prefix ({doi_prefix(doi)}) that no source knows")
                 fields.append("doi")
             elif _other_doi(versions) and ctx.bundle.covered:
@@ -357,6 +366,10 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
             fields.append("year")
     doi = canonical_doi(ctx.reference.doi)
     own = _other_doi(versions)
+    known_doi = doi is not None and any(canonical_doi(a.candidate.doi) == doi for a in ctx.assessments)
+    if doi and not known_doi and not ctx.bundle.covered and _unknown_registrant(ctx, doi):
+        reasons.append(f"the DOI's registrant ({doi_prefix(doi)}) is unknown to the sources searched")
+        fields.append("doi")
     if (
         doi
         and own
