@@ -145,7 +145,9 @@ def main() -> int:
         t0 = time.perf_counter()
         store = Store(store_path)
         if args.store is None:
-            add_jsonl(store, args.world, "world")
+            # In "venue" mode the world file is declared complete per venue-year (HALLMARK built it to
+            # hold every work its split cites), so absence counts only inside venue-years it holds.
+            add_jsonl(store, args.world, "world", complete=args.coverage == "venue")
         build_s = time.perf_counter() - t0
         settings = Settings(store=store_path, offline=True, concurrency=1, closed_world=args.closed_world)
         checker = Checker(settings, store=store)

@@ -73,6 +73,11 @@ def _parser() -> argparse.ArgumentParser:
     add = msub.add_parser("add", parents=[common], help="add records from a JSONL file")
     add.add_argument("file", type=Path)
     add.add_argument("--source", help="name recorded as these records' source (default: local)")
+    add.add_argument(
+        "--complete-venues",
+        action="store_true",
+        help="the file holds every paper of each venue-year it has any of (absence there is evidence)",
+    )
     dblp = msub.add_parser("dblp", parents=[common], help="(re)build the DBLP part of the store from dblp.xml.gz")
     dblp.add_argument("dump", type=Path)
     dblp.add_argument("--dtd", type=Path, help="the dump's DTD (default: dblp.dtd beside the dump)")
@@ -184,7 +189,7 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
             err.print(f"error: {args.file}: no such file", style="red", highlight=False)
             return EXIT_USAGE
         with Store(settings.store) as store:
-            report = add_jsonl(store, args.file, args.source)
+            report = add_jsonl(store, args.file, args.source, complete=args.complete_venues)
         for e in report.errors[:20]:
             err.print(f"warning: {e}", style="yellow", highlight=False)
         if len(report.errors) > 20:

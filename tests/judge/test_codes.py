@@ -360,3 +360,14 @@ def test_online_evidence_is_stored_and_linked_then_found_in_memory(store: Store)
     second = asyncio.run(checker.check_references(read_text(bib, suffix=".bib").references))[0]
     assert (second.verdict.class_, second.verdict.stage, second.cost.connector_calls) == ("Real", "memory", 0)
     assert online.calls == 1
+
+
+def test_coverage_needs_a_complete_source_and_never_holds_for_preprint_servers(store: Store) -> None:
+    bib = """@inproceedings{k, title={Quantum Gradient Routing for Federated Graphs},
+        author={Marchetti, Elena and Okafor, Chidi}, booktitle={Conference on Covered Topics}, year=2021}"""
+    assert verdict(store, bib)[:2] == ("Hallucinated", "H1")
+    store.set_source_complete("test", False)  # a partial record file: its venue-years prove nothing
+    assert verdict(store, bib)[:2] == ("Potential", "P1")
+    store.set_source_complete("test")
+    preprint = bib.replace("booktitle={Conference on Covered Topics}", "journal={arXiv preprint arXiv:2101.00001}")
+    assert verdict(store, preprint)[0] == "Potential"

@@ -14,6 +14,7 @@ import hashlib
 from citetracer.collect.stage import EvidenceBundle
 from citetracer.match.names import compare_author_lists, family_keys
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, title_key, tokens
+from citetracer.match.venues import is_preprint
 from citetracer.records import Candidate, Reference, SourceOutcome
 from citetracer.store.db import Store, WorkRecord, venue_key
 
@@ -109,7 +110,8 @@ class MemoryStage:
             bundle.coverage_notes.append("the local store is declared complete (closed world)")
             return
         key = venue_key(reference.venue)
-        if key:
+        # Preprint servers are never covered: no mirror holds all of arXiv or bioRxiv.
+        if key and not is_preprint(reference.venue):
             count = self.store.venue_year_count(key, reference.year)
             if count >= MIN_VENUE_RECORDS:
                 bundle.covered = True

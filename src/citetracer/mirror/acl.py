@@ -182,4 +182,5 @@ def ingest_acl(store: Store, paths: list[Path]) -> AclReport:
             report.errors.append(str(exc))
     if report.files:
         store.set_source_date(SOURCE)
+        store.set_source_complete(SOURCE)  # an Anthology volume file lists every paper of the volume
     return report

@@ -379,6 +379,7 @@ def ingest_dblp(
                 progress(n, report.bytes_read, size)
         report.dump_date = dump_date(dump, report.max_mdate)
         build.set_meta(f"source_date:{SOURCE}", report.dump_date)
+        build.set_meta(f"complete:{SOURCE}", "1")  # DBLP indexes whole proceedings and volumes
         build.set_meta(f"source_file:{SOURCE}", str(dump.resolve()))
         build.commit()
     except (sqlite3.Error, OSError) as exc:

@@ -111,10 +111,15 @@ def iter_records(path: Path, source: str, report: IngestReport) -> Iterator[Work
                 report.errors.append(f"{path}:{n}: {exc}; skipped")
 
 
-def add_jsonl(store: Store, path: Path, source: str | None = None) -> IngestReport:
-    """Upsert every record of a JSONL file; re-adding the same file changes nothing."""
+def add_jsonl(store: Store, path: Path, source: str | None = None, complete: bool = False) -> IngestReport:
+    """Upsert every record of a JSONL file; re-adding the same file changes nothing.
+
+    `complete` declares that the file holds every paper of each venue-year it has any of,
+    so that absence from those venue-years counts as evidence.
+    """
     report = IngestReport()
     name = source or "local"
     report.added = store.upsert(iter_records(path, name, report))
     store.set_source_date(name)
+    store.set_source_complete(name, complete)
     return report

@@ -326,18 +326,31 @@ class Store:
         years do not count: an old mirror must not turn "not yet in the dump" into evidence.
         """
         if year is None:
-            row = self.db.execute("SELECT count(*) FROM records WHERE venue_key = ?", (key,)).fetchone()
-            return int(row[0])
-        stale = sorted(
-            src for src, date in self.source_dates().items() if parse_year(date[:4]) and int(date[:4]) <= year
-        )
-        where = "venue_key = ? AND year BETWEEN ? AND ?"
-        if stale:
-            where += f" AND source NOT IN ({','.join('?' * len(stale))})"
+            return 0  # an undated citation cannot be placed in a covered venue-year
+        stale = {src for src, date in self.source_dates().items() if parse_year(date[:4]) and int(date[:4]) <= year}
+        sources = sorted(self.complete_sources() - stale)
+        if not sources:
+            return 0
+        where = f"venue_key = ? AND year BETWEEN ? AND ? AND source IN ({','.join('?' * len(sources))})"
         row = self.db.execute(
-            f"SELECT count(*) FROM records WHERE {where}", (key, year - 1, year + 1, *stale)
+            f"SELECT count(*) FROM records WHERE {where}", (key, year - 1, year + 1, *sources)
         ).fetchone()
         return int(row[0])
+
+    def complete_sources(self) -> set[str]:
+        """Sources that hold every paper of each venue-year they hold any of (DBLP, ACL Anthology).
+
+        Only their records make a venue-year "covered", so that absence from it is evidence;
+        a hand-made or partial record file must be declared complete to count.
+        """
+        rows = self.db.execute("SELECT key FROM meta WHERE key LIKE 'complete:%' AND value = '1'")
+        return {k.removeprefix("complete:") for (k,) in rows}
+
+    def set_source_complete(self, source: str, complete: bool = True) -> None:
+        self.db.execute(
+            "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            (f"complete:{source}", "1" if complete else "0"),
+        )
 
     def source_dates(self) -> dict[str, str]:
         """Each source's dump (or ingest) date, as recorded when it was loaded."""
