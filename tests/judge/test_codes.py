@@ -371,3 +371,34 @@ def test_coverage_needs_a_complete_source_and_never_holds_for_preprint_servers(s
     store.set_source_complete("test")
     preprint = bib.replace("booktitle={Conference on Covered Topics}", "journal={arXiv preprint arXiv:2101.00001}")
     assert verdict(store, preprint)[0] == "Potential"
+
+
+def test_misparsed_reference_string_is_matched_through_its_raw_text(store: Store) -> None:
+    """A field parser that cut a PDF reference wrongly must not turn a real citation into an accusation."""
+    from citetracer.records import Person
+
+    ref = Reference(
+        raw="He, K., Zhang, X., Ren, S., & Sun, J. (2016). Deep residual learning for image recognition. "
+        "In CVPR (pp. 770-778). https://doi.org/10.1109/CVPR.2016.90",
+        title="& Sun, J",  # what a confused parser might produce
+        authors=[Person(given="K.", family="He"), Person(given="X.", family="Zhang"), Person(given="S.", family="Ren")],
+        et_al=True,
+        venue="Deep residual learning for image recognition",
+        year=2016,
+        doi="10.1109/cvpr.2016.90",
+    )
+    settings = Settings(store=store.path, offline=True, today_year=2026, remember_verified=False)
+    result = asyncio.run(Checker(settings, store=store).check_references([ref]))[0]
+    assert result.verdict.class_ == "Real"
+    notes = {c.field: c.note for c in result.comparisons}
+    assert "reference text" in (notes["title"] or "")
+
+
+def test_record_author_list_cut_mid_name_is_treated_as_truncated() -> None:
+    from citetracer.match.names import compare_author_lists
+    from tests.conftest import people
+
+    record = people("John Jumper", "Richard Evans", "Z")
+    cited = people("J. Jumper", "R. Evans", "A. Zidek", "A. Potapenko")
+    cmp = compare_author_lists(cited, record, False, False)
+    assert cmp.complete and cmp.hidden == 2

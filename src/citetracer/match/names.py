@@ -235,6 +235,11 @@ def compare_author_lists(
     cited: list[Person], found: list[Person], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
     """Match cited authors to a record's authors, one to one, preferring the same position."""
+    found = list(found)
+    # A list ending in a one-letter "surname" ("..., Russ Bates, Z") was cut off mid-name.
+    while found and len(name_keys(found[-1]).full) <= 1:
+        found.pop()
+        found_truncated = True
     return _compare_lists(tuple(cited), tuple(found), cited_truncated, found_truncated)
 
 

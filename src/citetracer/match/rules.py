@@ -132,7 +132,24 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
     a = Assessment(candidate=cand)
     fields = a.fields
 
-    if reference.title:
+    if (
+        cand.title
+        and _in_free_text(reference, cand.title)
+        and (not reference.title or title_form(reference.title, cand.title) is None)
+    ):
+        # The parser split a reference string wrongly, but the record's title is in it.
+        a.title_similarity = 1.0
+        a.title_form = "raw-text"
+        fields["title"] = _cmp(
+            "title",
+            M,
+            reference.title,
+            cand.title,
+            similarity=1.0,
+            residual=Residual.NORMALIZABLE,
+            note="title found in the reference text (the field parser split it differently)",
+        )
+    elif reference.title:
         if cand.title:
             a.title_similarity = title_similarity(reference.title, cand.title)
             a.title_form = title_form(reference.title, cand.title)
@@ -219,6 +236,17 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
                 residual=None if exact else Residual.NORMALIZABLE,
                 note=None if exact else f"venue '{reference.venue}' names '{found_venue}'",
             )
+        elif a.title_form == "raw-text" and any(
+            _in_free_text(reference, v, tokens_only=True) for v in (cand.venue, cand.venue_full) if v
+        ):
+            fields["venue"] = _cmp(
+                "venue",
+                M,
+                reference.venue,
+                found_venue,
+                residual=Residual.NORMALIZABLE,
+                note="venue found in the reference text (the field parser split it differently)",
+            )
         else:
             note = (
                 "preprint cited as published" if is_preprint(found_venue) and not is_preprint(reference.venue) else None
@@ -296,6 +324,22 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
                 name, MISS, None, found_value, residual=Residual.REFERENCE_MISSING, note="not given by the citation"
             )
     return a
+
+
+def _in_free_text(reference: Reference, text: str, tokens_only: bool = False) -> bool:
+    """Whether `text` (a record's title or venue) occurs in the reference's own string.
+
+    Only for references read from free text (PDF, .bbl, plain lists), where the field parser
+    may have cut the string in the wrong places; BibTeX fields are taken as given.
+    """
+    raw = reference.raw
+    if not raw or raw.lstrip().startswith("@") or not text:
+        return False
+    if tokens_only:
+        needle = " ".join(title_words(text))
+        return len(needle) >= 4 and f" {needle} " in f" {' '.join(title_words(raw))} "
+    needle = title_key(text)
+    return len(needle) >= 12 and len(title_words(text)) >= 2 and needle in title_key(raw)
 
 
 def _author_note(cmp: AuthorListComparison) -> str:
