@@ -402,3 +402,26 @@ def test_record_author_list_cut_mid_name_is_treated_as_truncated() -> None:
     cited = people("J. Jumper", "R. Evans", "A. Zidek", "A. Potapenko")
     cmp = compare_author_lists(cited, record, False, False)
     assert cmp.complete and cmp.hidden == 2
+
+
+class DoiResolverStage:
+    """The URL Fetch stage's record of a DOI the resolver does not know."""
+
+    name = "url"
+
+    async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
+        bundle.outcomes.append(SourceOutcome(source="doi", status="answered", candidates=0,
+                                             detail=f"DOI {reference.doi} (crossref has no record)"))
+
+
+def test_h5_doi_that_the_resolver_does_not_know(store: Store) -> None:
+    from citetracer.collect.memory import MemoryStage
+
+    settings = Settings(store=store.path, offline=True, today_year=2026, remember_verified=False)
+    checker = Checker(settings, store=store, stages=[MemoryStage(store), DoiResolverStage()])
+    bib = """@inproceedings{k, title={Neural Machine Translation by Jointly Learning to Align and Translate},
+        author={Bahdanau, Dzmitry and Cho, Kyunghyun and Bengio, Yoshua}, booktitle={ICLR}, year=2015,
+        doi={10.1109/iclr.2015.12345}}"""
+    result = asyncio.run(checker.check_references(read_text(bib, suffix=".bib").references))[0]
+    assert (result.verdict.class_, result.verdict.code) == ("Hallucinated", "H5")
+    assert "does not resolve" in result.verdict.rationale

@@ -51,7 +51,7 @@ async def run_cascade(
             assessments = assess_all(reference, bundle.candidates)
             ctx = make_context(reference, assessments, bundle, stage.name)
             verdict = judge(ctx)
-            if supports_real(verdict):
+            if supports_real(verdict, ctx):
                 break
     finally:
         AGENT_CALLS.reset(token)

@@ -82,7 +82,7 @@ def r2_variant(ctx: JudgeContext) -> Finding | None:
 def r3_incomplete(ctx: JudgeContext) -> Finding | None:
     """Strong identity, and the only gaps are fields the candidate does not record."""
     doi = canonical_doi(ctx.reference.doi)
-    if doi and _unknown_registrant(ctx, doi):
+    if doi and (_unknown_registrant(ctx, doi) or _doi_unresolved(ctx, doi)):
         return None  # an identifier no source knows is a doubt, not a gap (P3 or H5)
     for a in ctx.assessments:
         strong = a.status("doi") == M or (
@@ -246,6 +246,14 @@ def h6_chimera(ctx: JudgeContext) -> Finding | None:
     return Finding("H6", "; ".join(reasons), fields=["title", *fields], evidence=evidence)
 
 
+def _doi_unresolved(ctx: JudgeContext, doi: str) -> bool:
+    """The DOI resolver itself answered that this DOI does not exist (URL Fetch stage)."""
+    return any(
+        o.source == "doi" and o.status == "answered" and o.candidates == 0 and doi in (o.detail or "").lower()
+        for o in ctx.bundle.outcomes
+    )
+
+
 def _unknown_registrant(ctx: JudgeContext, doi: str) -> bool:
     prefix = doi_prefix(doi)
     return not (ctx.knows_doi_prefix(prefix) or prefix in known_registrants())
@@ -273,7 +281,10 @@ def h5_identifier(ctx: JudgeContext) -> Finding | None:
             evidence.append(h.candidate)
             fields.append("doi")
         elif not holders:
-            if _unknown_registrant(ctx, doi) and ctx.bundle.covered:
+            if _doi_unresolved(ctx, doi):
+                reasons.append(f"the DOI {doi} does not resolve (the DOI resolver has no such DOI)")
+                fields.append("doi")
+            elif _unknown_registrant(ctx, doi) and ctx.bundle.covered:
                 # Only where the sources cover the citation: a small store knows few registrants.
                 reasons.append(f"the DOI {doi} has a registrant prefix ({doi_prefix(doi)}) that no source knows")
                 fields.append("doi")

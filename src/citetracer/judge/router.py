@@ -16,6 +16,7 @@ from collections.abc import Callable
 from citetracer.judge import codes
 from citetracer.judge.codes import Finding
 from citetracer.judge.context import JudgeContext
+from citetracer.match.normalize import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Verdict
 from citetracer.taxonomy import class_of, primary
 
@@ -142,5 +143,19 @@ def judge(ctx: JudgeContext) -> Verdict:
     return potential_judger(_run(POTENTIAL_RULES, ctx), ctx)
 
 
-def supports_real(verdict: Verdict) -> bool:
-    return verdict.class_ == "Real"
+def supports_real(verdict: Verdict, ctx: JudgeContext | None = None) -> bool:
+    """Whether the cascade may stop: Real, with every cited identifier confirmed.
+
+    An R3 that rests on title, authors and year while the cited DOI or arXiv id is
+    absent from the evidence goes on to the stages that can resolve the identifier:
+    a fabricated DOI on a real paper is a hallucination of its own (H5).
+    """
+    if verdict.class_ != "Real":
+        return False
+    if verdict.code != "R3" or ctx is None:
+        return True
+    ref = ctx.reference
+    doi, arxiv = canonical_doi(ref.doi), canonical_arxiv(ref.arxiv_id)
+    dois = {canonical_doi(a.candidate.doi) for a in ctx.assessments}
+    arxivs = {canonical_arxiv(a.candidate.arxiv_id) for a in ctx.assessments}
+    return not ((doi and doi not in dois) or (arxiv and arxiv not in arxivs and not (doi and doi.endswith(arxiv))))
