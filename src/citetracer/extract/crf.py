@@ -1,0 +1,233 @@
+"""Sequence labelling of a reference string with a CRF (python-crfsuite).
+
+The rule parser reads identifiers, years and author lists well, but where a
+title ends and a venue starts depends on the style in ways rules plateau on.
+A linear-chain CRF learns those boundaries from token shapes and their
+neighbours. It is trained by scripts/train_parser.py on citations rendered in
+many CSL styles from real bibliographic records, so the labels come from the
+records themselves and no hand-labelled data is needed.
+
+Tokens are whitespace-separated pieces of the string (punctuation stays on
+its word: a trailing period or comma is a strong boundary cue). The same
+`tokens` and `features` functions serve training and labelling.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+#: Labels the model predicts, one per token.
+LABELS = (
+    "author",
+    "title",
+    "container",
+    "year",
+    "volume",
+    "issue",
+    "pages",
+    "doi",
+    "url",
+    "publisher",
+    "location",
+    "other",
+)
+MODEL_NAME = "parser.crfsuite"
+#: Longest input labelled; a longer string is cut (reference strings are a few hundred characters).
+MAX_TOKENS = 200
+
+_TOKEN = re.compile(r"\S+")
+_CORE = re.compile(r"^[^\w]*(.*?)[^\w]*$", re.UNICODE)
+_OPEN_QUOTES = '“"‘«„'
+_CLOSE_QUOTES = '”"’»'
+#: Words whose lower case is useful as a feature; anything else is described by its shape only.
+_MAX_WORD_LEN = 25
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    start: int
+    end: int
+
+
+def tokens(text: str) -> list[Token]:
+    """Whitespace tokens with their character offsets."""
+    return [Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)][:MAX_TOKENS]
+
+
+def _shape(word: str) -> str:
+    s = re.sub(r"[A-Z]", "A", word)
+    s = re.sub(r"[a-z]", "a", s)
+    s = re.sub(r"\d", "0", s)
+    s = re.sub(r"[^\W\d_]", "u", s)  # other letters (accents, other scripts)
+    return re.sub(r"(.)\1{2,}", r"\1\1", s)
+
+
+def _word_features(tok: str) -> dict[str, Any]:
+    core = _CORE.match(tok)
+    word = core.group(1) if core else tok
+    lower = word.lower()
+    lead = tok[: len(tok) - len(tok.lstrip("([{“\"‘«'"))]
+    trail = tok[len(tok.rstrip(".,;:)]}”\"’»'?!")) :]
+    feats: dict[str, Any] = {
+        "w": lower if len(lower) <= _MAX_WORD_LEN else "<long>",
+        "shape": _shape(tok)[:12],
+        "lead": lead[:2],
+        "trail": trail[-2:],
+        "p3": lower[:3],
+        "s3": lower[-3:],
+    }
+    if word[:1].isupper():
+        feats["cap"] = 1
+    if word.isupper() and len(word) > 1:
+        feats["allcaps"] = 1
+    if re.fullmatch(r"[A-Z]\.?(?:-?[A-Z]\.?)*", word + ("." if tok.endswith(".") else "")):
+        feats["initial"] = 1
+    if re.fullmatch(r"(?:1[5-9]|20)\d\d[a-z]?", word):
+        feats["year"] = 1
+    elif re.search(r"(?<!\d)(?:1[5-9]|20)\d\d(?!\d)", tok):
+        feats["hasyear"] = 1
+    if word.isdigit():
+        feats["digits"] = min(len(word), 5)
+    elif any(c.isdigit() for c in tok):
+        feats["hasdigit"] = 1
+    if re.search(r"\d\s*[-–—]\s*\d", tok):
+        feats["range"] = 1
+    if re.search(r"10\.\d{4,9}/", tok) or lower.startswith("doi"):
+        feats["doi"] = 1
+    if re.match(r"(?:https?:|www\.)", lower):
+        feats["url"] = 1
+    if tok.endswith("-") and len(tok) > 2:
+        feats["hyphen_end"] = 1
+    return feats
+
+
+def _ends_sentence(tok: str) -> bool:
+    """A token that closes a sentence-like segment: a word (not an initial or short abbreviation) and a period,
+    a closing quote, or a year in parentheses."""
+    if re.search(r"[”\"’]\W*$", tok) or re.fullmatch(r"\(\d{4}[a-z]?\)[.,:]?", tok):
+        return True
+    return bool(re.fullmatch(r"\S*[^\W\d_]{4,}[)\]]?[.?!]", tok)) or bool(re.fullmatch(r"\S*\d{4}[a-z]?\)?\.", tok))
+
+
+def features(toks: list[Token]) -> list[dict[str, Any]]:
+    """One feature dict per token: the word, its shape, its neighbours and where it sits."""
+    words = [_word_features(t.text) for t in toks]
+    n = len(toks)
+    out: list[dict[str, Any]] = []
+    in_quote = False
+    seen_year = False
+    seen_colon = False
+    segment = 0
+    for i, tok in enumerate(toks):
+        f: dict[str, Any] = {"bias": 1.0}
+        for k, v in words[i].items():
+            f[k] = v
+        f["pos"] = min(i, 6) if i < 6 else f"r{min(10 * i // max(n, 1), 9)}"
+        if i == n - 1:
+            f["last"] = 1
+        if tok.text[:1] in _OPEN_QUOTES:
+            in_quote = True
+        if in_quote:
+            f["inq"] = 1
+        if tok.text.rstrip(".,;:")[-1:] in _CLOSE_QUOTES:
+            in_quote = False
+        # Sentence-like segments so far ("Authors. Title. Venue, 12, 1-9."): the structure every style shares,
+        # which generalises to venues and titles whose words were never seen in training.
+        f["seg"] = min(segment, 4)
+        f["seg|cap"] = f"{min(segment, 4)}|{'cap' in words[i]}"
+        if i and _ends_sentence(toks[i - 1].text):
+            f["starts_segment"] = 1
+        if seen_year:
+            f["after_year"] = 1
+        if seen_colon:
+            f["after_colon"] = 1
+        if "year" in words[i] or "hasyear" in words[i]:
+            seen_year = True
+        if tok.text.endswith(":"):
+            seen_colon = True
+        if _ends_sentence(tok.text):
+            segment += 1
+        for off in (-2, -1, 1, 2):
+            j = i + off
+            if 0 <= j < n:
+                nb = words[j]
+                f[f"{off}:w"] = nb["w"]
+                f[f"{off}:shape"] = nb["shape"]
+                f[f"{off}:trail"] = nb["trail"]
+                if "cap" in nb:
+                    f[f"{off}:cap"] = 1
+            else:
+                f[f"{off}:edge"] = 1
+        f["-1:trail|w"] = f"{words[i - 1]['trail'] if i else '^'}|{words[i]['shape'][:2]}"
+        out.append(f)
+    return out
+
+
+class Labeller:
+    """A loaded CRF model; thread-safe (one tagger per thread)."""
+
+    def __init__(self, path: str) -> None:
+        import pycrfsuite
+
+        self._path = path
+        self._local = threading.local()
+        self._tagger_cls = pycrfsuite.Tagger
+        self._tagger()  # fail now, not on first use, when the file is unreadable
+
+    def _tagger(self) -> Any:
+        tagger = getattr(self._local, "tagger", None)
+        if tagger is None:
+            tagger = self._tagger_cls()
+            tagger.open(self._path)
+            self._local.tagger = tagger
+        return tagger
+
+    def label(self, text: str) -> list[tuple[Token, str]]:
+        toks = tokens(text)
+        if not toks:
+            return []
+        labels = self._tagger().tag(features(toks))
+        return list(zip(toks, labels, strict=True))
+
+
+@lru_cache(maxsize=1)
+def default_labeller() -> Labeller | None:
+    """The packaged model, or None when python-crfsuite or the model file is missing (rules only then)."""
+    try:
+        ref = resources.files("citetracer.data").joinpath(MODEL_NAME)
+        if not ref.is_file():
+            return None
+        with resources.as_file(ref) as path:
+            return Labeller(str(path))
+    except (ImportError, OSError, RuntimeError, ValueError):
+        return None
+
+
+def spans(labelled: list[tuple[Token, str]], text: str) -> dict[str, str]:
+    """The longest run of each label, as text; a title run may bridge one stray "other" token.
+
+    The longest rather than the first run: a stray token labelled title among the authors must not
+    hide the real title that follows.
+    """
+    best: dict[str, tuple[int, str]] = {}
+    i = 0
+    n = len(labelled)
+    while i < n:
+        label = labelled[i][1]
+        j = i
+        while j + 1 < n and (
+            labelled[j + 1][1] == label
+            or (label == "title" and j + 2 < n and labelled[j + 1][1] == "other" and labelled[j + 2][1] == label)
+        ):
+            j += 1
+        size = j - i + 1
+        if label not in best or size > best[label][0]:
+            best[label] = (size, text[labelled[i][0].start : labelled[j][0].end])
+        i = j + 1
+    return {label: value for label, (_, value) in best.items()}

@@ -1,0 +1,115 @@
+"""The packaged reference-string CRF: it loads, labels common styles, and the parser falls back to rules."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from citetracer.extract import crf, fields
+from citetracer.extract.crf import Labeller, default_labeller, spans, tokens
+from citetracer.extract.fields import parse_reference_string
+
+
+@pytest.fixture
+def labeller() -> Labeller:
+    model = default_labeller()
+    assert model is not None, "the model file src/citetracer/data/parser.crfsuite should be installed"
+    return model
+
+
+def labelled(labeller: Labeller, text: str) -> dict[str, str]:
+    return spans(labeller.label(text), text)
+
+
+@pytest.mark.parametrize(
+    ("text", "title", "venue"),
+    [
+        (  # APA
+            "Garcia, M., & Okafor, T. (2019). Sparse attention for long documents. Journal of Machine Learning "
+            "Research, 20(4), 113-140.",
+            "Sparse attention for long documents",
+            "Journal of Machine Learning Research",
+        ),
+        (  # IEEE, quoted title
+            "M. Garcia and T. Okafor, “Sparse attention for long documents,” in Proc. Int. Conf. Learning "
+            "Representations, 2019, pp. 1-9.",
+            "Sparse attention for long documents",
+            "Proc. Int. Conf. Learning Representations",
+        ),
+        (  # ACL: year after the authors
+            "Maria Garcia and Tunde Okafor. 2019. Sparse attention for long documents. In Proceedings of the "
+            "Annual Meeting of the Association for Computational Linguistics, pages 113-140.",
+            "Sparse attention for long documents",
+            "Proceedings of the Annual Meeting of the Association for Computational Linguistics",
+        ),
+        (  # BibTeX plain: no year before the title
+            "Maria Garcia and Tunde Okafor. Sparse attention for long documents. In Advances in Neural "
+            "Information Processing Systems, pages 113-140, 2019.",
+            "Sparse attention for long documents",
+            "Advances in Neural Information Processing Systems",
+        ),
+    ],
+)
+def test_labels_title_and_container(labeller: Labeller, text: str, title: str, venue: str) -> None:
+    found = labelled(labeller, text)
+    assert found["title"].strip(" .,“”") == title
+    assert found["container"].strip(" .,").removeprefix("In ") == venue
+
+
+def test_labels_authors_year_and_pages(labeller: Labeller) -> None:
+    text = "Garcia, M., & Okafor, T. (2019). Sparse attention for long documents. Neural Computation, 31, 113-140."
+    by_token = {t.text: label for t, label in labeller.label(text)}
+    assert by_token["Garcia,"] == "author"
+    assert by_token["Okafor,"] == "author"
+    assert by_token["(2019)."] == "year"
+    assert by_token["113-140."] == "pages"
+
+
+def test_parser_takes_title_and_venue_from_the_model() -> None:
+    ref = parse_reference_string(
+        "Maria Garcia and Tunde Okafor. Sparse attention for long documents. In Advances in Neural "
+        "Information Processing Systems, pages 113-140, 2019."
+    )
+    assert ref.title == "Sparse attention for long documents"
+    assert ref.venue == "Advances in Neural Information Processing Systems"
+    assert [p.family for p in ref.authors] == ["Garcia", "Okafor"]
+    assert ref.year == 2019
+    assert ref.pages == "113-140"
+
+
+def test_empty_and_oversized_input(labeller: Labeller) -> None:
+    assert labeller.label("   ") == []
+    long = "word " * 5000
+    assert len(labeller.label(long)) == crf.MAX_TOKENS
+    assert len(tokens(long)) == crf.MAX_TOKENS
+
+
+def test_rules_only_when_the_model_is_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    raw = "Hinton, G. E., & Nowlan, S. J. (1987). How learning can guide evolution. Complex Systems, 1, 495-502."
+    monkeypatch.setattr(fields, "default_labeller", lambda: None)
+    ref = parse_reference_string(raw)
+    assert ref.title == "How learning can guide evolution"
+    assert ref.year == 1987
+    assert [p.family for p in ref.authors] == ["Hinton", "Nowlan"]
+
+
+def test_default_labeller_is_none_without_model_or_library(monkeypatch: pytest.MonkeyPatch) -> None:
+    default_labeller.cache_clear()
+    try:
+        monkeypatch.setattr(crf, "MODEL_NAME", "no-such-model.crfsuite")
+        assert default_labeller() is None
+        default_labeller.cache_clear()
+        monkeypatch.setattr(crf, "MODEL_NAME", "parser.crfsuite")
+        monkeypatch.setitem(sys.modules, "pycrfsuite", None)  # import fails as if not installed
+        assert default_labeller() is None
+    finally:
+        default_labeller.cache_clear()
+
+
+def test_unreadable_model_file_is_a_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.crfsuite"
+    bad.write_text("not a model")
+    with pytest.raises(ValueError, match="Invalid model"):
+        Labeller(str(bad))
