@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citetracer.extract import crf, fields
-from citetracer.extract.crf import Labeller, default_labeller, spans, tokens
+from citetracer.extract.crf import Labeller, default_labeller, features, spans, tokens
 from citetracer.extract.fields import parse_reference_string
 
 
@@ -113,3 +113,34 @@ def test_unreadable_model_file_is_a_clear_error(tmp_path: Path) -> None:
     bad.write_text("not a model")
     with pytest.raises(ValueError, match="Invalid model"):
         Labeller(str(bad))
+
+
+def _labelled(text: str, labels: str) -> tuple[list[dict[str, object]], list[str]]:
+    names = {"a": "author", "y": "year", "t": "title", "c": "container", "p": "pages"}
+    toks = tokens(text)
+    assert len(toks) == len(labels.split())
+    return features(toks), [names[x] for x in labels.split()]
+
+
+def test_a_model_trained_from_labelled_strings_labels_a_new_one(tmp_path: Path) -> None:
+    import pycrfsuite
+
+    train = [
+        ("Hinton, G. (1987). How learning can guide evolution. Complex Systems, 1-9.", "a a y t t t t t c c p"),
+        ("Smith, J. (2001). A study of sparse graphs. Journal of Graphs, 11-19.", "a a y t t t t t c c c p"),
+        ("Okafor, T. (2015). Fast parsing of references. Neural Computation, 4-8.", "a a y t t t t c c p"),
+        ("Garcia, M. (2019). Attention for long documents. Machine Learning, 113-140.", "a a y t t t t c c p"),
+        ("Lee, K. (2003). Kernels on strings. Data Mining Letters, 20-29.", "a a y t t t c c c p"),
+    ]
+    trainer = pycrfsuite.Trainer(verbose=False)
+    for text, labels in train:
+        trainer.append(*_labelled(text, labels))
+    trainer.set_params({"c1": 0.0, "c2": 0.01, "max_iterations": 50})
+    path = tmp_path / "tiny.crfsuite"
+    trainer.train(str(path))
+    text = "Brown, A. (1999). Learning to rank documents. Information Retrieval, 5-15."
+    found = spans(Labeller(str(path)).label(text), text)
+    assert found["author"] == "Brown, A."
+    assert found["year"] == "(1999)."
+    assert found["title"] == "Learning to rank documents."
+    assert found["container"] == "Information Retrieval,"

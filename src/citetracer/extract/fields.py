@@ -15,7 +15,10 @@ The string is read left to right the way a person reads it:
 4. the title: a quoted span if there is one, otherwise the next sentence
    (periods after abbreviations and initials do not end it; in comma
    styles it ends at the comma before the venue);
-5. the venue and the numbers (volume, issue, pages) in what follows.
+5. the venue and the numbers (volume, issue, pages) in what follows;
+6. when the packaged CRF (extract/crf.py) is installed, its title and venue
+   spans are combined with the rules' (the shorter where one contains the
+   other); identifiers, years, authors and numbers stay the rules'.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import re
 
 from citetracer.extract.authors import split_names
+from citetracer.extract.crf import Token, default_labeller, spans
 from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi, clean_title, latex_to_text
 from citetracer.records import Person, Reference
 
@@ -161,6 +165,9 @@ def parse_reference_string(raw: str) -> Reference:
             title = title[: paren.start()]
         title = re.sub(r"\s*\((?:\d+\w*\s+)?(?:rev\w*\.?\s+)?(?:ed|edn|edition)\b[^)]*\)\s*$", "", title.strip())
         title = clean_title(title.strip(' ,;:"“”‘’'))
+    labeller = default_labeller()
+    if labeller is not None:
+        title, venue = _model_spans(labeller.label(_respace(text)), _respace(text), title, venue)
     return Reference(
         raw=raw.strip(),
         title=title or None,
@@ -175,6 +182,35 @@ def parse_reference_string(raw: str) -> Reference:
         issue=issue,
         url=url,
     )
+
+
+def _model_spans(
+    labelled: list[tuple[Token, str]], text: str, title: str | None, venue: str | None
+) -> tuple[str | None, str | None]:
+    """Title and venue where the rules and the CRF are combined: the overlap of their two readings.
+
+    Both fail mostly by running on (the rules past a comma into the venue, the CRF past a period into
+    an unfamiliar venue), so where one reading contains the other the shorter one is kept; where they
+    disagree entirely the rules' reading stands, and the CRF's fills in only what the rules missed.
+    """
+    found = spans(labelled, text)
+    model_title = clean_title(found.get("title", "").strip(' ,;:"“”‘’')) or None
+    title = _overlap(title, model_title)
+    model_venue = _IN_VENUE.sub("", found.get("container", "").strip(" .,;:")).strip(" .,;:")
+    if len(model_venue) >= 2 and re.search(r"[A-Za-z]", model_venue):
+        venue = _overlap(venue, model_venue)
+    return title, venue
+
+
+def _overlap(rules: str | None, model: str | None) -> str | None:
+    if not rules or not model:
+        return rules or model
+    r, m = _squash(rules), _squash(model)
+    return model if m and m in r else rules
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.casefold())
 
 
 _ORG_AUTHOR = re.compile(
