@@ -311,3 +311,21 @@ def test_cli_flags_and_json_totals(store: Store, tmp_path: Path, monkeypatch: py
         assert "LLM agents reviewed 1 citations: 0 requests" in text and "matcher (matcher@v1.1) cached" in text
         assert len(fake.requests) == 2
     assert list((tmp_path / "llm-cache").glob("*/*.json"))
+
+
+def test_judger_schemas_admit_only_their_own_codes() -> None:
+    import pydantic
+
+    from citetracer.agents.schemas import HallucinatedJudgerReply, PotentialJudgerReply, ValidJudgerReply
+
+    for schema, bad, good in ((PotentialJudgerReply, "H1", "P3"), (ValidJudgerReply, "H3", "R2"),
+                              (HallucinatedJudgerReply, "R2", "H2")):
+        cls = {"P": "Potential", "R": "Real", "H": "Hallucinated"}
+        try:
+            schema.model_validate({"class": cls[bad[0]], "code": bad, "rationale": "x"})
+        except pydantic.ValidationError:
+            pass
+        else:
+            raise AssertionError(f"{schema.__name__} accepted {bad}")
+        assert schema.model_validate({"class": cls[good[0]], "code": good, "rationale": "x"}).code == good
+        assert bad not in schema.model_json_schema(by_alias=True)["properties"]["code"]["enum"]

@@ -70,16 +70,31 @@ class JudgerReply(Reply):
         return list(dict.fromkeys([self.code, *(c for c in self.codes if class_of(c) == self.class_)]))
 
 
+# Each judger's schema names only the classes and codes it may return, so a server that
+# constrains decoding to the schema (llama.cpp) cannot even produce another judger's code.
+PotentialCode = Literal["P1", "P2", "P3"]
+
+
 class ValidJudgerReply(JudgerReply):
     class_: Literal["Real", "Potential"] = Field(alias="class")
+    code: Literal["R1", "R2", "R3"] | PotentialCode
+    codes: list[Literal["R1", "R2", "R3"] | PotentialCode] = Field(  # type: ignore[assignment]
+        default_factory=list, max_length=12
+    )
 
 
 class PotentialJudgerReply(JudgerReply):
     class_: Literal["Potential"] = Field(alias="class")
+    code: PotentialCode
+    codes: list[PotentialCode] = Field(default_factory=list, max_length=12)  # type: ignore[assignment]
 
 
 class HallucinatedJudgerReply(JudgerReply):
     class_: Literal["Hallucinated", "Potential"] = Field(alias="class")
+    code: Literal["H1", "H2", "H3", "H4", "H5", "H6"] | PotentialCode
+    codes: list[Literal["H1", "H2", "H3", "H4", "H5", "H6"] | PotentialCode] = Field(  # type: ignore[assignment]
+        default_factory=list, max_length=12
+    )
 
 
 # ------------------------------------------------------------ Parser / Web Agent
