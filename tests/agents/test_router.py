@@ -328,4 +328,4 @@ def test_judger_schemas_admit_only_their_own_codes() -> None:
         else:
             raise AssertionError(f"{schema.__name__} accepted {bad}")
         assert schema.model_validate({"class": cls[good[0]], "code": good, "rationale": "x"}).code == good
-        assert bad not in schema.model_json_schema(by_alias=True)["properties"]["code"]["enum"]
+        assert f'"{bad}"' not in json.dumps(schema.model_json_schema(by_alias=True)["properties"]["code"])
