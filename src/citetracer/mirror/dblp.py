@@ -72,6 +72,14 @@ MAX_PEOPLE = 1_000
 _DOI_LINK = re.compile(r"^https?://(?:dx\.)?doi\.org/(10\..+)$", re.IGNORECASE)
 _ARXIV_LINK = re.compile(r"^https?://(?:www\.)?arxiv\.org/(?:abs|pdf)/(.+?)(?:\.pdf)?$", re.IGNORECASE)
 _CORR_VOLUME = re.compile(r"^abs/(.+)$")
+#: One encoder for all records (json.dumps with options builds a new one per call).
+_JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+#: Record fields copied as they are: (JSON name, DBLP element).
+_OPTIONAL = (("pages", "pages"), ("volume", "volume"), ("issue", "number"), ("publisher", "publisher"))
+#: The child elements a record's row is made of (`url`, `cite`, `note`, `isbn`, ... are not read).
+_FIELDS = frozenset(
+    ("title", "booktitle", "journal", "volume", "number", "pages", "year", "publisher", "school", "series", "crossref")
+)
 
 
 @dataclass
@@ -93,7 +101,6 @@ _HOMONYM = re.compile(r"\s+\d{4}$")
 _PLAIN_NAME = re.compile(r"^[^{}\\,$~]+$")
 
 
-@lru_cache(maxsize=400_000)
 def person(name: str) -> dict[str, str] | None:
     """A DBLP author string as a Person's JSON fields (homonym number dropped).
 
@@ -118,9 +125,13 @@ def person(name: str) -> dict[str, str] | None:
 
 
 @lru_cache(maxsize=400_000)
-def _surnames(given: str | None, family: str) -> tuple[str, ...]:
-    full, core = family_keys(Person.model_construct(given=given, family=family))
-    return tuple(k for k in dict.fromkeys((full, core)) if k)
+def author(name: str) -> tuple[dict[str, str], tuple[str, ...]] | None:
+    """A DBLP author string as (Person JSON fields, surname index keys); cached, names repeat a lot."""
+    fields = person(name)
+    if fields is None:
+        return None
+    full, core = family_keys(Person.model_construct(given=fields.get("given"), family=fields["family"]))
+    return fields, tuple(k for k in dict.fromkeys((full, core)) if k)
 
 
 def _text(elem: Any) -> str:
@@ -149,19 +160,19 @@ def parse_row(elem: Any) -> Row | None:
     key = elem.get("key")
     if not key:
         return None
-    authors: list[dict[str, str]] = []
-    editors: list[dict[str, str]] = []
+    authors: list[tuple[dict[str, str], tuple[str, ...]]] = []
+    editors: list[tuple[dict[str, str], tuple[str, ...]]] = []
     links: list[str] = []
     fields: dict[str, str] = {}
     for child in elem:
         tag = child.tag
         if tag == "author" or tag == "editor":
             bucket = authors if tag == "author" else editors
-            if len(bucket) < MAX_PEOPLE and (p := person(_text(child))) is not None:
+            if len(bucket) < MAX_PEOPLE and (p := author(_text(child))) is not None:
                 bucket.append(p)
         elif tag == "ee":
             links.append(_text(child))
-        elif isinstance(tag, str) and tag not in fields:
+        elif tag in _FIELDS and tag not in fields:
             fields[tag] = _text(child)
     title = fields.get("title", "").rstrip(".").strip()
     if not title:
@@ -176,41 +187,44 @@ def parse_row(elem: Any) -> Row | None:
     else:
         venue = fields.get("booktitle") or fields.get("journal")
     volume = fields.get("volume")
-    doi, arxiv = _identifiers(links, volume)
+    doi, arxiv = _identifiers(links, volume) if links or volume else (None, None)
     year = parse_year(fields.get("year"))
     people = authors or editors
-    data: dict[str, Any] = {"title": title}  # source, id and URL follow from the row's key
+    # The row's key gives source, id and URL; only what is present is written.
+    data: dict[str, Any] = {"title": title}
     if people:
-        data["authors"] = people
-    optional = {
-        "venue": venue,
-        "venue_full": title if kind == "proceedings" else None,
-        "year": year,
-        "doi": doi,
-        "arxiv_id": arxiv,
-        "pages": fields.get("pages"),
-        "volume": volume,
-        "issue": fields.get("number"),
-        "publisher": fields.get("publisher"),
-        "type": kind,
-    }
-    data.update((k, v) for k, v in optional.items() if v)
-    surnames: list[str] = []
+        data["authors"] = [p[0] for p in people]
+    if venue:
+        data["venue"] = venue
+    if kind == "proceedings":
+        data["venue_full"] = title
+    if year:
+        data["year"] = year
+    if doi:
+        data["doi"] = doi
+    if arxiv:
+        data["arxiv_id"] = arxiv
+    for name, tag in _OPTIONAL:
+        value = fields.get(tag)
+        if value:
+            data[name] = value
+    data["type"] = kind
+    surnames: tuple[str, ...] = ()
     for p in people:
-        surnames.extend(_surnames(p.get("given"), p["family"]))
+        surnames += p[1]
     return Row(
-        key=f"{SOURCE}:{key}",
-        source=SOURCE,
-        type=kind,
-        doi=doi,
-        arxiv=arxiv,
-        year=year,
-        venue_key=venue_key(venue) if venue else None,
-        json=json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode(),
-        xref=fields.get("crossref") or None,
-        titles=(" ".join(index_tokens(title)),),
-        surnames=tuple(surnames),
-        xref_title=title if kind == "proceedings" else None,
+        f"{SOURCE}:{key}",
+        SOURCE,
+        kind,
+        doi,
+        arxiv,
+        year,
+        venue_key(venue) if venue else None,
+        _JSON(data).encode(),
+        fields.get("crossref") or None,
+        (" ".join(index_tokens(title)),),
+        surnames,
+        title if kind == "proceedings" else None,
     )
 
 
