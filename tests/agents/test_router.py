@@ -305,8 +305,24 @@ def test_cli_flags_and_json_totals(store: Store, tmp_path: Path, monkeypatch: py
         assert "llm" not in json.loads(out.read_text())
         assert len(fake.requests) == 2
         table = tmp_path / "out.txt"  # same question again: answered from the response cache
-        main(["check", str(bib), "--offline", "--store", str(store.path), "-v", "-o", str(table),
-              "--llm", fake.url, "--llm-model", "fake-judge", "--today-year", "2026"])
+        main(
+            [
+                "check",
+                str(bib),
+                "--offline",
+                "--store",
+                str(store.path),
+                "-v",
+                "-o",
+                str(table),
+                "--llm",
+                fake.url,
+                "--llm-model",
+                "fake-judge",
+                "--today-year",
+                "2026",
+            ]
+        )
         text = " ".join(table.read_text().split())
         assert "LLM agents reviewed 1 citations: 0 requests" in text and "matcher (matcher@v1.1) cached" in text
         assert len(fake.requests) == 2

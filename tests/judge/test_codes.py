@@ -410,8 +410,11 @@ class DoiResolverStage:
     name = "url"
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
-        bundle.outcomes.append(SourceOutcome(source="doi", status="answered", candidates=0,
-                                             detail=f"DOI {reference.doi} (crossref has no record)"))
+        bundle.outcomes.append(
+            SourceOutcome(
+                source="doi", status="answered", candidates=0, detail=f"DOI {reference.doi} (crossref has no record)"
+            )
+        )
 
 
 def test_h5_doi_that_the_resolver_does_not_know(store: Store) -> None:

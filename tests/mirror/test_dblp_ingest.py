@@ -77,6 +77,7 @@ def test_reingest_newer_dump_updates_without_duplicates_and_keeps_other_sources(
     target = tmp_path / "store.sqlite"
     with Store(target) as store:
         store.upsert([WorkRecord(source="world", id="w1", title="A World Record", year=2001)])
+        store.set_source_complete("world")
     ingest_dblp(target, dump, dtd, parallel=False)
     with Store(target) as store:
         evidence = Candidate(source="dblp", id="journals/jmlr/SmithV18", title="Sparse Coding for Music Transcription")
@@ -102,6 +103,7 @@ def test_reingest_newer_dump_updates_without_duplicates_and_keeps_other_sources(
         rid = store.rid_of_key("dblp:journals/jmlr/SmithV18")
         assert store.verified_link("fp-1") is not None and store.verified_link("fp-1")[0] == rid  # type: ignore[index]
         assert store.index.by_title("A World Record", 1) == [store.rid_of_key("world:w1")]
+        assert store.complete_sources() == {"dblp", "world"}  # the other source's declaration survives the rebuild
 
 
 def _answers(target: Path) -> int:

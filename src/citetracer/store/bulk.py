@@ -231,7 +231,7 @@ class BulkBuild:
         return n
 
     def _copy_links(self) -> None:
-        """Verified links and source dates of the previous store, re-pointed by record key."""
+        """Verified links, source dates and completeness flags of the previous store (links re-pointed by key)."""
         if self.previous is None:
             return
         self.db.execute("ATTACH DATABASE ? AS old", (str(self.previous),))
@@ -239,7 +239,10 @@ class BulkBuild:
             "INSERT OR IGNORE INTO verified SELECT v.fingerprint, n.rid, v.source, v.source_id, v.code, "
             "v.verified_at FROM old.verified v JOIN old.records o ON o.rid = v.rid JOIN records n ON n.key = o.key"
         )
-        self.db.execute("INSERT OR IGNORE INTO meta SELECT key, value FROM old.meta WHERE key LIKE 'source_%'")
+        self.db.execute(
+            "INSERT OR IGNORE INTO meta SELECT key, value FROM old.meta "
+            "WHERE key LIKE 'source_%' OR key LIKE 'complete:%'"
+        )
         self.db.execute("COMMIT")
         self.db.execute("DETACH DATABASE old")
         self.db.execute("BEGIN")
