@@ -9,8 +9,8 @@ from citetracer.config import Settings
 from citetracer.extract import read_text
 from citetracer.pipeline import Checker
 from citetracer.records import Reference, SourceOutcome
-from citetracer.store.db import Store
-from tests.conftest import run_check
+from citetracer.store.db import Store, WorkRecord
+from tests.conftest import people, run_check
 
 RESNET = "He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian"
 
@@ -428,3 +428,16 @@ def test_h5_doi_that_the_resolver_does_not_know(store: Store) -> None:
     result = asyncio.run(checker.check_references(read_text(bib, suffix=".bib").references))[0]
     assert (result.verdict.class_, result.verdict.code) == ("Hallucinated", "H5")
     assert "does not resolve" in result.verdict.rationale
+
+
+def test_book_cited_in_another_edition_is_not_an_accusation(store: Store) -> None:
+    """DBLP lists some books as a journal item (a review) in another year: editions differ honestly."""
+    store.upsert([WorkRecord(source="test", id="rlbook", title="Reinforcement Learning: An Introduction",
+                             authors=people("Richard S. Sutton", "Andrew G. Barto"), year=1998,
+                             venue="IEEE Trans. Neural Networks", type="article")])
+    cls, code, _, _ = verdict(store, """@book{k, title={Reinforcement Learning: An Introduction},
+        author={Sutton, Richard S. and Barto, Andrew G.}, publisher={MIT Press}, year=2018}""")
+    assert cls != "Hallucinated"
+    cls, code, _, _ = verdict(store, """@inproceedings{k, title={Reinforcement Learning: An Introduction},
+        author={Sutton, Richard S. and Barto, Andrew G.}, booktitle={MIT Press}, year=2018}""")
+    assert (cls, code) == ("Potential", "P3")

@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from citetracer.judge.context import NON_SCHOLARLY_TYPES, UNINDEXED_TYPES, JudgeContext, known_registrants
-from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix
+from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix, tokens
 from citetracer.match.rules import Assessment
-from citetracer.match.venues import is_known, is_preprint, venue_kind
-from citetracer.records import Candidate, FieldStatus
+from citetracer.match.venues import is_known, is_preprint, venue_id, venue_kind
+from citetracer.records import Candidate, FieldStatus, Reference
 
 M, X = FieldStatus.MATCH, FieldStatus.MISMATCH
 
@@ -114,6 +114,8 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
     work = ctx.work
     if work is None or (not work.authors_ok and (work.authors and work.authors.overlap < SAME_AUTHORS_OVERLAP)):
         return None
+    if is_book(ctx.reference):
+        return None  # editions and reviews of a book carry its title in other years and venues (P3)
     versions = ctx.versions_of(work)
     reasons, fields = [], []
     conflict = venue_conflict(ctx, work)
@@ -138,6 +140,16 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
     if not reasons:
         return None
     return Finding("H4", "; ".join(reasons), fields=fields, evidence=[v.candidate for v in versions[:3]])
+
+
+_PUBLISHER_WORDS = frozenset("press publishers publishing springer wiley elsevier routledge verlag".split())
+
+
+def is_book(ref: Reference) -> bool:
+    """A book (or a chapter of one): cited by type, or with a publisher where a venue would be."""
+    if ref.type in ("book", "inbook", "incollection"):
+        return True
+    return bool(ref.venue) and bool(set(tokens(ref.venue or "")) & _PUBLISHER_WORDS) and not venue_id(ref.venue)
 
 
 def venue_conflict(ctx: JudgeContext, work: Assessment) -> tuple[str, str] | None:
@@ -372,7 +384,7 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
     versions = ctx.versions_of(work)
     if work.fields.get("year") and not any(v.status("year") == M for v in versions):
         deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
-        if deltas and min(deltas) == 1:
+        if deltas and (min(deltas) == 1 or is_book(ctx.reference)):
             reasons.append(f"the year differs by one from the record ({work.candidate.year})")
             fields.append("year")
     doi = canonical_doi(ctx.reference.doi)
