@@ -152,6 +152,17 @@ def test_each_hallucinated_code_needs_its_own_evidence(store: Store) -> None:
     assert chimera.verdict.code == "H1" and "two different real works" in chimera.verdict.rationale
 
 
+def test_p1_needs_incomplete_coverage(store: Store) -> None:
+    # Seen with a real 270M model: a near-miss downgraded to P1 with no reason. In a closed world
+    # the search covered everything, so "unverified" is refused; in the default world it may stand.
+    with FakeLLM(policy=lambda body: labels() if "Matcher" in body["messages"][0]["content"]
+                 else judger("Potential", "P1", [])) as fake:
+        closed = only(run_check(store, H1_NEIGHBOURS, closed_world=True, llm=llm(fake)))
+        open_world = only(run_check(store, P3_GIVEN_NAME.replace("Deep Residual", "Shallow Residual"), llm=llm(fake)))
+    assert closed.verdict.code == "H1" and "P1 needs incomplete coverage" in closed.verdict.rationale
+    assert open_world.verdict.code == "P1" and open_world.cost.agents[-1].status == "ok"
+
+
 def test_real_needs_a_candidate_that_exists_in_the_bundle(store: Store) -> None:
     with FakeLLM() as fake:
         fake.add(labels(("authors", "normalizable", ["C1"])), judger("Real", "R2", ["C7"]))

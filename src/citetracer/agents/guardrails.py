@@ -12,7 +12,8 @@
   contradiction the rules can see, by the evidence the code's definition asks
   for (H2: a near-miss title by the cited authors; H3/H4: the cited work itself;
   H5: an identifier mismatch; H6: two works), or for H1 a covered search that
-  did not fail.
+  did not fail. Potential codes are held to their definitions too: P1 needs
+  incomplete coverage, P2 a non-scholarly reference, P3 a matching candidate.
 - `grounded`: values an agent extracts from a text must be in that text.
 """
 
@@ -23,8 +24,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from citetracer.agents.schemas import FieldLabel, JudgerReply
-from citetracer.judge.codes import NEAR_MISS_SIMILARITY
-from citetracer.judge.context import JudgeContext
+from citetracer.judge.codes import NEAR_MISS_SIMILARITY, p2_non_scholarly
+from citetracer.judge.context import UNINDEXED_TYPES, JudgeContext
 from citetracer.match.normalize import tokens
 from citetracer.match.rules import Assessment
 from citetracer.records import FieldStatus, Verdict
@@ -112,6 +113,12 @@ def check_judgement(
         return Decision(reply.code)
     if reply.code == "P3" and not support:
         return Decision(None, "P3 needs the candidate that matches")
+    if reply.code == "P1" and not (
+        ctx.failed_sources or not ctx.bundle.covered or ctx.reference.type in UNINDEXED_TYPES
+    ):
+        return Decision(None, "P1 needs incomplete coverage (a failed source, an uncovered venue or an unindexed kind)")
+    if reply.code == "P2" and p2_non_scholarly(ctx) is None:
+        return Decision(None, "P2 needs a reference that looks non-scholarly (its type, or a bare URL)")
     return Decision(reply.code)
 
 
