@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 import tempfile
 import time
@@ -29,12 +28,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 
 from citetracer.config import LLMSettings, Settings  # noqa: E402
-from citetracer.extract import reference_from_json  # noqa: E402
 from citetracer.mirror.jsonl import add_jsonl  # noqa: E402
 from citetracer.pipeline import Checker  # noqa: E402
 from citetracer.records import CitationResult  # noqa: E402
 from citetracer.store.db import Store  # noqa: E402
-from hallmark import SHARED, metrics  # noqa: E402
+from hallmark import SHARED, load_split, metrics  # noqa: E402
 
 
 def run(
@@ -73,8 +71,7 @@ def main() -> int:
     if not args.split.exists() or not args.world.exists():
         print(f"HALLMARK data not found ({args.split}, {args.world}): benchmark skipped.")
         return 0
-    entries = [json.loads(line) for line in args.split.open() if line.strip()][: args.limit]
-    refs = [reference_from_json(e) for e in entries]
+    entries, refs = load_split(args.split, args.limit)
 
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "store.sqlite"

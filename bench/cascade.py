@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import statistics
 import sys
 import tempfile
@@ -42,12 +41,11 @@ from tests.fakeweb.server import FakeWeb, Fault  # noqa: E402
 
 from citetracer.collect.http import SourceStats  # noqa: E402
 from citetracer.config import OnlineSettings, Settings  # noqa: E402
-from citetracer.extract import reference_from_json  # noqa: E402
 from citetracer.mirror.jsonl import add_jsonl  # noqa: E402
 from citetracer.pipeline import Checker  # noqa: E402
 from citetracer.records import CitationResult, Reference  # noqa: E402
 from citetracer.store.db import Store  # noqa: E402
-from hallmark import metrics  # noqa: E402
+from hallmark import load_split, metrics  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "data" / "hallmark"
 #: The HTTP layer's per-source counters of the last run.
@@ -117,8 +115,7 @@ def main() -> int:
     if not args.split.exists() or not args.world.exists():
         print(f"HALLMARK data not found ({args.split}, {args.world}): benchmark skipped.")
         return 0
-    entries = [json.loads(line) for line in args.split.open() if line.strip()][: args.limit]
-    refs = [reference_from_json(e) for e in entries]
+    entries, refs = load_split(args.split, args.limit)
     cmd = f"python bench/cascade.py --split {args.split} --world {args.world}"
     if args.limit:
         cmd += f" --limit {args.limit}"

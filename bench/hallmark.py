@@ -28,7 +28,7 @@ from citetracer.config import Settings
 from citetracer.extract import reference_from_json
 from citetracer.mirror.jsonl import add_jsonl
 from citetracer.pipeline import Checker
-from citetracer.records import CitationResult
+from citetracer.records import CitationResult, Reference
 from citetracer.store.db import Store
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "hallmark"
@@ -63,6 +63,12 @@ def evidence_present(entries: list[dict[str, Any]], world: Path) -> set[str]:
 
 def _words(t: str) -> str:
     return " ".join(re.findall(r"[a-z0-9]+", t.lower()))
+
+
+def load_split(split: Path, limit: int | None = None) -> tuple[list[dict[str, Any]], list[Reference]]:
+    """The split's entries and their references, read exactly as the CLI reads JSONL input."""
+    entries = [json.loads(line) for line in split.open() if line.strip()][:limit]
+    return entries, [reference_from_json(e) for e in entries]
 
 
 def metrics(entries: list[dict[str, Any]], predicted: dict[str, str]) -> dict[str, float]:
@@ -138,8 +144,7 @@ def main() -> int:
         print(f"HALLMARK data not found ({args.split}, {args.world}): benchmark skipped.")
         return 0
 
-    entries = [json.loads(line) for line in args.split.open() if line.strip()]
-    refs = [reference_from_json(e) for e in entries]
+    entries, refs = load_split(args.split)
     with tempfile.TemporaryDirectory() as tmp:
         store_path = args.store or Path(tmp) / "store.sqlite"
         t0 = time.perf_counter()

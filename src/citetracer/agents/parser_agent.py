@@ -30,7 +30,7 @@ from citetracer.agents.schemas import ParserReply
 from citetracer.config import LLMSettings
 from citetracer.match.normalize import tokens
 from citetracer.match.venues import is_known
-from citetracer.records import AgentCall, Person, Reference
+from citetracer.records import FIELDS, AgentCall, Person, Reference
 
 #: Longer "titles" are usually a title run into the venue or the next reference.
 MAX_TITLE_CHARS = 250
@@ -38,19 +38,8 @@ MAX_TITLE_CHARS = 250
 MIN_TITLE_WORDS = 3
 _DOI = re.compile(r"\b10\.\d{4,9}/\S+")
 _ARXIV = re.compile(r"arxiv", re.IGNORECASE)
-STRING_FIELDS = (
-    "title",
-    "venue",
-    "doi",
-    "arxiv_id",
-    "pages",
-    "volume",
-    "issue",
-    "publisher",
-    "location",
-    "url",
-    "type",
-)
+#: The Reference fields that hold one string (authors and year are handled apart).
+STRING_FIELDS = (*(f for f in FIELDS if f not in ("authors", "year")), "type")
 
 
 class RequestLike(Protocol):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property
 
 from citetracer.collect.stage import EvidenceBundle
 from citetracer.data import lines
@@ -19,6 +19,7 @@ UNINDEXED_TYPES = frozenset(
 NON_SCHOLARLY_TYPES = frozenset({"misc", "online", "software", "dataset", "electronic", "www", "webpage", "standard"})
 
 
+@cache
 def known_registrants() -> frozenset[str]:
     return frozenset(line.split("\t", 1)[0] for line in lines("doi_registrants.tsv"))
 
@@ -34,6 +35,7 @@ class JudgeContext:
     #: Whether some source of evidence holds records of this venue.
     knows_venue: Callable[[str], bool] = field(default=lambda venue: False)
     stage: str | None = None
+    _versions: dict[int, list[Assessment]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def title_matches(self) -> list[Assessment]:
@@ -48,7 +50,17 @@ class JudgeContext:
         return None
 
     def versions_of(self, work: Assessment) -> list[Assessment]:
-        """Renderings of the same work: same record, or same title and (nearly) the same authors."""
+        """Renderings of the same work: same record, or same title and (nearly) the same authors.
+
+        Several code functions ask for the versions of the same work; they are computed once.
+        """
+        cached = self._versions.get(id(work))
+        if cached is not None:
+            return cached
+        out = self._versions[id(work)] = self._find_versions(work)
+        return out
+
+    def _find_versions(self, work: Assessment) -> list[Assessment]:
         out = []
         for a in self.assessments:
             same_record = bool(a.candidate.work) and a.candidate.work == work.candidate.work
