@@ -105,12 +105,59 @@ def row(name: str, entries: list[dict[str, Any]], results: list[CitationResult],
     return f"{name:<34}{m['DR']:>7.3f}{m['FPR']:>7.3f}{m['F1']:>7.3f}{pot:>7.3f}{calls(results):>8.2f}{secs:>8.1f}"
 
 
+def latency_run(web: FakeWeb, entries: list[dict[str, Any]], refs: list[Reference], tmpdir: Path) -> None:
+    # Latency: 100 ms per request, default polite rate limits, fresh store and cache.
+    # A real paper's references are mostly real: "paper" = 60 VALID entries; the stress
+    # case is 60 consecutive entries of the split (about half of them fabricated).
+    web.faults["*"] = Fault(latency=0.1)
+    pairs = list(zip(refs, entries, strict=True))
+    valid = [(r, e) for r, e in pairs if e["label"] == "VALID"][:60]
+    papers = (
+        ("60 real references, 16 at a time", valid, 16),
+        ("60 real references, one at a time", valid, 1),
+        ("60 entries (half fabricated), 16 at a time", pairs[:60], 16),
+    )
+    # The same 60 entries without rate limits: the verdicts the polite run should reproduce.
+    ref_res, _ = run(web, [r for r, _ in pairs[:60]], tmpdir / "lat-ref.sqlite", concurrency=16)
+    print("\n100 ms latency per request, default polite rate limits (DBLP 1/s, OpenAlex and Crossref 10/s, ...)")
+    print(
+        f"{'paper':<44}{'wall s':>8}{'median':>8}{'p95':>8}{'max':>8}{'calls':>7}"
+        f"{'DR':>7}{'FPR':>7}{'F1':>7}{'P1':>6}{'Pot':>6}"
+    )
+    for i, (label, paper, conc) in enumerate(papers):
+        prefs, pentries = [r for r, _ in paper], [e for _, e in paper]
+        lat, lat_s = run(web, prefs, tmpdir / f"lat{i}.sqlite", rate_limits={}, concurrency=conc)
+        per = sorted(r.cost.seconds for r in lat)
+        p95 = per[int(0.95 * (len(per) - 1))]
+        p1 = sum(r.verdict.code == "P1" for r in lat) / len(lat)
+        pot = sum(r.verdict.class_ == "Potential" for r in lat) / len(lat)
+        m = metrics(pentries, labels(lat, pentries))
+        print(
+            f"{label:<44}{lat_s:>8.1f}{statistics.median(per):>8.2f}{p95:>8.2f}{per[-1]:>8.2f}"
+            f"{calls(lat):>7.2f}{m['DR']:>7.3f}{m['FPR']:>7.3f}{m['F1']:>7.3f}{p1:>6.2f}{pot:>6.2f}"
+        )
+        skipped = Counter(
+            o.source for r in lat for o in r.cost.sources if o.status == "skipped" and "rate budget" in (o.detail or "")
+        )
+        asked = Counter(o.source for r in lat for o in r.cost.sources if o.status != "skipped")
+        print(f"    asked {dict(asked)}; skipped for the rate budget {dict(skipped)}")
+        if paper is pairs[:60] or label.startswith("60 entries"):
+            moved = Counter(
+                f"{a.verdict.class_[0]}->{b.verdict.class_[0]}"
+                for a, b in zip(ref_res, lat, strict=True)
+                if a.verdict.class_ != b.verdict.class_
+            )
+            print(f"    verdict classes changed vs. the same entries without rate limits: {dict(moved) or 'none'}")
+    web.faults.clear()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--split", type=Path, default=SHARED / "dev_public.jsonl")
     ap.add_argument("--world", type=Path, default=SHARED / "world.jsonl")
     ap.add_argument("--limit", type=int, help="check only the first N entries")
     ap.add_argument("--skip-faults", action="store_true")
+    ap.add_argument("--latency-only", action="store_true", help="run 3 only (latency with default rate limits)")
     args = ap.parse_args()
     if not args.split.exists() or not args.world.exists():
         print(f"HALLMARK data not found ({args.split}, {args.world}): benchmark skipped.")
@@ -123,6 +170,10 @@ def main() -> int:
     print(f"command: {cmd}{' --skip-faults' if args.skip_faults else ''}")
     print("machine: 2 cores shared with other work; times are indicative\n")
 
+    if args.latency_only:
+        with tempfile.TemporaryDirectory() as tmp, FakeWeb(args.world) as web:
+            latency_run(web, entries, refs, Path(tmp))
+        return 0
     header = f"{'run':<34}{'DR':>7}{'FPR':>7}{'F1':>7}{'Pot':>7}{'calls':>8}{'secs':>8}"
     with tempfile.TemporaryDirectory() as tmp, FakeWeb(args.world) as web:
         tmpdir = Path(tmp)
@@ -159,27 +210,7 @@ def main() -> int:
             )
         )
 
-        # Latency: 100 ms per request, default polite rate limits, fresh store and cache.
-        # A real paper's references are mostly real: "paper" = 60 VALID entries; the stress
-        # case is 60 consecutive entries of the split (about half of them fabricated).
-        web.faults["*"] = Fault(latency=0.1)
-        valid = [r for r, e in zip(refs, entries, strict=True) if e["label"] == "VALID"][:60]
-        papers = (
-            ("60 real references, 16 at a time", valid, 16),
-            ("60 real references, one at a time", valid, 1),
-            ("60 entries (half fabricated), 16 at a time", refs[:60], 16),
-        )
-        print("\n100 ms latency per request, default polite rate limits (DBLP 1/s, OpenAlex and Crossref 10/s, ...)")
-        print(f"{'paper':<44}{'wall s':>8}{'median':>8}{'p95':>8}{'max':>8}{'calls':>7}{'P1':>5}")
-        for i, (label, paper, conc) in enumerate(papers):
-            lat, lat_s = run(web, paper, tmpdir / f"lat{i}.sqlite", rate_limits={}, concurrency=conc)
-            per = sorted(r.cost.seconds for r in lat)
-            p95 = per[int(0.95 * (len(per) - 1))]
-            p1 = sum(r.verdict.code == "P1" for r in lat)
-            print(
-                f"{label:<44}{lat_s:>8.1f}{statistics.median(per):>8.2f}{p95:>8.2f}{per[-1]:>8.2f}"
-                f"{calls(lat):>7.2f}{p1:>5}"
-            )
+        latency_run(web, entries, refs, tmpdir)
         web.faults.clear()
         if args.skip_faults:
             return 0

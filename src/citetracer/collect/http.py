@@ -74,6 +74,15 @@ class SourceFailure(Exception):
         self.retry = retry
 
 
+class OverBudget(SourceFailure):
+    """The request was never sent: our own queue for the source (its polite rate limit or
+    concurrency cap) is longer than the citation's rate budget. The service was not asked,
+    so this is neither "not found" nor a service failure; stages record it as skipped."""
+
+    def __init__(self, source: str, detail: str) -> None:
+        super().__init__(source, detail, retry=False)
+
+
 @dataclass
 class SourceStats:
     calls: int = 0
@@ -116,16 +125,32 @@ class RateLimiter:
         self._tokens = self.capacity
         self._stamp = time.monotonic()
 
-    async def wait(self) -> None:
+    def wait_needed(self) -> float:
+        """Seconds the next request would wait for its turn now (nothing reserved)."""
         if self.rate <= 0:
-            return
-        # No lock needed: nothing below awaits before the reservation is made.
+            return 0.0
+        tokens = min(self.capacity, self._tokens + (time.monotonic() - self._stamp) * self.rate)
+        return max(0.0, (1.0 - tokens) / self.rate)
+
+    def reserve(self, max_wait: float | None = None) -> float | None:
+        """Reserve the next request's turn: seconds to wait for it, or None (nothing reserved)
+        when that wait would exceed `max_wait`."""
+        if self.rate <= 0:
+            return 0.0
+        # No lock needed: nothing here awaits, so the reservation is atomic in the event loop.
         now = time.monotonic()
         self._tokens = min(self.capacity, self._tokens + (now - self._stamp) * self.rate)
         self._stamp = now
-        self._tokens -= 1.0
-        delay = -self._tokens / self.rate if self._tokens < 0 else 0.0
-        if delay > 0:
+        after = self._tokens - 1.0
+        delay = -after / self.rate if after < 0 else 0.0
+        if max_wait is not None and delay > max_wait:
+            return None
+        self._tokens = after
+        return delay
+
+    async def wait(self) -> None:
+        delay = self.reserve()
+        if delay:
             await asyncio.sleep(delay)
 
 
@@ -162,6 +187,9 @@ class Call:
     network_calls: int = 0
     cache_hits: int = 0
     headers: dict[str, str] = field(default_factory=dict)
+    #: Monotonic time by which each request must be able to start, politeness waits included;
+    #: a request that cannot is not sent (OverBudget). None: wait as long as politeness needs.
+    start_by: float | None = None
 
     def url(self, path: str, params: dict[str, Any] | None = None) -> str:
         url = self.base.rstrip("/") + "/" + path.lstrip("/") if path else self.base
@@ -294,14 +322,18 @@ class HttpClient:
             self._slots[key] = asyncio.Semaphore(64 if unlimited else POLITE_CONCURRENCY.get(source, 8))
         return self._slots[key]
 
+    def turn_within(self, source: str, seconds: float) -> bool:
+        """Whether a request to `source` made now would get its turn within `seconds` (nothing reserved)."""
+        return not self.slots(source).locked() and self.limiter(source).wait_needed() <= seconds
+
     def breaker(self, source: str) -> Breaker:
         if source not in self._breakers:
             self._breakers[source] = Breaker(self.settings.breaker_failures, self.settings.breaker_seconds)
         return self._breakers[source]
 
-    def call(self, source: str, base: str, deadline: float | None = None) -> Call:
+    def call(self, source: str, base: str, deadline: float | None = None, start_by: float | None = None) -> Call:
         end = deadline if deadline is not None else time.monotonic() + self.settings.deadline
-        return Call(http=self, source=source, base=base, deadline=end)
+        return Call(http=self, source=source, base=base, deadline=end, start_by=start_by)
 
     def _freshness(self, source: str) -> float:
         days = self.settings.cache_days
@@ -324,16 +356,24 @@ class HttpClient:
         if not breaker.allow():
             raise SourceFailure(source, "circuit open after repeated failures")
         attempt = 0
+        last = ""
         while True:
             attempt += 1
             try:
                 resp = await self._attempt(call, url, accept, trusted, stats)
+            except OverBudget as exc:
+                if attempt == 1:
+                    raise
+                stats.failures += 1
+                breaker.failure()
+                raise SourceFailure(source, f"{last} and no retry fits the rate budget") from exc
             except SourceFailure as exc:
                 wait = self._backoff(attempt)
                 if attempt > self.settings.retries or not self._fits(call, wait) or not exc.retry:
                     stats.failures += 1
                     breaker.failure()
                     raise
+                last = exc.detail
                 await asyncio.sleep(wait)
                 continue
             if resp.status in RETRY_STATUSES:
@@ -344,6 +384,7 @@ class HttpClient:
                     breaker.failure()
                     why = f" (Retry-After {hinted:.0f}s)" if hinted is not None else ""
                     raise SourceFailure(source, f"HTTP {resp.status}{why} after {attempt} attempt(s)")
+                last = f"HTTP {resp.status}"
                 await asyncio.sleep(wait)
                 continue
             if resp.status not in (200, 404):
@@ -383,8 +424,8 @@ class HttpClient:
                 except UnsafeURL as exc:
                     raise SourceFailure(source, f"refused {exc}", retry=False) from exc
             queued = time.monotonic()
-            async with self.slots(source):
-                await self.limiter(source).wait()
+            slots = await self._take_turn(call)
+            try:
                 call.deadline += time.monotonic() - queued
                 remaining = call.deadline - time.monotonic()
                 if remaining <= 0:
@@ -402,11 +443,51 @@ class HttpClient:
                     raise SourceFailure(source, f"{type(exc).__name__}: {exc}".rstrip(": ")) from exc
                 finally:
                     stats.seconds += time.monotonic() - start
+            finally:
+                slots.release()
             if resp.status in (301, 302, 303, 307, 308) and "location" in resp.headers:
                 url = urljoin(url, resp.headers["location"])
                 continue
             return resp
         raise SourceFailure(source, f"more than {MAX_REDIRECTS} redirects", retry=False)
+
+    async def _take_turn(self, call: Call) -> asyncio.Semaphore:
+        """Wait for a connection slot and a rate-limit turn of the call's source; returns the held slot.
+
+        With `call.start_by` set, a request whose turn would come later is never
+        queued: OverBudget is raised and nothing is reserved, so a skipped request
+        costs the service nothing and delays no one else.
+        """
+        source = call.source
+        slots = self.slots(source)
+        limiter = self.limiter(source)
+        if call.start_by is None:
+            await slots.acquire()
+            try:
+                await limiter.wait()
+            except BaseException:
+                slots.release()
+                raise
+            return slots
+        if slots.locked():
+            try:
+                async with asyncio.timeout(max(0.0, call.start_by - time.monotonic())):
+                    await slots.acquire()
+            except TimeoutError as exc:
+                raise OverBudget(source, "every connection to the source stays busy beyond the rate budget") from exc
+        else:
+            await slots.acquire()
+        delay = limiter.reserve(max_wait=call.start_by - time.monotonic())
+        if delay is None:
+            slots.release()
+            raise OverBudget(source, f"its polite rate ({limiter.rate:g}/s) leaves no turn within the rate budget")
+        if delay:
+            try:
+                await asyncio.sleep(delay)
+            except BaseException:
+                slots.release()
+                raise
+        return slots
 
     async def _fetch(self, source: str, url: str, headers: dict[str, str], stats: SourceStats) -> _Reply:
         cap = self.settings.max_response_bytes

@@ -5,6 +5,17 @@ asked is reported as skipped with the reason, every one asked as answered or
 failed. When a broad service (OpenAlex, Semantic Scholar, Crossref) fails,
 the next one in `BROAD_CHAIN` is asked in its place while time remains.
 Absence is evidence (bundle.covered) only when every broad service asked answered.
+
+Latency: a citation has a rate budget (`online.rate_budget`, counted from the
+start of its check). A request that our polite queue for its service (DBLP's
+one request a second, arXiv's one per three) cannot start within it is not
+sent, and the source is reported "skipped (rate budget)": never "not found".
+The broad indexes chosen in the first tier (fast services, the primary
+evidence) are exempt: they wait for their turn. Such a skip counts as a
+failure (P1, never H1) unless two broad indexes answered a title search
+(EvidenceBundle.failed_sources); so when the first tier found nothing close
+to the cited title, the specialist tier also asks a second broad index, the
+one whose queue has a turn free within the budget.
 """
 
 from __future__ import annotations
@@ -25,8 +36,9 @@ from citetracer.collect.connectors.pubmed import PubMed
 from citetracer.collect.connectors.semanticscholar import SemanticScholar
 from citetracer.collect.consult import consult
 from citetracer.collect.http import HttpClient, UsesHttp
-from citetracer.collect.stage import EvidenceBundle
+from citetracer.collect.stage import BROAD_QUORUM, EvidenceBundle, budget_end
 from citetracer.config import Settings
+from citetracer.match.rules import title_similarity
 from citetracer.records import Reference, SourceOutcome
 
 REGISTRY: dict[str, Connector] = {
@@ -44,6 +56,9 @@ REGISTRY: dict[str, Connector] = {
     )
 }
 BROAD_CHAIN = ("openalex", "semanticscholar", "crossref")
+#: Below this title similarity a candidate is not "close" (judge.codes.NEAR_MISS_SIMILARITY):
+#: the citation is heading for an absence verdict, which needs a second broad index.
+CLOSE_TITLE = 0.75
 
 
 class ScholarStage(UsesHttp):
@@ -64,7 +79,9 @@ class ScholarStage(UsesHttp):
     def available(self) -> set[str]:
         return {n for n, c in REGISTRY.items() if self.settings.sources.get(n) and c.broad == self.broad}
 
-    async def _ask(self, name: str, ref: Reference, bundle: EvidenceBundle, deadline: float, why: str) -> bool:
+    async def _ask(
+        self, name: str, ref: Reference, bundle: EvidenceBundle, deadline: float, why: str, start_by: float | None
+    ) -> bool:
         """True when the connector answered (possibly with nothing)."""
         connector = REGISTRY[name]
         found = await consult(
@@ -75,8 +92,30 @@ class ScholarStage(UsesHttp):
             bundle,
             deadline,
             why,
+            start_by,
         )
+        if found is not None and connector.broad:
+            bundle.broad_answered.add(name)
         return found is not None
+
+    def _second_broad(self, reference: Reference, bundle: EvidenceBundle, asked: set[str]) -> str | None:
+        """A broad index to ask in the specialist tier, when an absence verdict is in sight and
+        fewer than BROAD_QUORUM broad indexes answered: the one with a turn free within the
+        rate budget (Semantic Scholar first: it also ingests DBLP), else the first available."""
+        if len(bundle.broad_answered) >= BROAD_QUORUM:
+            return None
+        title = reference.title or ""
+        if any(title_similarity(title, c.title or "") >= CLOSE_TITLE for c in bundle.candidates):
+            return None
+        options = [
+            n
+            for n in ("semanticscholar", "crossref", "openalex")
+            if self.settings.sources.get(n) and n not in bundle.broad_answered and n not in asked
+        ]
+        budget = self.settings.online.rate_budget
+        free = [n for n in options if budget is None or self.http.turn_within(n, budget)]
+        pick = free or options
+        return pick[0] if pick else None
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
         available = self.available()
@@ -86,22 +125,36 @@ class ScholarStage(UsesHttp):
             return
         choice = choose(reference, available, self.settings.online.connectors)
         deadline = time.monotonic() + self.settings.online.deadline
+        start_by = budget_end(bundle, self.settings.online.rate_budget)
+        substitutes = set(available)
+        if not self.broad and not self.settings.online.connectors:
+            second = self._second_broad(reference, bundle, set(choice.ask))
+            if second is not None:
+                choice.add(second, "a second broad index: the first found nothing close to the cited title")
+                substitutes = {n for n in BROAD_CHAIN if self.settings.sources.get(n)} - bundle.broad_answered
+                available = available | {second}
         names = list(choice.ask)
+        # The broad indexes chosen in the first tier are the citation's primary evidence, on
+        # fast services: they wait their turn. Everything else must start within the budget.
         results = dict(
             zip(
                 names,
-                await asyncio.gather(*(self._ask(n, reference, bundle, deadline, choice.ask[n]) for n in names)),
+                await asyncio.gather(
+                    *(
+                        self._ask(n, reference, bundle, deadline, choice.ask[n], None if self.broad else start_by)
+                        for n in names
+                    )
+                ),
                 strict=True,
             )
         )
         asked = set(names)
         for name in [n for n in names if n in BROAD_CHAIN and not results[n]]:
             for substitute in BROAD_CHAIN:
-                if substitute in available and substitute not in asked and time.monotonic() < deadline - 0.5:
+                if substitute in substitutes and substitute not in asked and time.monotonic() < deadline - 0.5:
                     asked.add(substitute)
-                    results[substitute] = await self._ask(
-                        substitute, reference, bundle, deadline, f"in place of {name}, which failed"
-                    )
+                    why = f"in place of {name}, which failed or was skipped"
+                    results[substitute] = await self._ask(substitute, reference, bundle, deadline, why, start_by)
                     if results[substitute]:
                         break
         for name in sorted(available - asked):

@@ -7,11 +7,18 @@ because a failed source lowers certainty and must never read as "not found".
 
 from __future__ import annotations
 
+import time
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from citetracer.records import AgentCall, Candidate, Reference, SourceOutcome
+
+#: How a source not asked because of the citation's rate budget is recorded (SourceOutcome.detail prefix).
+RATE_BUDGET = "skipped (rate budget)"
+#: Broad indexes that must have answered a title search before a source skipped for the rate
+#: budget stops counting as failed (see EvidenceBundle.failed_sources).
+BROAD_QUORUM = 2
 
 #: LLM agent calls made by stages for the citation being checked (the Web Agent's, when
 #: configured); the cascade sets a fresh list per citation and adds it to the citation's cost.
@@ -28,6 +35,10 @@ class EvidenceBundle:
     #: Whether what was searched covers the reference's field (see judge.coverage).
     covered: bool = False
     coverage_notes: list[str] = field(default_factory=list)
+    #: Broad indexes (OpenAlex, Semantic Scholar, Crossref) that answered a title search.
+    broad_answered: set[str] = field(default_factory=set)
+    #: When the citation's check began (monotonic): online stages' rate budgets count from here.
+    opened: float = field(default_factory=time.monotonic)
     _seen: set[tuple[str, str, str | None, str | None]] = field(default_factory=set)
 
     def add(self, candidate: Candidate) -> bool:
@@ -40,7 +51,32 @@ class EvidenceBundle:
 
     @property
     def failed_sources(self) -> list[str]:
-        return [o.source for o in self.outcomes if o.status == "failed"]
+        """Sources whose silence is not evidence: those that failed, and those skipped for the
+        rate budget unless BROAD_QUORUM broad indexes answered a title search.
+
+        Why the quorum: a source skipped for the rate budget was never asked, so its silence is
+        unknown, like a failure's. The specialists that get skipped (DBLP, arXiv, PubMed, ...)
+        index subsets of what the broad indexes ingest (OpenAlex and Semantic Scholar take in
+        arXiv, PubMed and the publishers' Crossref records; Semantic Scholar also DBLP), so when
+        two independent broad indexes searched the title and the work is still absent, the
+        skipped specialist would rarely have changed that. With fewer, the skip lowers certainty
+        exactly as a failure does (P1, never H1).
+        """
+        quorum = len(self.broad_answered) >= BROAD_QUORUM
+        return [
+            o.source
+            for o in self.outcomes
+            if o.status == "failed" or (o.status == "skipped" and is_budget_skip(o) and not quorum)
+        ]
+
+
+def budget_end(bundle: EvidenceBundle, budget: float | None) -> float | None:
+    """The time by which a citation's online requests must be able to start (None: no budget)."""
+    return None if budget is None else bundle.opened + budget
+
+
+def is_budget_skip(outcome: SourceOutcome) -> bool:
+    return outcome.status == "skipped" and (outcome.detail or "").startswith(RATE_BUDGET)
 
 
 class Stage(Protocol):

@@ -32,7 +32,7 @@ from citetracer.collect.connectors.pubmed import PubMed
 from citetracer.collect.consult import Ask, consult
 from citetracer.collect.http import Call, HttpClient, SourceFailure, UsesHttp
 from citetracer.collect.landing import page_candidate
-from citetracer.collect.stage import EvidenceBundle
+from citetracer.collect.stage import EvidenceBundle, budget_end
 from citetracer.config import Settings
 from citetracer.match.normalize import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference
@@ -143,12 +143,22 @@ class UrlFetchStage(UsesHttp):
         if not todo:
             return
         deadline = time.monotonic() + self.settings.online.deadline
-        await asyncio.gather(*(self._run(lk, reference, bundle, deadline) for lk in todo))
+        start = budget_end(bundle, self.settings.online.rate_budget)
+        await asyncio.gather(*(self._run(lk, reference, bundle, deadline, start) for lk in todo))
 
-    async def _run(self, lookup: Lookup, reference: Reference, bundle: EvidenceBundle, deadline: float) -> None:
+    async def _run(
+        self, lookup: Lookup, reference: Reference, bundle: EvidenceBundle, deadline: float, start_by: float | None
+    ) -> None:
         if lookup.source != "doi":
             await consult(
-                self.http, lookup.source, self._base(lookup.source), lookup.ask, bundle, deadline, lookup.label
+                self.http,
+                lookup.source,
+                self._base(lookup.source),
+                lookup.ask,
+                bundle,
+                deadline,
+                lookup.label,
+                start_by,
             )
             return
         # A DOI: ask its registration agency's API first (one request), and the doi.org
@@ -156,6 +166,8 @@ class UrlFetchStage(UsesHttp):
         # agency does not know the DOI or failed.
         doi = lookup.label.split()[1]
         agency = self.datacite if doi.startswith("10.48550/") else self.crossref
+        # The cited DOI is primary evidence (R via the DOI, H5 when it does not resolve), and its
+        # services are fast ones: these requests wait for their turn, outside the rate budget.
         found = await consult(
             self.http,
             agency.name,
