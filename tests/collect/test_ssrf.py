@@ -81,3 +81,65 @@ def test_redirects_are_checked_again(web: FakeWeb) -> None:
 
     with pytest.raises(SourceFailure, match=r"169\.254\.169\.254"):
         asyncio.run(go())
+
+
+class RebindingResolver:
+    """Answers the allowed address to the first lookup and a private one to every later lookup."""
+
+    def __init__(self, first: str, later: str) -> None:
+        self.first, self.later = first, later
+        self.lookups: list[str] = []
+
+    async def __call__(self, host: str, port: int) -> list[str]:
+        self.lookups.append(host)
+        return [self.first if len(self.lookups) == 1 else self.later]
+
+
+def rebinding_client(resolver: RebindingResolver) -> HttpClient:
+    # 127.0.0.1 (the fake web) stands in for a public address: the user allowed it.
+    http = HttpClient(OnlineSettings(http_cache="", rate_limits={"*": 0}, allow_private=["127.0.0.1"]))
+    http.resolver = resolver
+    return http
+
+
+def fetch(http: HttpClient, url: str) -> int:
+    async def go() -> int:
+        call = http.call("web", "untrusted:", time.monotonic() + 5)
+        try:
+            return (await call.get(url, trusted=False)).status
+        finally:
+            await http.aclose()
+
+    return asyncio.run(go())
+
+
+def test_the_connection_goes_to_the_checked_address_without_a_second_lookup(web: FakeWeb) -> None:
+    """A rebinding host answers 127.0.0.1 (allowed) to the check and 10.0.0.5 to any later
+    lookup. The fetch must connect to the checked address: one lookup, the name kept in the
+    Host header. (`rebind.test` is not in any real DNS: a second, system lookup would fail.)"""
+    resolver = RebindingResolver("127.0.0.1", "10.0.0.5")
+    port = web.root.rsplit(":", 1)[1]
+    assert fetch(rebinding_client(resolver), f"http://rebind.test:{port}/pages/t01") == 200
+    assert resolver.lookups == ["rebind.test"]
+    assert web.last_headers["pages"]["host"] == f"rebind.test:{port}"
+
+
+def test_a_redirect_to_a_rebound_name_is_checked_again_and_refused(web: FakeWeb) -> None:
+    resolver = RebindingResolver("127.0.0.1", "10.0.0.5")
+    port = web.root.rsplit(":", 1)[1]
+    before = web.hits["pages"]
+    with pytest.raises(SourceFailure, match=r"10\.0\.0\.5"):
+        fetch(rebinding_client(resolver), f"http://rebind.test:{port}/pages/_redirect?to=/pages/t01")
+    assert resolver.lookups == ["rebind.test", "rebind.test"]
+    assert web.hits["pages"] == before + 1  # the redirect was served; its target never was
+
+
+def test_pinned_https_keeps_the_name_for_tls() -> None:
+    import ipaddress
+
+    from citetracer.collect.ssrf import pinned
+
+    pin = pinned("https://papers.example.org/a?b=1", ipaddress.ip_address("93.184.216.34"))
+    assert (pin.url, pin.host, pin.sni) == ("https://93.184.216.34/a?b=1", "papers.example.org", "papers.example.org")
+    pin6 = pinned("http://papers.example.org:8080/a", ipaddress.ip_address("2606:2800:220:1::1"))
+    assert (pin6.url, pin6.host, pin6.sni) == ("http://[2606:2800:220:1::1]:8080/a", "papers.example.org:8080", None)

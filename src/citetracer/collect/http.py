@@ -30,7 +30,7 @@ import httpx
 
 from citetracer import __version__
 from citetracer.collect.httpcache import HttpCache
-from citetracer.collect.ssrf import UnsafeURL, check_url
+from citetracer.collect.ssrf import Pinned, Resolver, UnsafeURL, check_url, pinned
 from citetracer.config import OnlineSettings
 
 #: Published polite request rates (requests per second) of each service.
@@ -279,6 +279,8 @@ class HttpClient:
         self._client: httpx.AsyncClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.cache = HttpCache.open(settings.http_cache) if settings.http_cache else None
+        #: Resolves untrusted hosts, once per request hop (tests inject a fake one).
+        self.resolver: Resolver | None = None
 
     # -------------------------------------------------------------- plumbing
 
@@ -418,11 +420,13 @@ class HttpClient:
             if url in seen:
                 raise SourceFailure(source, "redirect loop", retry=False)
             seen.add(url)
+            pin: Pinned | None = None
             if not (trusted and urlsplit(url).netloc == trusted_host):
                 try:
-                    await check_url(url, self.settings.allow_private)
+                    addresses = await check_url(url, self.settings.allow_private, self.resolver)
                 except UnsafeURL as exc:
                     raise SourceFailure(source, f"refused {exc}", retry=False) from exc
+                pin = pinned(url, addresses[0])  # connect to the address checked, never a new lookup's
             queued = time.monotonic()
             slots = await self._take_turn(call)
             try:
@@ -436,7 +440,7 @@ class HttpClient:
                 start = time.monotonic()
                 try:
                     async with asyncio.timeout(budget):
-                        resp = await self._fetch(source, url, headers, stats)
+                        resp = await self._fetch(source, url, headers, stats, pin)
                 except TimeoutError as exc:
                     raise SourceFailure(source, f"no complete reply within {budget:.1f}s") from exc
                 except httpx.TransportError as exc:
@@ -489,9 +493,16 @@ class HttpClient:
                 raise
         return slots
 
-    async def _fetch(self, source: str, url: str, headers: dict[str, str], stats: SourceStats) -> _Reply:
+    async def _fetch(
+        self, source: str, url: str, headers: dict[str, str], stats: SourceStats, pin: Pinned | None = None
+    ) -> _Reply:
         cap = self.settings.max_response_bytes
-        request = self._httpx().build_request("GET", url, headers=headers)
+        extensions: dict[str, Any] = {}
+        if pin is not None:
+            url, headers = pin.url, {**headers, "Host": pin.host}
+            if pin.sni:
+                extensions["sni_hostname"] = pin.sni
+        request = self._httpx().build_request("GET", url, headers=headers, extensions=extensions)
         resp = await self._httpx().send(request, stream=True)
         try:
             declared = resp.headers.get("content-length", "")

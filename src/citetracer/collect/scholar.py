@@ -107,10 +107,11 @@ class ScholarStage(UsesHttp):
         title = reference.title or ""
         if any(title_similarity(title, c.title or "") >= CLOSE_TITLE for c in bundle.candidates):
             return None
+        consulted = {o.source for o in bundle.outcomes if o.status != "skipped"}
         options = [
             n
             for n in ("semanticscholar", "crossref", "openalex")
-            if self.settings.sources.get(n) and n not in bundle.broad_answered and n not in asked
+            if self.settings.sources.get(n) and n not in consulted and n not in asked
         ]
         budget = self.settings.online.rate_budget
         free = [n for n in options if budget is None or self.http.turn_within(n, budget)]

@@ -6,9 +6,12 @@ network. Only http(s) URLs whose every resolved address is a global unicast
 address pass, unless the user explicitly allowed a network or host
 (`online.allow_private`). The HTTP layer calls this again on every redirect.
 
-Known weakness: the address is checked at resolution time and httpx
-resolves again when connecting, so a DNS-rebinding host with a zero TTL
-could still slip through between the two lookups.
+DNS rebinding: a host with a zero TTL can answer a public address to the
+check and a private one to the connection's own lookup. So the name is
+resolved once, here, and the connection goes to the address that was
+checked (`pinned`: the IP in the URL, the name in the Host header and in the
+TLS SNI and certificate check); nothing resolves the name a second time.
+The resolver is injectable so tests need no real DNS.
 """
 
 from __future__ import annotations
@@ -16,10 +19,30 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import socket
-from collections.abc import Sequence
-from urllib.parse import urlsplit
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from urllib.parse import urlsplit, urlunsplit
 
 RESOLVE_TIMEOUT = 3.0
+
+IP = ipaddress.IPv4Address | ipaddress.IPv6Address
+#: host, port -> the addresses the host resolves to (as strings).
+Resolver = Callable[[str, int], Awaitable[list[str]]]
+
+
+async def system_resolver(host: str, port: int) -> list[str]:
+    infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    return [str(info[4][0]) for info in infos]
+
+
+@dataclass(frozen=True)
+class Pinned:
+    """Where to connect for a checked URL: `url` names the checked address; `host` goes
+    into the Host header, `sni` (https only) into the TLS handshake and certificate check."""
+
+    url: str
+    host: str
+    sni: str | None
 
 
 class UnsafeURL(Exception):
@@ -44,8 +67,8 @@ def address_ok(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
     return ip.is_global and not ip.is_multicast
 
 
-async def check_url(url: str, allow: Sequence[str] = ()) -> None:
-    """Raise UnsafeURL unless `url` is http(s) and reaches only public addresses (or allowed ones)."""
+async def check_url(url: str, allow: Sequence[str] = (), resolver: Resolver | None = None) -> list[IP]:
+    """The addresses `url` reaches; UnsafeURL unless it is http(s) and they are all public (or allowed)."""
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https"):
         raise UnsafeURL(f"scheme {parts.scheme or 'none'!r} of {url[:80]!r}")
@@ -61,13 +84,25 @@ async def check_url(url: str, allow: Sequence[str] = ()) -> None:
     try:
         addresses = [ipaddress.ip_address(host)]
     except ValueError:
-        loop = asyncio.get_running_loop()
         try:
             async with asyncio.timeout(RESOLVE_TIMEOUT):
-                infos = await loop.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except (OSError, TimeoutError) as exc:
+                answers = await (resolver or system_resolver)(host, port)
+            addresses = [ipaddress.ip_address(a.split("%")[0]) for a in answers]
+        except (OSError, TimeoutError, ValueError) as exc:
             raise UnsafeURL(f"host {host!r} does not resolve") from exc
-        addresses = [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
+        if not addresses:
+            raise UnsafeURL(f"host {host!r} does not resolve") from None
     for ip in addresses:
         if not (address_ok(ip) or _allowed(ip, host, allow)):
             raise UnsafeURL(f"{host!r} resolves to a non-public address ({ip})")
+    return addresses
+
+
+def pinned(url: str, ip: IP) -> Pinned:
+    """`url` rewritten to connect to `ip`, keeping the name for the Host header and TLS."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    literal = f"[{ip}]" if isinstance(ip, ipaddress.IPv6Address) else str(ip)
+    netloc = literal + (f":{parts.port}" if parts.port else "")
+    sni = host if parts.scheme == "https" and host.strip("[]") != str(ip) else None
+    return Pinned(urlunsplit(parts._replace(netloc=netloc)), parts.netloc, sni)
