@@ -499,7 +499,9 @@ class HttpClient:
         cap = self.settings.max_response_bytes
         extensions: dict[str, Any] = {}
         if pin is not None:
-            url, headers = pin.url, {**headers, "Host": pin.host}
+            # Connection: close, so a TLS connection made for one name (SNI, certificate) is
+            # never pooled and reused for another name pinned to the same address.
+            url, headers = pin.url, {**headers, "Host": pin.host, "Connection": "close"}
             if pin.sni:
                 extensions["sni_hostname"] = pin.sni
         request = self._httpx().build_request("GET", url, headers=headers, extensions=extensions)
