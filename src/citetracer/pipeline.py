@@ -67,6 +67,10 @@ class Checker:
                 return await self.check_one(ref)
 
         try:
+            for stage in self.stages:  # stages that batch lookups across a paper's citations (arXiv id_list)
+                prefetch = getattr(stage, "prefetch", None)
+                if prefetch is not None:
+                    await prefetch(refs)
             outcomes = await asyncio.gather(*(one(r) for r in refs))
         finally:
             for stage in self.stages:  # online stages share an HTTP client bound to this event loop

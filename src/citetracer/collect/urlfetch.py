@@ -15,12 +15,13 @@ from __future__ import annotations
 import asyncio
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from typing import Protocol
 
 from citetracer.collect.connectors.acl import ANTHOLOGY_ID, AclAnthology
+from citetracer.collect.connectors.arxiv import BATCH as ARXIV_BATCH
 from citetracer.collect.connectors.arxiv import Arxiv, arxiv_id_of
 from citetracer.collect.connectors.crossref import Crossref
 from citetracer.collect.connectors.datacite import DataCite
@@ -63,9 +64,13 @@ class Lookup:
     source: str
     ask: Ask
     label: str
+    #: The identifier (arXiv lookups: what `prefetch` batches).
+    ident: str | None = None
 
 
 class UrlFetchStage(UsesHttp):
+    """Resolves the identifiers a citation carries; `prefetch` batches a paper's arXiv ids."""
+
     name = "url"
 
     def __init__(self, settings: Settings, http: HttpClient) -> None:
@@ -83,6 +88,32 @@ class UrlFetchStage(UsesHttp):
             "pubmed": PubMed(),
             "europepmc": EuropePmc(),
         }
+        #: arXiv id -> its candidates, from the paper's batched id_list requests (see prefetch).
+        self._arxiv_batch: dict[str, list[Candidate]] = {}
+
+    async def prefetch(self, refs: Sequence[Reference]) -> None:
+        """Look up the arXiv ids of all of a paper's citations in `id_list` batches, up front.
+
+        arXiv asks for one request every three seconds: asked citation by citation, most
+        lookups would fall outside the rate budget. One request for the whole paper waits its
+        turn like any primary evidence; a failed batch leaves each citation to ask on its own.
+        """
+        self._arxiv_batch = {}
+        base = self._base("arxiv")
+        ids = sorted({lk.ident for r in refs for lk in self.lookups(r) if lk.source == "arxiv" and lk.ident})
+        if len(ids) < 2 or not base:
+            return
+        for i in range(0, len(ids), ARXIV_BATCH):
+            call = self.http.call("arxiv", base)
+            try:
+                self._arxiv_batch.update(await self.arxiv.by_ids(ids[i : i + ARXIV_BATCH], call))
+            except SourceFailure:
+                continue
+
+    async def _arxiv_by_id(self, ident: str, call: Call) -> list[Candidate]:
+        if ident in self._arxiv_batch:
+            return self._arxiv_batch[ident]
+        return await self.arxiv.by_id(ident, call)
 
     def lookups(self, ref: Reference) -> list[Lookup]:
         out: list[Lookup] = []
@@ -91,7 +122,8 @@ class UrlFetchStage(UsesHttp):
             out.append(Lookup("doi", partial(_by_id, self.doi, doi), f"DOI {doi}"))
         arxiv = canonical_arxiv(ref.arxiv_id)
         if arxiv and arxiv != arxiv_id_of(ref.model_copy(update={"arxiv_id": None})):
-            out.append(Lookup("arxiv", partial(_by_id, self.arxiv, arxiv), f"arXiv {arxiv}"))
+            batched = " (the paper's batched request)" if arxiv in self._arxiv_batch else ""
+            out.append(Lookup("arxiv", partial(self._arxiv_by_id, arxiv), f"arXiv {arxiv}{batched}", arxiv))
         url = (ref.url or "").strip()
         if url:
             routed = self._route_url(url, doi, arxiv)
@@ -116,7 +148,7 @@ class UrlFetchStage(UsesHttp):
                 a = canonical_arxiv(ident)
                 if not a or a == arxiv or (doi and doi.endswith(a)):
                     return Lookup("arxiv", _nothing, "") if a else None
-                return Lookup("arxiv", partial(_by_id, self.arxiv, a), f"arXiv {a} (URL)")
+                return Lookup("arxiv", partial(self._arxiv_by_id, a), f"arXiv {a} (URL)", a)
             if source == "acl" and not ANTHOLOGY_ID.match(ident):
                 return None
             if source == "dblp":

@@ -1,7 +1,7 @@
 """arXiv export API (Atom XML): ids (new-style, old-style, versioned) and title search.
 
-`/api/query?id_list=` for ids, `/api/query?search_query=ti:"..."` for a search.
-A malformed id comes back as an entry titled "Error"; it is not a record.
+`/api/query?id_list=` for ids (many at once, comma-separated), `/api/query?search_query=ti:"..."`
+for a search. A malformed id comes back as an entry titled "Error"; it is not a record.
 """
 
 from __future__ import annotations
@@ -15,6 +15,8 @@ from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonica
 from citetracer.records import Candidate, Reference
 
 NS = {"a": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom"}
+#: Ids per `id_list` request: one reply of at most this many entries.
+BATCH = 100
 
 
 def _text(el: ET.Element, path: str) -> str | None:
@@ -68,6 +70,20 @@ class Arxiv:
     async def by_id(self, ident: str, call: Call) -> list[Candidate]:
         root = await call.xml("api/query", {"id_list": ident, "max_results": 1})
         return from_feed(root, "arxiv") if root is not None else []
+
+    async def by_ids(self, idents: list[str], call: Call) -> dict[str, list[Candidate]]:
+        """Many (canonical, valid) ids in one request: each id's candidates, [] where arXiv has none.
+
+        One malformed id makes arXiv refuse the whole list, so callers pass only ids
+        `canonical_arxiv` accepted and fall back to `by_id` when the batch fails.
+        """
+        root = await call.xml("api/query", {"id_list": ",".join(idents), "max_results": len(idents)}, search=True)
+        if root is None or root.tag != "{http://www.w3.org/2005/Atom}feed":
+            raise SourceFailure(self.name, "id_list reply is not an Atom feed", retry=False)
+        found: dict[str, list[Candidate]] = {}
+        for cand in from_feed(root, "arxiv"):
+            found.setdefault(cand.arxiv_id or "", []).append(cand)
+        return {ident: found.get(ident, [])[:1] for ident in idents}
 
     async def search(self, reference: Reference, call: Call) -> list[Candidate]:
         query = query_of(reference)
