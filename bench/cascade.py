@@ -6,9 +6,11 @@ via OpenAlex and Semantic Scholar) and checks the dev split with an EMPTY store:
 
 1. accuracy (DR, FPR, F1) next to the memory-only run (store filled from world.jsonl,
    offline), and external calls per citation;
-2. the same split again with the store warm from run 1 (verified links and the
-   online records it learned), once with a cold HTTP cache and once with the
-   on-disk HTTP cache of run 1;
+2. the same split again with the store warm from run 1 (verified links, the
+   online records it learned and its evidence memo of what each source answered,
+   collect/memo.py), with a cold HTTP cache; the same with the memo switched off
+   (what the verified links and records alone save); and with the memo and the
+   on-disk HTTP cache of run 1 both warm;
 3. with 100 ms latency per request and the services' default polite rate limits:
    a 60-reference paper's wall time and the p95 time per citation;
 4. fault runs (one source failing at a time, 429 storms, timeouts, malformed
@@ -190,14 +192,34 @@ def main() -> int:
         clean, clean_s = run(web, refs, store, cache)
         clean_stats = dict(LAST_STATS)
         print(row("online, empty store", entries, clean, clean_s))
-        warm_store = tmpdir / "warm.sqlite"
+        warm_store, nomemo_store = tmpdir / "warm.sqlite", tmpdir / "warm-nomemo.sqlite"
         warm_store.write_bytes(store.read_bytes())
+        nomemo_store.write_bytes(store.read_bytes())
+        with Store(warm_store) as s:
+            memo_rows = s.memo.counts()
         warm, warm_s = run(web, refs, warm_store)
         print(row("  store warm, HTTP cache cold", entries, warm, warm_s))
+        nomemo, nomemo_s = run(web, refs, nomemo_store, memo=False)
+        print(row("  same, memo off", entries, nomemo, nomemo_s))
         warm2, warm2_s = run(web, refs, store, cache)
         print(row("  store warm, HTTP cache warm", entries, warm2, warm2_s))
+        replayed = sum(o.fetched_at is not None for r in warm for o in r.cost.sources)
+        moved = Counter(
+            f"{a.verdict.code}->{b.verdict.code}"
+            for a, b in zip(clean, warm, strict=True)
+            if a.verdict.code != b.verdict.code
+        )
+        print(
+            f"\nwarm store: {calls(warm):.2f} calls/citation (target <= 0.3); memo after run 1: "
+            f"{memo_rows.get('answered', 0)} answers, {memo_rows.get('failed', 0)} failures; "
+            f"{replayed} source answers replayed from it"
+        )
+        print(
+            f"verdict codes changed vs run 1 (richer store; classes unchanged unless F1 moved): "
+            f"{sum(moved.values())} {dict(moved)}"
+        )
         m_mem, m_on = metrics(entries, labels(mem, entries)), metrics(entries, labels(clean, entries))
-        print(f"\nF1 online - memory-only: {m_on['F1'] - m_mem['F1']:+.3f}; FPR: {m_on['FPR'] - m_mem['FPR']:+.3f}")
+        print(f"F1 online - memory-only: {m_on['F1'] - m_mem['F1']:+.3f}; FPR: {m_on['FPR'] - m_mem['FPR']:+.3f}")
         stages = Counter(r.verdict.stage for r in clean)
         print(f"cascade stopped at (empty store): {dict(stages)}")
         asked = Counter(o.source for r in clean for o in r.cost.sources if o.status != "skipped")

@@ -58,6 +58,14 @@ class OnlineSettings(BaseModel):
     http_cache: str | None = None
     #: Days a cached reply stays fresh, per source ("*" for the rest).
     cache_days: dict[str, float] = Field(default_factory=lambda: {"*": 7.0, "doi": 30.0, "datacite": 30.0})
+    #: Evidence memo in the store (collect/memo.py): each source's answer to each question, replayed
+    #: instead of asking again while fresh; also used offline. Env CITETRACER_MEMO (on/off).
+    memo: bool = True
+    #: Days a memoized answer with records stays fresh, per source ("*" for the rest);
+    #: env CITETRACER_MEMO_DAYS sets "*".
+    memo_days: dict[str, float] = Field(default_factory=lambda: {"*": 30.0})
+    #: Days a memoized "not found" stays fresh (new works get indexed); env CITETRACER_MEMO_EMPTY_DAYS sets "*".
+    memo_empty_days: dict[str, float] = Field(default_factory=lambda: {"*": 7.0})
     #: Connectors to ask; empty = chosen per citation (see collect/choice.py).
     connectors: list[str] = Field(default_factory=list)
     #: Fetch landing pages of URLs found in papers or web results (through the SSRF guard).
@@ -181,6 +189,18 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
     online["keys"] = keys
     if "CITETRACER_HTTP_CACHE" in env:
         online["http_cache"] = env["CITETRACER_HTTP_CACHE"]
+    if "CITETRACER_MEMO" in env:
+        value = env["CITETRACER_MEMO"].strip().lower()
+        if value not in _BOOL:
+            raise ConfigError(f"CITETRACER_MEMO={env['CITETRACER_MEMO']!r} is not a boolean")
+        online["memo"] = _BOOL[value]
+    for name, key in (("CITETRACER_MEMO_DAYS", "memo_days"), ("CITETRACER_MEMO_EMPTY_DAYS", "memo_empty_days")):
+        if name in env:
+            try:
+                days = float(env[name])
+            except ValueError as exc:
+                raise ConfigError(f"{name}={env[name]!r} is not a number of days") from exc
+            online[key] = {**dict(online.get(key) or {}), "*": days}
     online.update({k: v for k, v in (flags.pop("online", None) or {}).items() if v is not None})
     data["online"] = online
     llm = dict(data.get("llm") or {})

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from citetracer import __version__
 from citetracer.collect.cascade import CascadeOutcome, Review, run_cascade
+from citetracer.collect.memo import EvidenceMemo
 from citetracer.collect.memory import MemoryStage, fingerprint
 from citetracer.collect.stage import EvidenceBundle, Stage
 from citetracer.config import Settings
@@ -25,13 +26,17 @@ class Checker:
     def __init__(self, settings: Settings, store: Store | None = None, stages: Sequence[Stage] | None = None) -> None:
         self.settings = settings
         self.store = store if store is not None else Store(settings.store)
+        #: What online sources answered before (collect/memo.py); offline it is only replayed.
+        self.memo = EvidenceMemo(self.store, settings.online, network=not settings.offline)
         self.stages: list[Stage] = list(stages) if stages is not None else self._default_stages()
         self.review: Review | None = _agent_review(settings)
 
     def _default_stages(self) -> list[Stage]:
         stages: list[Stage] = [MemoryStage(self.store, closed_world=self.settings.closed_world)]
         if not self.settings.offline:
-            stages.extend(_online_stages(self.settings))
+            stages.extend(_online_stages(self.settings, self.memo))
+        elif self.settings.online.memo and len(self.store.memo):
+            stages.extend(_online_stages(self.settings, self.memo))  # offline memo: replay only, never the network
         return stages
 
     def close(self) -> None:
@@ -56,7 +61,7 @@ class Checker:
 
     async def check_one(self, ref: Reference) -> tuple[CascadeOutcome, float]:
         start = time.perf_counter()
-        outcome = await run_cascade(ref, self.stages, self._context, self.review)
+        outcome = await run_cascade(ref, self.stages, self._context, self.review, self.memo)
         return outcome, time.perf_counter() - start
 
     async def check_references(self, refs: Sequence[Reference]) -> list[CitationResult]:
@@ -97,6 +102,7 @@ class Checker:
             # Only the rules' Real verdicts become verified links: an agent's judgement is not stored as fact.
             if self.settings.remember_verified and outcome.verdict.class_ == "Real" and outcome.by_rules:
                 self._remember(ref, outcome, links)
+        self.memo.save()
         if links:
             self.store.link_verified_many(links)
         return results
@@ -142,13 +148,13 @@ def _agent_review(settings: Settings) -> Review | None:
     return AgentReviewer(LLMClient.shared(settings.llm)).review
 
 
-def _online_stages(settings: Settings) -> list[Stage]:
+def _online_stages(settings: Settings, memo: EvidenceMemo) -> list[Stage]:
     """Online stages (URL Fetch, Scholar Connectors, Web Search) when installed and allowed."""
     try:
         from citetracer.collect.online import online_stages
     except ImportError:
         return []
-    return list(online_stages(settings))
+    return list(online_stages(settings, memo=memo))
 
 
 def check(source: str | Path, settings: Settings | None = None) -> Report:

@@ -154,6 +154,9 @@ class SourceOutcome(BaseModel):
     status: Literal["answered", "failed", "skipped"]
     candidates: int = 0
     detail: str | None = None
+    #: When the source gave this answer (ISO 8601, UTC), for an answer replayed from the
+    #: store's evidence memo instead of asked again (collect/memo.py); None when asked now.
+    fetched_at: str | None = None
 
 
 class AgentCall(BaseModel):

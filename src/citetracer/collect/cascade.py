@@ -4,6 +4,9 @@ After every stage the rule matcher and the judgers run on the cumulative
 bundle; the cascade stops at the first stage whose evidence supports Real,
 so a citation found in the local store costs no connector call.
 
+With an evidence memo (collect/memo.py), the online stages replay what the
+sources answered about this citation before, while fresh, instead of asking again.
+
 An optional `review` (the LLM agents, when configured) sees the final rule
 verdict and its context once, after the last stage; without one the rules'
 verdict is the answer.
@@ -14,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
+from citetracer.collect.memo import EvidenceMemo, citation_subject
 from citetracer.collect.stage import AGENT_CALLS, EvidenceBundle, Stage
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.router import judge, supports_real
@@ -37,9 +41,13 @@ Review = Callable[[JudgeContext, Verdict], Awaitable[tuple[Verdict, list[AgentCa
 
 
 async def run_cascade(
-    reference: Reference, stages: Sequence[Stage], make_context: ContextFactory, review: Review | None = None
+    reference: Reference,
+    stages: Sequence[Stage],
+    make_context: ContextFactory,
+    review: Review | None = None,
+    memo: EvidenceMemo | None = None,
 ) -> CascadeOutcome:
-    bundle = EvidenceBundle()
+    bundle = EvidenceBundle(memo=memo, subject=citation_subject(reference) if memo is not None else None)
     verdict: Verdict | None = None
     ctx: JudgeContext | None = None
     assessments: list[Assessment] = []

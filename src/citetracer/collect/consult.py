@@ -7,6 +7,12 @@ never sent because the source's polite rate left it no turn within the
 citation's rate budget (see EvidenceBundle.failed_sources for what that means).
 A reply that parses but has an unexpected shape is a failure too, never an
 empty answer: only a well-formed empty reply means "not found".
+
+With an evidence memo in the bundle (collect/memo.py), a fresh earlier answer of
+the source to the same question is replayed instead (outcome `answered`, its
+detail and `fetched_at` saying so), and a new answer is remembered; failures are
+remembered only as failures, never replayed. Offline, a source without a fresh
+answer is `skipped` and never called: this is the one place that calls a source.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from citetracer.collect.http import Call, HttpClient, OverBudget, SourceFailure
+from citetracer.collect.memo import memo_note
 from citetracer.collect.stage import RATE_BUDGET, EvidenceBundle
 from citetracer.records import Candidate, SourceOutcome
 
@@ -29,13 +36,40 @@ async def consult(
     deadline: float,
     why: str = "",
     start_by: float | None = None,
+    subject: str | None = None,
+    memo: bool = True,
 ) -> list[Candidate] | None:
-    """The candidates the source answered with (possibly none), or None when it failed or was skipped.
+    """The candidates the source answered with (possibly none), or None when it failed or was not asked.
 
     `start_by`: the rate budget (monotonic time by which each request must be able to start).
+    `subject` names the question for the memo (`doi:10.1000/x` for an identifier
+    lookup); by default the question is a search about the citation itself
+    (`bundle.subject`). `memo=False` for questions whose answer is not only
+    candidates (a web search's result URLs) and so cannot be replayed.
     """
     if not base:
         bundle.outcomes.append(SourceOutcome(source=source, status="skipped", detail="no base URL configured"))
+        return None
+    key = (subject or bundle.subject) if memo and bundle.memo is not None else None
+    notes = [why] if why else []
+    if bundle.memo is not None and key is not None:
+        entry = bundle.memo.fresh(source, key)
+        if entry is not None:
+            added = sum(bundle.add(c) for c in entry.candidates)
+            bundle.outcomes.append(
+                SourceOutcome(
+                    source=source,
+                    status="answered",
+                    candidates=added,
+                    detail="; ".join([*notes, memo_note(entry)]),
+                    fetched_at=entry.fetched_iso,
+                )
+            )
+            return list(entry.candidates)
+    if bundle.memo is not None and not bundle.memo.network:
+        bundle.outcomes.append(
+            SourceOutcome(source=source, status="skipped", detail="; ".join([*notes, "offline: no fresh memo"]))
+        )
         return None
     call = http.call(source, base, deadline, start_by=start_by)
     try:
@@ -46,16 +80,20 @@ async def consult(
         return None
     except SourceFailure as exc:
         bundle.outcomes.append(SourceOutcome(source=source, status="failed", detail=exc.detail))
+        if bundle.memo is not None and key is not None:
+            bundle.memo.failed(source, key, exc.detail)
         return None
     except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
-        bundle.outcomes.append(
-            SourceOutcome(source=source, status="failed", detail=f"unexpected reply shape ({type(exc).__name__})")
-        )
+        detail = f"unexpected reply shape ({type(exc).__name__})"
+        bundle.outcomes.append(SourceOutcome(source=source, status="failed", detail=detail))
+        if bundle.memo is not None and key is not None:
+            bundle.memo.failed(source, key, detail)
         return None
     finally:
         bundle.connector_calls += call.network_calls
+    if bundle.memo is not None and key is not None:
+        bundle.memo.answered(source, key, found)
     added = sum(bundle.add(c) for c in found)
-    notes = [why] if why else []
     if call.cache_hits and not call.network_calls:
         notes.append("from cache")
     bundle.outcomes.append(

@@ -1,7 +1,10 @@
 """The online stages (URL Fetch, Scholar Connectors in two tiers, Web Search), sharing one HTTP client per run.
 
-`pipeline.Checker` calls `online_stages(settings)` unless offline; the stages
-hold the shared client, which the pipeline closes after each run (`aclose`)
+`pipeline.Checker` calls `online_stages(settings, memo=...)` with its evidence memo;
+offline (a memo with network=False, and only when the store holds memos) the stages
+only replay it: no HTTP cache is opened, collect/consult.py never calls a source and
+the arXiv prefetch does nothing. The stages hold
+the shared client, which the pipeline closes after each run (`aclose`)
 and whose cache it closes with the checker (`close`); closing twice is harmless.
 """
 
@@ -12,6 +15,7 @@ from pathlib import Path
 from platformdirs import user_cache_dir
 
 from citetracer.collect.http import HttpClient
+from citetracer.collect.memo import EvidenceMemo
 from citetracer.collect.scholar import ScholarStage
 from citetracer.collect.stage import Stage
 from citetracer.collect.urlfetch import UrlFetchStage
@@ -23,13 +27,17 @@ def default_cache() -> str:
     return str(Path(user_cache_dir("citetracer")) / "http.sqlite")
 
 
-def online_stages(settings: Settings, http: HttpClient | None = None) -> list[Stage]:
+def online_stages(settings: Settings, http: HttpClient | None = None, memo: EvidenceMemo | None = None) -> list[Stage]:
+    """The online stages; with an offline `memo` (network=False) they only replay it (no HTTP cache opened)."""
     if http is None:
         online = settings.online
-        if online.http_cache is None:
+        if memo is not None and not memo.network:
+            online = online.model_copy(update={"http_cache": ""})
+        elif online.http_cache is None:
             online = online.model_copy(update={"http_cache": default_cache()})
         http = HttpClient(online, settings.mailto)
     url_stage = UrlFetchStage(settings, http)
+    url_stage.memo = memo
     if settings.llm.enabled:
         from citetracer.agents.client import LLMClient
         from citetracer.agents.web_agent import WebAgent

@@ -10,9 +10,12 @@ from __future__ import annotations
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from citetracer.records import AgentCall, Candidate, Reference, SourceOutcome
+
+if TYPE_CHECKING:
+    from citetracer.collect.memo import EvidenceMemo
 
 #: How a source not asked because of the citation's rate budget is recorded (SourceOutcome.detail prefix).
 RATE_BUDGET = "skipped (rate budget)"
@@ -39,6 +42,10 @@ class EvidenceBundle:
     broad_answered: set[str] = field(default_factory=set)
     #: When the citation's check began (monotonic): online stages' rate budgets count from here.
     opened: float = field(default_factory=time.monotonic)
+    #: The evidence memo (collect/memo.py) the online stages replay from and record to, and the
+    #: memo subject of a search about this citation; None outside a checker (then nothing is memoized).
+    memo: EvidenceMemo | None = None
+    subject: str | None = None
     _seen: set[tuple[str, str, str | None, str | None]] = field(default_factory=set)
 
     def add(self, candidate: Candidate) -> bool:

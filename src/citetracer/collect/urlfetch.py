@@ -33,6 +33,7 @@ from citetracer.collect.connectors.pubmed import PubMed
 from citetracer.collect.consult import Ask, consult
 from citetracer.collect.http import Call, HttpClient, SourceFailure, UsesHttp
 from citetracer.collect.landing import page_candidate
+from citetracer.collect.memo import EvidenceMemo
 from citetracer.collect.stage import EvidenceBundle, budget_end
 from citetracer.config import Settings
 from citetracer.match.normalize import canonical_arxiv, canonical_doi
@@ -66,6 +67,8 @@ class Lookup:
     label: str
     #: The identifier (arXiv lookups: what `prefetch` batches).
     ident: str | None = None
+    #: The question for the evidence memo: the identifier itself, shared by every citation carrying it.
+    subject: str = ""
 
 
 class UrlFetchStage(UsesHttp):
@@ -90,6 +93,9 @@ class UrlFetchStage(UsesHttp):
         }
         #: arXiv id -> its candidates, from the paper's batched id_list requests (see prefetch).
         self._arxiv_batch: dict[str, list[Candidate]] = {}
+        #: The checker's evidence memo: prefetch leaves out ids it holds fresh answers for, and
+        #: does nothing offline (set by online_stages; None: no memo).
+        self.memo: EvidenceMemo | None = None
 
     async def prefetch(self, refs: Sequence[Reference]) -> None:
         """Look up the arXiv ids of all of a paper's citations in `id_list` batches, up front.
@@ -100,7 +106,17 @@ class UrlFetchStage(UsesHttp):
         """
         self._arxiv_batch = {}
         base = self._base("arxiv")
-        ids = sorted({lk.ident for r in refs for lk in self.lookups(r) if lk.source == "arxiv" and lk.ident})
+        memo = self.memo
+        if memo is not None and not memo.network:
+            return
+        ids = sorted(
+            {
+                lk.ident
+                for r in refs
+                for lk in self.lookups(r)
+                if lk.source == "arxiv" and lk.ident and not (memo and memo.fresh("arxiv", lk.subject))
+            }
+        )
         if len(ids) < 2 or not base:
             return
         for i in range(0, len(ids), ARXIV_BATCH):
@@ -119,18 +135,20 @@ class UrlFetchStage(UsesHttp):
         out: list[Lookup] = []
         doi = canonical_doi(ref.doi)
         if doi:
-            out.append(Lookup("doi", partial(_by_id, self.doi, doi), f"DOI {doi}"))
+            out.append(Lookup("doi", partial(_by_id, self.doi, doi), f"DOI {doi}", subject=f"doi:{doi}"))
         arxiv = canonical_arxiv(ref.arxiv_id)
         if arxiv and arxiv != arxiv_id_of(ref.model_copy(update={"arxiv_id": None})):
             batched = " (the paper's batched request)" if arxiv in self._arxiv_batch else ""
-            out.append(Lookup("arxiv", partial(self._arxiv_by_id, arxiv), f"arXiv {arxiv}{batched}", arxiv))
+            out.append(
+                Lookup("arxiv", partial(self._arxiv_by_id, arxiv), f"arXiv {arxiv}{batched}", arxiv, f"arxiv:{arxiv}")
+            )
         url = (ref.url or "").strip()
         if url:
             routed = self._route_url(url, doi, arxiv)
             if routed is not None:
                 out.append(routed)
             elif self.settings.online.fetch_pages and not url.lower().endswith((".pdf", ".zip", ".tar.gz")):
-                out.append(Lookup("web", partial(self._landing, url), f"page {url[:80]}"))
+                out.append(Lookup("web", partial(self._landing, url), f"page {url[:80]}", subject=f"url:{url}"))
         return out
 
     def _route_url(self, url: str, doi: str | None, arxiv: str | None) -> Lookup | None:
@@ -143,18 +161,18 @@ class UrlFetchStage(UsesHttp):
                 d = canonical_doi(ident)
                 if not d or d == doi:
                     return Lookup("doi", _nothing, "") if d == doi else None
-                return Lookup("doi", partial(_by_id, self.doi, d), f"DOI {d} (URL)")
+                return Lookup("doi", partial(_by_id, self.doi, d), f"DOI {d} (URL)", subject=f"doi:{d}")
             if source == "arxiv":
                 a = canonical_arxiv(ident)
                 if not a or a == arxiv or (doi and doi.endswith(a)):
                     return Lookup("arxiv", _nothing, "") if a else None
-                return Lookup("arxiv", partial(self._arxiv_by_id, a), f"arXiv {a} (URL)", a)
+                return Lookup("arxiv", partial(self._arxiv_by_id, a), f"arXiv {a} (URL)", a, f"arxiv:{a}")
             if source == "acl" and not ANTHOLOGY_ID.match(ident):
                 return None
             if source == "dblp":
-                return Lookup("dblp", partial(self._dblp_record, ident), f"DBLP {ident}")
+                return Lookup("dblp", partial(self._dblp_record, ident), f"DBLP {ident}", subject=f"dblp:{ident}")
             connector = self.by_url[source]
-            return Lookup(source, partial(_by_id, connector, ident), f"{source} {ident}")
+            return Lookup(source, partial(_by_id, connector, ident), f"{source} {ident}", subject=f"id:{ident}")
         return None
 
     async def _landing(self, url: str, call: Call) -> list[Candidate]:
@@ -191,6 +209,7 @@ class UrlFetchStage(UsesHttp):
                 deadline,
                 lookup.label,
                 start_by,
+                subject=lookup.subject,
             )
             return
         # A DOI: ask its registration agency's API first (one request), and the doi.org
@@ -208,11 +227,12 @@ class UrlFetchStage(UsesHttp):
             bundle,
             deadline,
             lookup.label,
+            subject=lookup.subject,
         )
         if found:
             return
         why = f"{lookup.label} ({agency.name} {'has no record' if found is not None else 'failed'})"
-        await consult(self.http, "doi", self._base("doi"), lookup.ask, bundle, deadline, why)
+        await consult(self.http, "doi", self._base("doi"), lookup.ask, bundle, deadline, why, subject=lookup.subject)
 
     def _base(self, source: str) -> str:
         if source == "web":

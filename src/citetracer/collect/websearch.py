@@ -70,7 +70,9 @@ class WebSearchStage(UsesHttp):
             urls.extend((await self.provider.search(query, call))[:MAX_PAGES])
             return []
 
-        if await consult(self.http, self.provider.name, base, ask, bundle, deadline, f"query {query[:60]}") is None:
+        # The answer is result URLs, not candidates: it cannot be replayed from the memo.
+        why = f"query {query[:60]}"
+        if await consult(self.http, self.provider.name, base, ask, bundle, deadline, why, memo=False) is None:
             return
         for url in urls:
             for lookup in self.url_stage.lookups(Reference(url=url)):
@@ -83,4 +85,5 @@ class WebSearchStage(UsesHttp):
                         bundle,
                         deadline,
                         f"search result {url[:80]}",
+                        subject=lookup.subject,
                     )

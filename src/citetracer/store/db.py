@@ -5,7 +5,8 @@ beside it (`<path>.index/`). SQLite is the source of truth; each write batch
 bumps a change counter, and the index records up to which counter it has been
 brought, so a process killed between the two commits leaves a store that
 heals itself on the next open. Citations judged Real are linked back to the
-evidence record that proved them (never to the citation's own fields).
+evidence record that proved them (never to the citation's own fields). The
+evidence memo (store/memo.py) keeps what online sources answered, and when.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from citetracer.match.venues import venue_id
 from citetracer.records import Candidate, Person
 from citetracer.store.codec import decode, encode
 from citetracer.store.index import IndexedWork, TitleIndex
+from citetracer.store.memo import MemoTable
 from citetracer.store.swap import heal_index_pair, index_path
 
 SCHEMA_VERSION = "2"
@@ -97,6 +99,7 @@ class Store:
             if "xref" not in columns:  # stores written before crossrefs were kept
                 self.db.execute("ALTER TABLE records ADD COLUMN xref INTEGER")
             self.db.executescript(INDEXES)
+            self.memo = MemoTable(self.db)
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('build', ?)", (uuid.uuid4().hex,))
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('seq', '0')")
@@ -370,6 +373,7 @@ class Store:
             by_type[kind] = by_type.get(kind, 0) + n
             by_source_type.setdefault(source, {})[kind] = n
         verified = self.db.execute("SELECT count(*) FROM verified").fetchone()[0]
+        memo = self.memo.counts()
         size = self.path.stat().st_size if self.path.exists() else 0
         index_size = sum(f.stat().st_size for f in self.index.path.rglob("*") if f.is_file())
         return {
@@ -379,6 +383,8 @@ class Store:
             "by_type": by_type,
             "by_source_and_type": by_source_type,
             "verified_links": verified,
+            "memo_answers": memo.get("answered", 0),
+            "memo_failures": memo.get("failed", 0),
             "indexed_documents": self.index.count(),
             "bytes": size + index_size,
             "sqlite_bytes": size,

@@ -1,0 +1,128 @@
+"""The evidence memo's table: what each online source answered about a question, and when.
+
+One row per (source, subject): the subject names what was asked (`ref:<fingerprint>`
+for a search about a citation, `doi:10.1000/x` for an identifier lookup; see
+collect/memo.py). A row holds either an answer (the candidate records the source
+returned, possibly none, in its order, compressed JSON) or the last failure with
+its reason. A failure never replaces an answer: the answer stays until a newer
+answer replaces it, and a failure row is never replayed (collect/memo.py), so a
+source that failed is asked again next time.
+
+Freshness is not stored: the caller decides at read time from `fetched_at`,
+so changing the configured days applies to old rows too. The table is created
+with `CREATE TABLE IF NOT EXISTS` when a store opens, so stores written before
+the memo existed gain it on their next open and lose nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Literal
+
+from pydantic import ValidationError
+
+from citetracer.records import Candidate
+
+TABLE = """
+CREATE TABLE IF NOT EXISTS memo (
+    source TEXT NOT NULL,
+    subject TEXT NOT NULL,
+    status TEXT NOT NULL,
+    fetched_at REAL NOT NULL,
+    detail TEXT,
+    candidates BLOB NOT NULL,
+    PRIMARY KEY (source, subject)
+) WITHOUT ROWID;
+"""
+#: Longest candidate list kept per row (a search asks for ~10 hits; pagination never needs more).
+MAX_CANDIDATES = 100
+
+
+@dataclass
+class MemoEntry:
+    source: str
+    subject: str
+    status: Literal["answered", "failed"]
+    #: Unix time (seconds) of the source's reply.
+    fetched_at: float
+    candidates: list[Candidate] = field(default_factory=list)
+    detail: str | None = None
+
+    @property
+    def fetched_iso(self) -> str:
+        return datetime.fromtimestamp(self.fetched_at, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+
+
+def _encode(candidates: Sequence[Candidate]) -> bytes:
+    rows = [c.model_dump(mode="json", exclude_defaults=True) for c in candidates[:MAX_CANDIDATES]]
+    return zlib.compress(json.dumps(rows, separators=(",", ":"), ensure_ascii=False).encode(), 6)
+
+
+def _decode(blob: bytes) -> list[Candidate] | None:
+    """The stored candidates, or None when the row is unreadable (then it is treated as absent)."""
+    try:
+        rows = json.loads(zlib.decompress(blob))
+        return [Candidate.model_validate(r) for r in rows]
+    except (zlib.error, ValueError, TypeError, ValidationError):
+        return None
+
+
+class MemoTable:
+    """Reads and writes of the `memo` table on a store's SQLite connection."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+        db.executescript(TABLE)
+
+    def get(self, source: str, subject: str) -> MemoEntry | None:
+        row = self.db.execute(
+            "SELECT status, fetched_at, detail, candidates FROM memo WHERE source = ? AND subject = ?",
+            (source, subject),
+        ).fetchone()
+        if row is None:
+            return None
+        status, fetched_at, detail, blob = row
+        candidates = _decode(blob)
+        if candidates is None or status not in ("answered", "failed"):
+            return None
+        return MemoEntry(source, subject, status, float(fetched_at), candidates, detail)
+
+    def put_many(self, entries: Sequence[MemoEntry]) -> int:
+        """Write answers (replacing older rows) and failures (only where no answer is kept); one transaction."""
+        answers = [e for e in entries if e.status == "answered"]
+        failures = [e for e in entries if e.status == "failed"]
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.executemany(
+                "INSERT INTO memo VALUES (?, ?, 'answered', ?, ?, ?) ON CONFLICT(source, subject) DO UPDATE SET "
+                "status='answered', fetched_at=excluded.fetched_at, detail=excluded.detail, "
+                "candidates=excluded.candidates WHERE excluded.fetched_at >= memo.fetched_at "
+                "OR memo.status = 'failed'",
+                [(e.source, e.subject, e.fetched_at, e.detail, _encode(e.candidates)) for e in answers],
+            )
+            self.db.executemany(
+                "INSERT INTO memo VALUES (?, ?, 'failed', ?, ?, ?) ON CONFLICT(source, subject) DO UPDATE SET "
+                "fetched_at=excluded.fetched_at, detail=excluded.detail WHERE memo.status = 'failed'",
+                [(e.source, e.subject, e.fetched_at, e.detail, _encode([])) for e in failures],
+            )
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+        return len(entries)
+
+    def prune(self, before: float) -> int:
+        """Forget rows fetched before `before` (unix time): they are stale for every source."""
+        cur = self.db.execute("DELETE FROM memo WHERE fetched_at < ?", (before,))
+        return cur.rowcount
+
+    def counts(self) -> dict[str, int]:
+        return {status: n for status, n in self.db.execute("SELECT status, count(*) FROM memo GROUP BY status")}
+
+    def __len__(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM memo").fetchone()[0])

@@ -1,0 +1,189 @@
+"""The evidence memo through the real pipeline, against the fake web: replay, freshness, failures, offline."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from citetracer.collect.memo import citation_subject, records_to_keep
+from citetracer.pipeline import Checker
+from citetracer.records import Candidate, CitationResult, Person, Reference, SourceOutcome
+from citetracer.store.db import Store
+from tests.fakeweb.server import FakeWeb, Fault
+
+DAY = 86400.0
+#: Not in the fake web's corpus, but its first author is: the broad search returns that
+#: author's real works (an answer with records), DBLP's title search returns nothing.
+FABRICATED = Reference(
+    title="Recursive attention lattices for zero-shot protein folding",
+    authors=[Person(given="Ilya", family="Sutskever")],
+    year=2019,
+    venue="NeurIPS",
+)
+#: A near-miss of a real title: OpenAlex answers with the real work, DBLP with nothing.
+NEAR_MISS = Reference(
+    title="Sequence to sequence learning with recurrent networks",
+    authors=[Person(given="Ilya", family="Sutskever")],
+    year=2014,
+    venue="NeurIPS",
+)
+#: A fabrication with a real DOI: URL Fetch resolves the DOI to another work.
+WRONG_DOI = Reference(
+    title="Hierarchical gradient sketches for federated retrieval",
+    authors=[Person(given="Jane", family="Doe")],
+    year=2016,
+    doi="10.1109/cvpr.2016.90",
+)
+
+
+def check(settings: Any, refs: list[Reference]) -> list[CitationResult]:
+    checker = Checker(settings)
+    try:
+        return asyncio.run(checker.check_references(refs))
+    finally:
+        checker.close()
+
+
+def outcomes(result: CitationResult) -> dict[str, SourceOutcome]:
+    return {o.source: o for o in result.cost.sources if o.status != "skipped"}
+
+
+def age_memo(settings: Any, days: float) -> None:
+    with Store(settings.store) as store:
+        store.db.execute("UPDATE memo SET fetched_at = fetched_at - ?", (days * DAY,))
+
+
+def test_a_recheck_replays_the_memo_without_calls(make_settings: Any, web: FakeWeb) -> None:
+    settings = make_settings()
+    [first] = check(settings, [FABRICATED])
+    assert first.verdict.class_ == "Hallucinated" and first.cost.connector_calls >= 2
+    asked = set(outcomes(first))
+    before = dict(web.hits)
+    [again] = check(settings, [FABRICATED])
+    assert dict(web.hits) == before and again.cost.connector_calls == 0
+    assert (again.verdict.class_, again.verdict.code) == (first.verdict.class_, first.verdict.code)
+    replayed = outcomes(again)
+    assert asked - {"memory"} <= set(replayed)
+    for source in asked - {"memory"}:
+        assert replayed[source].status == "answered" and replayed[source].fetched_at
+        assert "evidence memo" in (replayed[source].detail or "")
+
+
+def test_the_report_names_the_memo_and_the_date_of_the_answer(make_settings: Any) -> None:
+    settings = make_settings()
+    check(settings, [FABRICATED])
+    [again] = check(settings, [FABRICATED])
+    doc = again.to_json_dict()
+    openalex = next(s for s in doc["cost"]["sources"] if s["source"] == "openalex")
+    assert openalex["status"] == "answered" and openalex["fetched_at"].startswith(time.strftime("%Y-", time.gmtime()))
+    assert openalex["fetched_at"][:10] in openalex["detail"] and "replayed" in openalex["detail"]
+
+
+def test_an_expired_answer_is_asked_again(make_settings: Any, web: FakeWeb) -> None:
+    settings = make_settings()
+    [first] = check(settings, [NEAR_MISS])
+    assert first.verdict.code == "H2"
+    # 10 days later: answers with records (30 days) are fresh, "not found" (7 days) is not.
+    age_memo(settings, 10)
+    before = dict(web.hits)
+    [again] = check(settings, [NEAR_MISS])
+    o = outcomes(again)
+    assert o["openalex"].fetched_at is not None and web.hits["openalex"] == before.get("openalex", 0)
+    assert o["dblp"].fetched_at is None and web.hits["dblp"] > before.get("dblp", 0)
+    # 40 days later everything is stale.
+    age_memo(settings, 40)
+    [late] = check(settings, [NEAR_MISS])
+    assert all(x.fetched_at is None for x in late.cost.sources) and late.cost.connector_calls >= 2
+    assert web.hits["openalex"] > before.get("openalex", 0)
+
+
+def test_freshness_is_configurable_per_source(make_settings: Any, web: FakeWeb) -> None:
+    settings = make_settings(memo_days={"*": 30.0, "openalex": 0.0})
+    check(settings, [NEAR_MISS])
+    before = dict(web.hits)
+    [again] = check(settings, [NEAR_MISS])
+    assert web.hits["openalex"] > before["openalex"] and outcomes(again)["openalex"].fetched_at is None
+    assert outcomes(again)["dblp"].fetched_at is not None  # DBLP's "not found" is under the default
+
+
+def test_failures_are_not_memoized(make_settings: Any, web: FakeWeb) -> None:
+    settings = make_settings(connectors=["openalex"], retries=0)
+    web.faults["openalex"] = Fault(mode="status", status=500)
+    [failed] = check(settings, [FABRICATED])
+    assert failed.verdict.code == "P1" and outcomes(failed)["openalex"].status == "failed"
+    with Store(settings.store) as store:
+        row = store.memo.get("openalex", citation_subject(FABRICATED))
+        assert row is not None and row.status == "failed" and "500" in (row.detail or "")
+    web.faults.clear()
+    before = web.hits["openalex"]
+    [again] = check(settings, [FABRICATED])
+    assert web.hits["openalex"] > before
+    assert outcomes(again)["openalex"].status == "answered" and again.verdict.class_ == "Hallucinated"
+    with Store(settings.store) as store:
+        row = store.memo.get("openalex", citation_subject(FABRICATED))
+        assert row is not None and row.status == "answered"
+
+
+def test_offline_replays_the_memo_and_never_calls(make_settings: Any, web: FakeWeb) -> None:
+    settings = make_settings()
+    [online] = check(settings, [FABRICATED])
+    offline = settings.model_copy(update={"offline": True})
+    before = dict(web.hits)
+    [replayed, unseen] = check(offline, [FABRICATED, WRONG_DOI])
+    assert dict(web.hits) == before
+    assert (replayed.verdict.class_, replayed.verdict.code) == (online.verdict.class_, online.verdict.code)
+    assert outcomes(replayed)["openalex"].fetched_at is not None
+    skipped = [o for o in unseen.cost.sources if o.status == "skipped" and "offline" in (o.detail or "")]
+    assert skipped and not any(o.status == "failed" for o in unseen.cost.sources)
+    assert "failed" not in unseen.verdict.rationale  # a source not asked is not a source that failed
+
+
+def test_offline_without_a_memo_is_memory_only(make_settings: Any) -> None:
+    offline = make_settings().model_copy(update={"offline": True})
+    assert [s.name for s in Checker(offline).stages] == ["memory"]
+
+
+def test_identifier_lookups_are_shared_by_citations(make_settings: Any, web: FakeWeb) -> None:
+    settings = make_settings(connectors=["openalex"])
+    [first] = check(settings, [WRONG_DOI])
+    assert outcomes(first)["crossref"].fetched_at is None
+    other = WRONG_DOI.model_copy(update={"title": "A different fabricated title about lattices"})
+    before = dict(web.hits)
+    [second] = check(settings, [other])
+    assert outcomes(second)["crossref"].fetched_at is not None and web.hits["crossref"] == before["crossref"]
+    assert web.hits["openalex"] > before["openalex"]  # the search is about the new title: asked
+
+
+def test_memo_can_be_switched_off(make_settings: Any, web: FakeWeb) -> None:
+    settings = make_settings(memo=False)
+    check(settings, [FABRICATED])
+    before = dict(web.hits)
+    [again] = check(settings, [FABRICATED])
+    assert again.cost.connector_calls >= 2 and web.hits["openalex"] > before["openalex"]
+    with Store(settings.store) as store:
+        assert len(store.memo) == 0
+
+
+def test_online_records_of_a_fabricated_citation_are_kept_as_records(make_settings: Any) -> None:
+    settings = make_settings()
+    [r] = check(settings, [WRONG_DOI])
+    assert r.verdict.class_ == "Hallucinated"
+    with Store(settings.store) as store:
+        assert store.rids_by_doi("10.1109/cvpr.2016.90")  # the real work behind the wrong DOI
+        assert store.verified_link("x") is None
+
+
+def test_untrusted_pages_never_become_records() -> None:
+    page = Candidate(source="web", id="https://example.org/p", title="A page's own claim")
+    service = Candidate(source="crossref", id="10.1/x", title="A real record", work="crossref:10.1/x")
+    kept = records_to_keep([page, service, service])
+    assert [(k.source, k.id) for k in kept] == [("crossref", "10.1/x")]
+
+
+def test_the_subject_ignores_case_and_spacing_but_not_content() -> None:
+    same = FABRICATED.model_copy(update={"title": "  RECURSIVE attention   lattices for zero-shot protein folding"})
+    other_year = FABRICATED.model_copy(update={"year": 2020})
+    assert citation_subject(same) == citation_subject(FABRICATED)
+    assert citation_subject(other_year) != citation_subject(FABRICATED)
+    assert citation_subject(FABRICATED.model_copy(update={"raw": "[3] anything"})) == citation_subject(FABRICATED)
