@@ -187,3 +187,26 @@ def test_the_subject_ignores_case_and_spacing_but_not_content() -> None:
     assert citation_subject(same) == citation_subject(FABRICATED)
     assert citation_subject(other_year) != citation_subject(FABRICATED)
     assert citation_subject(FABRICATED.model_copy(update={"raw": "[3] anything"})) == citation_subject(FABRICATED)
+
+
+#: Two citations carrying arXiv ids: the URL Fetch stage batches them in one prefetch request.
+ARXIV_PAIR = [
+    Reference(title="The large N limit of superconformal field theories", arxiv_id="hep-th/9711200", year=1997),
+    Reference(title="A fabricated preprint on lattice sketches", arxiv_id="1409.3215", year=2014),
+]
+
+
+def test_the_arxiv_prefetch_skips_memoized_ids_and_never_runs_offline(make_settings: Any, web: FakeWeb) -> None:
+    settings = make_settings(connectors=["openalex"])
+    check(settings, ARXIV_PAIR)
+    before = dict(web.hits)
+    assert before.get("arxiv", 0) >= 1
+    results = check(settings, ARXIV_PAIR)
+    assert web.hits["arxiv"] == before["arxiv"]
+    assert all(outcomes(r)["arxiv"].fetched_at for r in results if "arxiv" in outcomes(r))
+    fresh = [
+        r.model_copy(update={"arxiv_id": a}) for r, a in zip(ARXIV_PAIR, ("1706.03762", "1512.03385"), strict=True)
+    ]
+    offline = settings.model_copy(update={"offline": True})
+    check(offline, fresh)
+    assert dict(web.hits) == before
