@@ -59,3 +59,35 @@ def test_join_lines_repairs_hyphenation_urls_and_ligatures() -> None:
     )
     assert join_lines(["Nature 1 (2). https:", "//doi.org/10.1/x"]) == "Nature 1 (2). https://doi.org/10.1/x"
     assert join_lines(["Nature 1 (2). doi:10.", "1037/edu0000018"]) == "Nature 1 (2). doi:10.1037/edu0000018"
+
+
+def foot_columns(right_foot_y: float) -> list[Fragment]:
+    """Two columns of 10 pt text over a block of 8 pt lines at the foot of each column."""
+    out = []
+    for i in range(10):
+        out.append(frag(f"left text {i}", 50, 100 + 12 * i))
+        out.append(frag(f"right text {i}", 320, 100 + 12 * i))
+    for i in range(2):
+        out.append(frag(f"left note {i}", 50, 300 + 9 * i, size=8))
+        out.append(frag(f"right note {i}", 320, right_foot_y + 9 * i, size=8))
+    return out
+
+
+def test_notes_across_the_foot_of_both_columns_are_read_after_both_columns() -> None:
+    texts = [ln.text for ln in page_lines(foot_columns(300), 0, 595, 842).lines]
+    assert texts == (
+        [f"left text {i}" for i in range(10)]
+        + [f"right text {i}" for i in range(10)]
+        + ["left note 0", "left note 1", "right note 0", "right note 1"]
+    )
+
+
+def test_small_text_at_the_foot_of_one_column_only_keeps_column_order() -> None:
+    # The right column's small lines sit far lower: not one band of notes, plain column order.
+    texts = [ln.text for ln in page_lines(foot_columns(500), 0, 595, 842).lines]
+    assert texts == (
+        [f"left text {i}" for i in range(10)]
+        + ["left note 0", "left note 1"]
+        + [f"right text {i}" for i in range(10)]
+        + ["right note 0", "right note 1"]
+    )

@@ -135,6 +135,39 @@ def test_numbered_list_without_heading(make_pdf: Callable[..., Path]) -> None:
     assert any("no bibliography heading" in w for w in result.warnings)
 
 
+def test_numbered_list_at_the_foot_of_both_columns(make_pdf: Callable[..., Path]) -> None:
+    """A short note's references set small under the text of both columns, no heading: [1]-[2] at the foot
+    of the left column, [3]-[4] at the foot of the right one, after an acknowledgement."""
+    body = [(40, 100 + 12 * i, f"Left column text line {i} about solitary waves.", 9.5) for i in range(30)]
+    body += [(310, 100 + 12 * i, f"Right column text line {i} with figures.", 9.5) for i in range(20)]
+    body += [(310, 360, "Acknowledgement", 8), (310, 375, "This work was supported by a grant in 1991.", 9.5)]
+    refs = [
+        (40, 500, "[1] S. Kichenassamy, Nonlinearity 10, 133 (1997).", 8),
+        (40, 509, "[2] B. Tian, K. Zhao, and Y. T. Gao, Int. J. Eng. Sci.", 8),
+        (52, 518, "35, 1081 (1997).", 8),
+        (310, 500, "[3] Y. T. Gao and B. Tian, Acta Mechanica 128, 137 (1998).", 8),
+        (310, 509, "[4] E. Parkes and B. Duffy, Comput. Phys. Comm. 98, 288", 8),
+        (322, 518, "(1996).", 8),
+    ]
+    result = read_references(make_pdf([body + refs]))
+    assert [r.label for r in result.references] == ["1", "2", "3", "4"]
+    assert [r.year for r in result.references] == [1997, 1997, 1998, 1996]
+    assert not any("grant" in (r.raw or "") for r in result.references)
+
+
+def test_footnote_under_the_list_is_not_part_of_the_last_reference(make_pdf: Callable[..., Path]) -> None:
+    page = [
+        (72, 600, "References", 12),
+        (72, 620, "[1] E. B. Flagg, A. Muller, S. V. Polyakov, and G. S. Solomon, Phys. Rev. Lett. 104,", 8.6),
+        (72, 631, "137401 (2010).", 8.6),
+        (72, 694, "*", 6),
+        (76, 706, "corresponding author: mullera@example.edu", 7.7),
+    ]
+    refs = read_references(make_pdf([BODY, page])).references
+    assert len(refs) == 1
+    assert refs[0].raw and refs[0].raw.endswith("137401 (2010).")
+
+
 def test_cli_extract_json_has_provenance(make_pdf: Callable[..., Path], tmp_path: Path) -> None:
     path = make_pdf([BODY, [(72, 80, "Bibliography", 14), *column(HANGING, 72, 110, indent=18)]])
     out = tmp_path / "out.json"

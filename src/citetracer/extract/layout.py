@@ -142,8 +142,18 @@ def page_lines(frags: list[Fragment], index: int, width: float, height: float) -
     spanning: list[Fragment] = []
 
     def close_band() -> None:
-        lines.extend(_lines_of(band_left, index, 1))
-        lines.extend(_lines_of(band_right, index, 2))
+        left = _lines_of(band_left, index, 1)
+        right = _lines_of(band_right, index, 2)
+        cut_left, cut_right = _foot_start(left), _foot_start(right)
+        if (
+            cut_left is not None
+            and cut_right is not None
+            and abs(left[cut_left].y0 - right[cut_right].y0) <= 0.6 * left[cut_left].size
+        ):
+            # Notes or a bibliography set across the foot of both columns: read after both columns' text.
+            lines.extend(left[:cut_left] + right[:cut_right] + left[cut_left:] + right[cut_right:])
+        else:
+            lines.extend(left + right)
         band_left.clear()
         band_right.clear()
 
@@ -159,6 +169,36 @@ def page_lines(frags: list[Fragment], index: int, width: float, height: float) -
     close_band()
     lines.extend(_lines_of(spanning, index, 0))
     return Page(index, width, height, lines, gutter=gutter)
+
+
+#: Text this much smaller than a column's body is set apart (notes, captions, a bibliography in small type).
+SMALL_SHARE = 0.92
+
+
+def body_size(lines: list[Line]) -> float:
+    """The size most of the text is set in: the character-weighted median of the lines' sizes."""
+    weighted = sorted((ln.size, len(ln.text)) for ln in lines)
+    half = sum(n for _, n in weighted) / 2
+    seen = 0
+    for size, n in weighted:
+        seen += n
+        if seen >= half:
+            return size
+    return weighted[-1][0] if weighted else 0.0
+
+
+def _foot_start(lines: list[Line]) -> int | None:
+    """Index of the first line of a block at a column's foot set in smaller type than the text above it,
+    after a vertical gap (footnotes, or references set at the bottom of a short article's last page)."""
+    k = len(lines)
+    while k > 1 and lines[k - 1].size <= SMALL_SHARE * body_size(lines[: k - 1]):
+        k -= 1
+    if k == len(lines) or k == 0:
+        return None
+    above = body_size(lines[:k])
+    if lines[k].y0 - lines[k - 1].y1 < 0.5 * above:
+        return None
+    return k
 
 
 def _margin_key(text: str) -> str:

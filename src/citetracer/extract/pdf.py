@@ -219,8 +219,13 @@ def _ocr_pages(doc: Any, todo: list[int], pages: dict[int, Page], limits: Limits
             skipped.append(i)
             continue
         try:
+            # One page bitmap at a time, released before the next page is rendered.
             image = doc.render(i, limits.ocr_dpi)
-            frags = ocr.fragments(image, limits.ocr_dpi, timeout=limits.ocr_page_seconds)
+            try:
+                frags = ocr.fragments(image, limits.ocr_dpi, timeout=limits.ocr_page_seconds)
+            finally:
+                image.close()
+                del image
         except ocr.OcrError as exc:
             warnings.append(f"page {i + 1}: OCR failed ({exc}); skipped")
             continue

@@ -27,7 +27,7 @@ import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from citetracer.extract.layout import Line
+from citetracer.extract.layout import SMALL_SHARE, Line, body_size
 
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
 _NUMBER_LABELS = (
@@ -58,8 +58,8 @@ def split_blocks(lines: list[Line]) -> tuple[list[Block], str]:
     if not lines:
         return [], "empty"
     # Footnotes that a page break puts inside the list are set smaller than the references.
-    size = statistics.median(ln.size for ln in lines)
-    lines = [ln for ln in lines if ln.size >= 0.82 * size]
+    size = body_size(lines)
+    lines = _drop_notes([ln for ln in lines if ln.size >= 0.82 * size], size)
     # Lines starting far left of their column's text (a journal footer under a narrow text block) are not references.
     edges = _left_edges(lines)
     lines = [ln for ln in lines if ln.x0 >= edges[(ln.page, ln.column)] - 4 * size]
@@ -68,6 +68,21 @@ def split_blocks(lines: list[Line]) -> tuple[list[Block], str]:
         if result is not None:
             return result
     return [Block(lines)], "none"
+
+
+def _drop_notes(lines: list[Line], size: float) -> list[Line]:
+    """Lines under a clear vertical gap at the foot of a page column, all set smaller than the
+    references (a footnote such as "* corresponding author" under the list), are not references."""
+    out: list[Line] = []
+    for _key, group in itertools.groupby(lines, key=lambda ln: (ln.page, ln.column)):
+        run = list(group)
+        k = len(run)
+        while k > 1 and run[k - 1].size < SMALL_SHARE * size:
+            k -= 1
+        if k < len(run) and run[k].y0 - run[k - 1].y1 > 1.5 * size:
+            run = run[:k]
+        out.extend(run)
+    return out
 
 
 def _cut(lines: list[Line], starts: list[int], labels: list[str | None] | None = None) -> list[Block]:
