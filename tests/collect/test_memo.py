@@ -210,3 +210,15 @@ def test_the_arxiv_prefetch_skips_memoized_ids_and_never_runs_offline(make_setti
     offline = settings.model_copy(update={"offline": True})
     check(offline, fresh)
     assert dict(web.hits) == before
+
+
+def test_a_replayed_unresolvable_doi_is_still_h5(make_settings: Any, web: FakeWeb) -> None:
+    """The resolver's 'no such DOI' is an answer with its question in the detail (judge/codes.py reads it)."""
+    ref = WRONG_DOI.model_copy(update={"doi": "10.1109/cvpr.2016.99999"})
+    settings = make_settings(connectors=["openalex"])
+    [first] = check(settings, [ref])
+    before = dict(web.hits)
+    [again] = check(settings, [ref])
+    assert dict(web.hits) == before and again.cost.connector_calls == 0
+    assert first.verdict.code == "H5" and again.verdict.code == "H5"
+    assert again.verdict.rationale == first.verdict.rationale

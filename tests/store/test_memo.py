@@ -81,3 +81,17 @@ def test_the_memo_table_is_plain_sqlite(tmp_path: Path) -> None:
     db = sqlite3.connect(path)
     assert db.execute("SELECT source, subject, status FROM memo").fetchall() == [("openalex", "ref:a", "answered")]
     db.close()
+
+
+def test_a_bulk_rebuild_keeps_the_memo(tmp_path: Path) -> None:
+    from citetracer.store.bulk import BulkBuild
+
+    target = tmp_path / "s.sqlite"
+    with Store(target) as store:
+        store.memo.put_many([MemoEntry("openalex", "ref:a", "answered", 1000.0, [CAND])])
+    build = BulkBuild(target)
+    build.carry_over(target, replaced_sources={"dblp"})
+    build.commit()
+    with Store(target) as store:
+        entry = store.memo.get("openalex", "ref:a")
+        assert entry is not None and entry.candidates == [CAND]

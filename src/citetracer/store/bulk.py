@@ -8,7 +8,7 @@ the journal in memory and no fsync (the file is disposable until it is
 swapped in), index documents go straight to one tantivy writer, the key's
 unique index and the secondary indexes are created once at the end (a key
 seen twice keeps its last record), and the records of other sources plus the
-verified-citation links are carried over from the previous store by key.
+verified-citation links and the evidence memo are carried over from the previous store.
 Only `commit()` touches the target, through `swap.replace_store`; any failure
 before that (a corrupt dump, a full disk, a kill) leaves the previous store
 exactly as it was, and `abort()` (or the next build) deletes the leftovers.
@@ -28,6 +28,7 @@ from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefi
 from citetracer.store.codec import pack, record_json
 from citetracer.store.db import INDEXES, SCHEMA_VERSION, TABLES, Store, WorkRecord, indexed_work, venue_key
 from citetracer.store.index import TitleIndex, add_fields, index_tokens
+from citetracer.store.memo import TABLE as MEMO_TABLE
 from citetracer.store.swap import index_path, remove_store_files, replace_store, write_marker
 
 #: Rows per SQLite transaction and per check of the writer's health.
@@ -243,9 +244,17 @@ class BulkBuild:
             "INSERT OR IGNORE INTO meta SELECT key, value FROM old.meta "
             "WHERE key LIKE 'source_%' OR key LIKE 'complete:%'"
         )
+        self._copy_memo()
         self.db.execute("COMMIT")
         self.db.execute("DETACH DATABASE old")
         self.db.execute("BEGIN")
+
+    def _copy_memo(self) -> None:
+        """The evidence memo of the previous store (store/memo.py), when it has one: a rebuild keeps it."""
+        self.db.execute(MEMO_TABLE)
+        if self.db.execute("SELECT 1 FROM old.sqlite_master WHERE type = 'table' AND name = 'memo'").fetchone():
+            columns = "source, subject, status, fetched_at, detail, candidates"
+            self.db.execute(f"INSERT OR IGNORE INTO memo ({columns}) SELECT {columns} FROM old.memo")
 
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute(
