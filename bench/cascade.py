@@ -196,7 +196,7 @@ def main() -> int:
         warm_store.write_bytes(store.read_bytes())
         nomemo_store.write_bytes(store.read_bytes())
         with Store(warm_store) as s:
-            memo_rows = s.memo.counts()
+            memo_rows, kept = s.memo.counts(), s.stats()
         warm, warm_s = run(web, refs, warm_store)
         print(row("  store warm, HTTP cache cold", entries, warm, warm_s))
         nomemo, nomemo_s = run(web, refs, nomemo_store, memo=False)
@@ -212,7 +212,8 @@ def main() -> int:
         print(
             f"\nwarm store: {calls(warm):.2f} calls/citation (target <= 0.3); memo after run 1: "
             f"{memo_rows.get('answered', 0)} answers, {memo_rows.get('failed', 0)} failures; "
-            f"{replayed} source answers replayed from it"
+            f"{replayed} source answers replayed from it; store after run 1: {kept['records']} records "
+            f"({kept['verified_links']} verified links), {int(kept['sqlite_bytes']) / 1e6:.1f} MB SQLite"
         )
         print(
             f"verdict codes changed vs run 1 (richer store; classes unchanged unless F1 moved): "
