@@ -39,6 +39,7 @@ whatever the verdict of the citation that brought them: see `records_to_keep`.
 from __future__ import annotations
 
 import hashlib
+import sqlite3
 import time
 import unicodedata
 from collections.abc import Iterable
@@ -148,11 +149,21 @@ class EvidenceMemo:
             self.pending[(source, subject)] = MemoEntry(source, subject, "failed", time.time(), [], detail)
 
     def save(self) -> int:
-        """Write the new entries and the records they brought; forget rows stale for every source."""
+        """Write the new entries and the records they brought; forget rows stale for every source.
+
+        A store that cannot be written now (locked by another process past the timeout, disk
+        full) loses only these entries, i.e. future calls; never the run's results.
+        """
         entries = list(self.pending.values())
         self.pending.clear()
         if not entries:
             return 0
+        try:
+            return self._write(entries)
+        except sqlite3.OperationalError:
+            return 0
+
+    def _write(self, entries: list[MemoEntry]) -> int:
         records = [
             r
             for r in records_to_keep(c for e in entries for c in e.candidates)
