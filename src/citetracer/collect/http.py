@@ -33,13 +33,18 @@ from citetracer.collect.httpcache import HttpCache
 from citetracer.collect.ssrf import Pinned, Resolver, UnsafeURL, check_url, pinned
 from citetracer.config import OnlineSettings
 
-#: Published polite request rates (requests per second) of each service.
-#: Crossref: 10/s and 3 at a time in the polite pool (with mailto); OpenAlex: 10/s;
-#: Semantic Scholar: 1/s for keyed clients (the unauthenticated pool is shared and
-#: throttled); arXiv: one request every 3 s, one at a time; NCBI E-utilities: 3/s
-#: without a key (10 with); DBLP: "wait at least one or two seconds between two
-#: consecutive requests" (dblp.org FAQ, rate limiting). Europe PMC, ACL Anthology,
-#: OpenReview, DataCite and doi.org publish no number: we stay well below what they tolerate.
+#: Published polite request rates (requests per second) of each service, checked against
+#: their documentation (2026-11): Crossref: limits depend on the pool and are advertised in
+#: x-rate-limit-limit/-interval headers; 10/s and 3 at a time is the polite pool's (with mailto);
+#: OpenAlex: at most 100 requests/s for anyone, plus a daily credit allowance (searches cost
+#: credits, lookups by id are free): 10/s stays far below; Semantic Scholar: 1/s for keyed
+#: clients, the unauthenticated pool is shared by all users and answers 429 when busy (we use
+#: the keyed rate as a ceiling and honour Retry-After); arXiv: one request every 3 s, one
+#: connection; NCBI E-utilities: 3/s without a key (10 with); DBLP: "you should always be fine
+#: when waiting for at least one or two second between two consecutive requests" (dblp.org FAQ).
+#: Europe PMC, ACL Anthology, OpenReview, DataCite and doi.org publish no per-second number: we
+#: stay well below what they tolerate. Speed comes from design (rate budget, batching, choosing
+#: services), never from raising these.
 POLITE_RATES: dict[str, float] = {
     "crossref": 10.0,
     "openalex": 10.0,
