@@ -9,6 +9,13 @@ freshness, a descriptive User-Agent with a contact e-mail, and counters of
 calls, bytes and time. Every failure surfaces as `SourceFailure`, which the
 stages record as a failed source, never as "not found".
 
+A call may carry a rate budget (`Call.start_by`): when our own queue for the
+source (its polite rate, its connection cap) would start the request later,
+the request is not sent and `OverBudget` is raised, reserving nothing; the
+stages record the source as "skipped (rate budget)". A paper with many
+citations then costs a slow service only what it can serve in time, instead
+of queueing every citation behind DBLP's one request a second.
+
 Configured source base URLs are trusted; any other URL (found in a paper, or
 a redirect leaving the source's own host) goes through `ssrf.check_url` first.
 """
