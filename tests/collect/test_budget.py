@@ -101,3 +101,20 @@ def test_a_real_citation_is_found_although_the_specialists_are_over_budget(make_
     settings = make_settings(rate_limits={"*": 0, "dblp": 0.01}, rate_budget=0.5)
     [r] = check_with_dblp_queue_full(settings, [SEQ2SEQ])
     assert r.verdict.class_ == "Real"
+
+
+def test_the_second_broad_index_is_never_one_whose_circuit_is_open(web: FakeWeb, make_settings: Any) -> None:
+    checker = Checker(make_settings())
+    try:
+        http = next(s.http for s in checker.stages if hasattr(s, "http"))
+        breaker = http.breaker("semanticscholar")
+        for _ in range(breaker.limit):
+            breaker.failure()
+        before = web.hits["semanticscholar"]
+        [r] = asyncio.run(checker.check_references([FABRICATED]))
+    finally:
+        checker.close()
+    assert web.hits["semanticscholar"] == before
+    second = outcome(r, "crossref")
+    assert second.status == "answered" and "second broad index" in (second.detail or "")
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H1")

@@ -101,17 +101,19 @@ class ScholarStage(UsesHttp):
     def _second_broad(self, reference: Reference, bundle: EvidenceBundle, asked: set[str]) -> str | None:
         """A broad index to ask in the specialist tier, when an absence verdict is in sight and
         fewer than BROAD_QUORUM broad indexes answered: the one with a turn free within the
-        rate budget (Semantic Scholar first: it also ingests DBLP), else the first available."""
+        rate budget (Semantic Scholar first: it also ingests DBLP and DOI-less proceedings),
+        else the first available whose circuit is closed."""
         if len(bundle.broad_answered) >= BROAD_QUORUM:
             return None
         title = reference.title or ""
         if any(title_similarity(title, c.title or "") >= CLOSE_TITLE for c in bundle.candidates):
             return None
         consulted = {o.source for o in bundle.outcomes if o.status != "skipped"}
+        # A service whose circuit is open would only add a failure (and a P1): never chosen.
         options = [
             n
             for n in ("semanticscholar", "crossref", "openalex")
-            if self.settings.sources.get(n) and n not in consulted and n not in asked
+            if self.settings.sources.get(n) and n not in consulted and n not in asked and self.http.breaker(n).allow()
         ]
         budget = self.settings.online.rate_budget
         free = [n for n in options if budget is None or self.http.turn_within(n, budget)]
