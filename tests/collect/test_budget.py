@@ -104,9 +104,10 @@ def test_a_real_citation_is_found_although_the_specialists_are_over_budget(make_
 
 
 def test_the_second_broad_index_is_never_one_whose_circuit_is_open(web: FakeWeb, make_settings: Any) -> None:
-    checker = Checker(make_settings())
+    checker = Checker(make_settings(rate_limits={"*": 0, "dblp": 0.01}, rate_budget=0.5))
     try:
         http = next(s.http for s in checker.stages if hasattr(s, "http"))
+        assert http.limiter("dblp").reserve() == 0.0  # DBLP's queue is full: a second broad index is needed
         breaker = http.breaker("semanticscholar")
         for _ in range(breaker.limit):
             breaker.failure()
@@ -117,4 +118,29 @@ def test_the_second_broad_index_is_never_one_whose_circuit_is_open(web: FakeWeb,
     assert web.hits["semanticscholar"] == before
     second = outcome(r, "crossref")
     assert second.status == "answered" and "second broad index" in (second.detail or "")
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H1")
+
+
+def test_no_second_broad_index_when_the_specialists_have_turns_free(web: FakeWeb, make_settings: Any) -> None:
+    checker = Checker(make_settings(rate_limits={"*": 0}, rate_budget=0.5))
+    try:
+        [r] = asyncio.run(checker.check_references([FABRICATED]))
+    finally:
+        checker.close()
+    asked = {o.source for o in r.cost.sources if o.status != "skipped"}
+    assert "dblp" in asked and not asked & {"semanticscholar", "crossref"}
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H1")
+
+
+def test_a_skip_nobody_predicted_still_gets_its_second_broad_index(
+    web: FakeWeb, make_settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Another citation took DBLP's turn between the look at its queue and the request."""
+    from citetracer.collect.scholar import ScholarStage
+
+    monkeypatch.setattr(ScholarStage, "_queues_full", lambda self, names, start_by: False)
+    [r] = check_with_dblp_queue_full(make_settings(rate_limits={"*": 0, "dblp": 0.01}, rate_budget=0.5), [FABRICATED])
+    assert outcome(r, "dblp").status == "skipped"
+    second = outcome(r, "semanticscholar")
+    assert second.status == "answered" and "over budget" in (second.detail or "")
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H1")

@@ -14,14 +14,16 @@ The broad indexes chosen in the first tier (fast services, the primary
 evidence) are exempt: they wait for their turn. Such a skip counts as a
 failure (P1, never H1) unless two broad indexes answered a title search
 (EvidenceBundle.failed_sources); so when the first tier found nothing close
-to the cited title, the specialist tier also asks a second broad index, the
-one whose queue has a turn free within the budget.
+to the cited title and a specialist is (or turns out) over budget, the
+specialist tier also asks a second broad index, preferring one whose queue
+has a turn free within the budget and whose circuit is closed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterable
 
 from citetracer.collect.choice import choose
 from citetracer.collect.connectors import Connector
@@ -36,7 +38,7 @@ from citetracer.collect.connectors.pubmed import PubMed
 from citetracer.collect.connectors.semanticscholar import SemanticScholar
 from citetracer.collect.consult import consult
 from citetracer.collect.http import HttpClient, UsesHttp
-from citetracer.collect.stage import BROAD_QUORUM, EvidenceBundle, budget_end
+from citetracer.collect.stage import BROAD_QUORUM, EvidenceBundle, budget_end, is_budget_skip
 from citetracer.config import Settings
 from citetracer.match.rules import title_similarity
 from citetracer.records import Reference, SourceOutcome
@@ -59,6 +61,7 @@ BROAD_CHAIN = ("openalex", "semanticscholar", "crossref")
 #: Below this title similarity a candidate is not "close" (judge.codes.NEAR_MISS_SIMILARITY):
 #: the citation is heading for an absence verdict, which needs a second broad index.
 CLOSE_TITLE = 0.75
+SECOND_BROAD = "a second broad index: the first found nothing close to the cited title"
 
 
 class ScholarStage(UsesHttp):
@@ -98,6 +101,13 @@ class ScholarStage(UsesHttp):
             bundle.broad_answered.add(name)
         return found is not None
 
+    def _queues_full(self, names: Iterable[str], start_by: float | None) -> bool:
+        """Whether some of `names` has no turn free before `start_by` (requests would be skipped)."""
+        if start_by is None:
+            return False
+        left = start_by - time.monotonic()
+        return any(not self.http.turn_within(n, left) for n in names)
+
     def _second_broad(self, reference: Reference, bundle: EvidenceBundle, asked: set[str]) -> str | None:
         """A broad index to ask in the specialist tier, when an absence verdict is in sight and
         fewer than BROAD_QUORUM broad indexes answered: the one with a turn free within the
@@ -130,12 +140,17 @@ class ScholarStage(UsesHttp):
         deadline = time.monotonic() + self.settings.online.deadline
         start_by = budget_end(bundle, self.settings.online.rate_budget)
         substitutes = set(available)
-        if not self.broad and not self.settings.online.connectors:
+        specialists = not self.broad and not self.settings.online.connectors
+        second: str | None = None
+        if specialists and self._queues_full(choice.ask, start_by):
+            # A specialist will likely be skipped for the rate budget: ask the second broad
+            # index alongside, so the skip costs no time and no certainty.
             second = self._second_broad(reference, bundle, set(choice.ask))
             if second is not None:
-                choice.add(second, "a second broad index: the first found nothing close to the cited title")
+                choice.add(second, SECOND_BROAD)
                 substitutes = {n for n in BROAD_CHAIN if self.settings.sources.get(n)} - bundle.broad_answered
                 available = available | {second}
+        mark = len(bundle.outcomes)
         names = list(choice.ask)
         # The broad indexes chosen in the first tier are the citation's primary evidence, on
         # fast services: they wait their turn. Everything else must start within the budget.
@@ -160,6 +175,15 @@ class ScholarStage(UsesHttp):
                     results[substitute] = await self._ask(substitute, reference, bundle, deadline, why, start_by)
                     if results[substitute]:
                         break
+        if specialists and second is None and any(is_budget_skip(o) for o in bundle.outcomes[mark:]):
+            # Predicted free, but another citation took the turn: ask the second broad index now.
+            late = self._second_broad(reference, bundle, asked)
+            if late is not None:
+                asked.add(late)
+                available = available | {late}
+                results[late] = await self._ask(
+                    late, reference, bundle, deadline, SECOND_BROAD + " (a specialist was over budget)", start_by
+                )
         for name in sorted(available - asked):
             bundle.outcomes.append(SourceOutcome(source=name, status="skipped", detail="not chosen for this citation"))
         # Absence is evidence only when every broad service asked answered: a substitute
