@@ -1,43 +1,59 @@
 """Field parser benchmark: `parse_reference_string` on labelled reference strings.
 
-Data (../shared/data/refstrings): anystyle-core.xml (1,514 strings, each field
-a tagged span) and grobid-citations.tei.xml (2,401 TEI <bibl> elements with
-inline field markup). The input string is the concatenated text; the gold
-fields are the tagged spans:
+Data (../shared/data/refstrings, read by extract/labelled.py): anystyle-core.xml
+(1,514 strings, each field a tagged span) and grobid-citations.tei.xml (2,667
+TEI <bibl> elements with inline field markup). The input string is the text;
+the gold fields are the tagged spans (labelled.py says which tag is which):
 - title: anystyle <title>; TEI <title level="a">, else level="m" (a book);
-- year: the first 19xx/20xx in <date>;
+- year: the first 19xx/20xx in the first <date>;
 - author surnames: from the <author> spans, read with simple rules (names
   split at ";", "and", "&", "et" and commas; "Surname, I." and "Surname,
   Given" pairs kept together; initials dropped; "I. Surname" and "Surname I"
   both give Surname); compared by their last word, casefolded, accents removed;
 - venue: anystyle <container-title> / <journal>; TEI <title level="j">, or
   level="m" when a level="a" title exists;
-- doi, volume, pages where tagged.
+- doi, pages where tagged; volume: the number in the tagged volume span (it
+  often carries "Vol." or the issue: "(Vol. 3, Part A," -> 3, "37(7)," -> 37).
 A field counts as correct when the prediction equals the gold value after
 folding (lower case, letters and digits only); precision is over predicted
 values, recall over gold values.
 
-    python bench/parser.py [--show N]   (N: print N title errors per set)
+The CRF is trained on these same two sets (scripts/train_parser.py), so the
+figures that say how the parser does on strings it has not seen are:
+1. k-fold cross-validation (default 5): for each fold a model is trained on the
+   other folds of BOTH sets (plus the synthetic set when --records > 0) and
+   scored on its held-out fold; counts are pooled over the folds and the
+   per-fold F1 of title, year and surnames is printed with its mean;
+2. cross-dataset: a model trained on GROBID alone scored on all of anystyle,
+   and one trained on anystyle alone scored on all of GROBID (style shift).
+The shipped model's figure on these strings is printed first for reference:
+it was trained on all of them, so it is a fit, not a held-out score. The
+rules-alone figure (no CRF) is the baseline.
+
+    python bench/parser.py [--show N] [--folds 5] [--records 0] [--shipped-only]
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import re
 import sys
+import tempfile
 import time
 import unicodedata
-import xml.etree.ElementTree as etree
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from citetracer.extract.fields import parse_reference_string
+from citetracer.extract.crf import Labeller
+from citetracer.extract.fields import PACKAGED, parse_reference_string
+from citetracer.extract.labelled import LabelledString
 from citetracer.match.normalize import canonical_doi
 from citetracer.records import Reference
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "refstrings"
-TEI = "{http://www.tei-c.org/ns/1.0}"
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+import train_parser
 
 
 def fold(text: str) -> str:
@@ -106,83 +122,42 @@ def year_of(text: str | None) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def load_anystyle(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    # Stdlib parser: never fetches external entities; these files are the project's own benchmark data.
-    root = etree.parse(str(path)).getroot()
-    items = []
-    for seq in root.iter("sequence"):
-        parts = [(el.tag, (el.text or "").strip()) for el in seq]
-        raw = " ".join(t for _, t in parts if t)
-        gold: dict[str, Any] = {}
-        for tag, text in parts:
-            if tag == "title" and "title" not in gold:
-                gold["title"] = text
-            elif tag == "date" and "year" not in gold:
-                gold["year"] = year_of(text)
-            elif tag == "author" and "authors" not in gold:
-                gold["authors"] = gold_surnames(text)
-            elif tag in ("container-title", "journal") and "venue" not in gold:
-                gold["venue"] = text
-            elif tag == "doi":
-                gold["doi"] = text
-            elif tag == "volume" and "volume" not in gold:
-                gold["volume"] = text
-            elif tag == "pages" and "pages" not in gold:
-                gold["pages"] = text
-        items.append((raw, gold))
-    return items
+def volume_of(text: str | None) -> str | None:
+    """The volume number of a tagged volume span ("(Vol. 3, Part A," -> "3", "37(7)," -> "37")."""
+    m = re.search(r"\d+|\b[IVXLC]+\b", text or "")
+    return m.group(0) if m else None
 
 
-def load_grobid(path: Path) -> list[tuple[str, dict[str, Any]]]:
-    # Stdlib parser: never fetches external entities; these files are the project's own benchmark data.
-    root = etree.parse(str(path)).getroot()
-    items = []
-    for bibl in (e for e in root.iter() if e.tag in (f"{TEI}bibl", "bibl")):
-        raw = re.sub(r"\s+", " ", "".join(bibl.itertext())).strip()
-        gold: dict[str, Any] = {}
-        titles = {t.get("level"): re.sub(r"\s+", " ", "".join(t.itertext())).strip() for t in _children(bibl, "title")}
-        if titles.get("a"):
-            gold["title"] = titles["a"]
-            gold["venue"] = titles.get("j") or titles.get("m")
-        elif titles.get("m"):
-            gold["title"] = titles["m"]
-        elif titles.get("j"):
-            gold["venue"] = titles["j"]
-        dates = list(_children(bibl, "date"))
-        if dates:
-            gold["year"] = year_of("".join(dates[0].itertext()))
-        authors = list(_children(bibl, "author"))
-        if authors:
-            gold["authors"] = [s for a in authors for s in gold_surnames("".join(a.itertext()))]
-        for scope in _children(bibl, "biblScope"):
-            kind = scope.get("type") or scope.get("unit")
-            text = "".join(scope.itertext()).strip()
-            if kind in ("vol", "volume"):
-                gold.setdefault("volume", text)
-            elif kind in ("pp", "page"):
-                gold.setdefault("pages", text)
-        for idno in _children(bibl, "idno"):
-            if (idno.get("type") or "").lower() == "doi":
-                gold["doi"] = "".join(idno.itertext()).strip()
-        if raw:
-            items.append((raw, {k: v for k, v in gold.items() if v}))
-    return items
-
-
-def _children(el: Any, name: str) -> Any:
-    return (c for c in el.iter() if c is not el and c.tag in (f"{TEI}{name}", name))
+def gold_of(item: LabelledString) -> dict[str, Any]:
+    """The gold field values of one labelled string (extract/labelled.py says which tag is which field)."""
+    gold: dict[str, Any] = {
+        "title": item.first("title"),
+        "venue": item.first("container"),
+        "year": year_of(item.first("year")),
+        "authors": [s for a in item.all("author") for s in gold_surnames(a)],
+        "doi": item.first("doi"),
+        "volume": volume_of(item.first("volume")),
+        "pages": item.first("pages"),
+    }
+    return {k: v for k, v in gold.items() if v}
 
 
 _IN_PROC = re.compile(r"^\s*(?:In:?\s+|in:\s*)(?:(?:the\s+)?Proceedings of\s+(?:the\s+)?)?", re.IGNORECASE)
 FIELDS = ("title", "year", "authors", "venue", "doi", "volume", "pages")
 
 
-def score(items: list[tuple[str, dict[str, Any]]], show: int, name: str) -> tuple[dict[str, Counter[str]], float]:
-    stats: dict[str, Counter[str]] = {f: Counter() for f in FIELDS}
+Stats = dict[str, Counter[str]]
+
+
+def score(
+    items: list[LabelledString], labeller: Labeller | str | None, show: int = 0, name: str = ""
+) -> tuple[Stats, float]:
+    stats: Stats = {f: Counter() for f in FIELDS}
     shown = 0
     t0 = time.perf_counter()
-    for raw, gold in items:
-        ref = parse_reference_string(raw)
+    for item in items:
+        raw, gold = item.text, gold_of(item)
+        ref = parse_reference_string(raw, labeller=labeller)
         for f in FIELDS:
             if f == "authors":
                 g = Counter(gold.get("authors") or [])
@@ -196,7 +171,7 @@ def score(items: list[tuple[str, dict[str, Any]]], show: int, name: str) -> tupl
             if f == "doi" and gv:
                 gv = canonical_doi(str(gv)) or gv
             if f == "pages" and gv:
-                gv = re.sub(r"^pp?\.\s*", "", str(gv)).replace("–", "-").replace("--", "-")
+                gv = re.sub(r"^\(?pp?\.\s*", "", str(gv)).replace("–", "-").replace("--", "-")
             if f == "venue":
                 # "In Proceedings of the X" and "X" name the same venue; the parser keeps only "X".
                 gv = _IN_PROC.sub("", str(gv)) if gv else gv
@@ -205,7 +180,7 @@ def score(items: list[tuple[str, dict[str, Any]]], show: int, name: str) -> tupl
             stats[f]["pred"] += bool(p_key)
             stats[f]["gold"] += bool(g_key)
             stats[f]["tp"] += bool(p_key and g_key and (p_key == g_key))
-            if f == "title" and g_key and p_key != g_key and shown < show:
+            if f == "title" and p_key != g_key and shown < show:
                 shown += 1
                 print(
                     f"  [{name}] gold {gv!r}\n  {'':{len(name) + 2}} got  {pv!r}\n  {'':{len(name) + 2}} raw  {raw!r}"
@@ -213,34 +188,110 @@ def score(items: list[tuple[str, dict[str, Any]]], show: int, name: str) -> tupl
     return stats, time.perf_counter() - t0
 
 
-def report(name: str, n: int, stats: dict[str, Counter[str]], seconds: float) -> None:
-    print(f"{name}: {n} strings ({seconds / n * 1000:.2f} ms per string)")
+def prf(s: Counter[str]) -> tuple[float, float, float]:
+    p = s["tp"] / s["pred"] if s["pred"] else 0.0
+    r = s["tp"] / s["gold"] if s["gold"] else 0.0
+    return p, r, (2 * p * r / (p + r) if p + r else 0.0)
+
+
+def report(name: str, n: int, stats: Stats, seconds: float | None = None) -> None:
+    timing = f" ({seconds / n * 1000:.2f} ms per string)" if seconds else ""
+    print(f"{name}: {n} strings{timing}")
     print(f"  {'field':8s} {'precision':>9s} {'recall':>7s} {'F1':>6s}  (gold n)")
     for f in FIELDS:
-        s = stats[f]
-        p = s["tp"] / s["pred"] if s["pred"] else 0.0
-        r = s["tp"] / s["gold"] if s["gold"] else 0.0
-        f1 = 2 * p * r / (p + r) if p + r else 0.0
+        p, r, f1 = prf(stats[f])
         label = "surnames" if f == "authors" else f
-        print(f"  {label:8s} {p:9.3f} {r:7.3f} {f1:6.3f}  ({s['gold']})")
+        print(f"  {label:8s} {p:9.3f} {r:7.3f} {f1:6.3f}  ({stats[f]['gold']})")
+
+
+def add(total: Stats, part: Stats) -> None:
+    for f in FIELDS:
+        total[f].update(part[f])
+
+
+def folds_of(n: int, k: int) -> list[list[int]]:
+    """k disjoint test folds over n items, from a fixed shuffle (the same folds on every run)."""
+    order = list(range(n))
+    random.Random(0).shuffle(order)
+    return [sorted(order[i::k]) for i in range(k)]
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--show", type=int, default=0)
+    ap.add_argument("--show", type=int, default=0, help="print N title errors per set (shipped model)")
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--records", type=int, default=train_parser.DEFAULT_RECORDS, help="synthetic records per model")
+    ap.add_argument("--shipped-only", action="store_true", help="skip the held-out figures (no training)")
     args = ap.parse_args()
     print("command: python bench/parser.py " + " ".join(sys.argv[1:]))
-    if not SHARED.is_dir():
-        print(f"{SHARED} not present; nothing to measure")
+    sets = train_parser.real_sets()
+    if len(sets) < 2:
+        print(f"{train_parser.REFSTRINGS}: labelled sets not present; nothing to measure")
         return 0
-    for name, loader, file in (
-        ("anystyle-core", load_anystyle, "anystyle-core.xml"),
-        ("grobid-citations", load_grobid, "grobid-citations.tei.xml"),
-    ):
-        items = loader(SHARED / file)
-        stats, seconds = score(items, args.show, name)
+    anystyle, grobid = sets["anystyle"], sets["grobid"]
+
+    print("\n== shipped model (src/citetracer/data/parser.crfsuite), trained on ALL these strings: a fit, not held out")
+    for name, items in (("anystyle-core", anystyle), ("grobid-citations", grobid)):
+        stats, seconds = score(items, PACKAGED, args.show, name)
         report(name, len(items), stats, seconds)
+    print("\n== rules alone (no CRF)")
+    for name, items in (("anystyle-core", anystyle), ("grobid-citations", grobid)):
+        report(name, len(items), score(items, None)[0])
+    if args.shipped_only:
+        return 0
+
+    t0 = time.time()
+    try:
+        synthetic = train_parser.synthetic_examples(args.records, 1, train_parser.DEFAULT_SEED)
+    except ImportError as exc:
+        print(f"synthetic set skipped ({exc}); install the train extra for it")
+        synthetic = []
+    print(f"\nsynthetic CSL-rendered strings in each model: {len(synthetic)} (--records {args.records})")
+    seq_a = train_parser.real_examples(anystyle)
+    seq_g = train_parser.real_examples(grobid)
+    with tempfile.TemporaryDirectory() as tmp:
+        model = Path(tmp) / "fold.crfsuite"
+
+        def fit(seqs: list[train_parser.Example]) -> Labeller:
+            t = time.time()
+            train_parser.train(seqs, model)
+            print(f"  (model trained on {len(seqs)} strings in {time.time() - t:.0f} s)", flush=True)
+            return Labeller(str(model))
+
+        print(
+            f"\n== {args.folds}-fold cross-validation: each fold's model trained on the other folds of BOTH sets + the"
+            f" synthetic set, scored on its held-out fold; counts pooled over the folds"
+        )
+        pooled: dict[str, Stats] = {"anystyle-core": _empty(), "grobid-citations": _empty()}
+        per_fold: dict[str, list[tuple[float, float, float]]] = {"anystyle-core": [], "grobid-citations": []}
+        fa, fg = folds_of(len(anystyle), args.folds), folds_of(len(grobid), args.folds)
+        for k in range(args.folds):
+            test_a, test_g = set(fa[k]), set(fg[k])
+            labeller = fit(
+                [s for i, s in enumerate(seq_a) if i not in test_a]
+                + [s for i, s in enumerate(seq_g) if i not in test_g]
+                + synthetic
+            )
+            for name, items, test in (("anystyle-core", anystyle, fa[k]), ("grobid-citations", grobid, fg[k])):
+                stats, _ = score([items[i] for i in test], labeller)
+                add(pooled[name], stats)
+                per_fold[name].append(tuple(prf(stats[f])[2] for f in ("title", "year", "authors")))  # type: ignore[misc]
+        for name, items in (("anystyle-core", anystyle), ("grobid-citations", grobid)):
+            report(f"{name} (held-out folds)", len(items), pooled[name])
+            for i, field in enumerate(("title", "year", "surnames")):
+                values = [f1[i] for f1 in per_fold[name]]
+                folds = " ".join(f"{v:.3f}" for v in values)
+                print(f"  {field} F1 per fold: {folds}  mean {sum(values) / len(values):.3f}")
+
+        print("\n== cross-dataset: a model trained WITHOUT the scored set (the other set, + any synthetic strings)")
+        report("anystyle-core (model: grobid)", len(anystyle), score(anystyle, fit(seq_g + synthetic))[0])
+        report("grobid-citations (model: anystyle)", len(grobid), score(grobid, fit(seq_a + synthetic))[0])
+    print(f"\ntotal {time.time() - t0:.0f} s for the held-out figures")
     return 0
+
+
+def _empty() -> Stats:
+    return {f: Counter() for f in FIELDS}
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -34,6 +35,7 @@ LABELS = (
     "url",
     "publisher",
     "location",
+    "editor",
     "other",
 )
 MODEL_NAME = "parser.crfsuite"
@@ -41,11 +43,31 @@ MODEL_NAME = "parser.crfsuite"
 MAX_TOKENS = 200
 
 _TOKEN = re.compile(r"\S+")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _CORE = re.compile(r"^[^\w]*(.*?)[^\w]*$", re.UNICODE)
 _OPEN_QUOTES = '“"‘«„'
 _CLOSE_QUOTES = '”"’»'
 #: Words whose lower case is useful as a feature; anything else is described by its shape only.
 _MAX_WORD_LEN = 25
+#: Small word classes that cue a field in every style (a class, not a list of venues or names: unseen
+#: venues are recognised by the structure around these words, not by memorising them).
+_CLASSES = {
+    "month": "jan january feb february mar march apr april may jun june jul july aug august sep sept september "
+    "oct october nov november dec december",
+    "venue": "journal j proc proceedings conference conf symposium symp workshop transactions trans letters lett "
+    "review rev bulletin bull annals ann magazine mag acta zeitschrift revue quarterly advances meeting congress "
+    "colloquium archives arxiv preprint corr",
+    "publisher": "press publishers publisher publishing verlag books university univ institute inst company inc ltd "
+    "springer elsevier wiley sage routledge academic",
+    "editor": "ed eds editor editors edited hrsg dir director trans translated translator",
+    "pages": "pp p pages page s",
+    "volume": "vol volume vols no nos issue number nr bd",
+    "and": "and & und et y",
+    "in": "in",
+    "etal": "al al.",
+    "report": "thesis dissertation phd report technical tech rep manuscript",
+}
+_CLASS_OF = {w: name for name, words in _CLASSES.items() for w in words.split()}
 
 
 @dataclass(frozen=True)
@@ -104,6 +126,11 @@ def _word_features(tok: str) -> dict[str, Any]:
         feats["url"] = 1
     if tok.endswith("-") and len(tok) > 2:
         feats["hyphen_end"] = 1
+    cls = _CLASS_OF.get(lower)
+    if cls:
+        feats["class"] = cls
+    if word[:1].islower():
+        feats["lower"] = 1
     return feats
 
 
@@ -115,12 +142,26 @@ def _ends_sentence(tok: str) -> bool:
     return bool(re.fullmatch(r"\S*[^\W\d_]{4,}[)\]]?[.?!]", tok)) or bool(re.fullmatch(r"\S*\d{4}[a-z]?\)?\.", tok))
 
 
-def features(toks: list[Token]) -> list[dict[str, Any]]:
-    """One feature dict per token: the word, its shape, its neighbours and where it sits."""
+def _token_marks(toks: list[Token], marks: list[str] | None) -> list[str]:
+    """The rules' reading of each token: the mark most of its letters and digits carry."""
+    if marks is None:
+        return ["none"] * len(toks)
+    out = []
+    for t in toks:
+        counts = Counter(marks[k] for k in range(t.start, min(t.end, len(marks))))
+        out.append(counts.most_common(1)[0][0] if counts else "other")
+    return out
+
+
+def features(toks: list[Token], marks: list[str] | None = None) -> list[dict[str, Any]]:
+    """One feature dict per token: the word, its shape, its neighbours, where it sits and, when `marks` (one
+    per character of the text) are given, what the rule parser read there."""
     words = [_word_features(t.text) for t in toks]
+    rules = _token_marks(toks, marks)
     n = len(toks)
     out: list[dict[str, Any]] = []
     in_quote = False
+    depth = 0
     seen_year = False
     seen_colon = False
     segment = 0
@@ -135,6 +176,11 @@ def features(toks: list[Token]) -> list[dict[str, Any]]:
             in_quote = True
         if in_quote:
             f["inq"] = 1
+        opened = tok.text.count("(") + tok.text.count("[")
+        if depth > 0 or opened:
+            f["inparen"] = 1
+        depth = max(0, min(3, depth + opened - tok.text.count(")") - tok.text.count("]")))
+        f["chars"] = min(9, 10 * tok.start // max(toks[-1].end, 1))
         if tok.text.rstrip(".,;:")[-1:] in _CLOSE_QUOTES:
             in_quote = False
         # Sentence-like segments so far ("Authors. Title. Venue, 12, 1-9."): the structure every style shares,
@@ -160,10 +206,18 @@ def features(toks: list[Token]) -> list[dict[str, Any]]:
                 f[f"{off}:w"] = nb["w"]
                 f[f"{off}:shape"] = nb["shape"]
                 f[f"{off}:trail"] = nb["trail"]
+                if "class" in nb:
+                    f[f"{off}:class"] = nb["class"]
                 if "cap" in nb:
                     f[f"{off}:cap"] = 1
             else:
                 f[f"{off}:edge"] = 1
+        if i:
+            f["-1w|w"] = f"{words[i - 1]['w']}|{words[i]['w']}"
+        f["r"] = rules[i]
+        f["r|-1r"] = f"{rules[i]}|{rules[i - 1] if i else '^'}"
+        f["r|+1r"] = f"{rules[i]}|{rules[i + 1] if i + 1 < n else '$'}"
+        f["r|trail"] = f"{rules[i]}|{words[i]['trail']}"
         f["-1:trail|w"] = f"{words[i - 1]['trail'] if i else '^'}|{words[i]['shape'][:2]}"
         out.append(f)
     return out
@@ -188,11 +242,15 @@ class Labeller:
             self._local.tagger = tagger
         return tagger
 
-    def label(self, text: str) -> list[tuple[Token, str]]:
+    def label(self, text: str, marks: list[str] | None = None) -> list[tuple[Token, str]]:
+        """Labels of the tokens of `text`; `marks`: the rule parser's reading, one per character (see features)."""
+        # Lone surrogates (broken astral characters from PDF text) cannot be encoded for crfsuite; the same-length
+        # replacement keeps every offset valid for the caller's text.
         toks = tokens(text)
         if not toks:
             return []
-        labels = self._tagger().tag(features(toks))
+        clean = [Token(_SURROGATE.sub("\ufffd", t.text), t.start, t.end) for t in toks]
+        labels = self._tagger().tag(features(clean, marks))
         return list(zip(toks, labels, strict=True))
 
 
