@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from citetracer.collect.memo import citation_subject, records_to_keep
+from citetracer.config import ConfigError, load_settings
 from citetracer.pipeline import Checker
 from citetracer.records import Candidate, CitationResult, Person, Reference, SourceOutcome
 from citetracer.store.db import Store
@@ -222,3 +226,19 @@ def test_a_replayed_unresolvable_doi_is_still_h5(make_settings: Any, web: FakeWe
     assert dict(web.hits) == before and again.cost.connector_calls == 0
     assert first.verdict.code == "H5" and again.verdict.code == "H5"
     assert again.verdict.rationale == first.verdict.rationale
+
+
+def test_memo_settings_from_file_and_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = tmp_path / "c.toml"
+    config.write_text('[online]\nmemo_days = { "*" = 10.0, dblp = 60.0 }\n', encoding="utf-8")
+    monkeypatch.setenv("CITETRACER_MEMO_EMPTY_DAYS", "2")
+    settings = load_settings(config)
+    assert settings.online.memo and settings.online.memo_days == {"*": 10.0, "dblp": 60.0}
+    assert settings.online.memo_empty_days == {"*": 2.0}
+    monkeypatch.setenv("CITETRACER_MEMO_DAYS", "45")
+    monkeypatch.setenv("CITETRACER_MEMO", "off")
+    settings = load_settings(config)
+    assert not settings.online.memo and settings.online.memo_days == {"*": 45.0, "dblp": 60.0}
+    monkeypatch.setenv("CITETRACER_MEMO_DAYS", "a month")
+    with pytest.raises(ConfigError):
+        load_settings(config)
