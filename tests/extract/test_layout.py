@@ -91,3 +91,16 @@ def test_small_text_at_the_foot_of_one_column_only_keeps_column_order() -> None:
         + [f"right text {i}" for i in range(10)]
         + ["right note 0", "right note 1"]
     )
+
+
+def test_three_columns_interleaved_are_read_column_by_column() -> None:
+    frags = [frag("Title across all three columns", 50, 60, width=490)]
+    for i in range(12):
+        for k, x in enumerate((50, 220, 390)):
+            frags.append(frag(f"col{k + 1} line {i}", x, 100 + 12 * i, width=150))
+    page = page_lines(frags, 0, 595, 842)
+    texts = [ln.text for ln in page.lines]
+    assert texts[0] == "Title across all three columns"
+    assert texts[1:] == [f"col{k} line {i}" for k in (1, 2, 3) for i in range(12)]
+    assert [ln.column for ln in page.lines[1:]] == [k for k in (1, 2, 3) for _ in range(12)]
+    assert len(page.gutters) == 2

@@ -38,7 +38,7 @@ class Line:
 
     text: str
     page: int  # 0-based
-    column: int  # 0 single / full width, 1 left, 2 right
+    column: int  # 0 single column or full width; 1, 2, ... the columns from the left
     x0: float
     y0: float
     x1: float
@@ -53,8 +53,9 @@ class Page:
     width: float
     height: float
     lines: list[Line]
-    #: The gutter's x position when the page has two columns.
+    #: The first gutter's x position when the page has columns; all of them, left to right.
     gutter: float | None = None
+    gutters: list[float] = field(default_factory=list)
     ocr: bool = False
 
 
@@ -64,6 +65,35 @@ MARGIN_SHARE = 0.1
 
 def find_gutter(frags: list[Fragment], width: float) -> float | None:
     """x of the strip between two columns, or None for a single-column page."""
+    return _gutter_in(frags, 0.0, width)
+
+
+#: Most columns a page is split into (newspaper-like layouts have four; more is noise).
+MAX_COLUMNS = 4
+
+
+def find_gutters(frags: list[Fragment], width: float) -> list[float]:
+    """x of every strip between columns, left to right; empty for a single-column page.
+
+    The widest gutter near the middle splits the page; each side is then searched the same way
+    (a three-column page has a gutter near the middle of one side), so two, three or four columns
+    come out of one rule."""
+    gutters: list[float] = []
+    todo = [(frags, 0.0, width)]
+    while todo and len(gutters) < MAX_COLUMNS - 1:
+        part, lo, hi = todo.pop()
+        g = _gutter_in(part, lo, hi)
+        if g is None:
+            continue
+        gutters.append(g)
+        todo.append(([f for f in part if f.x1 <= g + 1], lo, g))
+        todo.append(([f for f in part if f.x0 >= g - 1], g, hi))
+    return sorted(gutters)
+
+
+def _gutter_in(frags: list[Fragment], lo: float, hi: float) -> float | None:
+    """The gutter in the middle 40% of [lo, hi]: a strip that many fragments end before and start
+    after and almost none cross."""
     body = [f for f in frags if f.x1 - f.x0 > 2]
     if len(body) < 10:
         return None
@@ -71,7 +101,8 @@ def find_gutter(frags: list[Fragment], width: float) -> float | None:
     run: list[int] = []
     runs: list[list[int]] = []
     limit = max(2, len(body) // 12)
-    for x in range(int(width * 0.3), int(width * 0.7), 2):
+    span = hi - lo
+    for x in range(int(lo + span * 0.3), int(lo + span * 0.7), 2):
         cross = sum(1 for f in body if f.x0 < x - 1 and f.x1 > x + 1)
         left = sum(1 for f in body if f.x1 <= x)
         right = sum(1 for f in body if f.x0 >= x)
@@ -132,43 +163,44 @@ def _lines_of(frags: list[Fragment], page: int, column: int) -> list[Line]:
 
 
 def page_lines(frags: list[Fragment], index: int, width: float, height: float) -> Page:
-    """Lines of one page in reading order (bands; left column before right)."""
-    gutter = find_gutter(frags, width)
-    if gutter is None:
+    """Lines of one page in reading order (bands; in each band the columns left to right)."""
+    gutters = find_gutters(frags, width)
+    if not gutters:
         return Page(index, width, height, _lines_of(frags, index, 0))
     lines: list[Line] = []
-    band_left: list[Fragment] = []
-    band_right: list[Fragment] = []
+    band: list[list[Fragment]] = [[] for _ in range(len(gutters) + 1)]
     spanning: list[Fragment] = []
 
     def close_band() -> None:
-        left = _lines_of(band_left, index, 1)
-        right = _lines_of(band_right, index, 2)
-        cut_left, cut_right = _foot_start(left), _foot_start(right)
+        columns = [_lines_of(fr, index, k + 1) for k, fr in enumerate(band)]
+        filled = [col for col in columns if col]
+        cuts = [_foot_start(col) for col in filled]
+        tops = [col[c].y0 for col, c in zip(filled, cuts, strict=True) if c is not None]
         if (
-            cut_left is not None
-            and cut_right is not None
-            and abs(left[cut_left].y0 - right[cut_right].y0) <= 0.6 * left[cut_left].size
+            len(filled) >= 2
+            and len(tops) == len(filled)
+            and max(tops) - min(tops) <= 0.6 * min(col[c].size for col, c in zip(filled, cuts, strict=True) if c)
         ):
-            # Notes or a bibliography set across the foot of both columns: read after both columns' text.
-            lines.extend(left[:cut_left] + right[:cut_right] + left[cut_left:] + right[cut_right:])
+            # Notes or a bibliography set across the foot of all columns: read after all columns' text.
+            lines.extend(ln for col, c in zip(filled, cuts, strict=True) for ln in col[:c])
+            lines.extend(ln for col, c in zip(filled, cuts, strict=True) for ln in col[c:])
         else:
-            lines.extend(left + right)
-        band_left.clear()
-        band_right.clear()
+            lines.extend(ln for col in columns for ln in col)
+        for fr in band:
+            fr.clear()
 
     for f in sorted(frags, key=lambda f: (f.y0, f.x0)):
-        if f.x0 < gutter - 1 and f.x1 > gutter + 1:
+        if any(f.x0 < g - 1 and f.x1 > g + 1 for g in gutters):
             spanning.append(f)
             continue
         if spanning:
             close_band()
             lines.extend(_lines_of(spanning, index, 0))
             spanning = []
-        (band_left if f.x1 <= gutter + 1 else band_right).append(f)
+        band[sum(1 for g in gutters if f.x1 > g + 1)].append(f)
     close_band()
     lines.extend(_lines_of(spanning, index, 0))
-    return Page(index, width, height, lines, gutter=gutter)
+    return Page(index, width, height, lines, gutter=gutters[0], gutters=gutters)
 
 
 #: Text this much smaller than a column's body is set apart (notes, captions, a bibliography in small type).
