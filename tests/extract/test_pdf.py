@@ -155,13 +155,23 @@ def test_numbered_list_at_the_foot_of_both_columns(make_pdf: Callable[..., Path]
     assert not any("grant" in (r.raw or "") for r in result.references)
 
 
-def test_footnote_under_the_list_is_not_part_of_the_last_reference(make_pdf: Callable[..., Path]) -> None:
+@pytest.mark.parametrize(
+    "note",
+    [
+        # Under a wide gap.
+        [(72, 694, "*", 6), (76, 706, "corresponding author: mullera@example.edu", 7.7)],
+        # Close under a separator typed as underscores.
+        [(72, 645, "________________________________", 8), (72, 656, "* corresponding author: a@example.edu", 6.5)],
+    ],
+)
+def test_footnote_under_the_list_is_not_part_of_the_last_reference(
+    make_pdf: Callable[..., Path], note: list[tuple[float, float, str, float]]
+) -> None:
     page = [
         (72, 600, "References", 12),
         (72, 620, "[1] E. B. Flagg, A. Muller, S. V. Polyakov, and G. S. Solomon, Phys. Rev. Lett. 104,", 8.6),
         (72, 631, "137401 (2010).", 8.6),
-        (72, 694, "*", 6),
-        (76, 706, "corresponding author: mullera@example.edu", 7.7),
+        *note,
     ]
     refs = read_references(make_pdf([BODY, page])).references
     assert len(refs) == 1

@@ -70,18 +70,22 @@ def split_blocks(lines: list[Line]) -> tuple[list[Block], str]:
     return [Block(lines)], "none"
 
 
+_RULE = re.compile(r"^[\s_\-–—=·.]{8,}$")
+
+
 def _drop_notes(lines: list[Line], size: float) -> list[Line]:
-    """Lines under a clear vertical gap at the foot of a page column, all set smaller than the
-    references (a footnote such as "* corresponding author" under the list), are not references."""
+    """Lines at the foot of a page column, all set smaller than the references, under a clear
+    vertical gap or a separator typed as a row of underscores (a footnote such as "* corresponding
+    author" under the list), are not references; nor is such a separator itself."""
     out: list[Line] = []
     for _key, group in itertools.groupby(lines, key=lambda ln: (ln.page, ln.column)):
         run = list(group)
         k = len(run)
-        while k > 1 and run[k - 1].size < SMALL_SHARE * size:
+        while k > 1 and run[k - 1].size < SMALL_SHARE * size and not _RULE.match(run[k - 1].text):
             k -= 1
-        if k < len(run) and run[k].y0 - run[k - 1].y1 > 1.5 * size:
+        if k < len(run) and (run[k].y0 - run[k - 1].y1 > 1.5 * size or _RULE.match(run[k - 1].text)):
             run = run[:k]
-        out.extend(run)
+        out.extend(ln for ln in run if not _RULE.match(ln.text))
     return out
 
 
