@@ -178,6 +178,26 @@ def test_footnote_under_the_list_is_not_part_of_the_last_reference(
     assert refs[0].raw and refs[0].raw.endswith("137401 (2010).")
 
 
+def test_a_page_of_references_set_smaller_than_the_previous_page_is_kept(make_pdf: Callable[..., Path]) -> None:
+    """OCR gives each page one text size, and pages differ: a page whose references all come out smaller,
+    spaced apart, is references, not notes."""
+    first: list[tuple[float, float, str, float]] = [(72, 500, "References", 14)]
+    for i in range(5):
+        first += [
+            (72, 530 + 40 * i, f"Author{i}, A. (200{i}). A paper about case number {i}.", 10),
+            (90, 542 + 40 * i, f"Journal of Cases, {i}, 1-9.", 10),
+        ]
+    # The page opens with the end of the previous page's last reference, then a gap.
+    second: list[tuple[float, float, str, float]] = [(90, 80, "Volume 4 of the Series on Cases.", 8.5)]
+    for i in range(4):
+        second += [
+            (72, 110 + 40 * i, f"Writer{i}, B. (201{i}). Another study of case {i}.", 8.5),
+            (90, 120 + 40 * i, f"Review of Studies, {i}, 10-19.", 8.5),
+        ]
+    refs = read_references(make_pdf([BODY, first, second])).references
+    assert [r.year for r in refs] == [2000, 2001, 2002, 2003, 2004, 2010, 2011, 2012, 2013]
+
+
 def test_cli_extract_json_has_provenance(make_pdf: Callable[..., Path], tmp_path: Path) -> None:
     path = make_pdf([BODY, [(72, 80, "Bibliography", 14), *column(HANGING, 72, 110, indent=18)]])
     out = tmp_path / "out.json"

@@ -80,10 +80,16 @@ def _drop_notes(lines: list[Line], size: float) -> list[Line]:
     out: list[Line] = []
     for _key, group in itertools.groupby(lines, key=lambda ln: (ln.page, ln.column)):
         run = list(group)
+        # Small against this page column's own text too: OCR gives each page one size, which differs
+        # from page to page, so a whole page of references can look small next to another page.
+        small = SMALL_SHARE * min(size, body_size(run))
         k = len(run)
-        while k > 1 and run[k - 1].size < SMALL_SHARE * size and not _RULE.match(run[k - 1].text):
+        while k > 1 and run[k - 1].size < small and not _RULE.match(run[k - 1].text):
             k -= 1
-        if k < len(run) and (run[k].y0 - run[k - 1].y1 > 1.5 * size or _RULE.match(run[k - 1].text)):
+        above = run[k - 1]
+        if k < len(run) and (
+            _RULE.match(above.text) or (above.size >= small and run[k].y0 - above.y1 > 1.5 * size)
+        ):
             run = run[:k]
         out.extend(ln for ln in run if not _RULE.match(ln.text))
     return out
