@@ -40,3 +40,15 @@ def test_ocr_off_leaves_a_warning(make_pdf: Callable[..., Path], tmp_path: Path)
     result = read_pdf(scan, Limits(ocr=False))
     assert result.references == []
     assert any("no text layer" in w for w in result.warnings)
+
+
+
+@pytest.mark.skipif(ocr.unavailable() is not None, reason=f"OCR unavailable: {ocr.unavailable()}")
+def test_ocr_time_budget_spent_is_a_warning_not_an_error(make_pdf: Callable[..., Path], tmp_path: Path) -> None:
+    """A long scan must not run the reader into its hard time limit (which loses everything): once the
+    OCR budget is spent, what was read comes back with a warning that says the result is partial."""
+    page = [(72, 80, "References", 16), *column(REFS, 72, 110, size=12, indent=20, leading=16)]
+    scan = image_only(make_pdf([page, page]), tmp_path / "scan.pdf", dpi=50)
+    result = read_pdf(scan, Limits(ocr_seconds=0.5))
+    assert result.references == []
+    assert any("time budget" in w and "2 page(s)" in w for w in result.warnings)

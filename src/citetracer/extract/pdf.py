@@ -20,6 +20,7 @@ import multiprocessing
 import os
 import re
 import resource
+import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +50,9 @@ class Limits:
     ocr: bool = True
     ocr_dpi: int = 300
     ocr_page_seconds: float = 60.0
+    #: OCR time for the whole document: spent, the pages read so far make a partial result (with a
+    #: warning) well before `seconds` stops the reader and loses everything.
+    ocr_seconds: float = 120.0
     isolate: bool = True
 
 
@@ -211,6 +215,9 @@ def _ocr_pages(doc: Any, todo: list[int], pages: dict[int, Page], limits: Limits
     heading_page = max((i for i, p in pages.items() if any(is_heading(ln.text) for ln in p.lines)), default=None)
     done = 0
     skipped = []
+    out_of_time = []
+    budget = min(limits.ocr_seconds, 0.8 * limits.seconds)
+    deadline = time.monotonic() + budget
     for i in reversed(todo):
         if heading_page is not None and i < heading_page:
             skipped.append(i)
@@ -218,11 +225,15 @@ def _ocr_pages(doc: Any, todo: list[int], pages: dict[int, Page], limits: Limits
         if done >= MAX_OCR_PAGES:
             skipped.append(i)
             continue
+        remaining = deadline - time.monotonic()
+        if remaining <= 1.0:
+            out_of_time.append(i)
+            continue
         try:
             # One page bitmap at a time, released before the next page is rendered.
             image = doc.render(i, limits.ocr_dpi)
             try:
-                frags = ocr.fragments(image, limits.ocr_dpi, timeout=limits.ocr_page_seconds)
+                frags = ocr.fragments(image, limits.ocr_dpi, timeout=min(limits.ocr_page_seconds, remaining))
             finally:
                 image.close()
                 del image
@@ -240,6 +251,11 @@ def _ocr_pages(doc: Any, todo: list[int], pages: dict[int, Page], limits: Limits
         warnings.append(f"{done} page(s) without a text layer were read by OCR")
     if skipped and (heading_page is None or any(i >= heading_page for i in skipped)):
         warnings.append(f"{len(skipped)} page(s) without a text layer were not OCRed (limit {MAX_OCR_PAGES})")
+    if out_of_time and (heading_page is None or any(i >= heading_page for i in out_of_time)):
+        warnings.append(
+            f"OCR time budget ({budget:.0f} s) spent: {len(out_of_time)} page(s) without a text layer were not read;"
+            " the references are partial"
+        )
 
 
 def references_from_lines(lines: list[Line]) -> tuple[list[Reference], list[str]]:
