@@ -123,7 +123,7 @@ def rasterize_all(pairs: list[tuple[Path, Path]], dpi: int) -> int:
 
 class TreeMemory:
     """Peak memory of a process and all its descendants (reader children, Tesseract), sampled every
-    20 ms from /proc: the sum of their proportional set sizes (PSS: pages shared after a fork are
+    100 ms from /proc: the sum of their proportional set sizes (PSS: pages shared after a fork are
     counted once), and the largest single process's resident size.
 
     Why not getrusage: RUSAGE_CHILDREN reports the largest single descendant only, and on Linux a
@@ -148,7 +148,7 @@ class TreeMemory:
     def _run(self) -> None:
         while not self._stop.is_set():
             self.sample()
-            self._stop.wait(0.02)
+            self._stop.wait(0.1)
 
     def sample(self) -> None:
         parents: dict[int, list[int]] = {}
@@ -236,8 +236,14 @@ def ocr_phase(images: list[Path], verbose: bool, queue: Any) -> None:
     peak MB of this process tree (PSS sum), peak MB of its largest process (RSS))."""
     counts: list[int] = []
 
+    cpu: list[float] = []
+
     def reader(path: Path) -> Any:
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         res = read_pdf(path, Limits(seconds=900))
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        # CPU of the reader child and the Tesseract runs it waited for: what the reading costs on an idle core.
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
         n = 0
         for w in res.warnings:
             m = re.match(r"(\d+) page\(s\) without a text layer were read by OCR", w)
@@ -251,7 +257,18 @@ def ocr_phase(images: list[Path], verbose: bool, queue: Any) -> None:
         result = run_set(images, reader, verbose)
     elapsed = time.perf_counter() - t0
     per_page = [t / n for t, n in zip(result["times"], counts, strict=True) if n]
-    queue.put((result, sum(counts), per_page or [0.0], elapsed, memory.peak_sum / 2**20, memory.peak_one / 2**20))
+    cpu_per_page = [c / n for c, n in zip(cpu, counts, strict=True) if n]
+    queue.put(
+        (
+            result,
+            sum(counts),
+            per_page or [0.0],
+            cpu_per_page or [0.0],
+            elapsed,
+            memory.peak_sum / 2**20,
+            memory.peak_one / 2**20,
+        )
+    )
 
 
 def peak_mb() -> float:
@@ -305,7 +322,7 @@ def main() -> int:
             queue = ctx.SimpleQueue()
             worker = ctx.Process(target=ocr_phase, args=(images, args.verbose, queue))
             worker.start()
-            ocr, ocr_pages, per_page, elapsed, peak, peak_one = queue.get()
+            ocr, ocr_pages, per_page, cpu_per_page, elapsed, peak, peak_one = queue.get()
             worker.join()
             report(
                 f"OCR path ({len(sample)} of {len(pdfs)} papers, {pages} pages rasterized at {args.ocr_dpi} dpi)", ocr
@@ -316,9 +333,13 @@ def main() -> int:
                     f"(paper's reading time / its OCRed pages) {statistics.median(per_page):.2f}, "
                     f"overall {elapsed / ocr_pages:.2f} (all reading time / all OCRed pages)"
                 )
+                print(
+                    f"  CPU seconds per OCRed page (reader + tesseract, load-independent): median over papers "
+                    f"{statistics.median(cpu_per_page):.2f}; load average at the end {os.getloadavg()[0]:.1f}"
+                )
             print(
                 f"  peak memory of the reading process tree (worker + reader child + tesseract, PSS summed, "
-                f"sampled every 20 ms) {peak:.0f} MB; largest single process {peak_one:.0f} MB RSS"
+                f"sampled every 100 ms) {peak:.0f} MB; largest single process {peak_one:.0f} MB RSS"
             )
     return 0
 
