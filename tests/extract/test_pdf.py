@@ -311,3 +311,51 @@ def test_very_long_pdf_is_read_near_its_bibliography(make_pdf: Callable[..., Pat
     result = read_pdf(path)
     assert len(result.references) == 3
     assert any("2000 pages" in w for w in result.warnings)
+
+
+def astral_pdf(path: Path, lines: list[str]) -> Path:
+    """A one-page PDF whose font maps '~' to U+1D6FC (mathematical italic alpha, outside the BMP) through
+    its ToUnicode CMap, as TeX-made papers do for symbols in titles ("H-alpha")."""
+    cmap = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Astral def "
+        b"1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <7E> <D835DEFC> endbfchar "
+        b"endcmap CMapName currentdict /CMap defineresource pop end end"
+    )
+    content = b"BT /F1 10 Tf 14 TL 72 760 Td " + b" ".join(b"(" + t.encode() + b") Tj T*" for t in lines) + b" ET"
+    objects = [
+        b"<</Type/Catalog/Pages 2 0 R>>",
+        b"<</Type/Pages/Kids[3 0 R]/Count 1>>",
+        b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Resources<</Font<</F1 4 0 R>>>>/Contents 5 0 R>>",
+        b"<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding/WinAnsiEncoding/ToUnicode 6 0 R>>",
+        b"<</Length %d>>stream\n" % len(content) + content + b"\nendstream",
+        b"<</Length %d>>stream\n" % len(cmap) + cmap + b"\nendstream",
+    ]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for k, body in enumerate(objects, 1):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % k + body + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
+    out += b"".join(b"%010d 00000 n \n" % o for o in offsets)
+    out += b"trailer\n<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
+    path.write_bytes(out)
+    return path
+
+
+def test_characters_beyond_the_bmp_are_whole_characters(tmp_path: Path) -> None:
+    """pdfium reports them as two UTF-16 surrogates; left apart they broke the field parser (a real
+    paper with "H𝛼" in a title was one error instead of 30 references)."""
+    path = astral_pdf(
+        tmp_path / "alpha.pdf",
+        [
+            "References",
+            "[1] Epinat, B. and Amram, P. (2008). GHASP: an H~ kinematic survey of galaxies.",
+            "Monthly Notices of the Royal Astronomical Society, 388(2), 500-550.",
+            "[2] Smith, J. (2010). Another paper on galaxies. Nature 4, 1-2.",
+        ],
+    )
+    refs = read_references(path).references
+    assert len(refs) == 2
+    assert "GHASP: an H\U0001d6fc kinematic survey" in (refs[0].raw or "")
+    assert refs[0].year == 2008

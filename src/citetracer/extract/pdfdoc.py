@@ -150,9 +150,20 @@ def _fragments(textpage: Any, width: float, height: float, images: int) -> PageT
             frags.append(Fragment(text=text, x0=box[0], y0=box[1], x1=box[2], y1=box[3], size=size))
         cur = []
 
+    skip = False
     for i in range(count):
+        if skip:
+            skip = False
+            continue
         code = pdfium_c.FPDFText_GetUnicode(tp, i)
-        ch = chr(code) if 0 < code < 0x110000 else "\ufffd"
+        if 0xD800 <= code < 0xDC00 and i + 1 < count:
+            # pdfium answers in UTF-16 units: a character beyond the BMP (a math italic alpha) comes as a
+            # surrogate pair over two indices. Lone surrogates cannot even be encoded as UTF-8.
+            low = pdfium_c.FPDFText_GetUnicode(tp, i + 1)
+            if 0xDC00 <= low < 0xE000:
+                code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                skip = True
+        ch = chr(code) if 0 < code < 0x110000 and not 0xD800 <= code < 0xE000 else "\ufffd"
         if ch in "\r\n":
             flush()
             space_pending = False
