@@ -242,3 +242,36 @@ def test_memo_settings_from_file_and_environment(tmp_path: Path, monkeypatch: py
     monkeypatch.setenv("CITETRACER_MEMO_DAYS", "a month")
     with pytest.raises(ConfigError):
         load_settings(config)
+
+
+def test_cli_recheck_and_offline_check_replay_the_memo(
+    web: FakeWeb, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from citetracer.cli import main
+
+    for name, url in web.sources().items():
+        monkeypatch.setenv(f"CITETRACER_{name.upper()}_URL", url)
+    monkeypatch.setenv("CITETRACER_SEARXNG_URL", "")
+    bib = tmp_path / "refs.bib"
+    bib.write_text(
+        "@inproceedings{fake, title={Sequence to sequence learning with recurrent networks}, "
+        "author={Sutskever, Ilya}, booktitle={NeurIPS}, year={2014}}\n"
+    )
+    store = str(tmp_path / "s.sqlite")
+
+    def run(*flags: str) -> dict[str, Any]:
+        out = tmp_path / "report.json"
+        args = ["check", str(bib), "--store", store, "--no-http-cache", "--format", "json", "-o", str(out)]
+        assert main([*args, *flags]) == 1
+        return json.loads(out.read_text())["citations"][0]
+
+    first = run()
+    before = dict(web.hits)
+    for again in (run(), run("--offline")):
+        assert dict(web.hits) == before
+        assert again["verdict"]["code"] == first["verdict"]["code"] == "H2"
+        assert again["cost"]["connector_calls"] == 0
+        openalex = next(s for s in again["cost"]["sources"] if s["source"] == "openalex")
+        assert openalex["fetched_at"] and "evidence memo" in openalex["detail"]
