@@ -108,7 +108,9 @@ class ScholarStage(UsesHttp):
         left = start_by - time.monotonic()
         return any(not self.http.turn_within(n, left) for n in names)
 
-    def _second_broad(self, reference: Reference, bundle: EvidenceBundle, asked: set[str]) -> str | None:
+    def _second_broad(
+        self, reference: Reference, bundle: EvidenceBundle, asked: set[str], start_by: float | None
+    ) -> str | None:
         """A broad index to ask in the specialist tier, when an absence verdict is in sight and
         fewer than BROAD_QUORUM broad indexes answered: the one with a turn free within the
         rate budget (Semantic Scholar first: it also ingests DBLP and DOI-less proceedings),
@@ -125,8 +127,8 @@ class ScholarStage(UsesHttp):
             for n in ("semanticscholar", "crossref", "openalex")
             if self.settings.sources.get(n) and n not in consulted and n not in asked and self.http.breaker(n).allow()
         ]
-        budget = self.settings.online.rate_budget
-        free = [n for n in options if budget is None or self.http.turn_within(n, budget)]
+        left = None if start_by is None else start_by - time.monotonic()
+        free = [n for n in options if left is None or self.http.turn_within(n, left)]
         pick = free or options
         return pick[0] if pick else None
 
@@ -145,7 +147,7 @@ class ScholarStage(UsesHttp):
         if specialists and self._queues_full(choice.ask, start_by):
             # A specialist will likely be skipped for the rate budget: ask the second broad
             # index alongside, so the skip costs no time and no certainty.
-            second = self._second_broad(reference, bundle, set(choice.ask))
+            second = self._second_broad(reference, bundle, set(choice.ask), start_by)
             if second is not None:
                 choice.add(second, SECOND_BROAD)
                 substitutes = {n for n in BROAD_CHAIN if self.settings.sources.get(n)} - bundle.broad_answered
@@ -177,7 +179,7 @@ class ScholarStage(UsesHttp):
                         break
         if specialists and second is None and any(is_budget_skip(o) for o in bundle.outcomes[mark:]):
             # Predicted free, but another citation took the turn: ask the second broad index now.
-            late = self._second_broad(reference, bundle, asked)
+            late = self._second_broad(reference, bundle, asked, start_by)
             if late is not None:
                 asked.add(late)
                 available = available | {late}
