@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from citetracer.collect.http import HttpClient, RateLimiter, SourceFailure, retry_after
+from citetracer.collect.http import HttpClient, RateLimiter, SourceFailure, advertised_rate, retry_after
 from citetracer.config import OnlineSettings
 from tests.fakeweb.server import FakeWeb, Fault
 
@@ -216,3 +216,21 @@ def test_waiting_for_our_own_rate_limit_does_not_use_up_the_deadline(web: FakeWe
             await http.aclose()
 
     assert all(d["message"]["DOI"] == "10.1109/cvpr.2016.90" for d in asyncio.run(six()))
+
+
+def test_a_lower_advertised_rate_is_heeded_a_higher_one_never(web: FakeWeb) -> None:
+    """Crossref advertises the rate of the pool a client is in (x-rate-limit-limit / -interval)."""
+    web.faults["crossref"] = Fault(rate_headers=("4", "2s"))
+    http = client(rate_limits={})  # the default polite rate: 10/s
+    asyncio.run(get_json(http, web))
+    assert http.limiter("crossref").rate == 2.0
+    web.faults["crossref"] = Fault(rate_headers=("50", "1s"))
+    asyncio.run(get_json(http, web))
+    assert http.limiter("crossref").rate == 2.0
+
+
+def test_advertised_rate_parsing() -> None:
+    assert advertised_rate("50", "1s") == 50.0
+    assert advertised_rate("3000", "60s") == 50.0
+    assert advertised_rate(None, "1s") is None and advertised_rate("50", "soon") is None
+    assert advertised_rate("5", "0s") is None

@@ -65,6 +65,8 @@ class Fault:
     latency: float = 0.0
     hang: float = 30.0
     times: int | None = None
+    #: Rate-limit headers on every reply, as Crossref sends them: (x-rate-limit-limit, x-rate-limit-interval).
+    rate_headers: tuple[str, str] | None = None
 
 
 class Server:
@@ -131,7 +133,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(data)))
-        for k, v in (headers or {}).items():
+        for k, v in {**getattr(self, "extra_headers", {}), **(headers or {})}.items():
             self.send_header(k, v)
         self.end_headers()
         self.wfile.write(data)
@@ -157,6 +159,10 @@ class _Handler(BaseHTTPRequestHandler):
                 n = self.web.count(source)
                 self.web.last_headers[source] = {k.lower(): v for k, v in self.headers.items()}
                 fault = self.web.faults.get(source) or self.web.faults.get("*")
+                self.extra_headers = {}
+                if fault is not None and fault.rate_headers:
+                    limit, interval = fault.rate_headers
+                    self.extra_headers = {"X-Rate-Limit-Limit": limit, "X-Rate-Limit-Interval": interval}
                 if fault is not None:
                     if fault.latency:
                         time.sleep(fault.latency)

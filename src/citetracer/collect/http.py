@@ -42,7 +42,8 @@ from citetracer.config import OnlineSettings
 
 #: Published polite request rates (requests per second) of each service, checked against
 #: their documentation (2026-11): Crossref: limits depend on the pool and are advertised in
-#: x-rate-limit-limit/-interval headers; 10/s and 3 at a time is the polite pool's (with mailto);
+#: x-rate-limit-limit/-interval headers (heeded when lower than ours); 10/s and 3 at a time is the
+#: polite pool's (with mailto);
 #: OpenAlex: at most 100 requests/s for anyone, plus a daily credit allowance (searches cost
 #: credits, lookups by id are free): 10/s stays far below; Semantic Scholar: 1/s for keyed
 #: clients, the unauthenticated pool is shared by all users and answers 429 when busy (we use
@@ -258,6 +259,14 @@ def parse_xml(source: str, body: bytes) -> ET.Element:
         raise SourceFailure(source, f"invalid XML: {exc}") from exc
 
 
+def advertised_rate(limit: str | None, interval: str | None) -> float | None:
+    """Requests per second from rate-limit headers ("50" per "1s"); None when absent or unreadable."""
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*s?\s*", interval or "")
+    if not limit or not limit.strip().isdigit() or m is None or float(m.group(1)) <= 0:
+        return None
+    return int(limit) / float(m.group(1))
+
+
 def retry_after(value: str | None) -> float | None:
     """Seconds to wait from a Retry-After header (delta-seconds or HTTP-date)."""
     if not value:
@@ -406,10 +415,20 @@ class HttpClient:
                 breaker.failure()
                 raise SourceFailure(source, f"HTTP {resp.status}")
             breaker.success()
+            self._heed_advertised_rate(source, resp.headers)
             out = Response(resp.status, url, resp.headers.get("content-type", ""), resp.body)
             if self.cache is not None:
                 self.cache.put(key, source, out.status, out.content_type, out.body)
             return out
+
+    def _heed_advertised_rate(self, source: str, headers: httpx.Headers) -> None:
+        """Slow down to the rate a service advertises for us (Crossref's x-rate-limit-limit over
+        x-rate-limit-interval, which depend on the pool we are in): never faster than our default."""
+        advertised = advertised_rate(headers.get("x-rate-limit-limit"), headers.get("x-rate-limit-interval"))
+        limiter = self.limiter(source)
+        if advertised is not None and 0 < advertised < limiter.rate:
+            limiter.rate = advertised
+            limiter.capacity = max(1.0, float(int(advertised)))
 
     def _backoff(self, attempt: int) -> float:
         return 0.25 * (2 ** (attempt - 1)) * (1 + random.random() / 2)
