@@ -85,3 +85,59 @@ def test_fabricated_title_with_real_authors_and_year_still_finds_the_work(store:
 def test_author_search_respects_the_year_window(store: Store) -> None:
     rids = store.index.by_authors(["goodfellow"], 2005, 10)
     assert rids == []
+
+
+@pytest.fixture(scope="module")
+def common_words_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """Two titles that differ only in a common word ("of" / "for"), among titles full of common words."""
+    path = tmp_path_factory.mktemp("common") / "s.sqlite"
+    rng = random.Random(5)
+    build = BulkBuild(path)
+    build.add(WorkRecord(source="t", id="of", title="Sparse Coding of Natural Images", year=2001))
+    build.add(WorkRecord(source="t", id="for", title="Sparse Coding for Natural Images", year=2002))
+    build.add(
+        WorkRecord(
+            source="t",
+            id="variant",
+            title="A Survey of Graph Kernels",
+            variants=[WorkRecord(source="t", id="variant-v", title="Graph Kernels: A Survey of Methods")],
+            year=2010,
+        )
+    )
+    for i in range(400):
+        words = [rng.choice(FILLER) for _ in range(rng.randint(4, 8))]
+        build.add(WorkRecord(source="t", id=f"f{i}", title=" ".join(words), year=2000))
+    build.commit()
+    s = Store(path)
+    yield s
+    s.close()
+
+
+def test_common_words_still_decide_between_near_neighbours(common_words_store: Store) -> None:
+    s = common_words_store
+    assert s.index.doc_freq("of") > 0.05 * s.index.count()  # common: left out of the first pass
+    assert _top(s, s.index.by_title("Sparse Coding for Natural Images", 10)) == "for"
+    assert _top(s, s.index.by_title("Sparse coding of natural images.", 10)) == "of"
+    assert _top(s, s.index.by_title("Sparse Coding of Natural Scenes", 10)) == "of"  # and one word wrong
+
+
+def test_a_rendering_s_title_counts_in_the_ranking(common_words_store: Store) -> None:
+    s = common_words_store
+    assert _top(s, s.index.by_title("Graph Kernels: A Survey of Methods", 10)) == "variant"
+
+
+def test_titles_reads_the_record_s_and_its_renderings_titles(common_words_store: Store) -> None:
+    s = common_words_store
+    rid = s.rid_of_key("t:variant")
+    assert rid is not None
+    assert s.titles([rid, 10**9]) == {rid: ["A Survey of Graph Kernels", "Graph Kernels: A Survey of Methods"]}
+    assert s.titles([]) == {}
+
+
+def test_without_stored_titles_the_index_ranks_by_itself(common_words_store: Store) -> None:
+    s = common_words_store
+    s.index.titles_of = None
+    try:
+        assert _top(s, s.index.by_title("Sparse Coding for Natural Images", 10)) == "for"
+    finally:
+        s.index.titles_of = s.titles
