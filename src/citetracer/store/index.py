@@ -10,8 +10,8 @@ index is brought up to date from SQLite's change counter whenever it lags
 
 from __future__ import annotations
 
-import re
 import math
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -236,4 +236,3 @@ class TitleIndex:
 
     def count(self) -> int:
         return int(self.searcher().num_docs)
-
