@@ -5,8 +5,11 @@ box, from the PDF text layer or from OCR). No PDF library restores reading
 order when a PDF interleaves two columns line by line, so columns are found
 here from coordinates alone: a *gutter* is a vertical strip near the middle
 of the page that many fragments end before and start after and almost none
-cross. Fragments that cross it (titles, full-width figures, footers) cut the
-page into bands; each band is read left column first, then right.
+cross; each side is searched again, so three or four columns are found too.
+Fragments that cross a gutter (titles, full-width figures, footers) cut the
+page into bands; each band is read column by column, left to right. Text set
+smaller across the foot of every column of a band (notes, or the references
+of a short article) is read after all the columns' text, not in between.
 
 Running headers, footers and page numbers are recognised by repetition: a
 line in the top or bottom margin whose text (digits ignored) recurs on other
