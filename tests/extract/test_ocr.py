@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from citetracer.extract import ocr
+from citetracer.extract.layout import Fragment
 from citetracer.extract.pdf import Limits, read_pdf
 from tests.extract.conftest import column, image_only
 
@@ -52,3 +53,13 @@ def test_ocr_time_budget_spent_is_a_warning_not_an_error(make_pdf: Callable[...,
     result = read_pdf(scan, Limits(ocr_seconds=0.5))
     assert result.references == []
     assert any("time budget" in w and "2 page(s)" in w for w in result.warnings)
+
+
+def test_page_size_follows_the_text_not_a_figures_labels() -> None:
+    def frag(text: str, size: float) -> Fragment:
+        return Fragment(text=text, x0=0, y0=0, x1=10, y1=size, size=size)
+
+    labels = [frag(str(tick), 6.0) for tick in range(30)]  # axis ticks of a plot: many, short, small
+    text = [frag("Recent uses of the package in a statics course at a university.", 7.4) for _ in range(6)]
+    assert ocr.page_size(labels + text) == 7.4
+    assert ocr.page_size([]) == 0.0

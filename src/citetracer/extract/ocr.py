@@ -82,12 +82,25 @@ def fragments(image: Image, dpi: float, timeout: float = 60.0, lang: str = "eng"
     for idx in lines.values():
         out.extend(_split_line(data, idx, scale))
     # Word boxes measure glyphs, not the font: ascenders, descenders and digits make sizes jitter from
-    # line to line. One size per page (the median) keeps the size-based rules from seeing noise.
-    if out:
-        size = sorted(f.size for f in out)[len(out) // 2]
-        for f in out:
-            f.size = size
+    # line to line. One size per page keeps the size-based rules from seeing noise.
+    size = page_size(out)
+    for f in out:
+        f.size = size
     return out
+
+
+def page_size(frags: list[Fragment]) -> float:
+    """The size of a page's text: the median of its lines' sizes weighted by characters, so that the many
+    short labels of a figure (axis ticks, legends) do not set it (a plot above a bibliography heading made
+    the first references on that page look like small print next to the next page's)."""
+    weighted = sorted((f.size, len(f.text)) for f in frags)
+    half = sum(n for _, n in weighted) / 2
+    seen = 0
+    for size, n in weighted:
+        seen += n
+        if seen >= half:
+            return size
+    return weighted[-1][0] if weighted else 0.0
 
 
 def _split_line(data: dict[str, list], idx: list[int], scale: float) -> list[Fragment]:
