@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import gzip
+import io
 from pathlib import Path
 
 import pytest
 
+from citetracer.mirror import safexml
 from citetracer.mirror.dblp import ingest_dblp
-from citetracer.mirror.safexml import DumpError
+from citetracer.mirror.safexml import Chunk, DumpError, iter_chunks, parse_chunk, parser_for
 from citetracer.store.db import Store
 
 LAUGHS = "".join(f'<!ENTITY lol{i} "{f"&lol{i - 1};" * 10}">\n' for i in range(1, 10))
@@ -111,3 +113,47 @@ def test_gzip_of_garbage(tmp_path: Path, dtd: Path) -> None:
     with pytest.raises(DumpError):
         ingest_dblp(tmp_path / "store.sqlite", junk, dtd, parallel=False)
     _store_untouched(tmp_path)
+
+
+def _chunks_of(data: bytes, chunk_bytes: int) -> list[Chunk]:
+    return list(iter_chunks(io.BytesIO(data), Path("d.xml"), ("article", "www"), chunk_bytes))
+
+
+def test_chunks_cut_only_where_a_record_starts_a_line_outside_comments(dtd: Path) -> None:
+    body = "".join(f'<article key="a/{i}"><title>T{i}</title>\n<author>A{i} B</author></article>\n' for i in range(200))
+    # A comment spanning lines that holds what looks like a record start must not be cut.
+    body += '<!-- a note\n<article key="fake/1"><title>F</title></article>\n-->\n'
+    body += "".join(f'<article key="b/{i}"><title>U{i}</title></article>\n' for i in range(200))
+    data = ('<?xml version="1.0"?>\n<!DOCTYPE dblp SYSTEM "dblp.dtd">\n<dblp>\n' + body + "</dblp>\n").encode()
+    chunks = _chunks_of(data, 500)
+    assert len(chunks) > 10
+    assert b"".join(c.body for c in chunks) + chunks[-1].suffix == data[len(chunks[0].prefix) :].rstrip()
+    parser = parser_for(dtd)
+    keys = [
+        el.get("key") for c in chunks for el in parse_chunk(c, Path("d.xml"), parser).getroot() if el.tag == "article"
+    ]
+    assert keys == [f"a/{i}" for i in range(200)] + [f"b/{i}" for i in range(200)]
+
+
+def test_chunks_of_a_dump_without_its_root_end_tag_are_refused() -> None:
+    data = b'<?xml version="1.0"?>\n<dblp>\n' + b'<article key="a/1"><title>T</title></article>\n' * 50
+    with pytest.raises(DumpError, match="truncated"):
+        _chunks_of(data, 100)
+    assert _chunks_of(b"<?xml version='1.0'?>\n<dblp/>\n", 100) == []
+
+
+def test_parallel_ingest_over_many_chunks_keeps_dump_order_and_counts(
+    tmp_path: Path, dtd: Path, make_dump, records_body, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Small chunks: records are parsed by several processes; the last of two same keys still wins."""
+    body = records_body(3000) + records_body(1, start=5, title="Replaced Title")
+    dump = make_dump("many.xml.gz", body)
+    monkeypatch.setattr(safexml, "CHUNK_BYTES", 4000)
+    a = ingest_dblp(tmp_path / "a.sqlite", dump, dtd, parallel=True)
+    b = ingest_dblp(tmp_path / "b.sqlite", dump, dtd, parallel=False)
+    assert a.by_type == b.by_type == {"article": 3001}
+    with Store(tmp_path / "a.sqlite") as sa, Store(tmp_path / "b.sqlite") as sb:
+        ra, rb = list(sa.all_records()), list(sb.all_records())
+        assert ra == rb and len(ra) == 3000
+        assert next(r for r in ra if r.id == "journals/x/P5").title == "Replaced Title 5 about topic 5"
+        assert sa.stats()["by_source_and_type"] == {"dblp": {"article": 3000}}

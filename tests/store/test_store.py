@@ -93,3 +93,12 @@ def test_killed_writer_leaves_a_consistent_store(tmp_path: Path) -> None:
         assert s.index.count() == n
         ok = s.db.execute("PRAGMA integrity_check").fetchone()[0]
         assert ok == "ok"
+
+
+def test_record_counts_are_kept_until_a_write_changes_them(store: Store) -> None:
+    first = store.stats()["by_source_and_type"]
+    assert json.loads(store._meta("counts") or "{}")["counts"] == first  # cached for the next `mirror stats`
+    store.upsert([RECORDS[0].model_copy(update={"id": "another-id", "type": "book"})])
+    after = store.stats()["by_source_and_type"]
+    assert isinstance(after, dict)
+    assert after[RECORDS[0].source]["book"] == first.get(RECORDS[0].source, {}).get("book", 0) + 1

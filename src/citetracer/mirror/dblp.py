@@ -1,8 +1,11 @@
 """Ingest the official DBLP dump (dblp.xml.gz + dblp.dtd) into the local store.
 
-The dump is streamed with lxml's iterparse (see `safexml` for the security
-settings) and each finished record element is dropped from the tree, so
-memory stays bounded whatever the dump's size. Every record type is kept but
+The dump is streamed and cut into chunks of whole records (`safexml.iter_chunks`,
+about 2 MB each); each chunk is parsed with lxml under the security settings of
+`safexml` and dropped once its rows are made, so memory stays bounded whatever
+the dump's size. For a large dump the chunks are parsed by one worker process per
+core while the main process reads the dump and writes the store, rows coming
+back in dump order (the last of two records with one key wins). Every record type is kept but
 `www` (person pages): article, inproceedings, proceedings, book,
 incollection, phdthesis, mastersthesis, data. Record key `dblp:<dblp key>`,
 URL https://dblp.org/rec/<key>. Authors keep DBLP's spelling minus the
@@ -20,21 +23,24 @@ failure at any point leaves the previous store untouched.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import errno
 import json
 import multiprocessing
 import os
 import re
+import signal
 import sqlite3
 import time
 import zlib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from queue import Empty, Full
-from typing import IO, Any
+from typing import Any
 
 from lxml import etree
 
@@ -42,19 +48,32 @@ from citetracer.match.names import family_keys, parse_person
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, parse_year
 from citetracer.mirror.safexml import (
     PROLOG_BYTES,
+    Chunk,
     DumpError,
     check_dtd,
     check_prolog,
     describe_failure,
-    iter_elements,
+    iter_chunks,
     open_dump,
+    parse_chunk,
+    parser_for,
 )
 from citetracer.records import Person
 from citetracer.store.bulk import BulkBuild, Row
+from citetracer.store.codec import pack
 from citetracer.store.db import venue_key
 from citetracer.store.index import index_tokens
 
+#: Record fields copied as they are: (JSON name, DBLP element).
+_OPTIONAL = (("pages", "pages"), ("volume", "volume"), ("issue", "number"), ("publisher", "publisher"))
+#: The child elements a record's row is made of (`url`, `cite`, `note`, `isbn`, ... are not read).
+_FIELDS = frozenset(
+    ("title", "booktitle", "journal", "volume", "number", "pages", "year", "publisher", "school", "series", "crossref")
+)
+
 SOURCE = "dblp"
+#: prctl option: the signal a process gets when its parent dies (Linux).
+_PR_SET_PDEATHSIG = 1
 RECORD_TAGS = (
     "article",
     "inproceedings",
@@ -74,12 +93,6 @@ _ARXIV_LINK = re.compile(r"^https?://(?:www\.)?arxiv\.org/(?:abs|pdf)/(.+?)(?:\.
 _CORR_VOLUME = re.compile(r"^abs/(.+)$")
 #: One encoder for all records (json.dumps with options builds a new one per call).
 _JSON = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
-#: Record fields copied as they are: (JSON name, DBLP element).
-_OPTIONAL = (("pages", "pages"), ("volume", "volume"), ("issue", "number"), ("publisher", "publisher"))
-#: The child elements a record's row is made of (`url`, `cite`, `note`, `isbn`, ... are not read).
-_FIELDS = frozenset(
-    ("title", "booktitle", "journal", "volume", "number", "pages", "year", "publisher", "school", "series", "crossref")
-)
 
 
 @dataclass
@@ -134,6 +147,11 @@ def author(name: str) -> tuple[dict[str, str], tuple[str, ...]] | None:
     return fields, tuple(k for k in dict.fromkeys((full, core)) if k)
 
 
+_year = lru_cache(maxsize=4096)(parse_year)
+_venue_key = lru_cache(maxsize=200_000)(venue_key)
+_KINDS = frozenset(RECORD_TAGS)
+
+
 def _text(elem: Any) -> str:
     text = "".join(elem.itertext()) if len(elem) else elem.text or ""
     if len(text) > MAX_FIELD_CHARS:
@@ -155,7 +173,7 @@ def _identifiers(links: list[str], volume: str | None) -> tuple[str | None, str 
     return doi, arxiv
 
 
-def parse_row(elem: Any) -> Row | None:
+def parse_row(elem: Any, packed: bool = False) -> Row | None:
     """One record element as a store row; None when it has no key or no title."""
     key = elem.get("key")
     if not key:
@@ -188,7 +206,8 @@ def parse_row(elem: Any) -> Row | None:
         venue = fields.get("booktitle") or fields.get("journal")
     volume = fields.get("volume")
     doi, arxiv = _identifiers(links, volume) if links or volume else (None, None)
-    year = parse_year(fields.get("year"))
+    year_s = fields.get("year")
+    year = _year(year_s) if year_s else None
     people = authors or editors
     # The row's key gives source, id and URL; only what is present is written.
     data: dict[str, Any] = {"title": title}
@@ -212,6 +231,7 @@ def parse_row(elem: Any) -> Row | None:
     surnames: tuple[str, ...] = ()
     for p in people:
         surnames += p[1]
+    json_bytes = _JSON(data).encode()
     return Row(
         f"{SOURCE}:{key}",
         SOURCE,
@@ -219,19 +239,58 @@ def parse_row(elem: Any) -> Row | None:
         doi,
         arxiv,
         year,
-        venue_key(venue) if venue else None,
-        _JSON(data).encode(),
+        _venue_key(venue) if venue else None,
+        pack(json_bytes) if packed else json_bytes,
         fields.get("crossref") or None,
         (" ".join(index_tokens(title)),),
         surnames,
         title if kind == "proceedings" else None,
+        packed,
     )
 
 
-def iter_dblp(path: Path, dtd: Path | None, report: DblpReport) -> Iterator[Row]:
-    """Stream store rows from a dump; raises DumpError on any unusable input."""
-    if dtd is not None:
-        check_dtd(dtd)
+@dataclass
+class ChunkRows:
+    """What one chunk gave: its rows (plain tuples, cheap to send between processes) and its counts."""
+
+    rows: list[tuple[Any, ...]]
+    by_type: Counter[str]
+    skipped: Counter[str]
+    max_mdate: str | None
+
+
+def chunk_rows(chunk: Chunk, path: Path, parser: etree.XMLParser, packed: bool) -> ChunkRows:
+    """Parse one chunk (safely, see `safexml`) and turn its records into rows."""
+    root = parse_chunk(chunk, path, parser).getroot()
+    out = ChunkRows([], Counter(), Counter(), None)
+    max_mdate = ""
+    for elem in root:
+        kind = elem.tag
+        mdate = elem.get("mdate")
+        if mdate and mdate > max_mdate:
+            max_mdate = mdate
+        if kind == "www":
+            out.skipped["www"] += 1
+        elif kind in _KINDS:  # anything else is an element DBLP may add one day, not a record type we know
+            row = parse_row(elem, packed)
+            if row is None:
+                out.skipped["no key or title"] += 1
+            else:
+                out.by_type[kind] += 1
+                out.rows.append(tuple(row))
+    out.max_mdate = max_mdate or None
+    return out
+
+
+def _merge(report: DblpReport, part: ChunkRows) -> None:
+    report.by_type.update(part.by_type)
+    report.skipped.update(part.skipped)
+    if part.max_mdate and (report.max_mdate is None or part.max_mdate > report.max_mdate):
+        report.max_mdate = part.max_mdate
+
+
+def _chunks(path: Path) -> Generator[tuple[Chunk, int], None, None]:
+    """The dump's chunks, each with how far through the (compressed) file we are."""
     head, raw = open_dump(path)
     try:
         check_prolog(head.read(PROLOG_BYTES), path)
@@ -242,39 +301,29 @@ def iter_dblp(path: Path, dtd: Path | None, report: DblpReport) -> Iterator[Row]
         raw.close()
     stream, raw = open_dump(path)
     try:
-        yield from _rows(stream, raw, path, dtd, report)
+        for chunk in iter_chunks(stream, path, (*RECORD_TAGS, "www")):
+            yield chunk, raw.tell()
+    except (EOFError, OSError, zlib.error) as exc:
+        raise describe_failure(exc, path, None) from exc
     finally:
         stream.close()
         raw.close()
 
 
-def _rows(stream: IO[bytes], raw: IO[bytes], path: Path, dtd: Path | None, report: DblpReport) -> Iterator[Row]:
-    parser = iter_elements(stream, path, (*RECORD_TAGS, "www"), dtd)
-    n = 0
-    try:
-        for _event, elem in parser:
-            n += 1
-            if n % 4096 == 0:
-                report.bytes_read = raw.tell()
-            mdate = elem.get("mdate")
-            if mdate and (report.max_mdate is None or mdate > report.max_mdate):
-                report.max_mdate = mdate
-            if elem.tag == "www":
-                report.skipped["www"] += 1
-            else:
-                row = parse_row(elem)
-                if row is None:
-                    report.skipped["no key or title"] += 1
-                else:
-                    report.by_type[elem.tag] += 1
-                    yield row
-            elem.clear(keep_tail=False)
-            parent = elem.getparent()
-            if parent is not None:
-                while elem.getprevious() is not None:
-                    del parent[0]
-    except (EOFError, OSError, zlib.error, etree.XMLSyntaxError, DumpError) as exc:
-        raise describe_failure(exc, path, None) from exc
+def iter_dblp(path: Path, dtd: Path | None, report: DblpReport, packed: bool = False) -> Iterator[Row]:
+    """Stream store rows from a dump in this process; raises DumpError on any unusable input.
+
+    With `packed` the rows carry their record already compressed for the store (`codec.pack`).
+    """
+    if dtd is not None:
+        check_dtd(dtd)
+    parser = parser_for(dtd)
+    for chunk, done in _chunks(path):
+        part = chunk_rows(chunk, path, parser, packed)
+        _merge(report, part)
+        report.bytes_read = done
+        for fields in part.rows:
+            yield Row(*fields)
 
 
 def dump_date(path: Path, max_mdate: str | None) -> str:
@@ -294,75 +343,110 @@ def build_failure(exc: Exception, target: Path) -> DumpError:
     return DumpError(f"{what} while building the store beside {target}; the previous store is unchanged")
 
 
-def _produce(path: str, dtd: str | None, queue: Any, parent: int) -> None:
-    """Child process: parse the dump and send rows in batches (the parent writes them).
+def _die_with(parent: int) -> None:
+    """Ask Linux to kill this process when its parent dies (a task half-written by a killed parent
+    would otherwise leave it waiting on the pipe forever)."""
+    with contextlib.suppress(Exception):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
 
-    If the parent dies (even by SIGKILL) the child notices within a second and exits.
+
+def _worker(path: str, dtd: str | None, tasks: Any, results: Any, parent: int) -> None:
+    """Worker process: parse the chunks it is given into packed rows (the parent writes them).
+
+    If the parent dies (even by SIGKILL) the worker is killed too (Linux parent-death
+    signal), or else notices within a second and exits.
     """
+    _die_with(parent)
+    parser = parser_for(Path(dtd) if dtd else None)
 
     def send(msg: tuple[Any, ...]) -> None:
         while True:
             try:
-                queue.put(msg, timeout=1)
+                results.put(msg, timeout=1)
                 return
             except Full:
                 if os.getppid() != parent:
                     os._exit(1)
 
-    report = DblpReport()
-    try:
-        batch: list[Row] = []
-        for row in iter_dblp(Path(path), Path(dtd) if dtd else None, report):
-            batch.append(row)
-            if len(batch) >= 2000:
-                send(("rows", [tuple(r) for r in batch], report.bytes_read))  # plain tuples pickle 3x faster
-                batch = []
-        send(("rows", [tuple(r) for r in batch], report.bytes_read))
-        send(("done", dict(report.by_type), dict(report.skipped), report.max_mdate))
-    except DumpError as exc:
-        send(("error", str(exc)))
-    except Exception as exc:  # reported to the parent, which raises it as a DumpError
-        send(("error", f"{path}: {type(exc).__name__}: {exc}"))
+    while True:
+        try:
+            task = tasks.get(timeout=1)
+        except Empty:
+            if os.getppid() != parent:
+                os._exit(1)
+            continue
+        if task is None:
+            return
+        seq, chunk = task
+        try:
+            part = chunk_rows(Chunk(*chunk), Path(path), parser, packed=True)
+            send((seq, "rows", part.rows, dict(part.by_type), dict(part.skipped), part.max_mdate))
+        except DumpError as exc:
+            send((seq, "error", str(exc)))
+        except Exception as exc:  # reported to the parent, which raises it as a DumpError
+            send((seq, "error", f"{path}: {type(exc).__name__}: {exc}"))
 
 
-def _rows_in_child(path: Path, dtd: Path | None, report: DblpReport) -> Iterator[Row]:
-    """Parse in a second process so parsing and writing use both cores; bounded queue, bounded memory.
+def _rows_in_workers(path: Path, dtd: Path | None, report: DblpReport, workers: int) -> Iterator[Row]:
+    """Parse chunks in worker processes while this one reads the dump and writes; results in dump order.
 
-    The child is forked before the store's writer threads exist (it only parses),
-    so the fork copies a single-threaded process.
+    At most a few chunks per worker are in flight, so memory stays bounded. The
+    workers are forked before the store's writer threads exist (they only parse),
+    so each fork copies a single-threaded process.
     """
     ctx = multiprocessing.get_context("fork")
-    queue = ctx.Queue(maxsize=16)
-    args = (str(path), str(dtd) if dtd else None, queue, os.getpid())
-    proc = ctx.Process(target=_produce, args=args, daemon=True)
-    proc.start()
-    return _receive(proc, queue, path, report)
+    tasks, results = ctx.Queue(maxsize=2 * workers), ctx.Queue(maxsize=4 * workers)
+    args = (str(path), str(dtd) if dtd else None, tasks, results, os.getpid())
+    procs = [ctx.Process(target=_worker, args=args, daemon=True) for _ in range(workers)]
+    for proc in procs:
+        proc.start()
+    return _collect(procs, tasks, results, path, report, workers)
 
 
-def _receive(proc: Any, queue: Any, path: Path, report: DblpReport) -> Iterator[Row]:
+def _collect(procs: list[Any], tasks: Any, results: Any, path: Path, report: DblpReport, workers: int) -> Iterator[Row]:
+    limit = 3 * workers
+    waiting: dict[int, tuple[Any, ...]] = {}
+    sent = done = 0
+    chunks = _chunks(path)
+    more = True
     try:
-        while True:
-            try:
-                msg = queue.get(timeout=2)
-            except Empty:
-                if not proc.is_alive():
-                    raise DumpError(f"{path}: the parser process stopped unexpectedly (exit {proc.exitcode})") from None
-                continue
-            if msg[0] == "rows":
-                report.bytes_read = msg[2]
-                for fields in msg[1]:
-                    yield Row(*fields)
-            elif msg[0] == "done":
-                report.by_type.update(msg[1])
-                report.skipped.update(msg[2])
-                report.max_mdate = msg[3]
-                return
-            else:
-                raise DumpError(msg[1])
+        while more or done < sent:
+            while more and sent - done < limit:
+                item = next(chunks, None)
+                if item is None:
+                    more = False
+                    break
+                chunk, position = item
+                tasks.put((sent, tuple(chunk)))
+                sent += 1
+                report.bytes_read = position
+            while done not in waiting:
+                try:
+                    msg = results.get(timeout=2)
+                except Empty:
+                    if not all(proc.is_alive() for proc in procs):
+                        raise DumpError(f"{path}: a parser process stopped unexpectedly") from None
+                    continue
+                waiting[msg[0]] = msg
+            msg = waiting.pop(done)
+            done += 1
+            if msg[1] == "error":
+                raise DumpError(msg[2])
+            _merge(report, ChunkRows(msg[2], Counter(msg[3]), Counter(msg[4]), msg[5]))
+            for fields in msg[2]:
+                yield Row(*fields)
     finally:
-        if proc.is_alive():
-            proc.terminate()
-        proc.join(10)
+        chunks.close()
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in procs:
+            proc.join(10)
+        for queue in (tasks, results):  # nobody reads them any more: do not wait to flush them at exit
+            queue.cancel_join_thread()
+            queue.close()
 
 
 def ingest_dblp(
@@ -374,7 +458,7 @@ def ingest_dblp(
 ) -> DblpReport:
     """Rebuild the store at `target` with this dump's records; see the module docstring.
 
-    `parallel` (default: for dumps over 1 MB) parses in a child process.
+    `parallel` (default: for dumps over 1 MB) parses in worker processes, one per core.
     """
     started = time.monotonic()
     report = DblpReport()
@@ -383,7 +467,8 @@ def ingest_dblp(
         parallel = size > 1_000_000
     if dtd is not None:
         check_dtd(dtd)
-    rows = _rows_in_child(dump, dtd, report) if parallel else iter_dblp(dump, dtd, report)
+    workers = max(1, os.cpu_count() or 1)
+    rows = _rows_in_workers(dump, dtd, report, workers) if parallel else iter_dblp(dump, dtd, report, packed=True)
     build = BulkBuild(target)
     try:
         report.carried_over = build.carry_over(target, {SOURCE})

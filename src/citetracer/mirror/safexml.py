@@ -23,8 +23,9 @@ from __future__ import annotations
 import gzip
 import re
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from lxml import etree
 
@@ -111,12 +112,133 @@ class _LocalDTD(etree.Resolver):
         raise DumpError(f"refused to load external resource {system_url or public_id!r}")
 
 
-def iter_elements(stream: IO[bytes], path: Path, tags: tuple[str, ...], dtd: Path | None) -> Any:
-    """lxml iterparse over the record elements, with the safety settings above."""
-    parser = etree.iterparse(
-        stream,
-        events=("end",),
-        tag=tags,
+#: Uncompressed bytes per chunk handed to one parse: about 5,000 DBLP records.
+CHUNK_BYTES = 2_000_000
+#: A chunk that finds no record boundary within this many bytes is refused (bounded memory).
+MAX_CHUNK_BYTES = 64_000_000
+
+_ROOT_START = re.compile(rb"<([A-Za-z_][\w.:-]*)(?:\s[^>]*)?(/?)>")
+
+
+class Chunk(NamedTuple):
+    """A run of whole top-level records, parseable alone as `prefix + body + suffix`.
+
+    `prefix` is the dump's own prolog (XML declaration, DOCTYPE) and root start tag,
+    so each chunk is parsed with the same encoding and the same local DTD as the whole dump.
+    """
+
+    prefix: bytes
+    body: bytes
+    suffix: bytes
+    #: Where the body starts in the uncompressed stream (for error messages).
+    offset: int
+
+
+def _prolog_end(buf: bytes, path: Path) -> tuple[int, bytes, bool] | None:
+    """End of the root start tag, the root's name, and whether the root is empty (`<dblp/>`); None if unseen yet."""
+    pos = 0
+    while True:
+        i = buf.find(b"<", pos)
+        if i < 0 or i + 4 > len(buf):
+            return None
+        if buf.startswith(b"<?", i):
+            end = buf.find(b"?>", i)
+            pos = end + 2
+        elif buf.startswith(b"<!--", i):
+            end = buf.find(b"-->", i)
+            pos = end + 3
+        elif buf.startswith(b"<!", i):  # DOCTYPE: `check_prolog` refused an internal subset
+            end = buf.find(b">", i)
+            pos = end + 1
+        else:
+            m = _ROOT_START.match(buf, i)
+            if m is None:
+                if buf.find(b">", i) < 0:
+                    return None
+                raise DumpError(f"{path}: the XML is malformed (no root element start tag)")
+            return m.end(), m.group(1), bool(m.group(2))
+        if end < 0:
+            return None
+
+
+def _open_markup(buf: bytes, end: int) -> bool:
+    """Whether `buf[:end]` stops inside a comment, CDATA section or processing instruction."""
+    for opener, closer in ((b"<!--", b"-->"), (b"<![CDATA[", b"]]>"), (b"<?", b"?>")):
+        start = buf.rfind(opener, 0, end)
+        if start >= 0 and buf.find(closer, start + len(opener), end) < 0:
+            return True
+    return False
+
+
+def _last_boundary(buf: bytes, boundary: re.Pattern[bytes]) -> int:
+    """Offset of the last line that starts a top-level record (outside any markup), or -1."""
+    markup = b"<!" in buf or b"<?" in buf
+    end = len(buf)
+    while True:
+        i = buf.rfind(b"\n<", 0, end)
+        if i < 0:
+            return -1
+        if boundary.match(buf, i + 1) and not (markup and _open_markup(buf, i)):
+            return i + 1
+        end = i
+
+
+def iter_chunks(
+    stream: IO[bytes], path: Path, tags: tuple[str, ...], chunk_bytes: int | None = None
+) -> Iterator[Chunk]:
+    """Split a dump into chunks of whole records, cutting only where a record starts a line.
+
+    Why: parsing the chunks independently lets several processes share the work,
+    and each chunk's tree is small. The cut is safe because a `<` in text or in an
+    attribute is always escaped in XML, so a line starting `<article ` can only be a
+    tag (comments, CDATA and processing instructions are checked for). The end of the
+    stream must close the root element, so a truncated dump is an error, not a short store.
+    """
+    chunk_bytes = chunk_bytes or CHUNK_BYTES
+    boundary = re.compile(rb"<(?:" + b"|".join(t.encode() for t in tags) + rb")[\s>/]")
+    buf = b""
+    while True:
+        block = stream.read(chunk_bytes)
+        buf += block
+        head = _prolog_end(buf, path)
+        if head is not None:
+            break
+        if not block or len(buf) > PROLOG_BYTES:
+            raise DumpError(f"{path}: the XML is truncated or malformed (no root element)")
+    end, root, empty = head
+    prefix, buf, offset = buf[:end], buf[end:], end
+    suffix = b"</" + root + b">"
+    if empty:  # `<dblp/>`: no records
+        if buf.strip() or stream.read(1):
+            raise DumpError(f"{path}: the XML is malformed (content after the empty root element)")
+        return
+    while True:
+        block = stream.read(chunk_bytes)
+        if not block:
+            break
+        buf += block
+        if len(buf) < chunk_bytes:
+            continue
+        cut = _last_boundary(buf, boundary)
+        if cut <= 0:
+            if len(buf) > MAX_CHUNK_BYTES:
+                raise DumpError(
+                    f"{path}: no record starts a line within {MAX_CHUNK_BYTES:,} bytes near byte {offset:,}; "
+                    "the dump is not in dblp.xml's one-record-per-line layout"
+                )
+            continue
+        yield Chunk(prefix, buf[:cut], suffix, offset)
+        offset += cut
+        buf = buf[cut:]
+    tail = buf.rstrip()
+    if not tail.endswith(suffix):
+        raise DumpError(f"{path}: the XML is truncated (the dump does not end with {suffix.decode(errors='replace')})")
+    yield Chunk(prefix, tail[: -len(suffix)], suffix, offset)
+
+
+def parser_for(dtd: Path | None) -> etree.XMLParser:
+    """An lxml parser with the safety settings above (entities only from the local DTD, no network)."""
+    parser = etree.XMLParser(
         load_dtd=dtd is not None,
         resolve_entities=dtd is not None,
         no_network=True,
@@ -129,6 +251,18 @@ def iter_elements(stream: IO[bytes], path: Path, tags: tuple[str, ...], dtd: Pat
     return parser
 
 
+def parse_chunk(chunk: Chunk, path: Path, parser: etree.XMLParser) -> Any:
+    """The chunk as a parsed document; a DumpError naming the file and the stream offset if it is broken."""
+    try:
+        return etree.fromstring(chunk.prefix + chunk.body + chunk.suffix, parser).getroottree()
+    except DumpError:
+        raise
+    except etree.XMLSyntaxError as exc:
+        raise describe_failure(exc, path, chunk.offset) from exc
+    except Exception as exc:  # a resolver refusal surfaces wrapped by lxml
+        raise describe_failure(exc, path, chunk.offset) from exc
+
+
 def describe_failure(exc: BaseException, path: Path, offset: int | None) -> DumpError:
     """One clear sentence for a broken dump, whatever layer noticed it."""
     where = f" near byte {offset:,} of the uncompressed stream" if offset is not None else ""
@@ -139,8 +273,8 @@ def describe_failure(exc: BaseException, path: Path, offset: int | None) -> Dump
     if isinstance(exc, etree.XMLSyntaxError):
         msg = str(exc)
         if "Premature end" in msg or "EndTag" in msg or "not finished" in msg or "Extra content" in msg:
-            return DumpError(f"{path}: the XML is truncated or malformed ({msg})")
-        return DumpError(f"{path}: the XML is malformed ({msg})")
+            return DumpError(f"{path}: the XML is truncated or malformed ({msg}){where}")
+        return DumpError(f"{path}: the XML is malformed ({msg}){where}")
     if isinstance(exc, DumpError):
         return exc
     return DumpError(f"{path}: cannot read the dump ({exc})")

@@ -17,9 +17,11 @@ exactly as it was, and `abort()` (or the next build) deletes the leftovers.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sqlite3
 import uuid
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
@@ -65,6 +67,8 @@ class Row(NamedTuple):
     surnames: tuple[str, ...]
     #: Set when other records cross-reference this one (a proceedings volume): its title names their venue.
     xref_title: str | None = None
+    #: `json` is already compressed for the store (`codec.pack`; done by the parser processes at DBLP scale).
+    packed: bool = False
 
 
 def row_from_record(record: WorkRecord, xref: str | None = None) -> Row:
@@ -138,6 +142,7 @@ class BulkBuild:
         self.prefixes: set[str] = set()
         self.xref_ids: dict[str, int] = {}
         self.added = 0
+        self.counts: Counter[tuple[str, str]] = Counter()
         self.previous: Path | None = None
         self.db.execute("BEGIN")
 
@@ -178,11 +183,12 @@ class BulkBuild:
                 row.arxiv,
                 row.year,
                 row.venue_key,
-                pack(row.json),
+                row.json if row.packed else pack(row.json),
                 self.xref_id(f"{row.source}:{row.xref}") if row.xref else None,
             )
         )
         self.pending.append((rid, row))
+        self.counts[(row.source, row.type or "?")] += 1
         if len(self.rows) >= BATCH:
             self.flush()
 
@@ -268,9 +274,16 @@ class BulkBuild:
         self.flush()
         try:
             self.db.execute("CREATE UNIQUE INDEX records_key ON records(key)")
+            counted = True
         except sqlite3.IntegrityError:  # some key came twice: keep the last, then index
             self._drop_duplicates()
             self.db.execute("CREATE UNIQUE INDEX records_key ON records(key)")
+            counted = False  # the store recounts when first asked
+        if counted:  # `Store.record_counts` uses them while the change counter stays at 1
+            counts: dict[str, dict[str, int]] = {}
+            for (source, kind), n in sorted(self.counts.items()):
+                counts.setdefault(source, {})[kind] = n
+            self.set_meta("counts", json.dumps({"seq": "1", "counts": counts}))
         self._copy_links()
         self.db.execute("COMMIT")
         self.writer.commit()
