@@ -259,8 +259,8 @@ def main() -> int:
             return Labeller(str(model))
 
         print(
-            f"\n== {args.folds}-fold cross-validation: each fold's model trained on the other folds of BOTH sets + the"
-            f" synthetic set, scored on its held-out fold; counts pooled over the folds"
+            f"\n== {args.folds}-fold cross-validation: each fold's model trained on the other folds of BOTH sets"
+            f"{' + the synthetic strings' if synthetic else ''}, scored on its held-out fold; counts pooled over folds"
         )
         pooled: dict[str, Stats] = {"anystyle-core": _empty(), "grobid-citations": _empty()}
         per_fold: dict[str, list[tuple[float, float, float]]] = {"anystyle-core": [], "grobid-citations": []}

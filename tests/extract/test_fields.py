@@ -157,3 +157,10 @@ def test_editors_are_not_the_venue() -> None:
         "2nd International Conference on Simulation of Adaptive Behavior. MIT Press."
     )
     assert ref.venue == "2nd International Conference on Simulation of Adaptive Behavior"
+
+
+def test_decomposed_accents_are_composed_first() -> None:
+    # "Pe\u0301rez": a letter and a combining accent, as some PDFs and files store it.
+    ref = parse_reference_string("Pe\u0301rez, J., & Lo\u0301pez, A. (2010). Salt marsh birds. Wetlands, 4, 1-9.")
+    assert [p.family for p in ref.authors] == ["Pérez", "López"]
+    assert ref.year == 2010

@@ -25,6 +25,7 @@ The string is read left to right the way a person reads it:
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from citetracer.extract.authors import split_names
 from citetracer.extract.crf import Labeller, default_labeller, spans
@@ -70,6 +71,8 @@ def prepare(raw: str) -> str:
     """The reference string as both readers see it: LaTeX rendered, spaces collapsed, the list label removed,
     identifiers broken by line joins repaired."""
     text = latex_to_text(raw) if "\\" in raw or "{" in raw else raw
+    # Composed accents: "Le\u0301on" (a letter and a combining mark, as some PDFs and files store it) reads as "Léon".
+    text = unicodedata.normalize("NFC", text)
     text = re.sub(r"\s+", " ", text).strip()
     text = _LABEL.sub("", text, count=1)
     text = text.replace("``", "“").replace("''", "”")
