@@ -275,3 +275,16 @@ def test_cli_recheck_and_offline_check_replay_the_memo(
         assert again["cost"]["connector_calls"] == 0
         openalex = next(s for s in again["cost"]["sources"] if s["source"] == "openalex")
         assert openalex["fetched_at"] and "evidence memo" in openalex["detail"]
+
+
+def test_a_memoized_specialist_does_not_count_as_queued(make_settings: Any, web: FakeWeb) -> None:
+    """The second broad index stands in for specialists that would wait past the rate budget;
+    a specialist whose answer is replayed waits for nothing, so no second index is asked."""
+    settings = make_settings()
+    [first] = check(settings, [FABRICATED])
+    assert outcomes(first)["dblp"].status == "answered" and "semanticscholar" not in outcomes(first)
+    late = make_settings(rate_budget=-1.0)  # every queue counts as full: the budget is already spent
+    before = dict(web.hits)
+    [again] = check(late, [FABRICATED])
+    assert dict(web.hits) == before and again.cost.connector_calls == 0
+    assert "semanticscholar" not in outcomes(again)

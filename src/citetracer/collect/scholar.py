@@ -144,7 +144,7 @@ class ScholarStage(UsesHttp):
         substitutes = set(available)
         specialists = not self.broad and not self.settings.online.connectors
         second: str | None = None
-        if specialists and self._queues_full(choice.ask, start_by):
+        if specialists and self._queues_full([n for n in choice.ask if not bundle.memoized(n)], start_by):
             # A specialist will likely be skipped for the rate budget: ask the second broad
             # index alongside, so the skip costs no time and no certainty.
             second = self._second_broad(reference, bundle, set(choice.ask), start_by)

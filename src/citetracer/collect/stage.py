@@ -56,6 +56,11 @@ class EvidenceBundle:
         self.candidates.append(candidate)
         return True
 
+    def memoized(self, source: str) -> bool:
+        """Whether the evidence memo holds a fresh answer of `source` to this citation's search:
+        asking it costs no request, so it never waits in a rate-limit queue."""
+        return self.memo is not None and self.subject is not None and self.memo.fresh(source, self.subject) is not None
+
     @property
     def failed_sources(self) -> list[str]:
         """Sources whose silence is not evidence: those that failed, and those skipped for the
