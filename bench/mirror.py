@@ -26,6 +26,7 @@ import gzip
 import json
 import os
 import random
+import resource
 import shutil
 import subprocess
 import sys
@@ -143,7 +144,18 @@ def _tree_rss(pid: int) -> int:
     return total
 
 
-def run_ingest(dump: Path, dtd: Path, store: Path) -> tuple[float, int, int]:
+def _cpu_seconds() -> float:
+    """User + sys seconds of this process and its waited-for children (the parser workers)."""
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def run_ingest(dump: Path, dtd: Path, store: Path) -> tuple[float, int, int, float]:
+    """Wall seconds, peak RSS of the process tree, exit code, and CPU seconds (user + sys) of the tree.
+
+    CPU seconds are what the ingest costs whatever else the machine runs (wall time on a
+    shared machine depends on the other jobs); the workers are waited for, so they count.
+    """
     cmd = [
         sys.executable,
         "-m",
@@ -157,6 +169,7 @@ def run_ingest(dump: Path, dtd: Path, store: Path) -> tuple[float, int, int]:
         str(store),
     ]
     started = time.monotonic()
+    cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen(cmd)
     peak = 0
     done = threading.Event()
@@ -172,7 +185,9 @@ def run_ingest(dump: Path, dtd: Path, store: Path) -> tuple[float, int, int]:
     rc = proc.wait()
     done.set()
     sampler.join()
-    return time.monotonic() - started, peak, rc
+    cpu = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu_seconds = cpu.ru_utime + cpu.ru_stime - cpu_before.ru_utime - cpu_before.ru_stime
+    return time.monotonic() - started, peak, rc, cpu_seconds
 
 
 def perturb(title: str, changes: int, vocab: list[str], rng: random.Random) -> str:
@@ -258,12 +273,13 @@ def main() -> int:
     try:
         if not args.skip_sample:
             store = work / "sample.sqlite"
-            t = time.monotonic()
+            t, cpu = time.monotonic(), _cpu_seconds()
             report = ingest_dblp(store, dump, dtd)
-            s = time.monotonic() - t
+            s, cpu = time.monotonic() - t, _cpu_seconds() - cpu
             print(
                 f"[sample] {report.added:,} records in {s:.1f}s = {report.added / s:,.0f} records/s; "
-                f"store {store_bytes(store) / 1e6:.1f} MB"
+                f"store {store_bytes(store) / 1e6:.1f} MB; CPU {cpu:.0f}s user+sys "
+                f"({cpu / report.added * 1e6:.0f} us/record); load average {os.getloadavg()[0]:.1f}"
             )
         sample = load_sample(dump, dtd)
         if args.dump:
@@ -278,7 +294,9 @@ def main() -> int:
                 f"({synth.stat().st_size / 1e9:.2f} GB gzip)"
             )
         big = work / "big.sqlite"
-        seconds, peak, rc = run_ingest(synth, dtd, big)
+        load_before = os.getloadavg()[0]
+        seconds, peak, rc, cpu = run_ingest(synth, dtd, big)
+        load_after = os.getloadavg()[0]
         if rc != 0:
             print(f"[ingest] failed with exit {rc}")
             return 1
@@ -287,8 +305,14 @@ def main() -> int:
         print(
             f"[ingest {args.records:,}] {seconds:.0f}s ({seconds / 60:.1f} min, "
             f"{args.records / seconds:,.0f} records/s); "
-            f"peak RSS {peak / 1e9:.2f} GB (process tree); store {store_bytes(big) / 1e9:.2f} GB"
+            f"peak RSS {peak / 1e9:.2f} GB (process tree); store {store_bytes(big) / 1e9:.2f} GB; "
+            f"CPU {cpu:.0f}s user+sys ({cpu / args.records * 1e6:.0f} us/record); "
+            f"load average {load_before:.1f} before, {load_after:.1f} after"
         )
+        t = time.monotonic()
+        with Store(big) as opened:
+            opened.stats()
+        print(f"[stats] `mirror stats` figures on the {args.records:,}-record store in {time.monotonic() - t:.2f}s")
         stats = retrieval(big, sample, args.queries)
         print(f"[retrieval on {args.records:,}] " + json.dumps(stats, indent=1))
     finally:

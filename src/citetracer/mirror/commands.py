@@ -81,7 +81,8 @@ def run_dblp(args: argparse.Namespace, store_path: Path, out: Console, err: Cons
     kinds = ", ".join(f"{n:,} {k}" for k, n in report.by_type.most_common())
     out.print(
         f"dblp: {report.added:,} records ({kinds}) in {report.seconds:.0f}s "
-        f"({report.added / max(report.seconds, 1e-9):,.0f}/s); kept {report.carried_over:,} records "
+        f"({report.added / max(report.seconds, 1e-9):,.0f}/s; the last {report.finish_seconds:.0f}s building "
+        f"indexes); kept {report.carried_over:,} records "
         f"of other sources; skipped {report.skipped.get('www', 0):,} person pages; store {store_path}",
         highlight=False,
     )

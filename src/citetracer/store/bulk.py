@@ -24,7 +24,7 @@ import uuid
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix
 from citetracer.store.codec import pack, record_json
@@ -126,6 +126,7 @@ class BulkBuild:
             "locking_mode=EXCLUSIVE",
             "cache_size=-262144",
             "temp_store=FILE",
+            f"threads={min(4, os.cpu_count() or 1)}",  # sorts for the indexes built at the end use every core
         ):
             self.db.execute(f"PRAGMA {pragma}")
         # The key's unique index is built once at the end (sorting 8M keys once is far cheaper than
@@ -138,7 +139,7 @@ class BulkBuild:
         self.writer = self.index.index.writer(heap_size=INDEX_HEAP, num_threads=1)
         self.next_rid = 1
         self.rows: list[tuple[object, ...]] = []
-        self.pending: list[tuple[int, Row]] = []
+        self.pending: list[tuple[int, tuple[str, ...], tuple[str, ...], int | None]] = []
         self.prefixes: set[str] = set()
         self.xref_ids: dict[str, int] = {}
         self.added = 0
@@ -167,30 +168,37 @@ class BulkBuild:
         self.add_row(row_from_record(record, xref))
 
     def add_row(self, row: Row) -> None:
-        rid = self.next_rid
-        self.next_rid += 1
-        if row.doi:
-            self.prefixes.add(doi_prefix(row.doi))
-        if row.xref_title:
-            self.set_xref_title(row.key, row.xref_title)
-        self.rows.append(
-            (
-                rid,
-                row.key,
-                row.source,
-                row.type,
-                row.doi,
-                row.arxiv,
-                row.year,
-                row.venue_key,
-                row.json if row.packed else pack(row.json),
-                self.xref_id(f"{row.source}:{row.xref}") if row.xref else None,
+        self.add_rows((row,))
+
+    def add_rows(self, rows: Iterable[tuple[Any, ...]]) -> None:
+        """Add rows (a `Row`, or the plain tuple of its 13 fields as parser processes send them)."""
+        out, pending, counts, prefixes = self.rows, self.pending, self.counts, self.prefixes
+        for key, source, kind, doi, arxiv, year, vkey, data, xref, titles, surnames, xref_title, packed in rows:
+            rid = self.next_rid
+            self.next_rid = rid + 1
+            if doi:
+                prefixes.add(doi_prefix(doi))
+            if xref_title:
+                self.set_xref_title(key, xref_title)
+            out.append(
+                (
+                    rid,
+                    key,
+                    source,
+                    kind,
+                    doi,
+                    arxiv,
+                    year,
+                    vkey,
+                    data if packed else pack(data),
+                    self.xref_id(f"{source}:{xref}") if xref else None,
+                )
             )
-        )
-        self.pending.append((rid, row))
-        self.counts[(row.source, row.type or "?")] += 1
-        if len(self.rows) >= BATCH:
-            self.flush()
+            pending.append((rid, titles, surnames, year))
+            counts[(source, kind or "?")] += 1
+            if len(out) >= BATCH:
+                self.flush()
+                out, pending = self.rows, self.pending
 
     def add_all(self, records: Iterable[WorkRecord]) -> None:
         for record in records:
@@ -200,8 +208,8 @@ class BulkBuild:
         if not self.rows:
             return
         self.db.executemany(_INSERT, self.rows)
-        for rid, row in self.pending:
-            add_fields(self.writer, rid, row.titles, row.surnames, row.year)
+        for rid, titles, surnames, year in self.pending:
+            add_fields(self.writer, rid, titles, surnames, year)
         self.db.executemany("INSERT OR IGNORE INTO doi_prefixes VALUES (?)", [(p,) for p in self.prefixes])
         self.prefixes.clear()
         self.db.execute("COMMIT")
