@@ -14,7 +14,8 @@
    memory stage also asks it, whether the true record is among the title hits or the
    `by_authors` hits (the record's authors within a year, ranked by shared title words).
 
-    python bench/mirror.py [--records 8000000] [--queries 2000] [--workdir DIR] [--keep]
+    python bench/mirror.py [--records 8000000] [--queries 2000] [--workdir DIR] [--keep] [--seed 11]
+    python bench/mirror.py --retrieval-only STORE [--queries 2000] [--seed 11]   (step 4 on a kept store)
 
 Generated dumps and stores are deleted at the end unless --keep.
 """
@@ -213,14 +214,16 @@ def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed
     results: dict[int, list[tuple[int | None, float]]] = {0: [], 1: [], 2: []}
     either: dict[int, list[bool]] = {0: [], 1: [], 2: []}
     author_ms: list[float] = []
+    cpu_ms: list[float] = []  # this process's CPU time per query: what the query costs when the machine is shared
     with Store(store_path) as store:
         keys = {r["key"]: store.rid_of_key(f"dblp:{r['key']}") for r in picked}
         for i, rec in enumerate(picked):
             changes = i % 3
             query = perturb(rec["title"], changes, vocab, rng) if changes else rec["title"]
-            t = time.perf_counter()
+            t, cpu = time.perf_counter(), time.process_time()
             rids = store.index.by_title(query, 10)
             ms = (time.perf_counter() - t) * 1000
+            cpu_ms.append((time.process_time() - cpu) * 1000)
             rank = rids.index(keys[rec["key"]]) + 1 if keys[rec["key"]] in rids else None
             results[changes].append((rank, ms))
             # What the memory stage also asks: the cited authors within a year, ranked by shared title words.
@@ -235,6 +238,9 @@ def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed
         "queries": len(latencies),
         "p50_ms": latencies[len(latencies) // 2],
         "p95_ms": latencies[int(len(latencies) * 0.95)],
+        "cpu p50_ms": sorted(cpu_ms)[len(cpu_ms) // 2],
+        "cpu p95_ms": sorted(cpu_ms)[int(len(cpu_ms) * 0.95)],
+        "load average at the end": os.getloadavg()[0],
     }
     for changes, rows in results.items():
         out[f"recall@1 ({changes} words changed)"] = sum(1 for r, _ in rows if r == 1) / len(rows)
@@ -255,6 +261,7 @@ def main() -> int:
     ap.add_argument("--keep", action="store_true", help="keep the generated dump and stores")
     ap.add_argument("--skip-sample", action="store_true", help="skip step 1")
     ap.add_argument("--dump", type=Path, help="reuse a synthetic dump made by an earlier --keep run (same --records)")
+    ap.add_argument("--seed", type=int, default=11, help="seed of the retrieval queries (another seed checks a change)")
     ap.add_argument("--retrieval-only", type=Path, metavar="STORE", help="only step 4, on a store kept by --keep")
     args = ap.parse_args()
     dump, dtd = SHARED / "dblp-sample.xml.gz", SHARED / "dblp.dtd"
@@ -264,7 +271,7 @@ def main() -> int:
     command = "python bench/mirror.py " + " ".join(sys.argv[1:])
     if args.retrieval_only:
         print(f"command: {command}")
-        stats = retrieval(args.retrieval_only, load_sample(dump, dtd), args.queries)
+        stats = retrieval(args.retrieval_only, load_sample(dump, dtd), args.queries, args.seed)
         print(f"[retrieval on {args.retrieval_only}] " + json.dumps(stats, indent=1))
         return 0
     base = args.workdir or Path(__file__).resolve().parents[1].parent
@@ -313,7 +320,7 @@ def main() -> int:
         with Store(big) as opened:
             opened.stats()
         print(f"[stats] `mirror stats` figures on the {args.records:,}-record store in {time.monotonic() - t:.2f}s")
-        stats = retrieval(big, sample, args.queries)
+        stats = retrieval(big, sample, args.queries, args.seed)
         print(f"[retrieval on {args.records:,}] " + json.dumps(stats, indent=1))
     finally:
         if args.keep:

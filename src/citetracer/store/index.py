@@ -226,7 +226,11 @@ class TitleIndex:
         if year is not None:
             years = tantivy.Query.range_query(self.schema, "year", tantivy.FieldType.Integer, year - 1, year + 1)
             clauses.append((tantivy.Occur.Must, years))
-        terms = list(dict.fromkeys(tokens(title or "")))[:MAX_TITLE_TERMS]
+        # Only the rarer words: a common one ("of", "learning") would add its millions of postings to the
+        # query and tell little apart (tie-breaking among one author's works of a year).
+        total = max(1, self.count())
+        words = list(dict.fromkeys(index_tokens(title or "")))[:MAX_TITLE_TERMS]
+        terms = [t for t in words if 0 < self.doc_freq(t) <= COMMON_SHARE * total]
         if terms:
             words = tantivy.Query.boolean_query(
                 [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "title", t)) for t in terms]
