@@ -29,6 +29,8 @@ MAX_TITLE_TERMS = 24
 DF_CACHE_SIZE = 200_000
 #: A word in more than this share of titles is common: left out of the first retrieval pass.
 COMMON_SHARE = 0.05
+#: ... and only when its posting list is longer than this (in a small store every list is cheap).
+MIN_COMMON_DF = 1000
 #: The first pass keeps at least this many of the rarest words (two of a citation's words may be wrong).
 MIN_PASS_TERMS = 3
 #: Candidates the first pass hands to the full BM25 ranking.
@@ -162,6 +164,10 @@ class TitleIndex:
             df = self._df[term] = int(self.searcher().doc_freq("title", term))
         return df
 
+    def common_df(self) -> float:
+        """Above this many titles a word is common: its postings cost more than it tells (short lists never are)."""
+        return max(MIN_COMMON_DF, COMMON_SHARE * self.count())
+
     def _rids(self, query: tantivy.Query, limit: int) -> list[int]:
         searcher = self.searcher()
         # count=False: counting every match would visit them all and defeat top-k (block-max WAND) pruning.
@@ -195,7 +201,7 @@ class TitleIndex:
             return []
         total = max(1, self.count())
         by_rarity = sorted(terms, key=self.doc_freq)
-        rare = [t for t in by_rarity if self.doc_freq(t) <= COMMON_SHARE * total]
+        rare = [t for t in by_rarity if self.doc_freq(t) <= self.common_df()]
         if len(rare) < MIN_PASS_TERMS:
             rare = by_rarity[:MIN_PASS_TERMS]
         if len(rare) == len(terms) or self.titles_of is None:
@@ -228,14 +234,11 @@ class TitleIndex:
             clauses.append((tantivy.Occur.Must, years))
         # Only the rarer words: a common one ("of", "learning") would add its millions of postings to the
         # query and tell little apart (tie-breaking among one author's works of a year).
-        total = max(1, self.count())
+        common = self.common_df()
         words = list(dict.fromkeys(index_tokens(title or "")))[:MAX_TITLE_TERMS]
-        terms = [t for t in words if 0 < self.doc_freq(t) <= COMMON_SHARE * total]
+        terms = [t for t in words if 0 < self.doc_freq(t) <= common]
         if terms:
-            words = tantivy.Query.boolean_query(
-                [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "title", t)) for t in terms]
-            )
-            clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(words, 0.5)))
+            clauses.append((tantivy.Occur.Should, tantivy.Query.boost_query(self._title_query(terms), 0.5)))
         return self._rids(tantivy.Query.boolean_query(clauses), limit)
 
     def count(self) -> int:
