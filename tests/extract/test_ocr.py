@@ -63,3 +63,14 @@ def test_page_size_follows_the_text_not_a_figures_labels() -> None:
     text = [frag("Recent uses of the package in a statics course at a university.", 7.4) for _ in range(6)]
     assert ocr.page_size(labels + text) == 7.4
     assert ocr.page_size([]) == 0.0
+
+
+def test_links_tesseract_cut_at_a_slash_or_hyphen_are_rejoined() -> None:
+    assert ocr.join_words(["Retrieved", "from", "https:", "//doi.org/10.1/x"]) == "Retrieved from https://doi.org/10.1/x"
+    assert ocr.join_words(["doi:10.3991", "/ijet.v8i1.2539"]) == "doi:10.3991/ijet.v8i1.2539"
+    assert ocr.join_words(["https://doi.org/10.5194/gmd-9-", "1937-2016", "Kotamarthi,"]) == (
+        "https://doi.org/10.5194/gmd-9-1937-2016 Kotamarthi,"
+    )
+    # Outside links, words stay apart.
+    words = ["Smith,", "J.", "pages", "1-", "2", "ratio", "1:", "/2"]
+    assert ocr.join_words(words) == "Smith, J. pages 1- 2 ratio 1: /2"

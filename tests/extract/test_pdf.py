@@ -188,11 +188,11 @@ def test_a_page_of_references_set_smaller_than_the_previous_page_is_kept(make_pd
             (90, 542 + 40 * i, f"Journal of Cases, {i}, 1-9.", 10),
         ]
     # The page opens with the end of the previous page's last reference, then a gap.
-    second: list[tuple[float, float, str, float]] = [(90, 80, "Volume 4 of the Series on Cases.", 8.5)]
+    second: list[tuple[float, float, str, float]] = [(90, 80, "Volume 4 of the Series on Cases.", 7.5)]
     for i in range(4):
         second += [
-            (72, 110 + 40 * i, f"Writer{i}, B. (201{i}). Another study of case {i}.", 8.5),
-            (90, 120 + 40 * i, f"Review of Studies, {i}, 10-19.", 8.5),
+            (72, 110 + 40 * i, f"Writer{i}, B. (201{i}). Another study of case {i}.", 7.5),
+            (90, 120 + 40 * i, f"Review of Studies, {i}, 10-19.", 7.5),
         ]
     refs = read_references(make_pdf([BODY, first, second])).references
     assert [r.year for r in refs] == [2000, 2001, 2002, 2003, 2004, 2010, 2011, 2012, 2013]

@@ -57,9 +57,11 @@ def split_blocks(lines: list[Line]) -> tuple[list[Block], str]:
     lines = [ln for ln in lines if ln.text.strip()]
     if not lines:
         return [], "empty"
-    # Footnotes that a page break puts inside the list are set smaller than the references.
+    # Footnotes that a page break puts inside the list are set smaller than the references, and smaller
+    # than their own page's text: OCR estimates one size per page, and a page's estimate can be low.
     size = body_size(lines)
-    lines = _drop_notes([ln for ln in lines if ln.size >= 0.82 * size], size)
+    on_page = {page: body_size(list(group)) for page, group in itertools.groupby(lines, key=lambda ln: ln.page)}
+    lines = _drop_notes([ln for ln in lines if ln.size >= 0.82 * min(size, on_page[ln.page])], size)
     # Lines starting far left of their column's text (a journal footer under a narrow text block) are not references.
     edges = _left_edges(lines)
     lines = [ln for ln in lines if ln.x0 >= edges[(ln.page, ln.column)] - 4 * size]
