@@ -226,3 +226,31 @@ def test_fake_services_paginate_like_the_real_ones(web: FakeWeb) -> None:
     assert oa["meta"]["page"] == 2 and len(oa["results"]) == 1
     dblp = get(f"{src['dblp']}/search/publ/api?q=learning&format=json&h=1&f=1")["result"]["hits"]
     assert dblp["@first"] == "1" and dblp["@sent"] == "1" and int(dblp["@total"]) >= 2
+
+
+def test_a_service_author_list_ending_in_others_is_truncated_not_complete() -> None:
+    """Ten names "and others" cannot show that an eleventh cited author is invented."""
+    from citetracer.collect.connectors.dblp import from_hit
+    from citetracer.match.rules import assess
+
+    names = [f"Author{i} Person{i}" for i in range(12)]
+    hit = {
+        "info": {
+            "key": "conf/x/P22",
+            "title": "A long author list.",
+            "year": "2022",
+            "authors": {"author": [{"text": n} for n in names[:10]] + [{"text": "others"}]},
+        }
+    }
+    cand = from_hit(hit)
+    assert cand is not None
+    assert cand.authors_truncated and len(cand.authors) == 10
+    cited = Reference(
+        title="A long author list",
+        authors=[Person(given=f"Author{i}", family=f"Person{i}") for i in range(12)],
+        year=2022,
+    )
+    assert assess(cited, cand).status("authors") != "mismatch"
+    complete = from_hit({**hit, "info": {**hit["info"], "authors": {"author": [{"text": n} for n in names[:10]]}}})
+    assert complete is not None and not complete.authors_truncated
+    assert assess(cited, complete).status("authors") == "mismatch"  # the same list without "others" is padded

@@ -51,13 +51,31 @@ class SearchOnly:
         return []
 
 
-def people(names: Iterable[str | None]) -> list[Person]:
-    out = []
+class AuthorList(list[Person]):
+    """A service's author list, remembering whether it ended in "others" / "et al.".
+
+    A record that lists ten authors "and others" does not say the eleventh cited
+    author is invented; dropping the marker silently turned such records into
+    evidence of a padded author list (H3) for a real citation.
+    """
+
+    truncated: bool = False
+
+
+_TRUNCATION_MARKS = ("others", "et al.", "et al", "and others")
+
+
+def people(names: Iterable[str | None]) -> AuthorList:
+    out = AuthorList()
     for name in names:
-        if name and name.strip().lower() not in ("others", "et al.", "et al"):
-            person = parse_person(name.strip())
-            if person is not None:
-                out.append(person)
+        if not name or not name.strip():
+            continue
+        if name.strip().lower() in _TRUNCATION_MARKS:
+            out.truncated = True
+            continue
+        person = parse_person(name.strip())
+        if person is not None:
+            out.append(person)
     return out
 
 
@@ -94,7 +112,8 @@ def candidate(
         id=str(id),
         url=url or (f"https://doi.org/{doi_c}" if doi_c else None),
         title=" ".join(title.split()) if isinstance(title, str) and title.strip() else None,
-        authors=authors,
+        authors=list(authors),
+        authors_truncated=isinstance(authors, AuthorList) and authors.truncated,
         venue=venue or None,
         venue_full=venue_full or None,
         year=year_i,
