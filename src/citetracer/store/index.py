@@ -34,7 +34,7 @@ MIN_COMMON_DF = 1000
 #: The first pass keeps at least this many of the rarest words (two of a citation's words may be wrong).
 MIN_PASS_TERMS = 3
 #: Candidates the first pass hands to the full BM25 ranking.
-FIRST_PASS = 30
+FIRST_PASS = 20
 #: BM25 parameters (tantivy's), and the typical title length in words that normalizes lengths.
 BM25_K1, BM25_B, MEAN_TITLE_WORDS = 1.2, 0.75, 10.0
 
