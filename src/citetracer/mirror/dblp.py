@@ -139,7 +139,7 @@ def person(name: str) -> dict[str, str] | None:
     return parsed.model_dump(exclude_none=True)
 
 
-@lru_cache(maxsize=400_000)
+@lru_cache(maxsize=200_000)  # per parser process: ~100 MB each; DBLP names are Zipf-distributed
 def author(name: str) -> tuple[dict[str, str], tuple[str, ...]] | None:
     """A DBLP author string as (Person JSON fields, surname index keys); cached, names repeat a lot."""
     fields = person(name)
