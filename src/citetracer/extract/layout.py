@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Protocol
 
 
 @dataclass
@@ -210,8 +212,21 @@ def page_lines(frags: list[Fragment], index: int, width: float, height: float) -
 SMALL_SHARE = 0.92
 
 
-def body_size(lines: list[Line]) -> float:
-    """The size most of the text is set in: the character-weighted median of the lines' sizes."""
+class SizedText(Protocol):
+    """Anything set in one size: a Line, or a Fragment (an OCR line)."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def size(self) -> float: ...
+
+
+def body_size(lines: Sequence[SizedText]) -> float:
+    """The size most of the text is set in: the character-weighted median of the lines' sizes.
+
+    Weighted by characters so that many short pieces (a figure's axis ticks and legends) do not set it.
+    """
     weighted = sorted((ln.size, len(ln.text)) for ln in lines)
     half = sum(n for _, n in weighted) / 2
     seen = 0

@@ -20,7 +20,7 @@ import shutil
 import subprocess
 from typing import TYPE_CHECKING
 
-from citetracer.extract.layout import Fragment
+from citetracer.extract.layout import Fragment, body_size
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -99,17 +99,10 @@ def from_data(data: dict[str, list], dpi: float) -> list[Fragment]:
 
 
 def page_size(frags: list[Fragment]) -> float:
-    """The size of a page's text: the median of its lines' sizes weighted by characters, so that the many
-    short labels of a figure (axis ticks, legends) do not set it (a plot above a bibliography heading made
-    the first references on that page look like small print next to the next page's)."""
-    weighted = sorted((f.size, len(f.text)) for f in frags)
-    half = sum(n for _, n in weighted) / 2
-    seen = 0
-    for size, n in weighted:
-        seen += n
-        if seen >= half:
-            return size
-    return weighted[-1][0] if weighted else 0.0
+    """The size of a page's text, character-weighted (`layout.body_size`): Tesseract estimates one size
+    per page, and a plot above a bibliography heading made the first references on that page look like
+    small print next to the next page's."""
+    return body_size(frags)
 
 
 def _split_line(data: dict[str, list], idx: list[int], scale: float) -> list[Fragment]:
