@@ -271,69 +271,19 @@ def test_cli_flags_and_json_totals(store: Store, tmp_path: Path, monkeypatch: py
     out = tmp_path / "out.json"
     store.close()
     with FakeLLM(policy=echo_rules_policy) as fake:
-        code = main(
-            [
-                "check",
-                str(bib),
-                "--offline",
-                "--store",
-                str(store.path),
-                "--format",
-                "json",
-                "-o",
-                str(out),
-                "--llm",
-                fake.url,
-                "--llm-model",
-                "fake-judge",
-                "--today-year",
-                "2026",
-            ]
-        )
+        check = ["check", str(bib), "--offline", "--store", str(store.path)]
+        llm = ["--llm", fake.url, "--llm-model", "fake-judge"]
+        code = main([*check, "--format", "json", "-o", str(out), *llm, "--today-year", "2026"])
         assert code == 0
         doc = json.loads(out.read_text())
         assert doc["llm"]["citations_with_agents"] == 1 and doc["llm"]["llm_calls"] == 2
         assert set(doc["llm"]["agents"]) == {"matcher", "hallucinated_judger"}
         assert doc["citations"][0]["cost"]["agents"][0]["prompt"] == "matcher@v1.1"
-        main(
-            [
-                "check",
-                str(bib),
-                "--offline",
-                "--store",
-                str(store.path),
-                "--format",
-                "json",
-                "-o",
-                str(out),
-                "--llm",
-                fake.url,
-                "--llm-model",
-                "fake-judge",
-                "--no-llm",
-            ]
-        )
+        main([*check, "--format", "json", "-o", str(out), *llm, "--no-llm"])
         assert "llm" not in json.loads(out.read_text())
         assert len(fake.requests) == 2
         table = tmp_path / "out.txt"  # same question again: answered from the response cache
-        main(
-            [
-                "check",
-                str(bib),
-                "--offline",
-                "--store",
-                str(store.path),
-                "-v",
-                "-o",
-                str(table),
-                "--llm",
-                fake.url,
-                "--llm-model",
-                "fake-judge",
-                "--today-year",
-                "2026",
-            ]
-        )
+        main([*check, "-v", "-o", str(table), *llm, "--today-year", "2026"])
         text = " ".join(table.read_text().split())
         assert "LLM agents reviewed 1 citations: 0 requests" in text and "matcher (matcher@v1.1) cached" in text
         assert len(fake.requests) == 2
