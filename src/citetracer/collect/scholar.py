@@ -40,6 +40,7 @@ from citetracer.collect.consult import consult
 from citetracer.collect.http import HttpClient, UsesHttp
 from citetracer.collect.stage import BROAD_QUORUM, EvidenceBundle, budget_end, is_budget_skip
 from citetracer.config import Settings
+from citetracer.judge.codes import NEAR_MISS_SIMILARITY
 from citetracer.match.rules import title_similarity
 from citetracer.records import Reference, SourceOutcome
 
@@ -58,9 +59,6 @@ REGISTRY: dict[str, Connector] = {
     )
 }
 BROAD_CHAIN = ("openalex", "semanticscholar", "crossref")
-#: Below this title similarity a candidate is not "close" (judge.codes.NEAR_MISS_SIMILARITY):
-#: the citation is heading for an absence verdict, which needs a second broad index.
-CLOSE_TITLE = 0.75
 SECOND_BROAD = "a second broad index: the first found nothing close to the cited title"
 
 
@@ -117,8 +115,10 @@ class ScholarStage(UsesHttp):
         else the first available whose circuit is closed."""
         if len(bundle.broad_answered) >= BROAD_QUORUM:
             return None
+        # Below the judges' near-miss similarity no candidate is close: the citation is heading
+        # for an absence verdict, which needs a second broad index.
         title = reference.title or ""
-        if any(title_similarity(title, c.title or "") >= CLOSE_TITLE for c in bundle.candidates):
+        if any(title_similarity(title, c.title or "") >= NEAR_MISS_SIMILARITY for c in bundle.candidates):
             return None
         consulted = {o.source for o in bundle.outcomes if o.status != "skipped"}
         # A service whose circuit is open would only add a failure (and a P1): never chosen.
