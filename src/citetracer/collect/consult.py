@@ -78,13 +78,9 @@ async def consult(
         detail = f"{RATE_BUDGET}: {exc.detail}" + (f"; {why}" if why else "")
         bundle.outcomes.append(SourceOutcome(source=source, status="skipped", detail=detail))
         return None
-    except SourceFailure as exc:
-        bundle.outcomes.append(SourceOutcome(source=source, status="failed", detail=exc.detail))
-        if bundle.memo is not None and key is not None:
-            bundle.memo.failed(source, key, exc.detail)
-        return None
-    except (AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
-        detail = f"unexpected reply shape ({type(exc).__name__})"
+    except (SourceFailure, AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
+        # A reply that parsed but has an unexpected shape fails like a transport error.
+        detail = exc.detail if isinstance(exc, SourceFailure) else f"unexpected reply shape ({type(exc).__name__})"
         bundle.outcomes.append(SourceOutcome(source=source, status="failed", detail=detail))
         if bundle.memo is not None and key is not None:
             bundle.memo.failed(source, key, detail)
