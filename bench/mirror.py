@@ -8,11 +8,13 @@
    pool, years 1970-2025, venues and DOIs like the sample's. Written gzip'd, in dblp.xml layout.
 3. Ingest it with `citetracer mirror dblp` in a subprocess: wall time, peak RSS of the
    process tree (sampled from /proc every 0.2 s), store size.
-4. Retrieval on that store for Q queries made from real sample records (unique titles of at
-   least 4 words) with 0, 1 or 2 title words changed (a word replaced, dropped or added):
-   recall@1 and recall@10 of `TitleIndex.by_title`, latency p50/p95 per query; and, as the
-   memory stage also asks it, whether the true record is among the title hits or the
-   `by_authors` hits (the record's authors within a year, ranked by shared title words).
+4. Retrieval on that store for Q citations made from real sample records (unique titles of at
+   least 4 words) with 0, 1 or 2 title words changed (a word replaced, dropped or added), the
+   record's authors and year kept: recall@1 and recall@10 and latency p50/p95 per query of
+   `TitleIndex.search` (title, surnames and year: the memory stage's query), the same for
+   `TitleIndex.by_title` (the title alone, no authors or year); and whether the true record is
+   among the memory stage's two lists (`search` hits or `by_authors` hits: the record's authors
+   within a year, ranked by shared title words).
 
     python bench/mirror.py [--records 8000000] [--queries 2000] [--workdir DIR] [--keep] [--seed 11]
     python bench/mirror.py --retrieval-only STORE [--queries 2000] [--seed 11]   (step 4 on a kept store)
@@ -211,45 +213,54 @@ def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed
     eligible = [r for r in sample if counts[title_key(r["title"])] == 1 and len(tokens(r["title"])) >= 4]
     vocab = [w for r in sample for w in r["title"].split()]
     picked = rng.sample(eligible, min(queries, len(eligible)))
-    results: dict[int, list[tuple[int | None, float]]] = {0: [], 1: [], 2: []}
+    modes = ("search", "by_title")
+    results: dict[str, dict[int, list[int | None]]] = {m: {0: [], 1: [], 2: []} for m in modes}
+    wall: dict[str, list[float]] = {m: [] for m in modes}
+    cpu: dict[str, list[float]] = {m: [] for m in modes}  # this process's CPU time: the cost on a shared machine
     either: dict[int, list[bool]] = {0: [], 1: [], 2: []}
     author_ms: list[float] = []
-    cpu_ms: list[float] = []  # this process's CPU time per query: what the query costs when the machine is shared
     with Store(store_path) as store:
         keys = {r["key"]: store.rid_of_key(f"dblp:{r['key']}") for r in picked}
         for i, rec in enumerate(picked):
             changes = i % 3
             query = perturb(rec["title"], changes, vocab, rng) if changes else rec["title"]
-            t, cpu = time.perf_counter(), time.process_time()
-            rids = store.index.by_title(query, 10)
-            ms = (time.perf_counter() - t) * 1000
-            cpu_ms.append((time.process_time() - cpu) * 1000)
-            rank = rids.index(keys[rec["key"]]) + 1 if keys[rec["key"]] in rids else None
-            results[changes].append((rank, ms))
-            # What the memory stage also asks: the cited authors within a year, ranked by shared title words.
             people = [Person.model_validate(a) for a in rec.get("authors", [])]
             surnames = [k for p in people for k in family_keys(p) if k]
+            true = keys[rec["key"]]
+            hits: dict[str, list[int]] = {}
+            for mode in modes:
+                t, c = time.perf_counter(), time.process_time()
+                if mode == "search":
+                    hits[mode] = store.index.search(query, surnames, rec.get("year"), 10)
+                else:
+                    hits[mode] = store.index.by_title(query, 10)
+                wall[mode].append((time.perf_counter() - t) * 1000)
+                cpu[mode].append((time.process_time() - c) * 1000)
+                results[mode][changes].append(hits[mode].index(true) + 1 if true in hits[mode] else None)
+            # The memory stage's second list: the cited authors within a year, ranked by shared title words.
             t = time.perf_counter()
             by_authors = store.index.by_authors(surnames, rec.get("year"), 10, query) if surnames else []
             author_ms.append((time.perf_counter() - t) * 1000)
-            either[changes].append(keys[rec["key"]] in rids or keys[rec["key"]] in by_authors)
-    latencies = sorted(ms for rows in results.values() for _, ms in rows)
-    out: dict[str, Any] = {
-        "queries": len(latencies),
-        "p50_ms": latencies[len(latencies) // 2],
-        "p95_ms": latencies[int(len(latencies) * 0.95)],
-        "cpu p50_ms": sorted(cpu_ms)[len(cpu_ms) // 2],
-        "cpu p95_ms": sorted(cpu_ms)[int(len(cpu_ms) * 0.95)],
-        "load average at the end": os.getloadavg()[0],
-    }
-    for changes, rows in results.items():
-        out[f"recall@1 ({changes} words changed)"] = sum(1 for r, _ in rows if r == 1) / len(rows)
-        out[f"recall@10 ({changes} words changed)"] = sum(1 for r, _ in rows if r is not None) / len(rows)
-    for changes, hits in either.items():
-        out[f"memory-stage recall, title@10 or authors+year@10 ({changes} words changed)"] = sum(hits) / len(hits)
-    author_ms.sort()
-    out["by_authors p50_ms"] = author_ms[len(author_ms) // 2]
-    out["by_authors p95_ms"] = author_ms[int(len(author_ms) * 0.95)]
+            either[changes].append(true in hits["search"] or true in by_authors)
+
+    def pct(values: list[float], q: float) -> float:
+        ordered = sorted(values)
+        return ordered[min(len(ordered) - 1, int(len(ordered) * q))]
+
+    out: dict[str, Any] = {"queries": len(picked), "load average at the end": os.getloadavg()[0]}
+    for mode in modes:
+        label = "search (title + authors + year)" if mode == "search" else "by_title (title alone)"
+        out[f"{label} p50_ms"] = pct(wall[mode], 0.5)
+        out[f"{label} p95_ms"] = pct(wall[mode], 0.95)
+        out[f"{label} cpu p50_ms"] = pct(cpu[mode], 0.5)
+        out[f"{label} cpu p95_ms"] = pct(cpu[mode], 0.95)
+        for changes, ranks in results[mode].items():
+            out[f"{label} recall@1 ({changes} words changed)"] = sum(1 for r in ranks if r == 1) / len(ranks)
+            out[f"{label} recall@10 ({changes} words changed)"] = sum(1 for r in ranks if r is not None) / len(ranks)
+    for changes, found in either.items():
+        out[f"memory stage, search@10 or by_authors@10 ({changes} words changed)"] = sum(found) / len(found)
+    out["by_authors p50_ms"] = pct(author_ms, 0.5)
+    out["by_authors p95_ms"] = pct(author_ms, 0.95)
     return out
 
 

@@ -2,7 +2,18 @@
 
 from __future__ import annotations
 
-from citetracer.match.names import NameMatch, compare_author_lists, compare_people, parse_people, parse_person
+import pytest
+
+from citetracer.match.names import (
+    NameMatch,
+    compare_author_lists,
+    compare_people,
+    family_keys,
+    parse_people,
+    parse_person,
+    surname_keys,
+)
+from citetracer.records import Person
 from tests.conftest import people
 
 
@@ -58,3 +69,11 @@ def test_authors_beyond_a_truncated_record_are_not_counted_against_the_citation(
     assert cmp.hidden == 2 and cmp.complete and cmp.overlap == 1.0
     wrong = compare_author_lists(people("Ada Lovelace", "Sharan Narang", "Jacob Devlin"), record, False, True)
     assert not wrong.complete and wrong.unmatched_cited == ("Ada Lovelace",)
+
+
+@pytest.mark.parametrize(
+    ("given", "family"),
+    [("Jan-Willem", "van de Meent"), ("A.", "Müller"), ("B", "García-López"), (None, "de la Cruz"), ("Wei", "Wang")],
+)
+def test_surname_keys_are_the_family_keys_without_the_given_name_work(given: str | None, family: str) -> None:
+    assert surname_keys(family) == tuple(dict.fromkeys(k for k in family_keys(Person(given=given, family=family)) if k))

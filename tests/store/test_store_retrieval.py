@@ -127,18 +127,72 @@ def test_a_rendering_s_title_counts_in_the_ranking(common_words_store: Store) ->
     assert _top(s, s.index.by_title("Graph Kernels: A Survey of Methods", 10)) == "variant"
 
 
-def test_titles_reads_the_record_s_and_its_renderings_titles(common_words_store: Store) -> None:
+def test_ranking_fields_read_titles_of_the_record_and_its_renderings(common_words_store: Store) -> None:
     s = common_words_store
     rid = s.rid_of_key("t:variant")
     assert rid is not None
-    assert s.titles([rid, 10**9]) == {rid: ["A Survey of Graph Kernels", "Graph Kernels: A Survey of Methods"]}
-    assert s.titles([]) == {}
+    fields = s.ranking_fields([rid, 10**9])
+    assert list(fields) == [rid]
+    assert fields[rid].titles == ["A Survey of Graph Kernels", "Graph Kernels: A Survey of Methods"]
+    assert fields[rid].year == 2010
+    assert s.ranking_fields([]) == {}
 
 
-def test_without_stored_titles_the_index_ranks_by_itself(common_words_store: Store) -> None:
+def test_without_stored_fields_the_index_ranks_by_itself(common_words_store: Store) -> None:
     s = common_words_store
-    s.index.titles_of = None
+    s.index.fields_of = None
     try:
         assert _top(s, s.index.by_title("Sparse Coding for Natural Images", 10)) == "for"
     finally:
-        s.index.titles_of = s.titles
+        s.index.fields_of = s.ranking_fields
+
+
+@pytest.fixture(scope="module")
+def citation_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+    """A real work among neighbours whose titles are closer to a garbled citation than its own title is."""
+    path = tmp_path_factory.mktemp("citation") / "s.sqlite"
+    rng = random.Random(7)
+    build = BulkBuild(path)
+    real = [Person(given="Weicheng", family="Kuo"), Person(given="Bharath", family="Hariharan")]
+    build.add(WorkRecord(source="t", id="real", title="Learning to Propose Objects", authors=real, year=2015))
+    # Same title, same authors, another decade: the cited year tells them apart.
+    build.add(WorkRecord(source="t", id="old", title="Learning to Propose Objects", authors=real, year=1995))
+    others = [Person(family=f"Author{i}") for i in range(40)]
+    for i in range(30):  # titles that share the garbled citation's words, by other people
+        build.add(
+            WorkRecord(
+                source="t",
+                id=f"near{i}",
+                title=f"Heterogeneous Learning to {rng.choice(FILLER)} Objects",
+                authors=[rng.choice(others)],
+                year=2015,
+            )
+        )
+    for i in range(2000):
+        words = [rng.choice(FILLER) for _ in range(rng.randint(3, 8))]
+        build.add(WorkRecord(source="t", id=f"r{i}", title=" ".join(words), authors=[rng.choice(others)], year=2015))
+    build.commit()
+    s = Store(path)
+    yield s
+    s.close()
+
+
+def test_cited_authors_and_year_put_the_real_work_first_when_two_title_words_are_wrong(citation_store: Store) -> None:
+    s = citation_store
+    garbled = "Heterogeneous Learning to Objects"  # "Propose" replaced, "Heterogeneous" added
+    by_title_alone = [s.records([r])[r].id for r in s.index.by_title(garbled, 10)]
+    assert by_title_alone[0].startswith("near")  # by its title alone a neighbour is closer
+    rids = s.index.search(garbled, ["kuo", "hariharan"], 2015, 10)
+    assert _top(s, rids) == "real"
+
+
+def test_the_cited_year_decides_between_same_title_same_authors(citation_store: Store) -> None:
+    s = citation_store
+    assert _top(s, s.index.search("Learning to Propose Objects", ["kuo"], 2015, 10)) == "real"
+    assert _top(s, s.index.search("Learning to Propose Objects", ["kuo"], 1996, 10)) == "old"  # within a year
+
+
+def test_a_fabricated_title_with_rare_real_surnames_still_reaches_the_work(citation_store: Store) -> None:
+    s = citation_store
+    rids = s.index.search("Quantum Gravity of Sparse Manifolds", ["hariharan"], 2015, 10)
+    assert {s.records(rids)[r].id for r in rids} >= {"real"}

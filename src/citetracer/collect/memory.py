@@ -2,8 +2,9 @@
 
 Looks up, in order: a verified link for this exact citation, the cited DOI,
 the cited arXiv id, the title (fuzzy, tolerant to wrong, missing or extra
-words) and the authors' surnames within a year of the cited year, so that a
-citation with a corrupted title still retrieves the real work. Each stored
+words, ranked together with the cited surnames and year) and the authors'
+surnames within a year of the cited year, so that a citation with a
+corrupted or fabricated title still retrieves the real work. Each stored
 record yields one candidate per rendering (preprint, proceedings, ...).
 """
 
@@ -89,10 +90,10 @@ class MemoryStage:
         if arxiv:
             for rid in self.store.rids_by_arxiv(arxiv):
                 found.setdefault(rid, "arxiv")
-        if reference.title:
-            for rid in self.store.index.by_title(reference.title, self.title_hits):
-                found.setdefault(rid, "title")
         surnames = [k for p in reference.authors for k in family_keys(p) if k]
+        if reference.title:
+            for rid in self.store.index.search(reference.title, surnames, reference.year, self.title_hits):
+                found.setdefault(rid, "title")
         if surnames and not self._settled(reference, found):
             for rid in self.store.index.by_authors(surnames, reference.year, self.author_hits, reference.title):
                 found.setdefault(rid, "author-year")

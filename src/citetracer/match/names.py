@@ -121,13 +121,29 @@ class NameKeys:
     whole: str  # given + family as one string, for names split differently
 
 
-@lru_cache(maxsize=131072)
-def _keys(given: str | None, family: str) -> NameKeys:
-    toks = _name_tokens(family)
+def _family_core(toks: tuple[str, ...]) -> list[str]:
     particles = _particles()
     core = list(toks)
     while len(core) > 1 and core[0] in particles:
         core.pop(0)
+    return core
+
+
+@lru_cache(maxsize=131072)
+def surname_keys(family: str) -> tuple[str, ...]:
+    """The distinct keys of a family name, as `family_keys` gives them: the full key, then the core one.
+
+    Ranking reads the surnames of many stored records whose given names do not matter:
+    this skips the given-name work of `name_keys`.
+    """
+    toks = _name_tokens(family)
+    return tuple(k for k in dict.fromkeys(("".join(toks), "".join(_family_core(toks)))) if k)
+
+
+@lru_cache(maxsize=131072)
+def _keys(given: str | None, family: str) -> NameKeys:
+    toks = _name_tokens(family)
+    core = _family_core(toks)
     given_toks = _name_tokens(given) if given else ()
     stripped = (given or "").strip()
     if len(given_toks) == 1 and 2 <= len(stripped) <= 3 and stripped.isupper():

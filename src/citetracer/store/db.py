@@ -24,12 +24,12 @@ from pathlib import Path
 
 from pydantic import Field
 
-from citetracer.match.names import family_keys
+from citetracer.match.names import family_keys, surname_keys
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix, parse_year
 from citetracer.match.venues import venue_id
 from citetracer.records import Candidate, Person
 from citetracer.store.codec import decode, decode_text, encode
-from citetracer.store.index import IndexedWork, TitleIndex
+from citetracer.store.index import IndexedWork, RankingFields, TitleIndex
 from citetracer.store.memo import MemoTable
 from citetracer.store.swap import heal_index_pair, index_path
 
@@ -110,7 +110,7 @@ class Store:
             raise StoreError(f"{self.path}: not a usable citetracer store ({exc})") from exc
         heal_index_pair(self.path, str(self._meta("build")), self._reset_index)
         self.index = TitleIndex(index_path(self.path))
-        self.index.titles_of = self.titles
+        self.index.fields_of = self.ranking_fields
         self._known_prefixes: set[str] | None = None
         self._source_dates: dict[str, str] | None = None
         self._cache: dict[int, WorkRecord] = {}
@@ -287,20 +287,28 @@ class Store:
                 self._cache[rid] = record
         return out
 
-    def titles(self, rids: Sequence[int]) -> dict[int, list[str]]:
-        """The titles (first the record's, then its other renderings') of these rows, for ranking.
+    def ranking_fields(self, rids: Sequence[int]) -> dict[int, RankingFields]:
+        """Titles (first the record's, then its renderings'), surname keys and year of these rows, for ranking.
 
-        Reads only the titles out of each row's JSON: much cheaper than building records.
+        Reads them straight out of each row's JSON: much cheaper than building records.
         """
         ids = list(dict.fromkeys(rids))
         if not ids:
             return {}
-        rows = self.db.execute(f"SELECT rid, data FROM records WHERE rid IN ({','.join('?' * len(ids))})", ids)
-        out: dict[int, list[str]] = {}
-        for rid, data in rows:
+        rows = self.db.execute(f"SELECT rid, data, year FROM records WHERE rid IN ({','.join('?' * len(ids))})", ids)
+        out: dict[int, RankingFields] = {}
+        for rid, data, year in rows:
             obj = json.loads(decode_text(data))
             titles = [obj.get("title")] + [v.get("title") for v in obj.get("variants") or ()]
-            out[int(rid)] = [t for t in dict.fromkeys(titles) if isinstance(t, str) and t]
+            surnames: set[str] = set()
+            for person in obj.get("authors") or ():
+                if isinstance(person, dict) and isinstance(person.get("family"), str):
+                    surnames.update(surname_keys(person["family"]))
+            out[int(rid)] = RankingFields(
+                titles=[t for t in dict.fromkeys(titles) if isinstance(t, str) and t],
+                surnames=frozenset(surnames),
+                year=year if isinstance(year, int) else None,
+            )
         return out
 
     def all_records(self, exclude_sources: set[str] | None = None) -> Iterator[WorkRecord]:

@@ -33,10 +33,31 @@ COMMON_SHARE = 0.05
 MIN_COMMON_DF = 1000
 #: The first pass keeps at least this many of the rarest words (two of a citation's words may be wrong).
 MIN_PASS_TERMS = 3
+#: ... and at most this many (or half the title's words, if more): in a title, a word's postings score
+#: nearly alike, so top-k pruning skips little and a pass costs about the total length of its lists
+#: (~9 ns a posting); five rare words hold three right ones even when two are wrong, and the second
+#: pass scores all the words anyway.
+MAX_PASS_WORDS = 5
+#: The rarest cited surnames the first pass also asks for (a real work's authors find it even when
+#: its title was garbled).
+MAX_PASS_SURNAMES = 3
+#: A stored year this close to the cited one agrees with it (preprint and proceedings years differ by one).
+YEAR_WINDOW = 1
+#: Cited surname keys a query looks at (a long author list adds little past its first dozen).
+MAX_SURNAMES = 12
 #: Candidates the first pass hands to the full BM25 ranking.
 FIRST_PASS = 20
 #: BM25 parameters (tantivy's), and the typical title length in words that normalizes lengths.
 BM25_K1, BM25_B, MEAN_TITLE_WORDS = 1.2, 0.75, 10.0
+
+
+@dataclass(frozen=True)
+class RankingFields:
+    """What the second pass reads of a candidate: its titles (the record's, its renderings'), surname keys, year."""
+
+    titles: list[str]
+    surnames: frozenset[str]
+    year: int | None
 
 
 @dataclass(frozen=True)
@@ -106,9 +127,9 @@ class TitleIndex:
         self.path = path
         self.schema = _schema()
         self.index = tantivy.Index(self.schema, path=str(path), reuse=True)
-        self._df: dict[str, int] = {}
-        #: Reads the stored titles of rows (set by the store): lets `by_title` re-rank its candidates.
-        self.titles_of: Callable[[list[int]], dict[int, list[str]]] | None = None
+        self._df: dict[tuple[str, str | int], int] = {}
+        #: Reads titles, surnames and year of rows (set by the store): lets `search` re-rank its candidates.
+        self.fields_of: Callable[[list[int]], dict[int, RankingFields]] | None = None
 
     # ------------------------------------------------------------------ writes
 
@@ -155,14 +176,19 @@ class TitleIndex:
         self.index.reload()
         self._df.clear()
 
-    def doc_freq(self, term: str) -> int:
-        """How many indexed titles hold this word (cached: the same words recur across queries)."""
-        df = self._df.get(term)
+    def doc_freq(self, term: str | int, field: str = "title") -> int:
+        """How many indexed works hold this word (or surname, or year) (cached: the same ones recur)."""
+        key = (field, term)
+        df = self._df.get(key)
         if df is None:
             if len(self._df) >= DF_CACHE_SIZE:
                 self._df.clear()
-            df = self._df[term] = int(self.searcher().doc_freq("title", term))
+            df = self._df[key] = int(self.searcher().doc_freq(field, term))
         return df
+
+    def year_window_freq(self, year: int) -> int:
+        """How many works have a year within `YEAR_WINDOW` of this one."""
+        return sum(self.doc_freq(y, "year") for y in range(year - YEAR_WINDOW, year + YEAR_WINDOW + 1))
 
     def common_df(self) -> float:
         """Above this many titles a word is common: its postings cost more than it tells (short lists never are)."""
@@ -181,39 +207,70 @@ class TitleIndex:
         )
 
     def by_title(self, title: str, limit: int = 10) -> list[int]:
-        """Works whose title is closest to `title` (BM25 over its words), best first.
+        """Works whose title is closest to `title`, best first (`search` with the title alone)."""
+        return self.search(title, (), None, limit)
+
+    def search(
+        self, title: str | None, surnames: Sequence[str] = (), year: int | None = None, limit: int = 10
+    ) -> list[int]:
+        """Works closest to a citation, best first: its title words, author surnames and year scored together.
 
         Two passes, because among millions of titles the common words ("of",
         "learning", "for") make a disjunction slow (their posting lists hold
-        millions of entries, block-max WAND can skip little of them) while
-        deciding little: the first pass asks tantivy for the `FIRST_PASS`
-        best matches of the rarer words only (at least `MIN_PASS_TERMS` of
-        them: up to two words of a citation may be wrong); the second ranks
-        those candidates by BM25 over all the words, computed here from
-        their stored titles, so that a common word still tells a record from
-        its near neighbours ("Learning of X" against "Learning for X").
-        Without a way to read titles (`titles_of`), the first pass over all
-        the words is the answer.
+        millions of entries) while deciding little. The first pass asks
+        tantivy for the `FIRST_PASS` best matches of the rarer title words
+        (at least `MIN_PASS_TERMS`, at most `MAX_PASS_WORDS`) and of the
+        rarest cited surnames. The second ranks those candidates by one sum
+        computed here from their stored fields: BM25 over all the title's
+        words (so that a common word still tells "Learning of X" from
+        "Learning for X"), plus the idf of every cited surname the record
+        shares, plus the idf of the year window when the years agree. The
+        surnames and year are what put the true work first when two words of
+        its title are wrong and a neighbour's title happens to be closer.
+        Without a way to read stored fields (`fields_of`), tantivy's own
+        ranking of the first-pass query over all the words is the answer.
         """
-        words = list(dict.fromkeys(index_tokens(title)))[:MAX_TITLE_TERMS]
+        words = list(dict.fromkeys(index_tokens(title or "")))[:MAX_TITLE_TERMS]
         terms = [t for t in words if self.doc_freq(t) > 0]
-        if not terms:
+        names = [s for s in dict.fromkeys(surnames) if s and self.doc_freq(s, "surname") > 0][:MAX_SURNAMES]
+        if not terms and not names:
             return []
         total = max(1, self.count())
+        common = self.common_df()
         by_rarity = sorted(terms, key=self.doc_freq)
-        rare = [t for t in by_rarity if self.doc_freq(t) <= self.common_df()]
-        if len(rare) < MIN_PASS_TERMS:
-            rare = by_rarity[:MIN_PASS_TERMS]
-        if len(rare) == len(terms) or self.titles_of is None:
-            return self._rids(self._title_query(terms), limit)
-        first = self._rids(self._title_query(rare), max(limit, FIRST_PASS))
-        titles = self.titles_of(first)
-        weights = {t: bm25_idf(self.doc_freq(t), total) for t in terms}
-        ranked = sorted(
-            range(len(first)),
-            key=lambda i: (-max((bm25(weights, index_tokens(t)) for t in titles.get(first[i], ())), default=0.0), i),
-        )
+        # A long title's own length weighs against it in the first pass's BM25 (short titles that share a
+        # few of its rarest words outrank it), so it keeps more of its words: half of them.
+        pass_words = [t for t in by_rarity if self.doc_freq(t) <= common][: max(MAX_PASS_WORDS, len(terms) // 2)]
+        if len(pass_words) < MIN_PASS_TERMS:
+            pass_words = by_rarity[:MIN_PASS_TERMS]
+        pass_names = sorted(
+            (s for s in names if self.doc_freq(s, "surname") <= common), key=lambda s: self.doc_freq(s, "surname")
+        )[:MAX_PASS_SURNAMES]
+        if self.fields_of is None:
+            return self._rids(self._query(terms, names), limit)
+        first = self._rids(self._query(pass_words, pass_names), max(limit, FIRST_PASS))
+        fields = self.fields_of(first)
+        word_weights = {t: bm25_idf(self.doc_freq(t), total) for t in terms}
+        name_weights = {s: bm25_idf(self.doc_freq(s, "surname"), total) for s in names}
+        year_weight = bm25_idf(self.year_window_freq(year), total) if year is not None else 0.0
+
+        def score(rid: int) -> float:
+            got = fields.get(rid)
+            if got is None:
+                return 0.0
+            value = max((bm25(word_weights, index_tokens(t)) for t in got.titles), default=0.0)
+            value += sum(w for s, w in name_weights.items() if s in got.surnames)
+            if year is not None and got.year is not None and abs(got.year - year) <= YEAR_WINDOW:
+                value += year_weight
+            return value
+
+        ranked = sorted(range(len(first)), key=lambda i: (-score(first[i]), i))
         return [first[i] for i in ranked[:limit]]
+
+    def _query(self, words: Sequence[str], surnames: Sequence[str]) -> tantivy.Query:
+        clauses = [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "title", t)) for t in words]
+        clauses += [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "surname", s)) for s in surnames]
+        return tantivy.Query.boolean_query(clauses)
 
     def by_authors(self, surnames: list[str], year: int | None, limit: int = 10, title: str | None = None) -> list[int]:
         """Works by any of these surnames within a year of `year`; more shared surnames rank higher.
@@ -222,7 +279,7 @@ class TitleIndex:
         surname in one year matches thousands, and the one sharing some of the
         cited title's words (even a corrupted title) is the one to look at first.
         """
-        keys = [s for s in dict.fromkeys(surnames) if s][:12]
+        keys = [s for s in dict.fromkeys(surnames) if s][:MAX_SURNAMES]
         if not keys:
             return []
         any_author = tantivy.Query.boolean_query(
