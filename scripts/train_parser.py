@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from citetracer.extract.crf import LABELS, MODEL_NAME, features, tokens
+from citetracer.extract.crf import LABELS, MODEL_NAME, features, split_runs, tokens
 from citetracer.extract.fields import model_input
 from citetracer.extract.labelled import LabelledString, read_anystyle, read_tei
 
@@ -529,7 +529,7 @@ def train(examples: list[Example], out: Path, c1: float = 0.02, c2: float = 0.05
 
     trainer = pycrfsuite.Trainer(verbose=False)
     for ex in examples:
-        trainer.append(features(tokens(ex.text), ex.marks), ex.labels)
+        trainer.append(features(tokens(ex.text), ex.marks), split_runs(ex.labels))
     trainer.set_params(
         {
             "c1": c1,

@@ -159,6 +159,7 @@ def features(toks: list[Token], marks: list[str] | None = None) -> list[dict[str
     words = [_word_features(t.text) for t in toks]
     rules = _token_marks(toks, marks)
     n = len(toks)
+    segs = _segments(toks, words)
     out: list[dict[str, Any]] = []
     in_quote = False
     depth = 0
@@ -212,6 +213,15 @@ def features(toks: list[Token], marks: list[str] | None = None) -> list[dict[str
                     f[f"{off}:cap"] = 1
             else:
                 f[f"{off}:edge"] = 1
+        for off in (-3, 3):
+            j = i + off
+            if 0 <= j < n:
+                f[f"{off}:trail"] = words[j]["trail"]
+                f[f"{off}:shape"] = words[j]["shape"][:4]
+        for off in (-2, 2):
+            j = i + off
+            f[f"{off}:r"] = rules[j] if 0 <= j < n else "edge"
+        f.update(segs[i])
         if i:
             f["-1w|w"] = f"{words[i - 1]['w']}|{words[i]['w']}"
         f["r"] = rules[i]
@@ -221,6 +231,65 @@ def features(toks: list[Token], marks: list[str] | None = None) -> list[dict[str
         f["-1:trail|w"] = f"{words[i - 1]['trail'] if i else '^'}|{words[i]['shape'][:2]}"
         out.append(f)
     return out
+
+
+def _segments(toks: list[Token], words: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """What each token's sentence-like segment looks like as a whole: its size, whether it reads as a list of
+    names (initials and capitalised words), holds a year or digits, opens with "In", sits in quotes; and what
+    came before it (a segment opening with "In", a closed quote). Segment-level shape tells an author list from
+    a title and a title from a venue where the token alone cannot."""
+    bounds: list[tuple[int, int]] = []
+    start = 0
+    for i, tok in enumerate(toks):
+        if _ends_sentence(tok.text) or i == len(toks) - 1:
+            bounds.append((start, i + 1))
+            start = i + 1
+    out: list[dict[str, Any]] = [{} for _ in toks]
+    seen_in = seen_quote = False
+    for k, (a, b) in enumerate(bounds):
+        ws = words[a:b]
+        size = b - a
+        initials = sum(1 for w in ws if "initial" in w)
+        caps = sum(1 for w in ws if "cap" in w)
+        lowers = sum(1 for w in ws if "lower" in w and w.get("class") != "and")
+        first = ws[0]
+        seg: dict[str, Any] = {
+            "seg_len": min(size, 12) if size < 12 else "long",
+            "seg_names": f"{min(initials, 3)}|{'many' if lowers == 0 and caps * 2 >= size else 'few'}",
+            "seg_lower": min(lowers * 4 // max(size, 1), 3),
+            "seg_first": first["w"] if first.get("class") in ("in", "editor", "venue", "report") else first["shape"][:2],
+        }
+        if any("year" in w or "hasyear" in w for w in ws):
+            seg["seg_year"] = 1
+        if any("digits" in w or "hasdigit" in w for w in ws):
+            seg["seg_digit"] = 1
+        if first.get("class") == "in":
+            seg["seg_in"] = 1
+        if toks[a].text[:1] in _OPEN_QUOTES:
+            seg["seg_quoted"] = 1
+        if seen_in:
+            seg["after_in"] = 1
+        if seen_quote:
+            seg["after_quote"] = 1
+        seg["segk"] = f"{min(k, 4)}|{min(len(bounds) - k - 1, 4)}"
+        for i in range(a, b):
+            out[i] = dict(seg, seg_at=min(i - a, 3) if i < b - 1 else "end")
+        seen_in = seen_in or first.get("class") == "in"
+        seen_quote = seen_quote or any(re.search(r"[”\"]\W*$", t.text) for t in toks[a:b])
+    return out
+
+
+#: Labels split into a first token and the tokens that continue a run ("title" then "title+"), so a weight can
+#: say "a title goes on past this period" apart from "a title starts after this period" (a first-order CRF
+#: conditions transitions on nothing else). Split for training, joined back when labelling.
+CONTINUED = ("title", "container")
+
+
+def split_runs(labels: list[str]) -> list[str]:
+    """Training labels with the continuation tokens of CONTINUED runs marked by a trailing '+'."""
+    return [
+        f"{lab}+" if lab in CONTINUED and i and labels[i - 1] == lab else lab for i, lab in enumerate(labels)
+    ]
 
 
 class Labeller:
@@ -250,7 +319,7 @@ class Labeller:
         if not toks:
             return []
         clean = [Token(_SURROGATE.sub("\ufffd", t.text), t.start, t.end) for t in toks]
-        labels = self._tagger().tag(features(clean, marks))
+        labels = [lab.rstrip("+") for lab in self._tagger().tag(features(clean, marks))]
         return list(zip(toks, labels, strict=True))
 
 
