@@ -164,3 +164,47 @@ def test_decomposed_accents_are_composed_first() -> None:
     ref = parse_reference_string("Pe\u0301rez, J., & Lo\u0301pez, A. (2010). Salt marsh birds. Wetlands, 4, 1-9.")
     assert [p.family for p in ref.authors] == ["Pérez", "López"]
     assert ref.year == 2010
+
+
+def test_a_title_in_the_authors_place_is_not_read_as_an_organisation() -> None:
+    # APA puts the title first when there is no author; lower-case content words mark it as a sentence.
+    ref = parse_reference_string("Good chemistry. (1996, September). Wake Forest University Magazine, 44(1), p. 8", None)
+    assert ref.authors == [] and ref.title == "Good chemistry" and ref.year == 1996
+    org = parse_reference_string("Department of Health and Aged Care. (1999). Mental health. Canberra: AGPS.", None)
+    assert [p.family for p in org.authors] == ["Department of Health and Aged Care"]
+
+
+def test_closing_quote_glued_to_the_venue_is_spaced() -> None:
+    from citetracer.extract.fields import model_text
+
+    assert model_text('A. Wall, "No simple dual?,"JHEP 1704, 134 (2017).') == 'A. Wall, "No simple dual?," JHEP 1704, 134 (2017).'
+    assert model_text("Narboux, Jean, L’illusion, Paris.") == "Narboux, Jean, L’illusion, Paris."
+
+
+@pytest.mark.parametrize(
+    ("run", "expected"),
+    [
+        ('"Le Droit à la ville.', '"Le Droit à la ville. Cheminements géographiques."'),  # cut at a period inside
+        ('Le Droit à la ville. Cheminements géographiques." Revue', 'Le Droit à la ville. Cheminements géographiques."'),
+        ("Revue de géographie", "Revue de géographie"),  # not quoted: left alone
+    ],
+)
+def test_a_quoted_title_runs_to_its_closing_quote(run: str, expected: str) -> None:
+    from citetracer.extract.fields import _whole_quote
+
+    text = 'E. Pereira, "Le Droit à la ville. Cheminements géographiques." Revue de géographie 75, 2011.'
+    assert _whole_quote(run, text) == expected
+
+
+def test_an_apostrophe_is_not_a_closing_quote() -> None:
+    from citetracer.extract.fields import _whole_quote
+
+    text = "R. Roberts, ‘Order and the Church’s Future’ (78-96), in Managing the Church?, Sheffield, 2000."
+    assert _whole_quote("‘Order and", text) == "‘Order and the Church’s Future’"
+
+
+def test_a_title_run_that_closes_a_quotation_starts_where_it_opens() -> None:
+    from citetracer.extract.fields import _whole_quote
+
+    text = "“Curiosity Rover Report (August 2015): Three Years on Mars!” NASA’s Journey to Mars, 30 July 2015."
+    assert _whole_quote("Three Years on Mars!”", text) == "“Curiosity Rover Report (August 2015): Three Years on Mars!”"

@@ -147,7 +147,7 @@ def _read_by_rules(raw: str, text: str) -> tuple[Reference, list[str]]:
     else:
         names, et_al, rest_at = split_names(work)
         org = None if names else _ORG_AUTHOR.match(work)
-        if org:
+        if org and not _reads_as_title(org.group(1)):
             # "U.S. Army Corps of Engineers (2009). Title.": an organisation as author, APA style.
             names, rest_at = [Person(given=None, family=org.group(1).strip(" .,"))], org.end(1)
     authors: list[Person] = names
@@ -254,7 +254,7 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
     win outright, including when it found none (physics styles cite no title; falling back to the rules'
     guess there measured worse on both labelled sets). Identifiers, authors and the year stay the rules'.
     """
-    title = clean_title(found.get("title", "").strip(' ,;:"“”‘’')) or None
+    title = clean_title(_whole_quote(found.get("title", ""), text).strip(' ,;:"“”‘’')) or None
     container = found.get("container", "")
     venue = _IN_VENUE.sub("", container.strip(" .,;:")).strip(" .,;:")
     at = text.find(container) if container else -1
@@ -274,9 +274,52 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
     return ref.model_copy(update=update)
 
 
+_PAIRS = {"“": "”", '"': '"', "‘": "’", "«": "»", "„": "“"}
+
+
+def _whole_quote(title: str, text: str) -> str:
+    """The title run made to match the quotation it opens or closes: a quoted title is whole, whatever periods
+    or colons it holds ("“Le Droit à la ville. Cheminements géographiques.”"), and ends at its closing quote
+    (a run carried on into the venue, '"No simple dual?," JHEP', is cut there)."""
+    at = text.find(title) if title else -1
+    if at < 0:
+        return title
+    start = at + len(title) - len(title.lstrip(" “\"‘«„"))
+    opener = text[start - 1] if start > 0 else ""
+    if opener in _PAIRS:
+        m = _closer(_PAIRS[opener]).search(text, start + 1)
+        if m is None or m.start() - start > 400 or opener in text[start : m.start()]:
+            return title
+        return text[at : m.end()]
+    body = title.rstrip(" .,;:")
+    close = body[-1:]
+    openers = [o for o, c in _PAIRS.items() if c == close and o not in body[:-1]]
+    if not openers or (close == "’" and not body[-2:-1].isalpha() and body[-2:-1] not in ".?!"):
+        return title
+    o = max(text.rfind(op, max(0, at - 400), at) for op in openers)
+    if o < 0 or close in text[o + 1 : at] or (close == '"' and text[:o].count('"') % 2):
+        return title
+    return text[o : at + len(title)]
+
+
+def _closer(close: str) -> re.Pattern[str]:
+    """A closing quote; a right single quote only when no letter follows (else it is an apostrophe)."""
+    return re.compile(re.escape(close) + (r"(?![^\W\d_])" if close == "’" else ""))
+
+
 _ORG_AUTHOR = re.compile(
     r"^([A-Z][^()]{2,100}?)[.,]?\s*\((?:[A-Za-z]+\.?\s+)?(?:1[5-9]|20)\d\d[a-z]?(?:,[^)]{0,20})?\)"
 )
+#: Lower-case words an organisation's name holds ("Department of Health and Aged Care").
+_NAME_GLUE = frozenset("of for and the on in at to de des du la le el del der für und et y da di".split())
+
+
+def _reads_as_title(text: str) -> bool:
+    """A lower-case content word marks a sentence ("Good chemistry. (1996)."): APA puts a title in the author's
+    place when there is no author; an organisation's name capitalises its words."""
+    return any(w[:1].islower() and w not in _NAME_GLUE for w in re.findall(r"[^\W\d_][\w'’-]*", text))
+
+
 _JOURNAL_ONLY = re.compile(r"^(?:[A-Z][A-Za-z]{0,11}\.\s?){1,6}(?:[A-Z][a-z]+\.?\s)?(?:[A-Z]\s)?\(?\d")
 
 
@@ -286,6 +329,7 @@ def _respace(text: str) -> str:
     text = re.sub(r"([(\[])\s+", r"\1", text)
     text = re.sub(r"([,;])(?=[A-Za-z(])", r"\1 ", text)
     text = re.sub(r"(?<=[a-z)\]])\.(?=[A-Z][a-z])", ". ", text)
+    text = re.sub(r"(?<=[.,;:?!])([\"”’])(?=[^\W\d_])", r"\1 ", text)  # a closing quote glued to the venue: ,"JHEP
     return text
 
 
