@@ -69,13 +69,14 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
     cur: list[tuple[str, int]] = []
     et_al = False
     good_end, good_pieces, good_etal = 0, 0, False
+    joined = after_and = False  # the piece being read / the next one follows "and"
     i = 0
     while i < len(toks):
         _start, end, tok = toks[i]
         bare = tok.rstrip(",.;:")
         if tok[:1] in "([\"“«`'" and not _EDITOR.match(bare):
             # A year, a bracket or a quote right after a name ends the list: "Jin-yi Cai (1990), ...".
-            if cur and _acceptable(cur, pieces):
+            if cur and _acceptable(cur, pieces, joined):
                 pieces.append(cur)
                 cur = []
                 good_end, good_pieces, good_etal = toks[i - 1][1], len(pieces), et_al
@@ -97,6 +98,7 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
             if cur:
                 pieces.append(cur)
                 cur = []
+            after_and = True
             i += 1
             continue
         if kind == EDITOR:
@@ -111,7 +113,12 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
                 good_end = end if trail else good_end
             i += 1
             continue
-        if kind == OTHER and cur and re.fullmatch(r"(?:1[5-9]|20)\d\d[a-z]?[.,:]?", tok) and _acceptable(cur, pieces):
+        if (
+            kind == OTHER
+            and cur
+            and re.fullmatch(r"(?:1[5-9]|20)\d\d[a-z]?[.,:]?", tok)
+            and _acceptable(cur, pieces, joined)
+        ):
             # "Boas, Franz 1935 Kwakiutl Culture ...": a bare year right after a name ends the list.
             pieces.append(cur)
             cur = []
@@ -119,16 +126,21 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
             break
         if kind == OTHER or len(cur) >= MAX_NAME_TOKENS or (not cur and core.lower() in _TITLE_OPENERS):
             break
+        if not cur:
+            # "and" joins a name to a list read so far, not to unconfirmed pieces ("Key, Politics, Parties, and ...")
+            joined, after_and = after_and and good_pieces == len(pieces), False
         cur.append((core, kind))
         if trail[:1] == ":" and kind != INIT:
             break  # "Rethinking Architecture: A Reader" is a title
         if "," in trail or ";" in trail:
-            if not _acceptable(cur, pieces):
+            if not _acceptable(cur, pieces, joined):
                 break
             pieces.append(cur)
             # "Surname," is only a name once its initials follow (else "..., Macroscopic, neat, ..." is a title).
             provisional = _family_only(cur) and (
-                len(pieces) == 1 or any(all(k == INIT for _, k in p) for p in pieces[:-1])
+                len(pieces) == 1
+                or any(all(k == INIT for _, k in p) for p in pieces[:-1])
+                or _initials_first(pieces[:-1])
             )
             cur = []
             if not provisional:
@@ -136,7 +148,7 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
         elif trail[:1] in (".", ":"):
             if not (
                 _closes(cur, pieces, kind, core, nxt, toks[i + 2][2] if i + 2 < len(toks) else None)
-                and _acceptable(cur, pieces)
+                and _acceptable(cur, pieces, joined)
             ):
                 if trail[:1] != ".":
                     break  # "Attribute Grammars: Definitions" is a title, not a name
@@ -154,15 +166,26 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
     return people, good_etal, good_end
 
 
-def _acceptable(cur: list[tuple[str, int]], pieces: list[list[tuple[str, int]]]) -> bool:
+def _acceptable(cur: list[tuple[str, int]], pieces: list[list[tuple[str, int]]], joined: bool = False) -> bool:
     """Is this piece a name here? Several capitalised words without initials, in a list written with
-    initials, are a title ("Card, S. K., The Information Visualizer, ...")."""
+    initials, are a title ("Card, S. K., The Information Visualizer, ..."), unless "and" joins them to the
+    list ("Sokol, B. J., and Mary Sokol")."""
     kinds = [k for _, k in cur]
     if NAME not in kinds and not all(k == INIT for k in kinds):
         return False
-    if INIT not in kinds and kinds.count(NAME) >= 2:
-        return not any(all(k == INIT for _, k in p) for p in pieces)
+    if INIT not in kinds and kinds.count(NAME) >= 2 and not joined:
+        return not any(all(k == INIT for _, k in p) for p in pieces) and not _initials_first(pieces)
     return True
+
+
+def _initials_first(pieces: list[list[tuple[str, int]]]) -> bool:
+    """Is the list so far written "I. Surname, J. K. Surname"? Then a piece without initials that follows is a
+    title ("N. W. Ashcroft and N. D. Mermin, Solid State Physics", "V. O. Key, Politics, Parties, ...")."""
+    return (
+        bool(pieces)
+        and pieces[0][0][1] == INIT
+        and all((p[0][1] == INIT and any(k == NAME for _, k in p)) or _family_only(p) for p in pieces)
+    )
 
 
 def _closes(

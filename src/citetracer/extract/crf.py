@@ -233,6 +233,10 @@ def features(toks: list[Token], marks: list[str] | None = None) -> list[dict[str
     return out
 
 
+#: Word classes that name a segment by its first word ("In ...", "Ed. ...", "Journal ...", "Thesis ...").
+_CUE_CLASSES = ("in", "editor", "venue", "report")
+
+
 def _segments(toks: list[Token], words: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """What each token's sentence-like segment looks like as a whole: its size, whether it reads as a list of
     names (initials and capitalised words), holds a year or digits, opens with "In", sits in quotes; and what
@@ -257,7 +261,7 @@ def _segments(toks: list[Token], words: list[dict[str, Any]]) -> list[dict[str, 
             "seg_len": min(size, 12) if size < 12 else "long",
             "seg_names": f"{min(initials, 3)}|{'many' if lowers == 0 and caps * 2 >= size else 'few'}",
             "seg_lower": min(lowers * 4 // max(size, 1), 3),
-            "seg_first": first["w"] if first.get("class") in ("in", "editor", "venue", "report") else first["shape"][:2],
+            "seg_first": first["w"] if first.get("class") in _CUE_CLASSES else first["shape"][:2],
         }
         if any("year" in w or "hasyear" in w for w in ws):
             seg["seg_year"] = 1
