@@ -86,7 +86,7 @@ def _shape(word: str) -> str:
     s = re.sub(r"[A-Z]", "A", word)
     s = re.sub(r"[a-z]", "a", s)
     s = re.sub(r"\d", "0", s)
-    s = re.sub(r"[^\W\d_]", "u", s)  # other letters (accents, other scripts)
+    s = re.sub(r"[^\W\d_Aa]", "u", s)  # other letters (accents, other scripts); "A" and "a" are kept
     return re.sub(r"(.)\1{2,}", r"\1\1", s)
 
 
