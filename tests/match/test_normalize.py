@@ -6,6 +6,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citetracer.match.normalize import (
+    _fold_general,
     canonical_arxiv,
     canonical_doi,
     canonical_pages,
@@ -68,3 +69,9 @@ def test_parse_year() -> None:
     assert parse_year("2021a") == 2021
     assert parse_year("March 2019") == 2019
     assert parse_year("n.d.") is None
+
+
+
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
+def test_fold_fast_path_for_plain_ascii_gives_the_general_result(text: str) -> None:
+    assert fold(text) == _fold_general(text)

@@ -70,6 +70,12 @@ def latex_to_text(value: str) -> str:
 @lru_cache(maxsize=131072)
 def fold(value: str) -> str:
     """LaTeX, Unicode compatibility forms, ligatures, diacritics and case folded away."""
+    if value.isascii() and not _LATEX_HINT.search(value):
+        return _CONTROL.sub(" ", value).lower()  # the same result: every other step leaves plain ASCII as it is
+    return _fold_general(value)
+
+
+def _fold_general(value: str) -> str:
     text = latex_to_text(_CONTROL.sub(" ", value))
     text = unicodedata.normalize("NFKC", text).casefold().translate(_SPECIAL_LETTERS)
     text = unicodedata.normalize("NFKD", text)

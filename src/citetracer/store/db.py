@@ -65,6 +65,9 @@ CREATE TABLE IF NOT EXISTS verified (
 );
 """
 
+#: Bytes of the store file read through a memory map (SQLite lowers this to its compiled limit).
+MMAP_BYTES = 4 << 30
+
 #: Secondary indexes, created after the rows when a store is built in bulk (much faster than during).
 INDEXES = """
 CREATE INDEX IF NOT EXISTS records_doi ON records(doi) WHERE doi IS NOT NULL;
@@ -96,6 +99,11 @@ class Store:
             self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
+            # Reads through a memory map: ranking reads ~20 random rows per title query, and at 8M
+            # records each read through the page cache costs ~40 us of system calls (halved this way).
+            # SQLite caps the map at its compiled maximum (2 GB); a rebuild replaces the file by
+            # rename, never truncating a mapped one.
+            self.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
             self.db.executescript(TABLES)
             columns = {row[1] for row in self.db.execute("PRAGMA table_info(records)")}
             if "xref" not in columns:  # stores written before crossrefs were kept

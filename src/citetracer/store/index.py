@@ -39,8 +39,8 @@ MIN_PASS_TERMS = 3
 #: pass scores all the words anyway.
 MAX_PASS_WORDS = 5
 #: The rarest cited surnames the first pass also asks for (a real work's authors find it even when
-#: its title was garbled).
-MAX_PASS_SURNAMES = 3
+#: its title was garbled); two, as one of them may be misspelt or invented, and each costs ~0.25 ms.
+MAX_PASS_SURNAMES = 2
 #: A stored year this close to the cited one agrees with it (preprint and proceedings years differ by one).
 YEAR_WINDOW = 1
 #: Cited surname keys a query looks at (a long author list adds little past its first dozen).
