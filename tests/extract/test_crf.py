@@ -240,8 +240,9 @@ def test_segment_features_describe_the_whole_segment() -> None:
     venue = feats[words.index("Workshop,")]
     assert names["seg_names"] == "0|many" and title["seg_names"] == "0|few"
     assert title["seg_lower"] > names["seg_lower"]
-    assert feats[words.index("In")].get("seg_in") == 1 and "seg_in" not in title
-    assert venue.get("after_in") == 1 and "after_in" not in title  # "Proc." closed the segment "In" opened
+    # "Proc." is an abbreviation, not a sentence end: "In Proc. of the Workshop, 2019." is one segment.
+    assert venue.get("seg_in") == 1 and "seg_in" not in title
+    assert venue["seg_len"] == 6 and feats[words.index("Proc.")]["seg_at"] == 1
     assert venue.get("seg_year") == 1 and "seg_year" not in title
     # Every token of a segment shares its summary; only the position within it differs.
     first, last = feats[words.index("Sparse")], feats[words.index("documents.")]

@@ -68,6 +68,12 @@ _CLASSES = {
     "report": "thesis dissertation phd report technical tech rep manuscript",
 }
 _CLASS_OF = {w: name for name, words in _CLASSES.items() for w in words.split()}
+#: Words that end in a period without ending a sentence (the rules' sentence ends and the CRF's segments).
+ABBREVIATIONS = frozenset(
+    "proc conf int intl j jour trans vol no nos pp p ed eds rev univ dept inc ltd co corp st vs al fig "
+    "symp annu natl acad sci phys chem eng comput lett res biol med stat math appl soc amer am assoc "
+    "mol cell lab mag tech rep repr ser mr dr jr sr e.g i.e cf et jpn jap ieee acm".split()
+)
 
 
 @dataclass(frozen=True)
@@ -139,6 +145,8 @@ def _ends_sentence(tok: str) -> bool:
     a closing quote, or a year in parentheses."""
     if re.search(r"[”\"’]\W*$", tok) or re.fullmatch(r"\(\d{4}[a-z]?\)[.,:]?", tok):
         return True
+    if tok.rstrip(".").lstrip("([").lower() in ABBREVIATIONS:
+        return False  # "Proc." "Trans." "Univ."
     return bool(re.fullmatch(r"\S*[^\W\d_]{4,}[)\]]?[.?!]", tok)) or bool(re.fullmatch(r"\S*\d{4}[a-z]?\)?\.", tok))
 
 

@@ -28,7 +28,7 @@ import re
 import unicodedata
 
 from citetracer.extract.authors import split_names
-from citetracer.extract.crf import Labeller, default_labeller, spans
+from citetracer.extract.crf import ABBREVIATIONS, Labeller, default_labeller, spans
 from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi, clean_title, latex_to_text
 from citetracer.records import Person, Reference
 
@@ -52,12 +52,6 @@ _VOLUME = re.compile(
     re.IGNORECASE,
 )
 _IN_VENUE = re.compile(r"^\s*(?:In:?\s+|in:\s*)(?:(?:the\s+)?Proceedings of\s+(?:the\s+)?)?", re.IGNORECASE)
-#: Words that end in a period without ending a sentence.
-_ABBREV = frozenset(
-    "proc conf int intl j jour trans vol no nos pp p ed eds rev univ dept inc ltd co corp st vs al fig "
-    "symp annu natl acad sci phys chem eng comput lett res biol med stat math appl soc amer am assoc "
-    "mol cell lab mag tech rep repr ser mr dr jr sr e.g i.e cf et jpn jap ieee acm".split()
-)
 #: A venue opens with one of these after a comma in comma-separated styles.
 _VENUE_CUE = re.compile(
     r"^(?:In\b|in:|Proc\b|Proceedings|Journal|J\.|Trans\b|IEEE|ACM|Conf|Lecture Notes|Springer|Ph\.?\s?D|"
@@ -360,7 +354,7 @@ def _sentence_end(text: str) -> int | None:
         word = re.search(r"([\w.]+)$", text[:i])
         token = word.group(1) if word else ""
         if (
-            token.lower().rstrip(".") in _ABBREV
+            token.lower().rstrip(".") in ABBREVIATIONS
             or re.fullmatch(r"[A-Z]", token)
             or re.fullmatch(r"(?:[A-Z]\.)+[A-Z]", token)
         ):
