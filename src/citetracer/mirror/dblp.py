@@ -44,7 +44,7 @@ from typing import Any
 
 from lxml import etree
 
-from citetracer.match.names import family_keys, parse_person
+from citetracer.match.names import parse_person, surname_keys
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, parse_year
 from citetracer.mirror.safexml import (
     PROLOG_BYTES,
@@ -58,7 +58,6 @@ from citetracer.mirror.safexml import (
     parse_chunk,
     parser_for,
 )
-from citetracer.records import Person
 from citetracer.store.bulk import BulkBuild, Row
 from citetracer.store.codec import pack
 from citetracer.store.db import venue_key
@@ -145,8 +144,7 @@ def author(name: str) -> tuple[dict[str, str], tuple[str, ...]] | None:
     fields = person(name)
     if fields is None:
         return None
-    full, core = family_keys(Person.model_construct(given=fields.get("given"), family=fields["family"]))
-    return fields, tuple(k for k in dict.fromkeys((full, core)) if k)
+    return fields, surname_keys(fields["family"])
 
 
 _year = lru_cache(maxsize=4096)(parse_year)
