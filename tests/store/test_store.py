@@ -102,3 +102,28 @@ def test_record_counts_are_kept_until_a_write_changes_them(store: Store) -> None
     after = store.stats()["by_source_and_type"]
     assert isinstance(after, dict)
     assert after[RECORDS[0].source]["book"] == first.get(RECORDS[0].source, {}).get("book", 0) + 1
+
+
+def _counted(store: Store) -> dict[str, dict[str, int]]:
+    counts: dict[str, dict[str, int]] = {}
+    rows = store.db.execute("SELECT source, coalesce(type, '?'), count(*) FROM records GROUP BY source, type")
+    for source, kind, n in rows:
+        counts.setdefault(source, {})[kind] = n
+    return counts
+
+
+def test_writes_carry_the_cached_counts_forward_instead_of_forcing_a_recount(store: Store) -> None:
+    store.record_counts()  # cached at the current change counter
+    base = RECORDS[0]
+    store.upsert(
+        [
+            base.model_copy(update={"id": "counted-new", "type": "article"}),
+            base.model_copy(update={"id": "counted-new", "type": "book"}),  # the same key twice: the last wins
+            base.model_copy(update={"type": "phdthesis"}),  # an existing record changes type
+            base.model_copy(update={"source": "elsewhere", "id": "x1", "type": None}),
+        ]
+    )
+    cached = json.loads(store._meta("counts") or "{}")
+    assert cached["seq"] == store._meta("seq")  # kept current by the write itself: no recount needed
+    assert cached["counts"] == _counted(store)
+    assert store.record_counts() == _counted(store)

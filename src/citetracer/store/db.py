@@ -21,6 +21,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from pydantic import Field
 
@@ -190,6 +191,7 @@ class Store:
                         seq,
                     )
                 )
+            self._count_batch(db, seq, rows)
             db.executemany(
                 "INSERT INTO records (key, source, type, doi, arxiv, year, venue_key, data, seq) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
@@ -201,6 +203,39 @@ class Store:
         self._known_prefixes = None
         self._cache.clear()
         return len(batch)
+
+    def _count_batch(self, db: sqlite3.Connection, seq: int, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Bring the cached record counts (see `record_counts`) forward over this batch of upserts.
+
+        Counting 8M rows again after every small write (a record the online stages found)
+        would cost seconds at the next `mirror stats`; the batch's own keys tell what changes.
+        Counts already stale stay stale (they are recounted when asked).
+        """
+        cached = self._meta("counts")
+        if not cached:
+            return
+        try:
+            obj = json.loads(cached)
+            if obj["seq"] != str(seq - 1):
+                return
+            counts: dict[str, dict[str, int]] = obj["counts"]
+        except (ValueError, TypeError, KeyError):
+            return
+        written: dict[str, tuple[str, str]] = {row[0]: (row[1], row[2] or "?") for row in rows}
+        keys = list(written)
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            query = f"SELECT key, source, coalesce(type, '?') FROM records WHERE key IN ({marks})"
+            for key, source, kind in db.execute(query, chunk):
+                kinds = counts.setdefault(source, {})
+                kinds[kind] = kinds.get(kind, 0) - 1
+        for source, kind in written.values():
+            kinds = counts.setdefault(source, {})
+            kinds[kind] = kinds.get(kind, 0) + 1
+        counts = {src: {k: n for k, n in kinds.items() if n > 0} for src, kinds in counts.items()}
+        counts = {src: kinds for src, kinds in counts.items() if kinds}
+        db.execute("UPDATE meta SET value = ? WHERE key = 'counts'", (json.dumps({"seq": str(seq), "counts": counts}),))
 
     def sync_index(self) -> int:
         """Index every record changed since the index was last brought up to date."""
