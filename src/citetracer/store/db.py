@@ -226,8 +226,8 @@ class Store:
         for start in range(0, len(keys), 500):
             chunk = keys[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            query = f"SELECT key, source, coalesce(type, '?') FROM records WHERE key IN ({marks})"
-            for key, source, kind in db.execute(query, chunk):
+            query = f"SELECT source, coalesce(type, '?') FROM records WHERE key IN ({marks})"
+            for source, kind in db.execute(query, chunk):
                 kinds = counts.setdefault(source, {})
                 kinds[kind] = kinds.get(kind, 0) - 1
         for source, kind in written.values():
