@@ -14,7 +14,8 @@
    `TitleIndex.search` (title, surnames and year: the memory stage's query), the same for
    `TitleIndex.by_title` (the title alone, no authors or year); and whether the true record is
    among the memory stage's two lists (`search` hits or `by_authors` hits: the record's authors
-   within a year, ranked by shared title words).
+   within a year, ranked by shared title words); and the same for a fabricated title (random
+   vocabulary words, as many as the real title has) under the record's real authors and year.
 
     python bench/mirror.py [--records 8000000] [--queries 2000] [--workdir DIR] [--keep] [--seed 11]
     python bench/mirror.py --retrieval-only STORE [--queries 2000] [--seed 11]   (step 4 on a kept store)
@@ -219,6 +220,7 @@ def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed
     cpu: dict[str, list[float]] = {m: [] for m in modes}  # this process's CPU time: the cost on a shared machine
     either: dict[int, list[bool]] = {0: [], 1: [], 2: []}
     author_ms: list[float] = []
+    fabricated: list[bool] = []
     with Store(store_path) as store:
         keys = {r["key"]: store.rid_of_key(f"dblp:{r['key']}") for r in picked}
         for i, rec in enumerate(picked):
@@ -242,6 +244,11 @@ def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed
             by_authors = store.index.by_authors(surnames, rec.get("year"), 10, query) if surnames else []
             author_ms.append((time.perf_counter() - t) * 1000)
             either[changes].append(true in hits["search"] or true in by_authors)
+            # A fabricated title (as many random vocabulary words) under the record's real authors and year.
+            invented = " ".join(vocab[rng.randrange(len(vocab))] for _ in range(len(rec["title"].split())))
+            both = store.index.search(invented, surnames, rec.get("year"), 10)
+            both += store.index.by_authors(surnames, rec.get("year"), 10, invented) if surnames else []
+            fabricated.append(true in both)
 
     def pct(values: list[float], q: float) -> float:
         ordered = sorted(values)
@@ -259,6 +266,7 @@ def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed
             out[f"{label} recall@10 ({changes} words changed)"] = sum(1 for r in ranks if r is not None) / len(ranks)
     for changes, found in either.items():
         out[f"memory stage, search@10 or by_authors@10 ({changes} words changed)"] = sum(found) / len(found)
+    out["memory stage, fabricated title with the real authors and year"] = sum(fabricated) / len(fabricated)
     out["by_authors p50_ms"] = pct(author_ms, 0.5)
     out["by_authors p95_ms"] = pct(author_ms, 0.95)
     return out
