@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -20,8 +22,16 @@ TRUE = [
 FILLER = "learning deep neural network model image language graph data robust efficient via for of the".split()
 
 
+def _committed(build: BulkBuild, path: Path) -> Iterator[Store]:
+    """Finish a fixture's bulk build and open the store for the module's tests."""
+    build.commit()
+    s = Store(path)
+    yield s
+    s.close()
+
+
 @pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     """The true records among near neighbours (two or three of their words replaced) and random titles."""
     path = tmp_path_factory.mktemp("retrieval") / "s.sqlite"
     rng = random.Random(3)
@@ -51,10 +61,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Store:
             rng.choice([*FILLER, "attention", "residual", "adversarial"]) for _ in range(rng.randint(4, 9))
         )
         build.add(WorkRecord(source="t", id=f"r{i}", title=title, year=rng.randint(1990, 2024)))
-    build.commit()
-    s = Store(path)
-    yield s
-    s.close()
+    yield from _committed(build, path)
 
 
 def _top(store: Store, rids: list[int]) -> str:
@@ -88,7 +95,7 @@ def test_author_search_respects_the_year_window(store: Store) -> None:
 
 
 @pytest.fixture(scope="module")
-def common_words_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+def common_words_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     """Two titles that differ only in a common word ("of" / "for"), among titles full of common words."""
     path = tmp_path_factory.mktemp("common") / "s.sqlite"
     rng = random.Random(5)
@@ -108,10 +115,7 @@ def common_words_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
         words = [rng.choice(FILLER) for _ in range(rng.randint(3, 7))] + [("of", "for")[i % 2]]
         rng.shuffle(words)
         build.add(WorkRecord(source="t", id=f"f{i}", title=" ".join(words), year=2000))
-    build.commit()
-    s = Store(path)
-    yield s
-    s.close()
+    yield from _committed(build, path)
 
 
 def test_common_words_still_decide_between_near_neighbours(common_words_store: Store) -> None:
@@ -148,7 +152,7 @@ def test_without_stored_fields_the_index_ranks_by_itself(common_words_store: Sto
 
 
 @pytest.fixture(scope="module")
-def citation_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
+def citation_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     """A real work among neighbours whose titles are closer to a garbled citation than its own title is."""
     path = tmp_path_factory.mktemp("citation") / "s.sqlite"
     rng = random.Random(7)
@@ -171,10 +175,7 @@ def citation_store(tmp_path_factory: pytest.TempPathFactory) -> Store:
     for i in range(2000):
         words = [rng.choice(FILLER) for _ in range(rng.randint(3, 8))]
         build.add(WorkRecord(source="t", id=f"r{i}", title=" ".join(words), authors=[rng.choice(others)], year=2015))
-    build.commit()
-    s = Store(path)
-    yield s
-    s.close()
+    yield from _committed(build, path)
 
 
 def test_cited_authors_and_year_put_the_real_work_first_when_two_title_words_are_wrong(citation_store: Store) -> None:
