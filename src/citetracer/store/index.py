@@ -219,8 +219,8 @@ class TitleIndex:
         "learning", "for") make a disjunction slow (their posting lists hold
         millions of entries) while deciding little. The first pass asks
         tantivy for the `FIRST_PASS` best matches of the rarer title words
-        (at least `MIN_PASS_TERMS`, at most `MAX_PASS_WORDS`) and of the
-        rarest cited surnames. The second ranks those candidates by one sum
+        (at least `MIN_PASS_TERMS`, at most `MAX_PASS_WORDS` or half the
+        title's words) and of the rarest cited surnames. The second ranks those candidates by one sum
         computed here from their stored fields: BM25 over all the title's
         words (so that a common word still tells "Learning of X" from
         "Learning for X"), plus the idf of every cited surname the record
