@@ -221,3 +221,16 @@ def test_a_title_run_that_closes_a_quotation_starts_where_it_opens() -> None:
 )
 def test_words_without_initials_after_initials_first_names_are_the_title(raw: str, authors: list[str]) -> None:
     assert [p.family for p in parse_reference_string(raw, None).authors] == authors
+
+
+def test_single_quoted_title_and_apostrophes() -> None:
+    from citetracer.extract.fields import _whole_quote
+
+    text = "F. Green, Y. Zhu, 'Overqualification and the Returns', Oxford Economic Papers 62, 2010."
+    assert _whole_quote("'Overqualification and the Returns', Oxford Economic Papers", text) == (
+        "'Overqualification and the Returns'"
+    )
+    # An apostrophe inside a word opens nothing; one ending a word ("Teachers'") closes nothing.
+    other = "O'Hara, J. Teachers' views of science. Journal of Education, 2001."
+    assert _whole_quote("Hara, J. Teachers", other) == "Hara, J. Teachers"
+    assert _whole_quote("Teachers' views of science.", other) == "Teachers' views of science."

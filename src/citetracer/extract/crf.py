@@ -2,14 +2,19 @@
 
 The rule parser reads identifiers, years and author lists well, but where a
 title ends and a venue starts depends on the style in ways rules plateau on.
-A linear-chain CRF learns those boundaries from token shapes and their
-neighbours. It is trained by scripts/train_parser.py on citations rendered in
-many CSL styles from real bibliographic records, so the labels come from the
-records themselves and no hand-labelled data is needed.
+A linear-chain CRF learns those boundaries from token shapes, their
+neighbours, the sentence-like segment each token sits in (its size, whether
+it reads as a list of names, holds a year, opens with "In", is quoted) and the
+rule parser's own reading. It is trained by scripts/train_parser.py on the
+labelled reference strings under ../shared/data/refstrings (optionally with
+citations rendered in CSL styles from real records).
 
 Tokens are whitespace-separated pieces of the string (punctuation stays on
 its word: a trailing period or comma is a strong boundary cue). The same
-`tokens` and `features` functions serve training and labelling.
+`tokens` and `features` functions serve training and labelling. Title and
+container runs are trained as a first token and continuing ones
+(`split_runs`), so the model weighs "the title goes on past this period"
+on its own; labelling joins them back.
 """
 
 from __future__ import annotations

@@ -268,7 +268,7 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
     return ref.model_copy(update=update)
 
 
-_PAIRS = {"“": "”", '"': '"', "‘": "’", "«": "»", "„": "“"}
+_PAIRS = {"“": "”", '"': '"', "‘": "’", "«": "»", "„": "“", "'": "'"}
 
 
 def _whole_quote(title: str, text: str) -> str:
@@ -278,8 +278,10 @@ def _whole_quote(title: str, text: str) -> str:
     at = text.find(title) if title else -1
     if at < 0:
         return title
-    start = at + len(title) - len(title.lstrip(" “\"‘«„"))
+    start = at + len(title) - len(title.lstrip(" “\"‘«„'"))
     opener = text[start - 1] if start > 0 else ""
+    if opener == "'" and start > 1 and text[start - 2].isalnum():
+        opener = ""  # "O'Hara", "l'objectivité": an apostrophe
     if opener in _PAIRS:
         m = _closer(_PAIRS[opener]).search(text, start + 1)
         if m is None or m.start() - start > 400 or opener in text[start : m.start()]:
@@ -287,7 +289,7 @@ def _whole_quote(title: str, text: str) -> str:
         return text[at : m.end()]
     body = title.rstrip(" .,;:")
     close = body[-1:]
-    openers = [o for o, c in _PAIRS.items() if c == close and o not in body[:-1]]
+    openers = [o for o, c in _PAIRS.items() if c == close and o != "'" and o not in body[:-1]]
     if not openers or (close == "’" and not body[-2:-1].isalpha() and body[-2:-1] not in ".?!"):
         return title
     o = max(text.rfind(op, max(0, at - 400), at) for op in openers)
@@ -297,8 +299,8 @@ def _whole_quote(title: str, text: str) -> str:
 
 
 def _closer(close: str) -> re.Pattern[str]:
-    """A closing quote; a right single quote only when no letter follows (else it is an apostrophe)."""
-    return re.compile(re.escape(close) + (r"(?![^\W\d_])" if close == "’" else ""))
+    """A closing quote; a single quote only when no letter follows (else it is an apostrophe)."""
+    return re.compile(re.escape(close) + (r"(?![^\W\d_])" if close in "’'" else ""))
 
 
 _ORG_AUTHOR = re.compile(
