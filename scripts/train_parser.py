@@ -524,7 +524,10 @@ def synthetic_examples(records_limit: int, per_record: int, seed: int) -> list[E
 
 
 def train(examples: list[Example], out: Path, c1: float = 0.02, c2: float = 0.05, iterations: int = 400) -> None:
-    """A CRF trained on `examples`, written to `out` (deterministic: same examples, same model)."""
+    """A CRF trained on `examples`, written to `out` (deterministic: same examples, same model).
+
+    Title and container runs are split into first and continuing tokens (crf.split_runs); the labeller joins
+    them back, so the model file's extra labels never reach the parser."""
     import pycrfsuite
 
     trainer = pycrfsuite.Trainer(verbose=False)
