@@ -234,3 +234,22 @@ def test_single_quoted_title_and_apostrophes() -> None:
     other = "O'Hara, J. Teachers' views of science. Journal of Education, 2001."
     assert _whole_quote("Hara, J. Teachers", other) == "Hara, J. Teachers"
     assert _whole_quote("Teachers' views of science.", other) == "Teachers' views of science."
+
+
+@pytest.mark.parametrize(
+    ("raw", "title"),
+    [
+        (
+            "F. Green, Y. Zhu, 'Overqualification and the Returns', Oxford Economic Papers 62, 2010.",
+            "Overqualification and the Returns",
+        ),
+        (
+            "Roberts, R., ‘Order and the Church’s Future’, in Managing the Church?, Sheffield, 2000.",
+            "Order and the Church’s Future",
+        ),
+        # Apostrophes are not quotes.
+        ("O'Hara, J. (2001). Teachers' views of science. Journal of Education, 3, 1-9.", "Teachers' views of science"),
+    ],
+)
+def test_rules_read_single_quoted_titles(raw: str, title: str) -> None:
+    assert parse_reference_string(raw, None).title == title
