@@ -221,6 +221,7 @@ def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed
     either: dict[int, list[bool]] = {0: [], 1: [], 2: []}
     author_ms: list[float] = []
     fabricated: list[bool] = []
+    fake = random.Random(seed + 1)  # its own generator: the perturbed queries stay those of the seed
     with Store(store_path) as store:
         keys = {r["key"]: store.rid_of_key(f"dblp:{r['key']}") for r in picked}
         for i, rec in enumerate(picked):
@@ -245,7 +246,7 @@ def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed
             author_ms.append((time.perf_counter() - t) * 1000)
             either[changes].append(true in hits["search"] or true in by_authors)
             # A fabricated title (as many random vocabulary words) under the record's real authors and year.
-            invented = " ".join(vocab[rng.randrange(len(vocab))] for _ in range(len(rec["title"].split())))
+            invented = " ".join(vocab[fake.randrange(len(vocab))] for _ in range(len(rec["title"].split())))
             both = store.index.search(invented, surnames, rec.get("year"), 10)
             both += store.index.by_authors(surnames, rec.get("year"), 10, invented) if surnames else []
             fabricated.append(true in both)
