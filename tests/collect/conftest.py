@@ -28,6 +28,15 @@ def _no_faults(web: FakeWeb) -> Iterator[None]:
 
 
 @pytest.fixture
+def cli_on_fake_web(web: FakeWeb, monkeypatch: pytest.MonkeyPatch) -> FakeWeb:
+    """The CLI's sources pointed at the fake web through the environment (web search off)."""
+    for name, url in web.sources().items():
+        monkeypatch.setenv(f"CITETRACER_{name.upper()}_URL", url)
+    monkeypatch.setenv("CITETRACER_SEARXNG_URL", "")
+    return web
+
+
+@pytest.fixture
 def make_settings(web: FakeWeb, tmp_path: Path) -> Any:
     def make(searxng: bool = False, **online: Any) -> Settings:
         sources = {**Settings().sources, **web.sources()}

@@ -244,16 +244,12 @@ def test_memo_settings_from_file_and_environment(tmp_path: Path, monkeypatch: py
         load_settings(config)
 
 
-def test_cli_recheck_and_offline_check_replay_the_memo(
-    web: FakeWeb, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.mark.usefixtures("cli_on_fake_web")
+def test_cli_recheck_and_offline_check_replay_the_memo(web: FakeWeb, tmp_path: Path) -> None:
     import json
 
     from citetracer.cli import main
 
-    for name, url in web.sources().items():
-        monkeypatch.setenv(f"CITETRACER_{name.upper()}_URL", url)
-    monkeypatch.setenv("CITETRACER_SEARXNG_URL", "")
     bib = tmp_path / "refs.bib"
     bib.write_text(
         "@inproceedings{fake, title={Sequence to sequence learning with recurrent networks}, "

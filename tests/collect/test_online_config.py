@@ -29,10 +29,8 @@ def test_env_and_file_and_flags(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert s.online.connectors == ["dblp"] and s.online.http_cache == "" and s.mailto == "me@example.org"
 
 
-def test_cli_check_online_against_the_fake_web(web: FakeWeb, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for name, url in web.sources().items():
-        monkeypatch.setenv(f"CITETRACER_{name.upper()}_URL", url)
-    monkeypatch.setenv("CITETRACER_SEARXNG_URL", "")
+@pytest.mark.usefixtures("cli_on_fake_web")
+def test_cli_check_online_against_the_fake_web(web: FakeWeb, tmp_path: Path) -> None:
     bib = tmp_path / "refs.bib"
     bib.write_text(
         "@inproceedings{seq, title={Sequence to Sequence Learning with Neural Networks}, "
