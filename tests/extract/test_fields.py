@@ -175,10 +175,10 @@ def test_a_title_in_the_authors_place_is_not_read_as_an_organisation() -> None:
 
 
 def test_closing_quote_glued_to_the_venue_is_spaced() -> None:
-    from citetracer.extract.fields import model_text
+    from citetracer.extract.fields import model_input
 
-    assert model_text('A. Wall, "No dual?,"JHEP 1704, 134 (2017).') == 'A. Wall, "No dual?," JHEP 1704, 134 (2017).'
-    assert model_text("Narboux, Jean, L’illusion, Paris.") == "Narboux, Jean, L’illusion, Paris."
+    assert model_input('A. Wall, "No dual?,"JHEP 1704, 134 (2017).')[0] == 'A. Wall, "No dual?," JHEP 1704, 134 (2017).'
+    assert model_input("Narboux, Jean, L’illusion, Paris.")[0] == "Narboux, Jean, L’illusion, Paris."
 
 
 @pytest.mark.parametrize(

@@ -84,11 +84,6 @@ def prepare(raw: str) -> str:
     return text
 
 
-def model_text(raw: str) -> str:
-    """The text the CRF labels (training uses the same function, so its tokens match the parser's)."""
-    return _respace(prepare(raw))
-
-
 #: The labeller used when none is passed: the packaged model.
 PACKAGED = "packaged"
 
@@ -99,25 +94,24 @@ def parse_reference_string(raw: str, labeller: Labeller | str | None = PACKAGED)
     `labeller` is the CRF that reads titles, venues and numbers: the packaged model by default, another
     `Labeller` (the benchmark's cross-validation folds), or None for the rules alone.
     """
-    text = prepare(raw)
-    ref, marks = _read_by_rules(raw, text)
+    ref, mtext, marks = _read_by_rules(raw, prepare(raw))
     model = default_labeller() if isinstance(labeller, str) else labeller
     if model is None:
         return ref
-    mtext = _respace(text)
     return _combine(ref, spans(model.label(mtext, marks), mtext), mtext)
 
 
 def model_input(raw: str) -> tuple[str, list[str]]:
     """The text the CRF labels and the rules' reading of it, one mark per character (training uses this same
     function, so its tokens and features match the parser's)."""
-    text = prepare(raw)
-    return _respace(text), _read_by_rules(raw, text)[1]
+    _ref, mtext, marks = _read_by_rules(raw, prepare(raw))
+    return mtext, marks
 
 
-def _read_by_rules(raw: str, text: str) -> tuple[Reference, list[str]]:
-    """The rules' fields, and where they found them in the model's text ("author", "title", "container", "year"
-    or "other" per character): the CRF takes these marks as features and learns when to trust them."""
+def _read_by_rules(raw: str, text: str) -> tuple[Reference, str, list[str]]:
+    """The rules' fields, the model's text, and where the rules found their fields in it ("author", "title",
+    "container", "year" or "other" per character): the CRF takes these marks as features and learns when to
+    trust them."""
     work = text
 
     doi = url = arxiv = None
@@ -228,7 +222,7 @@ def _read_by_rules(raw: str, text: str) -> tuple[Reference, list[str]]:
         volume=volume,
         issue=issue,
         url=url,
-    ), marks
+    ), mtext, marks
 
 
 def _locate(value: str | None, text: str, start: int) -> tuple[int, int] | None:
