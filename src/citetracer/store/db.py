@@ -19,16 +19,15 @@ import uuid
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
-from citetracer.match.names import family_keys, surname_keys
+from citetracer.match.names import surname_keys
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix, parse_year
 from citetracer.match.venues import venue_id
-from citetracer.records import Candidate, Person
+from citetracer.records import Candidate
 from citetracer.store.codec import decode, decode_text, encode
 from citetracer.store.index import IndexedWork, RankingFields, TitleIndex
 from citetracer.store.memo import MemoTable
@@ -513,17 +512,11 @@ def venue_key(venue: str | None) -> str | None:
     return " ".join(venue.casefold().split())[:200] or None
 
 
-@lru_cache(maxsize=200_000)
-def _surname_keys(person: Person) -> tuple[str, ...]:
-    full, core = family_keys(person)
-    return tuple(k for k in dict.fromkeys((full, core)) if k)
-
-
 def indexed_work(rid: int, record: WorkRecord) -> IndexedWork:
     titles = [record.title or ""] + [v.title for v in record.variants if v.title and v.title != record.title]
     surnames: list[str] = []
     for person in record.authors:
-        surnames.extend(_surname_keys(person))
+        surnames.extend(surname_keys(person.family))
     return IndexedWork(rid=rid, titles=[t for t in titles if t], surnames=surnames, year=record.year)
 
 
