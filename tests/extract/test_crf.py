@@ -257,3 +257,25 @@ def test_word_shape_keeps_case() -> None:
     assert crf._shape("IEEE") == "AA"
     assert crf._shape("Élodie") == "uaa"  # other letters are "u"
     assert crf._shape("2019.") == "00."
+
+
+def test_glued_words_are_split_for_the_model_only() -> None:
+    """Words that PDF text extraction glued together become separate tokens, with offsets into the unchanged
+    text, so a title run can end where the venue starts inside one whitespace-free piece."""
+    text = "Monolithic anti-spring bladesNucl. Phys.Rev.D57, inAmerican Meeting networksarXiv:1606.05510 2013Design"
+    words = [t.text for t in tokens(text)]
+    assert words == [
+        "Monolithic", "anti-spring", "blades", "Nucl.", "Phys.", "Rev.", "D57,", "in", "American", "Meeting",
+        "networks", "arXiv:", "1606.05510", "2013", "Design",
+    ]  # fmt: skip
+    assert all(text[t.start : t.end] == t.text for t in tokens(text))
+    # Names with inner capitals, initials and abbreviations stay whole.
+    assert [t.text for t in tokens("McEuen, P. DeSalvo, R. U.S.A. e.g. LaTeX iPhone")] == [
+        "McEuen,", "P.", "DeSalvo,", "R.", "U.S.A.", "e.g.", "LaTeX", "iPhone",
+    ]  # fmt: skip
+
+
+def test_glued_title_and_journal_are_read_apart(labeller: Labeller) -> None:
+    raw = "Bertolini A and Takamori A 2006 Monolithic geometric anti-spring bladesNucl. Instrum. Methods A 540 475-94"
+    ref = parse_reference_string(raw)
+    assert ref.title == "Monolithic geometric anti-spring blades"

@@ -88,9 +88,39 @@ class Token:
     end: int
 
 
+#: Where text pulled from PDFs glued two words ("detectorClass", "inAmerican", "polynomials.J.Math", "Rev.D57",
+#: "Models,1st", "networksarXiv:1606", "2013Interferometer"): a word of lower-case letters (or a year) ends and a
+#: capitalised word starts; a word ends in a period or colon and a capital or digit follows; a comma is followed by a
+#: word. The token is split there for the model only: the text the rules read (authors' names such as "MacDonald")
+#: is left as it is, and every piece keeps its offsets into it.
+_GLUE = re.compile(
+    r"(?<=[a-z]{2})(?=[A-Z][a-z]{2})|(?<=[a-z]{2}[.:])(?=[A-Z\d])|(?<=[a-z)][,;])(?=[\w(])|(?<=\w)(?=arXiv)"
+    r"|(?<=\d\d)(?=[A-Z][a-z]{2})"
+)
+
+
+def _glue_cuts(word: str) -> list[int]:
+    """Offsets inside `word` where two glued words meet ("arXiv" itself is one word)."""
+    if len(word) <= 4:
+        return []
+    return [
+        c.start()
+        for c in _GLUE.finditer(word)
+        if 0 < c.start() < len(word) and word[c.start() - 2 : c.start() + 3] != "arXiv"
+    ]
+
+
 def tokens(text: str) -> list[Token]:
-    """Whitespace tokens with their character offsets."""
-    return [Token(m.group(0), m.start(), m.end()) for m in _TOKEN.finditer(text)][:MAX_TOKENS]
+    """Whitespace tokens with their character offsets, glued words split (see _GLUE); at most MAX_TOKENS."""
+    out: list[Token] = []
+    for m in _TOKEN.finditer(text):
+        word, start = m.group(0), m.start()
+        cuts = _glue_cuts(word)
+        for a, b in zip([0, *cuts], [*cuts, len(word)], strict=True):
+            out.append(Token(word[a:b], start + a, start + b))
+        if len(out) >= MAX_TOKENS:
+            break
+    return out[:MAX_TOKENS]
 
 
 def _shape(word: str) -> str:
@@ -304,9 +334,7 @@ CONTINUED = ("title", "container")
 
 def split_runs(labels: list[str]) -> list[str]:
     """Training labels with the continuation tokens of CONTINUED runs marked by a trailing '+'."""
-    return [
-        f"{lab}+" if lab in CONTINUED and i and labels[i - 1] == lab else lab for i, lab in enumerate(labels)
-    ]
+    return [f"{lab}+" if lab in CONTINUED and i and labels[i - 1] == lab else lab for i, lab in enumerate(labels)]
 
 
 class Labeller:
