@@ -253,3 +253,41 @@ def test_single_quoted_title_and_apostrophes() -> None:
 )
 def test_rules_read_single_quoted_titles(raw: str, title: str) -> None:
     assert parse_reference_string(raw, None).title == title
+
+
+def test_french_quotes_standing_apart_from_their_words_close_the_title() -> None:
+    from citetracer.extract.fields import _whole_quote
+
+    text = "Adamson, Glenn. « When Craft Gets Sloppy ». Crafts no. 211. London: Crafts Council, 2008."
+    assert _whole_quote("« When Craft Gets Sloppy ». Crafts no", text) == "« When Craft Gets Sloppy »"
+    assert _whole_quote("When Craft Gets Sloppy ». Crafts no", text) == "When Craft Gets Sloppy »"
+
+
+@pytest.mark.parametrize(
+    ("run", "title"),
+    [
+        ("Orden Mesostigmata. In: A Manual of Acarology", "Orden Mesostigmata"),
+        ("The Europeans, in Novels, 1871–1880", "The Europeans"),
+        ("Dom Casmurro, trans. John Gledson", "Dom Casmurro"),
+        ("The Day after Tomorrow. Dir. Roland Emmerich", "The Day after Tomorrow"),
+        ("In Memoriam A. H. H.", "In Memoriam A. H. H."),  # a title may open with "In"
+        ("Coding in Practice, in Theory", "Coding in Practice"),
+        ("Sorting in place", "Sorting in place"),
+    ],
+)
+def test_a_title_run_stops_at_the_book_it_appears_in_or_an_editor_statement(run: str, title: str) -> None:
+    from citetracer.extract.fields import _before_book_or_role
+
+    assert _before_book_or_role(run) == title
+
+
+def test_names_the_model_reads_as_the_title_are_not_kept_as_authors() -> None:
+    from citetracer.extract.fields import _combine, _read_by_rules, prepare
+
+    raw = "Randall Packard, White Plague, Black Labour: Tuberculosis and the political economy of health (1989)."
+    ref, text, _marks = _read_by_rules(raw, prepare(raw))
+    assert [p.family for p in ref.authors] == ["Packard", "Plague"]  # the rules alone cannot tell
+    model_reading = {"author": "Randall Packard,", "title": "White Plague, Black Labour: Tuberculosis and the"}
+    combined = _combine(ref, model_reading, text)
+    assert [p.family for p in combined.authors] == ["Packard"]
+    assert combined.title == "White Plague, Black Labour: Tuberculosis and the"

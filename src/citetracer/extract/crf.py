@@ -41,6 +41,10 @@ LABELS = (
     "publisher",
     "location",
     "editor",
+    "edition",
+    "genre",
+    "note",
+    "collection",
     "other",
 )
 MODEL_NAME = "parser.crfsuite"

@@ -244,8 +244,9 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
     win outright, including when it found none (physics styles cite no title; falling back to the rules'
     guess there measured worse on both labelled sets). Identifiers, authors and the year stay the rules'.
     """
-    title = clean_title(_whole_quote(found.get("title", ""), text).strip(' ,;:"“”‘’')) or None
-    container = found.get("container", "")
+    run = _before_book_or_role(found.get("title", ""))
+    title = clean_title(_whole_quote(run, text).strip(' ,;:"“”‘’«»')) or None
+    container = found.get("container") or found.get("collection", "")  # a series cited in its place (NeurIPS)
     venue = _IN_VENUE.sub("", container.strip(" .,;:")).strip(" .,;:")
     at = text.find(container) if container else -1
     if at > 0 and _AFTER_EDITORS.search(text[:at]):
@@ -255,6 +256,13 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
         "title": title,
         "venue": venue if len(venue) >= 2 and re.search(r"[A-Za-z]", venue) else None,
     }
+    at = text.find(run) if run else -1
+    if at > 0 and ref.authors:
+        # "Randall Packard, White Plague, Black Labour: ...": the rules read the title's first words as a name;
+        # the model, which also weighs what follows, starts the title there. Names are read again before it.
+        names, _, _ = split_names(text[:at])
+        if 0 < len(names) < len(ref.authors):
+            update["authors"] = names
     vm = re.search(r"\d+", found.get("volume", ""))
     if vm:
         update["volume"] = vm.group(0)
@@ -262,6 +270,23 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
     if pm:
         update["pages"] = f"{pm.group(1)}-{pm.group(2)}" if pm.group(2) else pm.group(1)
     return ref.model_copy(update=update)
+
+
+#: Where a title run has gone on into what follows the title: the book or proceedings it appears in
+#: ("Orden Mesostigmata. In: A Manual of Acarology", "The Europeans, in Novels, 1871–1880") or the editor,
+#: translator or director statement of MLA and Chicago ("Dom Casmurro, trans. John Gledson", "Othello. Dir. X").
+_TITLE_RUN_END = re.compile(
+    r"[.,]\s+(?:In|in):?\s+(?=[A-Z\d“\"])"
+    r"|,\s+(?:eds?|trans|tr|transl|comp)\.\s|,\s+(?:edited|translated|compiled)\s+by\b"
+    r"|\.\s+(?:Eds?|Dir|Trans|Prod|Perf|Tr)\.\s|\.\s+(?:Edited|Translated|Directed|Compiled)\s+by\b"
+)
+
+
+def _before_book_or_role(run: str) -> str:
+    """The title run cut where it went on into the book it appears in or an editor statement (past its
+    first few characters: "In Memoriam" opening a title stays)."""
+    m = _TITLE_RUN_END.search(run)
+    return run[: m.start()] if m and m.start() > 3 else run
 
 
 _PAIRS = {"“": "”", '"': '"', "‘": "’", "«": "»", "„": "“", "'": "'"}
@@ -275,7 +300,10 @@ def _whole_quote(title: str, text: str) -> str:
     if at < 0:
         return title
     start = at + len(title) - len(title.lstrip(" “\"‘«„'"))
-    opener = text[start - 1] if start > 0 else ""
+    quote_at = start - 1
+    if quote_at > 0 and text[quote_at] == " " and text[quote_at - 1] in "«„“":
+        quote_at -= 1  # "« When Craft Gets Sloppy »": French quotes stand apart from their words
+    opener = text[quote_at] if quote_at >= 0 else ""
     if opener == "'" and start > 1 and text[start - 2].isalnum():
         opener = ""  # "O'Hara", "l'objectivité": an apostrophe
     if opener in _PAIRS:
