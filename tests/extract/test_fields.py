@@ -291,3 +291,21 @@ def test_names_the_model_reads_as_the_title_are_not_kept_as_authors() -> None:
     combined = _combine(ref, model_reading, text)
     assert [p.family for p in combined.authors] == ["Packard"]
     assert combined.title == "White Plague, Black Labour: Tuberculosis and the"
+
+
+@pytest.mark.parametrize(
+    ("raw", "title"),
+    [
+        ("Ghost Stories. Ed. Peter Washington. New York: Alfred A. Knopf, 2008.", "Ghost Stories"),
+        ("Being There. Dir, Hal Ashby. Prod. Andrew Braunsberg. United Artists, 1979.", "Being There"),
+    ],
+)
+def test_an_entry_opening_with_its_title_before_an_editor_or_director(raw: str, title: str) -> None:
+    ref = parse_reference_string(raw, labeller=None)
+    assert (ref.authors, ref.title, ref.year) == ([], title, int(raw[-5:-1]))
+
+
+def test_a_name_before_an_editor_mark_is_still_read_as_the_author() -> None:
+    raw = "Smith, John. Ed. Peter Washington. Ghost Stories. London: Verso, 2008."
+    ref = parse_reference_string(raw, labeller=None)
+    assert [p.family for p in ref.authors][:1] == ["Smith"]

@@ -134,6 +134,8 @@ def _read_by_rules(raw: str, text: str) -> tuple[Reference, str, list[str]]:
     names: list[Person]
     if same_authors:
         names, et_al, rest_at = [], False, same_authors.end()
+    elif _TITLE_BEFORE_ROLE.match(work):
+        names, et_al, rest_at = [], False, 0  # "Ghost Stories. Ed. Peter Washington.": no author, the title first
     else:
         names, et_al, rest_at = split_names(work)
         org = None if names else _ORG_AUTHOR.match(work)
@@ -327,6 +329,13 @@ def _closer(close: str) -> re.Pattern[str]:
     return re.compile(re.escape(close) + (r"(?![^\W\d_])" if close in "’'" else ""))
 
 
+#: An entry that opens with its title: the first sentence is followed by the editor, director or translator
+#: ("Ghost Stories. Ed. Peter Washington. New York: Knopf, 2008.", "A Civil Action. Dir. Steven Zaillian."). MLA
+#: puts these roles after the title, so the words before them are the title, not authors ("Surname, Given." is
+#: left to the name reader).
+_TITLE_BEFORE_ROLE = re.compile(
+    r"^(?![A-Z][\w'’-]+,\s+[A-Z])[^.]{3,200}?[^\W\d_]{2}\.\s+(?:Eds?|Dirs?|Trans|Prod|Comp)\.?,?\s+[A-Z]"
+)
 _ORG_AUTHOR = re.compile(
     r"^([A-Z][^()]{2,100}?)[.,]?\s*\((?:[A-Za-z]+\.?\s+)?(?:1[5-9]|20)\d\d[a-z]?(?:,[^)]{0,20})?\)"
 )
