@@ -272,6 +272,10 @@ def test_glued_words_are_split_for_the_model_only() -> None:
         "networks", "arXiv:", "1606.05510", "2013", "Design",
     ]  # fmt: skip
     assert all(text[t.start : t.end] == t.text for t in tokens(text))
+    # An initial glued to the title after it ("Dudley, J.Real-time ...") is split off.
+    assert [t.text for t in tokens("Dudley, J.Real-time measurements, H.C.High power")] == [
+        "Dudley,", "J.", "Real-time", "measurements,", "H.C.", "High", "power",
+    ]  # fmt: skip
     # Names with inner capitals, initials and abbreviations stay whole.
     assert [t.text for t in tokens("McEuen, P. DeSalvo, R. U.S.A. e.g. LaTeX iPhone")] == [
         "McEuen,", "P.", "DeSalvo,", "R.", "U.S.A.", "e.g.", "LaTeX", "iPhone",

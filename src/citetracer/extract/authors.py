@@ -22,7 +22,7 @@ from citetracer.records import Person
 _PARTICLES = frozenset(lines("name_particles.txt"))
 _INIT_DOTTED = re.compile(r"^(?:(?:[A-Z]|Ch|Th|Ph|Sh|Zh|Kh|Ts|Yu|Ya)\.-?){1,4}$|^[A-Z]\.?-[A-Z]\.?$")
 #: Capitalised words that open titles and are not names (checked only where a name would start).
-_TITLE_OPENERS = frozenset(
+TITLE_OPENERS = frozenset(
     "the on in an towards toward using from for how what why when where is are do does can beyond between "
     "through via some new notes note introduction proceedings about against all analysis".split()
 )
@@ -124,7 +124,7 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
             cur = []
             good_end, good_pieces, good_etal = toks[i - 1][1], len(pieces), et_al
             break
-        if kind == OTHER or len(cur) >= MAX_NAME_TOKENS or (not cur and core.lower() in _TITLE_OPENERS):
+        if kind == OTHER or len(cur) >= MAX_NAME_TOKENS or (not cur and core.lower() in TITLE_OPENERS):
             break
         if not cur:
             # "and" joins a name to a list read so far, not to unconfirmed pieces ("Key, Politics, Parties, and ...")

@@ -93,13 +93,14 @@ class Token:
 
 
 #: Where text pulled from PDFs glued two words ("detectorClass", "inAmerican", "polynomials.J.Math", "Rev.D57",
-#: "Models,1st", "networksarXiv:1606", "2013Interferometer"): a word of lower-case letters (or a year) ends and a
-#: capitalised word starts; a word ends in a period or colon and a capital or digit follows; a comma is followed by a
-#: word. The token is split there for the model only: the text the rules read (authors' names such as "MacDonald")
-#: is left as it is, and every piece keeps its offsets into it.
+#: "Models,1st", "networksarXiv:1606", "2013Interferometer", "J.Real-time"): a word of lower-case letters (or a
+#: year) ends and a capitalised word starts; a word ends in a period or colon and a capital or digit follows; a comma
+#: is followed by a word; an initial is followed by a capitalised word. The token is split there for the model only:
+#: the text the rules read (authors' names such as "MacDonald") is left as it is, and every piece keeps its offsets
+#: into it.
 _GLUE = re.compile(
     r"(?<=[a-z]{2})(?=[A-Z][a-z]{2})|(?<=[a-z]{2}[.:])(?=[A-Z\d])|(?<=[a-z)][,;])(?=[\w(])|(?<=\w)(?=arXiv)"
-    r"|(?<=\d\d)(?=[A-Z][a-z]{2})"
+    r"|(?<=\d\d)(?=[A-Z][a-z]{2})|(?<=\b[A-Z]\.)(?=[A-Z][a-z]{2})"
 )
 
 

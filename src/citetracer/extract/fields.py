@@ -27,7 +27,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
-from citetracer.extract.authors import split_names
+from citetracer.extract.authors import TITLE_OPENERS, split_names
 from citetracer.extract.crf import ABBREVIATIONS, Labeller, default_labeller, spans
 from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi, clean_title, latex_to_text
 from citetracer.records import Person, Reference
@@ -246,7 +246,7 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
     win outright, including when it found none (physics styles cite no title; falling back to the rules'
     guess there measured worse on both labelled sets). Identifiers, authors and the year stay the rules'.
     """
-    run = _before_book_or_role(found.get("title", ""))
+    run, person = _after_initial(_trim_title_run(found.get("title", "")), text)
     title = clean_title(_whole_quote(run, text).strip(' ,;:"“”‘’«»')) or None
     container = found.get("container") or found.get("collection", "")  # a series cited in its place (NeurIPS)
     venue = _IN_VENUE.sub("", container.strip(" .,;:")).strip(" .,;:")
@@ -258,8 +258,10 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
         "title": title,
         "venue": venue if len(venue) >= 2 and re.search(r"[A-Za-z]", venue) else None,
     }
+    if person is not None and ref.authors and ref.authors[-1].family != person.family:
+        update["authors"] = [*ref.authors, person]
     at = text.find(run) if run else -1
-    if at > 0 and ref.authors:
+    if at > 0 and ref.authors and person is None:
         # "Randall Packard, White Plague, Black Labour: ...": the rules read the title's first words as a name;
         # the model, which also weighs what follows, starts the title there. Names are read again before it.
         names, _, _ = split_names(text[:at])
@@ -275,20 +277,73 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
 
 
 #: Where a title run has gone on into what follows the title: the book or proceedings it appears in
-#: ("Orden Mesostigmata. In: A Manual of Acarology", "The Europeans, in Novels, 1871–1880") or the editor,
-#: translator or director statement of MLA and Chicago ("Dom Casmurro, trans. John Gledson", "Othello. Dir. X").
+#: ("Orden Mesostigmata. In: A Manual of Acarology", "The Europeans, in Novels, 1871–1880"), the editor,
+#: translator or director statement of MLA and Chicago ("Dom Casmurro, trans. John Gledson", "Othello. Dir. X"),
+#: or where the work is found online ("..., http: // reference.wolfram.com", ". Retrieved from ...").
 _TITLE_RUN_END = re.compile(
     r"[.,]\s+(?:In|in):?\s+(?=[A-Z\d“\"])"
     r"|,\s+(?:eds?|trans|tr|transl|comp)\.\s|,\s+(?:edited|translated|compiled)\s+by\b"
     r"|\.\s+(?:Eds?|Dir|Trans|Prod|Perf|Tr)\.\s|\.\s+(?:Edited|Translated|Directed|Compiled)\s+by\b"
+    r"|[,.;]?\s*(?:https?\s*:|www\.\w|\bURL\b|\bdoi\s*:|\b(?:available (?:at|from|online)|retrieved from)\b)",
+    re.IGNORECASE,
+)
+#: The genre of a report or thesis named after its title ("..., Technical Report CERN-LHCb-PUB-2014-034",
+#: "... prototype PhD Thesis", "ReportNo.BONN-TH-96-17"); capitalised, as styles write it after the title.
+_GENRE_IN_RUN = re.compile(
+    r"[,.;]?\s*(?:Technical\s+Report|Tech\.\s*Rep\.?|Report\s*No\b\.?|Ph\.?\s?D\.?\s*(?:Thesis|thesis|dissertation)\b"
+    r"|PhD\s?Thesis|PhD\b|Master'?s\s+[Tt]hesis|Diploma\s+thesis|Doctoral\s+dissertation|Dissertation\b)"
+)
+#: An edition statement at the end of a title run: ", 2nd ed.", "(second edition", ",1st", ". Revised and expanded".
+_EDITION_END = re.compile(
+    r"(?:,\s*|\s*\(\s*|\.\s+)(?:(?:\d+\s*(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|revised|rev\.|new"
+    r"|2\s*n\s*d)(?:\s+(?:and\s+)?[a-z]+)?\s+(?:ed|edn|edition|éd)\b\.?|\d+\s*(?:st|nd|rd|th)|revised(?: and expanded)?"
+    r"|expanded)$",
+    re.IGNORECASE,
 )
 
 
-def _before_book_or_role(run: str) -> str:
-    """The title run cut where it went on into the book it appears in or an editor statement (past its
-    first few characters: "In Memoriam" opening a title stays)."""
-    m = _TITLE_RUN_END.search(run)
-    return run[: m.start()] if m and m.start() > 3 else run
+#: A list of initials-first names that ends in a person's initials ("I. Antoniadis, J. Rizos, K.", "J. Dilts and
+#: D."): that person's surname comes next. An inverted name ("Forster, E. M.") is complete at its initials.
+_ENDS_IN_INITIAL = re.compile(
+    r"(?:^|[\s,;])(?:[A-Z][a-z]?\.\s?)+[A-Z][^\W\d_][\w'’-]*,?\s+(?:and\s+|&\s*)?((?:[A-Z][a-z]?\.\s?)+)$"
+)
+#: The surname a title run opens with, before the title's own first word.
+_LEADING_SURNAME = re.compile(r"^([A-Z][^\W\d_][\w'’-]*)\s+(?=[A-Z\d“\"])")
+
+
+def _after_initial(run: str, text: str) -> tuple[str, Person | None]:
+    """A title run that starts right after an initial took that person's surname for its first word ("K. Tamvakis
+    Singularity-free cosmological solutions": physics styles put no period after the names). Returns the run
+    without it and the person, when neither reader had them apart."""
+    at = text.find(run) if run else -1
+    initial = _ENDS_IN_INITIAL.search(text[:at]) if at > 0 else None
+    word = _LEADING_SURNAME.match(run) if initial else None
+    if initial is None or word is None or word.group(1).lower() in TITLE_OPENERS:
+        return run, None
+    return run[word.end() :], Person(given=initial.group(1).strip(), family=word.group(1))
+
+
+def _trim_title_run(run: str) -> str:
+    """The model's title run cut where it went on past the title: into the book it appears in, an editor
+    statement or a URL (_TITLE_RUN_END), a report or thesis genre (_GENRE_IN_RUN), a parenthesis it opens and
+    never closes ("Molecular Quantum Electrodynamics (Dover"), or an edition statement at its end. Only past
+    the first few characters: "In Memoriam" opening a title stays."""
+    for pattern in (_TITLE_RUN_END, _GENRE_IN_RUN):
+        m = pattern.search(run)
+        if m and m.start() > 3:
+            run = run[: m.start()]
+    opened: list[int] = []
+    for i, ch in enumerate(run):
+        if ch in "([":
+            opened.append(i)
+        elif ch in ")]" and opened:
+            opened.pop()
+    if opened and opened[0] > 3:
+        run = run[: opened[0]]
+    m = _EDITION_END.search(run.rstrip(" .,;:)"))
+    if m and m.start() > 3:
+        run = run[: m.start()]
+    return run
 
 
 _PAIRS = {"“": "”", '"': '"', "‘": "’", "«": "»", "„": "“", "'": "'"}
