@@ -58,8 +58,12 @@ PREFIXES = {
 class Fault:
     """What a service does wrong: `every` = one request in N (1 = all); `times` = only the next N requests."""
 
-    mode: str | None = None  # status | hang | truncate | malformed | empty | reset | huge | redirect_loop | drip | html
+    #: status | hang | truncate | malformed | empty | body | reset | huge | redirect_loop | drip | html
+    mode: str | None = None
     status: int = 500
+    #: mode "body": this exact reply body (with `status` and `content_type`), e.g. 200 and "null".
+    body: str = ""
+    content_type: str = "application/json"
     retry_after: str | None = None
     every: int = 1
     latency: float = 0.0
@@ -202,6 +206,8 @@ class _Handler(BaseHTTPRequestHandler):
             self.send(200, b'{"status":"ok","message":{"items":[{"title": ["x"]}, <<<', "application/json")
         elif mode == "empty":
             self.send(200, b"{}", "application/json")
+        elif mode == "body":
+            self.send(f.status, f.body, f.content_type)
         elif mode == "html":
             self.send(200, "<html><body>Service temporarily unavailable</body></html>", "text/html")
         elif mode == "huge":

@@ -405,11 +405,14 @@ def test_record_author_list_cut_mid_name_is_treated_as_truncated() -> None:
 
 
 class DoiResolverStage:
-    """The URL Fetch stage's record of a DOI the resolver does not know."""
+    """The URL Fetch stage's record of a DOI that neither its agency nor the resolver knows."""
 
     name = "url"
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
+        bundle.outcomes.append(
+            SourceOutcome(source="crossref", status="answered", candidates=0, detail=f"DOI {reference.doi}")
+        )
         bundle.outcomes.append(
             SourceOutcome(
                 source="doi", status="answered", candidates=0, detail=f"DOI {reference.doi} (crossref has no record)"

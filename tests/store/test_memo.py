@@ -95,3 +95,29 @@ def test_a_bulk_rebuild_keeps_the_memo(tmp_path: Path) -> None:
     with Store(target) as store:
         entry = store.memo.get("openalex", "ref:a")
         assert entry is not None and entry.candidates == [CAND]
+
+
+def test_not_found_lookups_of_an_older_memo_are_forgotten_once(tmp_path: Path) -> None:
+    """Memos written before a lookup's 200 reply without a record counted as a failure may hold such a
+    reply as "no such DOI" (a real DOI then stayed H5 for a week): their empty lookup answers go."""
+    now = time.time()
+    path = tmp_path / "s.sqlite"
+    with Store(path) as store:
+        store.memo.put_many(
+            [
+                MemoEntry("doi", "doi:10.1109/cvpr.2016.90", "answered", now, []),
+                MemoEntry("crossref", "doi:10.1109/cvpr.2016.90", "answered", now, []),
+                MemoEntry("crossref", "doi:10.1/kept", "answered", now, [CAND]),
+                MemoEntry("openalex", "ref:a", "answered", now, []),
+            ]
+        )
+        # What a store of the older format looks like: no format mark.
+        store.db.execute("DELETE FROM meta WHERE key = 'memo_format'")
+    with Store(path) as store:
+        assert store.memo.get("doi", "doi:10.1109/cvpr.2016.90") is None
+        assert store.memo.get("crossref", "doi:10.1109/cvpr.2016.90") is None
+        assert store.memo.get("crossref", "doi:10.1/kept") is not None
+        assert store.memo.get("openalex", "ref:a") is not None  # a well-formed empty search stays
+        store.memo.put_many([MemoEntry("doi", "doi:10.1/new", "answered", now, [])])
+    with Store(path) as store:  # the current format is never migrated again
+        assert store.memo.get("doi", "doi:10.1/new") is not None

@@ -218,22 +218,37 @@ class Call:
         return await self.http.get(self, url, accept=accept, trusted=trusted)
 
     async def json(
-        self, path: str, params: dict[str, Any] | None = None, accept: str | None = None, search: bool = False
+        self,
+        path: str,
+        params: dict[str, Any] | None = None,
+        accept: str | None = None,
+        search: bool = False,
+        not_found: re.Pattern[bytes] | None = None,
     ) -> Any:
         """The decoded JSON body, or None for a 404 of a lookup; anything else unusable is a SourceFailure.
 
         A search endpoint never legitimately answers 404 (a wrong base URL or a
         proxy does): for `search=True` it is a failure, not "nothing found".
+        `not_found`: what the service's own "no such record" reply says; a 404 whose
+        body does not say it came from something else (a wrong base URL, a proxy, a
+        CDN error page) and is a failure, never the service saying "not found".
         """
         resp = await self.get(path, params, accept=accept or "application/json")
         if resp.status == 404:
             if search:
                 raise SourceFailure(self.source, "HTTP 404 from a search endpoint (wrong base URL?)", retry=False)
+            if not_found is not None and not not_found.search(resp.body[:65536]):
+                raise SourceFailure(
+                    self.source, "HTTP 404 without the service's not-found reply (wrong base URL?)", retry=False
+                )
             return None
         try:
-            return json.loads(resp.body)
+            data = json.loads(resp.body)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
             raise SourceFailure(self.source, f"invalid JSON ({resp.content_type or 'no content type'})") from exc
+        if data is None:  # None is this method's "404: no such record"; a 200 `null` is no answer at all
+            raise SourceFailure(self.source, "HTTP 200 with a JSON null body", retry=False)
+        return data
 
     async def xml(self, path: str, params: dict[str, Any] | None = None, search: bool = False) -> ET.Element | None:
         resp = await self.get(path, params, accept="application/xml")

@@ -259,11 +259,16 @@ def h6_chimera(ctx: JudgeContext) -> Finding | None:
 
 
 def _doi_unresolved(ctx: JudgeContext, doi: str) -> bool:
-    """The DOI resolver itself answered that this DOI does not exist (URL Fetch stage)."""
-    return any(
-        o.source == "doi" and o.status == "answered" and o.candidates == 0 and doi in (o.detail or "").lower()
+    """The DOI resolver and the DOI's registration agency both answered that this DOI does not exist (URL Fetch).
+
+    One source's "not found" is no proof: with the agency failed, the resolver's word alone stays a doubt.
+    """
+    said_none = [
+        o.source
         for o in ctx.bundle.outcomes
-    )
+        if o.status == "answered" and o.candidates == 0 and doi in (o.detail or "").lower()
+    ]
+    return "doi" in said_none and ("crossref" in said_none or "datacite" in said_none)
 
 
 def _unknown_registrant(ctx: JudgeContext, doi: str) -> bool:

@@ -256,7 +256,7 @@ class BulkBuild:
         )
         self.db.execute(
             "INSERT OR IGNORE INTO meta SELECT key, value FROM old.meta "
-            "WHERE key LIKE 'source_%' OR key LIKE 'complete:%'"
+            "WHERE key LIKE 'source_%' OR key LIKE 'complete:%' OR key = 'memo_format'"
         )
         self._copy_memo()
         self.db.execute("COMMIT")

@@ -39,6 +39,11 @@ CREATE TABLE IF NOT EXISTS memo (
     PRIMARY KEY (source, subject)
 ) WITHOUT ROWID;
 """
+#: What the rows mean, kept in the store's `meta` as `memo_format`. Format 2: a lookup's empty answer
+#: is only ever the service's own "no such record" reply. Format 1 memos could hold a 200 reply
+#: without a record (`{}`, `null`) read as "no such DOI", so their empty lookup answers are forgotten
+#: when such a store opens (searches' empty answers were checked for their envelope and stay).
+FORMAT = "2"
 #: Longest candidate list kept per row (a search asks for ~10 hits; pagination never needs more).
 MAX_CANDIDATES = 100
 
@@ -72,12 +77,41 @@ def _decode(blob: bytes) -> list[Candidate] | None:
         return None
 
 
+def db_row(db: sqlite3.Connection, query: str) -> str | None:
+    row = db.execute(query).fetchone()
+    return str(row[0]) if row else None
+
+
 class MemoTable:
     """Reads and writes of the `memo` table on a store's SQLite connection."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
         db.executescript(TABLE)
+        self._upgrade()
+
+    def _upgrade(self) -> None:
+        """Bring an older memo to `FORMAT` (see there); a no-op once done, or while the store is busy."""
+        row = db_row(self.db, "SELECT value FROM meta WHERE key = 'memo_format'")
+        if row is not None and row >= FORMAT:
+            return
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError:
+            return  # another process writes now: it (or the next open) upgrades
+        try:
+            self.db.execute(
+                "DELETE FROM memo WHERE status = 'answered' AND subject NOT LIKE 'ref:%' AND candidates = ?",
+                (_encode([]),),
+            )
+            self.db.execute(
+                "INSERT INTO meta VALUES ('memo_format', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                (FORMAT,),
+            )
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
 
     def get(self, source: str, subject: str) -> MemoEntry | None:
         row = self.db.execute(

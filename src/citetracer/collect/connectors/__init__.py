@@ -136,6 +136,24 @@ def first_author(reference: Reference) -> str | None:
     return reference.authors[0].family if reference.authors else None
 
 
+def record_reply(source: str, data: Any, *path: str) -> dict[str, Any]:
+    """The record object of a lookup's 200 reply (under `path`); anything else is a failure.
+
+    A lookup that the service answered with 200 names a record: `{}`, `null`, a list,
+    a string or `{"message": null}` is not the service saying "no such DOI" (that is
+    its 404), so it must never read as "not found" (which can make a real DOI H5).
+    """
+    obj = envelope(source, data, *path) if path else data
+    if not isinstance(obj, dict) or not obj:
+        raise SourceFailure(source, f"lookup reply without a record ({type(obj).__name__})", retry=False)
+    return obj
+
+
+def no_record(source: str) -> SourceFailure:
+    """A lookup reply whose object holds no usable record (no identifier): a failure, not "not found"."""
+    return SourceFailure(source, "lookup reply without a usable record", retry=False)
+
+
 def envelope(source: str, data: Any, *path: str) -> Any:
     """The part of a reply under `path`; a reply without it is malformed (a failure, never 'nothing found')."""
     for key in path:

@@ -6,14 +6,27 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import quote
 
-from citetracer.collect.connectors import SAFE, SEARCH_ROWS, candidate, envelope, first_author, person, query_of
+from citetracer.collect.connectors import (
+    SAFE,
+    SEARCH_ROWS,
+    candidate,
+    envelope,
+    first_author,
+    no_record,
+    person,
+    query_of,
+    record_reply,
+)
 from citetracer.collect.http import Call
 from citetracer.match.normalize import canonical_doi
 from citetracer.records import Candidate, Reference
 
+#: The body of Crossref's 404 for a DOI it does not hold (recorded reply: text/plain "Resource not found.").
+NOT_FOUND = re.compile(rb"Resource not found", re.I)
 FIELDS = "DOI,title,author,container-title,short-container-title,issued,type,page,volume,issue,publisher,URL"
 
 
@@ -78,9 +91,13 @@ class Crossref:
         doi = canonical_doi(reference.doi)
         if not doi:
             return []
-        data = await call.json(f"works/{quote(doi, safe=SAFE)}", {"mailto": call.http.mailto})
-        cand = from_work((data or {}).get("message") or {}, found_by="doi") if data else None
-        return [cand] if cand else []
+        data = await call.json(f"works/{quote(doi, safe=SAFE)}", {"mailto": call.http.mailto}, not_found=NOT_FOUND)
+        if data is None:
+            return []
+        cand = from_work(record_reply(self.name, data, "message"), found_by="doi")
+        if cand is None:
+            raise no_record(self.name)
+        return [cand]
 
     async def search(self, reference: Reference, call: Call) -> list[Candidate]:
         query = query_of(reference)

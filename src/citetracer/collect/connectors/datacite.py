@@ -5,13 +5,26 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import quote
 
-from citetracer.collect.connectors import SAFE, SEARCH_ROWS, candidate, envelope, person, query_of
+from citetracer.collect.connectors import (
+    SAFE,
+    SEARCH_ROWS,
+    candidate,
+    envelope,
+    no_record,
+    person,
+    query_of,
+    record_reply,
+)
 from citetracer.collect.http import Call
 from citetracer.match.normalize import arxiv_from_doi, canonical_doi
 from citetracer.records import Candidate, Person, Reference
+
+#: DataCite's 404 for a DOI it does not hold: `{"errors": [{"status": "404", "title": "The resource ..."}]}`.
+NOT_FOUND = re.compile(rb'"status"\s*:\s*"?404')
 
 
 def from_record(data: dict[str, Any], found_by: str = "search") -> Candidate | None:
@@ -60,9 +73,13 @@ class DataCite:
         doi = canonical_doi(reference.doi)
         if not doi:
             return []
-        data = await call.json(f"dois/{quote(doi, safe=SAFE)}")
-        cand = from_record(data.get("data") or {}, found_by="doi") if data else None
-        return [cand] if cand else []
+        data = await call.json(f"dois/{quote(doi, safe=SAFE)}", not_found=NOT_FOUND)
+        if data is None:
+            return []
+        cand = from_record(record_reply(self.name, data, "data"), found_by="doi")
+        if cand is None:
+            raise no_record(self.name)
+        return [cand]
 
     async def search(self, reference: Reference, call: Call) -> list[Candidate]:
         query = query_of(reference)

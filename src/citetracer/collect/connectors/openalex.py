@@ -8,7 +8,16 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from citetracer.collect.connectors import SAFE, SEARCH_ROWS, candidate, envelope, people, query_of
+from citetracer.collect.connectors import (
+    SAFE,
+    SEARCH_ROWS,
+    candidate,
+    envelope,
+    no_record,
+    people,
+    query_of,
+    record_reply,
+)
 from citetracer.collect.http import Call
 from citetracer.match.normalize import canonical_doi
 from citetracer.records import Candidate, Reference
@@ -65,8 +74,12 @@ class OpenAlex:
         if not doi:
             return []
         data = await call.json(f"works/doi:{quote(doi, safe=SAFE)}", self._params(call))
-        cand = from_work(data, found_by="doi") if data else None
-        return [cand] if cand else []
+        if data is None:
+            return []
+        cand = from_work(record_reply(self.name, data), found_by="doi")
+        if cand is None:
+            raise no_record(self.name)
+        return [cand]
 
     async def search(self, reference: Reference, call: Call) -> list[Candidate]:
         query = query_of(reference)

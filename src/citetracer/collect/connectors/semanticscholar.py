@@ -8,7 +8,16 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from citetracer.collect.connectors import SAFE, SEARCH_ROWS, candidate, envelope, people, query_of
+from citetracer.collect.connectors import (
+    SAFE,
+    SEARCH_ROWS,
+    candidate,
+    envelope,
+    no_record,
+    people,
+    query_of,
+    record_reply,
+)
 from citetracer.collect.http import Call
 from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference
@@ -65,8 +74,12 @@ class SemanticScholar:
             return []
         self._prepare(call)
         data = await call.json(f"paper/{quote(ident, safe=SAFE)}", {"fields": FIELDS})
-        cand = from_paper(data, found_by=ident.split(":", 1)[0].lower()) if data else None
-        return [cand] if cand else []
+        if data is None:
+            return []
+        cand = from_paper(record_reply(self.name, data), found_by=ident.split(":", 1)[0].lower())
+        if cand is None:
+            raise no_record(self.name)
+        return [cand]
 
     async def search(self, reference: Reference, call: Call) -> list[Candidate]:
         query = query_of(reference)
