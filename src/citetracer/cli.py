@@ -1,15 +1,20 @@
 """Command line: `citetracer check|extract|mirror`. A thin adapter over the pipeline.
 
 Exit codes: 0 nothing Hallucinated, 1 something Hallucinated, 2 usage or input
-error (only when nothing at all could be read).
+error (only when nothing at all could be read; also a store that another process
+kept busy beyond the wait), 3 internal failure (a bug: one line on stderr, the
+traceback with CITETRACER_DEBUG=1), so that CI never mistakes a crash for a
+finding.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from collections.abc import Sequence
+import traceback
+from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import IO
@@ -22,9 +27,9 @@ from citetracer.extract import InputError, read_references
 from citetracer.pipeline import Checker
 from citetracer.records import Report
 from citetracer.report.render import print_table, write_json, write_jsonl, write_markdown
-from citetracer.store.db import Store, StoreError
+from citetracer.store.db import Store, StoreBusy, StoreError
 
-EXIT_OK, EXIT_HALLUCINATED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_HALLUCINATED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -188,7 +193,7 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
         if not args.file.is_file():
             err.print(f"error: {args.file}: no such file", style="red", highlight=False)
             return EXIT_USAGE
-        with Store(settings.store) as store:
+        with Store(settings.store, lock_wait=None, notify=_notify(err)) as store:
             report = add_jsonl(store, args.file, args.source, complete=args.complete_venues)
         for e in report.errors[:20]:
             err.print(f"warning: {e}", style="yellow", highlight=False)
@@ -207,6 +212,15 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
     return EXIT_OK
 
 
+def _notify(err: Console) -> Callable[[str], None]:
+    """How a command tells the user, once, that it waits for another writer of the store."""
+
+    def say(message: str) -> None:
+        err.print(message, style="yellow", highlight=False)
+
+    return say
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     err = Console(stderr=True)
@@ -216,7 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "extract":
             return cmd_extract(args, err)
         return cmd_mirror(args, err)
-    except (ConfigError, StoreError) as exc:
+    except (ConfigError, StoreError, StoreBusy) as exc:
         err.print(f"error: {exc}", style="red", highlight=False)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -224,6 +238,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
+    except Exception as exc:  # a bug: one clear line and its own exit code, never 1 ("Hallucinated found")
+        if os.environ.get("CITETRACER_DEBUG"):
+            traceback.print_exc()
+        err.print(
+            f"internal error: {type(exc).__name__}: {exc} (set CITETRACER_DEBUG=1 for the traceback)",
+            style="red",
+            highlight=False,
+        )
+        return EXIT_INTERNAL
 
 
 if __name__ == "__main__":

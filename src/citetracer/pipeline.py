@@ -17,7 +17,11 @@ from citetracer.extract import InputError, ReadResult, read_references, read_tex
 from citetracer.judge.context import JudgeContext
 from citetracer.match.rules import Assessment
 from citetracer.records import AgentCall, Candidate, CitationResult, Cost, FieldComparison, Reference, Report
-from citetracer.store.db import Store
+from citetracer.store.db import Store, StoreBusy
+
+#: Seconds a check waits at its end for another process writing the store (an ingest) before it
+#: gives up saving its memo and verified links (store/lock.py); it never waits to read.
+SAVE_WAIT = 10.0
 
 
 class Checker:
@@ -25,7 +29,9 @@ class Checker:
 
     def __init__(self, settings: Settings, store: Store | None = None, stages: Sequence[Stage] | None = None) -> None:
         self.settings = settings
-        self.store = store if store is not None else Store(settings.store)
+        self.store = store if store is not None else Store(settings.store, lock_wait=SAVE_WAIT)
+        #: Problems of this checker's own writes (the store busy with another writer), for the report.
+        self.notes: list[str] = []
         #: What online sources answered before (collect/memo.py); offline it is only replayed.
         self.memo = EvidenceMemo(self.store, settings.online, network=not settings.offline)
         self.stages: list[Stage] = list(stages) if stages is not None else self._default_stages()
@@ -102,10 +108,22 @@ class Checker:
             # Only the rules' Real verdicts become verified links: an agent's judgement is not stored as fact.
             if self.settings.remember_verified and outcome.verdict.class_ == "Real" and outcome.by_rules:
                 self._remember(ref, outcome, links)
-        self.memo.save()
-        if links:
-            self.store.link_verified_many(links)
+        self._save(links)
         return results
+
+    def _save(self, links: list[tuple[str, Candidate, str]]) -> None:
+        """Keep the run's evidence memo and verified links; a store busy with another writer beyond
+        `SAVE_WAIT` costs only these (future calls and shortcuts), never the results."""
+        try:
+            with self.store.writing():
+                self.memo.save()
+                if links:
+                    self.store.link_verified_many(links)
+        except StoreBusy as exc:
+            self.memo.pending.clear()
+            note = f"{exc}: this run's evidence memo and verified links were not saved"
+            if note not in self.notes:
+                self.notes.append(note)
 
     def _remember(self, ref: Reference, outcome: CascadeOutcome, links: list[tuple[str, Candidate, str]]) -> None:
         ids = {(e["source"], e["id"]) for e in outcome.verdict.evidence}
@@ -124,7 +142,8 @@ class Checker:
         results = asyncio.run(self.check_references(refs))
         for result, calls in zip(results, parser_calls, strict=False):
             result.cost.add_agent_calls(calls)
-        return Report(version=__version__, input=name, citations=results, warnings=warnings)
+        notes, self.notes = self.notes, []
+        return Report(version=__version__, input=name, citations=results, warnings=warnings + notes)
 
 
 def _comparisons(outcome: CascadeOutcome) -> list[FieldComparison]:

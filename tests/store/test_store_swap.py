@@ -47,7 +47,7 @@ def test_aborted_build_leaves_target_untouched(tmp_path: Path) -> None:
     build.flush()
     build.abort()
     assert _title_of_first_hit(target, "Old Title About Cats") == "Old Title About Cats"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite", "s.sqlite.index"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["s.sqlite", "s.sqlite.index", "s.sqlite.lock"]
 
 
 def test_crash_between_index_rename_and_db_rename_restores_old_pair(tmp_path: Path) -> None:

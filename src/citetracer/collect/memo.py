@@ -48,6 +48,7 @@ from citetracer.config import OnlineSettings
 from citetracer.match.normalize import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference
 from citetracer.store.db import Store, WorkRecord
+from citetracer.store.lock import StoreBusy
 from citetracer.store.memo import MemoEntry
 
 DAY = 86400.0
@@ -159,8 +160,9 @@ class EvidenceMemo:
         if not entries:
             return 0
         try:
-            return self._write(entries)
-        except sqlite3.OperationalError:
+            with self.store.writing():
+                return self._write(entries)
+        except (sqlite3.OperationalError, StoreBusy):
             return 0
 
     def _write(self, entries: list[MemoEntry]) -> int:

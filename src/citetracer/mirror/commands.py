@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
@@ -28,6 +29,13 @@ from citetracer.store.db import Store
 EXIT_OK, EXIT_USAGE = 0, 2
 #: A new store takes about 3.2x the gzip'd dump (8M synthetic records: 0.84 GB dump -> 2.65 GB store, bench/mirror.py).
 NEED_PER_DUMP_BYTE = 3.5
+
+
+def _notify(err: Console) -> Callable[[str], None]:
+    def say(message: str) -> None:
+        err.print(message, style="yellow", highlight=False)
+
+    return say
 
 
 def run_dblp(args: argparse.Namespace, store_path: Path, out: Console, err: Console) -> int:
@@ -73,7 +81,7 @@ def run_dblp(args: argparse.Namespace, store_path: Path, out: Console, err: Cons
             progress.update(task, completed=done, total=total, records=records, rate=records / elapsed)
 
         try:
-            report = ingest_dblp(store_path, dump, dtd, progress=tick)
+            report = ingest_dblp(store_path, dump, dtd, progress=tick, notify=_notify(err))
         except DumpError as exc:
             err.print(f"error: {exc}", style="red", highlight=False)
             err.print(f"the store at {store_path} was not changed", highlight=False)
@@ -93,7 +101,7 @@ def run_acl(args: argparse.Namespace, store_path: Path, out: Console, err: Conso
     missing = [p for p in args.paths if not p.exists()]
     for p in missing:
         err.print(f"error: {p}: no such file or directory", style="red", highlight=False)
-    with Store(store_path) as store:
+    with Store(store_path, lock_wait=None, notify=_notify(err)) as store:
         report = ingest_acl(store, [p for p in args.paths if p.exists()])
     for e in report.errors:
         err.print(f"warning: {e}; file skipped", style="yellow", highlight=False)

@@ -62,6 +62,7 @@ from citetracer.store.bulk import BulkBuild, Row
 from citetracer.store.codec import pack
 from citetracer.store.db import venue_key
 from citetracer.store.index import index_tokens
+from citetracer.store.lock import writer_lock
 
 #: Record fields copied as they are: (JSON name, DBLP element).
 _OPTIONAL = (("pages", "pages"), ("volume", "volume"), ("issue", "number"), ("publisher", "publisher"))
@@ -464,10 +465,14 @@ def ingest_dblp(
     dtd: Path | None,
     progress: Callable[[int, int, int], None] | None = None,
     parallel: bool | None = None,
+    lock_wait: float | None = None,
+    notify: Callable[[str], None] | None = None,
 ) -> DblpReport:
     """Rebuild the store at `target` with this dump's records; see the module docstring.
 
     `parallel` (default: for dumps over 1 MB) parses in worker processes, one per core.
+    `lock_wait` / `notify`: how long the final copy-and-swap waits for another writer of the
+    store (None: as long as it takes), and who hears whom it waits for (store/lock.py).
     """
     started = time.monotonic()
     report = DblpReport()
@@ -480,7 +485,6 @@ def ingest_dblp(
     batches = _batches_in_workers(dump, dtd, report, workers) if parallel else _batches(dump, dtd, report, packed=True)
     build = BulkBuild(target)
     try:
-        report.carried_over = build.carry_over(target, {SOURCE})
         n = 0
         for rows in batches:
             build.add_rows(rows)
@@ -492,7 +496,12 @@ def ingest_dblp(
         build.set_meta(f"complete:{SOURCE}", "1")  # DBLP indexes whole proceedings and volumes
         build.set_meta(f"source_file:{SOURCE}", str(dump.resolve()))
         finishing = time.monotonic()
-        build.commit()
+        # The other sources' records are copied over only now, under the store's writer lock held
+        # until the swap: whatever `mirror add` (or a check's memo) wrote into the old store while
+        # the dump was parsed is carried over, and nothing can be written there in between.
+        with writer_lock(target, lock_wait, notify):
+            report.carried_over = build.carry_over(target, {SOURCE})
+            build.commit()
         report.finish_seconds = time.monotonic() - finishing
     except (sqlite3.Error, OSError) as exc:
         build.abort()

@@ -9,6 +9,8 @@ swapped in), index documents go straight to one tantivy writer, the key's
 unique index and the secondary indexes are created once at the end (a key
 seen twice keeps its last record), and the records of other sources plus the
 verified-citation links and the evidence memo are carried over from the previous store.
+The caller copies them over at the end, under the store's writer lock held until the
+swap (store/lock.py), so nothing written to the old store during the build is lost.
 Only `commit()` touches the target, through `swap.replace_store`; any failure
 before that (a corrupt dump, a full disk, a kill) leaves the previous store
 exactly as it was, and `abort()` (or the next build) deletes the leftovers.

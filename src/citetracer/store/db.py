@@ -13,14 +13,15 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import time
 import uuid
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -30,8 +31,9 @@ from citetracer.match.venues import venue_id
 from citetracer.records import Candidate
 from citetracer.store.codec import decode, decode_text, encode
 from citetracer.store.index import IndexedWork, RankingFields, TitleIndex
+from citetracer.store.lock import StoreBusy, writer_lock
 from citetracer.store.memo import MemoTable
-from citetracer.store.swap import heal_index_pair, index_path
+from citetracer.store.swap import heal_index_pair, index_path, read_marker
 
 SCHEMA_VERSION = "2"
 #: Parsed records kept in memory per open store (a bibliography cites few works twice,
@@ -65,6 +67,14 @@ CREATE TABLE IF NOT EXISTS verified (
 );
 """
 
+#: Seconds a write waits for another process's write by default (store/lock.py); commands that only
+#: read and write a little at the end (`check`) wait less, ingests as long as it takes.
+DEFAULT_LOCK_WAIT = 60.0
+#: Records written between two index catch-ups of one `upsert` (bounds the index writer's memory).
+INDEX_EVERY = 100_000
+#: ... and at least this long before healing the index pair at open (another process may be swapping).
+HEAL_WAIT = 60.0
+
 #: Bytes of the store file read through a memory map (SQLite lowers this to its compiled limit).
 MMAP_BYTES = 4 << 30
 
@@ -91,10 +101,41 @@ class StoreError(Exception):
 class Store:
     """Records, the title/author index, and verified-citation links."""
 
-    def __init__(self, path: Path, *, readonly: bool = False) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        readonly: bool = False,
+        lock_wait: float | None = DEFAULT_LOCK_WAIT,
+        notify: Callable[[str], None] | None = None,
+    ) -> None:
+        """Open (or create) the store. `readonly`: never write (no index catch-up either).
+
+        `lock_wait`: how long a write waits for another process's write to finish (None: as
+        long as it takes); `notify` hears, once, whom it waits for. See store/lock.py.
+        """
         self.path = Path(path)
         self.readonly = readonly
+        self.lock_wait = lock_wait
+        self.notify = notify
+        #: Records written by another process that the index does not hold yet (it was busy writing).
+        self.index_lag = 0
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._connect()
+        build = self._meta("build")
+        if not readonly and read_marker(index_path(self.path)) != build:
+            # Healing moves index directories: only under the writer lock (a rebuild's swap holds it
+            # for a moment; one that was killed left it free). writing() reconnects when the file changed.
+            with self.writing(wait=None if lock_wait is None else max(lock_wait, HEAL_WAIT)):
+                heal_index_pair(self.path, str(self._meta("build")), self._reset_index)
+        self._open_index()
+        self._known_prefixes: set[str] | None = None
+        self._source_dates: dict[str, str] | None = None
+        self._cache: dict[int, WorkRecord] = {}
+        if not readonly:
+            self._catch_up_index()
+
+    def _connect(self) -> None:
         try:
             self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -116,13 +157,41 @@ class Store:
             self.db.execute("INSERT OR IGNORE INTO meta VALUES ('indexed_seq', '0')")
         except sqlite3.DatabaseError as exc:
             raise StoreError(f"{self.path}: not a usable citetracer store ({exc})") from exc
-        heal_index_pair(self.path, str(self._meta("build")), self._reset_index)
+        self._file_id = _file_id(self.path)
+
+    def _open_index(self) -> None:
         self.index = TitleIndex(index_path(self.path))
         self.index.fields_of = self.ranking_fields
-        self._known_prefixes: set[str] | None = None
-        self._source_dates: dict[str, str] | None = None
-        self._cache: dict[int, WorkRecord] = {}
-        self.sync_index()
+
+    def _catch_up_index(self) -> None:
+        """Bring a lagging index up to date (a process killed between its two commits), unless another
+        process is writing right now: then it is that writer's to do, and this reader is not held up."""
+        try:
+            with self.writing(wait=0):
+                self.sync_index()
+                self.index_lag = 0
+        except StoreBusy:
+            self.index_lag = max(0, int(self._meta("seq") or 0) - int(self._meta("indexed_seq") or 0))
+
+    @contextmanager
+    def writing(self, wait: float | Literal["default"] | None = "default") -> Iterator[None]:
+        """Hold the store's writer lock (store/lock.py) for a block of writes; StoreBusy if it stays taken.
+
+        When another process replaced the store meanwhile (a `mirror dblp` swap), this
+        connection and index are reopened on the new files first, so the write lands in
+        the store that is now in place and is never lost with the old file.
+        """
+        if self.readonly:
+            raise StoreError(f"{self.path}: opened read-only")
+        limit = self.lock_wait if wait == "default" else wait
+        with writer_lock(self.path, limit, self.notify):
+            if _file_id(self.path) != self._file_id:
+                self.db.close()
+                self._connect()
+                self._open_index()
+                self._known_prefixes, self._source_dates = None, None
+                self._cache = {}
+            yield
 
     def close(self) -> None:
         self.db.close()
@@ -153,21 +222,43 @@ class Store:
 
     # ------------------------------------------------------------------ writes
 
-    def upsert(self, records: Iterable[WorkRecord], batch_size: int = 5000) -> int:
-        """Insert or replace records (by source and id); returns how many were written."""
+    def upsert(
+        self,
+        records: Iterable[WorkRecord],
+        batch_size: int = 5000,
+        on_batch: Callable[[sqlite3.Connection], None] | None = None,
+    ) -> int:
+        """Insert or replace records (by source and id); returns how many were written.
+
+        Each batch is one transaction under the writer lock (store/lock.py), so other
+        writers interleave between batches and none waits for a whole ingest; `on_batch`
+        runs inside each batch's transaction (an ingest records its progress there, so
+        what is committed and what the progress says never disagree). The index is
+        brought up to date every `INDEX_EVERY` records and at the end, which bounds the
+        index writer's memory whatever the number of records.
+        """
         total = 0
+        unindexed = 0
         batch: list[WorkRecord] = []
         for record in records:
             batch.append(record)
             if len(batch) >= batch_size:
-                total += self._write_batch(batch)
+                with self.writing():
+                    total += self._write_batch(batch, on_batch)
+                    unindexed += len(batch)
+                    if unindexed >= INDEX_EVERY:
+                        self.sync_index()
+                        unindexed = 0
                 batch = []
-        if batch:
-            total += self._write_batch(batch)
-        self.sync_index()
+        with self.writing():
+            if batch:
+                total += self._write_batch(batch, on_batch)
+            self.sync_index()
         return total
 
-    def _write_batch(self, batch: Sequence[WorkRecord]) -> int:
+    def _write_batch(
+        self, batch: Sequence[WorkRecord], on_batch: Callable[[sqlite3.Connection], None] | None = None
+    ) -> int:
         with self._transaction() as db:
             seq = int(db.execute("SELECT value FROM meta WHERE key='seq'").fetchone()[0]) + 1
             db.execute("UPDATE meta SET value = ? WHERE key = 'seq'", (str(seq),))
@@ -199,6 +290,8 @@ class Store:
                 rows,
             )
             db.executemany("INSERT OR IGNORE INTO doi_prefixes VALUES (?)", [(p,) for p in prefixes])
+            if on_batch is not None:
+                on_batch(db)
         self._known_prefixes = None
         self._cache.clear()
         return len(batch)
@@ -267,8 +360,12 @@ class Store:
 
         Evidence from an online source is first stored as a record of its own (one batch,
         one index commit), so every link points at a record that came from a source and
-        never at the citation's own fields.
+        never at the citation's own fields. Waits for the writer lock like any write.
         """
+        with self.writing():
+            return self._link_verified_many(links)
+
+    def _link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
         fresh = {
             (c.source, c.id): WorkRecord(**c.model_dump(exclude={"work", "found_by"}))
             for _, c, _ in links
@@ -419,10 +516,13 @@ class Store:
         return {k.removeprefix("complete:") for (k,) in rows}
 
     def set_source_complete(self, source: str, complete: bool = True) -> None:
-        self.db.execute(
-            "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-            (f"complete:{source}", "1" if complete else "0"),
-        )
+        self.set_meta(f"complete:{source}", "1" if complete else "0")
+
+    def set_meta(self, key: str, value: str) -> None:
+        with self.writing():
+            self.db.execute(
+                "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value)
+            )
 
     def source_dates(self) -> dict[str, str]:
         """Each source's dump (or ingest) date, as recorded when it was loaded."""
@@ -450,11 +550,13 @@ class Store:
         for source, kind, n in rows:
             counts.setdefault(source, {})[kind] = n
         if not self.readonly:
-            with contextlib.suppress(sqlite3.Error):  # a busy or read-only file: the counts stay uncached
-                self.db.execute(
-                    "INSERT INTO meta VALUES ('counts', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                    (json.dumps({"seq": seq, "counts": counts}),),
-                )
+            # A busy store (another writer) or a read-only file: the counts stay uncached.
+            with contextlib.suppress(sqlite3.Error, StoreBusy), self.writing(wait=0):
+                if self._meta("seq") == seq:
+                    self.db.execute(
+                        "INSERT INTO meta VALUES ('counts', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                        (json.dumps({"seq": seq, "counts": counts}),),
+                    )
         return counts
 
     def stats(self) -> dict[str, object]:
@@ -495,11 +597,7 @@ class Store:
 
     def set_source_date(self, source: str, date: str | None = None) -> None:
         self._source_dates = None
-        value = date or datetime.now(UTC).date().isoformat()
-        self.db.execute(
-            "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-            (f"source_date:{source}", value),
-        )
+        self.set_meta(f"source_date:{source}", date or datetime.now(UTC).date().isoformat())
 
 
 def venue_key(venue: str | None) -> str | None:
@@ -520,8 +618,16 @@ def indexed_work(rid: int, record: WorkRecord) -> IndexedWork:
     return IndexedWork(rid=rid, titles=[t for t in titles if t], surnames=surnames, year=record.year)
 
 
+def _file_id(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino)
+
+
 def now_year() -> int:
     return time.gmtime().tm_year
 
 
-__all__ = ["Store", "StoreError", "WorkRecord", "parse_year", "venue_key"]
+__all__ = ["Store", "StoreBusy", "StoreError", "WorkRecord", "parse_year", "venue_key"]
