@@ -10,9 +10,16 @@ On ../shared/pdfs/jose (papers with their Crossref-deposited reference lists):
 - median seconds per paper and the peak memory of the reader processes.
 The OCR path: every page rendered at 200 dpi into an image-only PDF made here,
 then read by the same `read_references` (which OCRs pages without text).
+On ../shared/pdfs/ml (today's conference templates, gold lists from the authors' LaTeX), per
+template: share of papers whose count is exactly right; gold title recall (a gold title, normalised
+to lower-case alphanumerics, is found in the text of one extracted reference, each reference used
+once, so merged or split references cost recall); gold DOI/arXiv recall among the identifiers the
+PDF prints (a .bib DOI that the style does not print cannot be extracted); the papers that miss,
+and whether a plausibility warning named the problem (a count far from gold with no warning is
+"silent").
 On ../shared/pdfs/styles: per-file reference counts and errors.
 
-    python bench/extract.py [--ocr N] [--ocr-dpi DPI] [--verbose]
+    python bench/extract.py [--ocr N] [--ocr-dpi DPI] [--verbose] [--sets jose,ml,styles]
 
 --ocr N samples N papers (evenly spread, deterministic) for the OCR path; 0 skips it; -1 all.
 """
@@ -36,8 +43,10 @@ from typing import Any
 
 from citetracer.extract import InputError, read_references
 from citetracer.extract.pdf import Limits, read_pdf
-from citetracer.match.normalize import canonical_doi
+from citetracer.match.normalize import canonical_arxiv, canonical_doi
 from citetracer.records import Reference
+
+PLAUSIBILITY = "bibliography check"
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 _STOP = {"and", "the", "for", "with", "from", "english", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug"}
@@ -231,6 +240,123 @@ def report(name: str, r: dict[str, Any]) -> None:
         print(f"  FAILED {f}")
 
 
+def norm_title(text: str) -> str:
+    """Lower-case alphanumerics only (NFKD): line breaks, hyphens and spacing do not matter."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
+    return re.sub(r"[^a-z0-9]+", "", text)
+
+
+def title_matches(gold_titles: list[str], refs: list[Reference]) -> int:
+    """Gold titles found in the text of an extracted reference, each reference used for one title."""
+    from rapidfuzz import fuzz
+
+    texts = [norm_title(r.raw or "") for r in refs]
+    pairs = []
+    for g, title in enumerate(gold_titles):
+        t = norm_title(title)
+        if len(t) < 4:
+            continue
+        for k, text in enumerate(texts):
+            if t in text:
+                pairs.append((100.0, g, k))
+            elif len(t) >= 15 and len(text) >= 0.7 * len(t):
+                score = fuzz.partial_ratio(t, text)
+                if score >= 90:
+                    pairs.append((score, g, k))
+    pairs.sort(reverse=True)
+    used_g: set[int] = set()
+    used_k: set[int] = set()
+    for _score, g, k in pairs:
+        if g not in used_g and k not in used_k:
+            used_g.add(g)
+            used_k.add(k)
+    return len(used_g)
+
+
+def printed_ids(pdf: Path, gold: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """The gold DOIs and arXiv ids that the PDF's text shows (a style may not print a .bib DOI)."""
+    import pypdfium2 as pdfium
+
+    doc = pdfium.PdfDocument(str(pdf))
+    try:
+        text = "".join(doc[i].get_textpage().get_text_range() for i in range(len(doc)))
+    finally:
+        doc.close()
+    flat = re.sub(r"[\s\u00ad\ufffe\x02]+", "", text).lower()
+    out = []
+    for g in gold:
+        doi = canonical_doi(g.get("doi"))
+        if doi and doi.lower() in flat:
+            out.append(("doi", doi.lower()))
+        arxiv = canonical_arxiv(g.get("arxiv"))
+        if arxiv and arxiv.lower() in flat:
+            out.append(("arxiv", arxiv.lower()))
+    return out
+
+
+def far_off(found: int, gold: int) -> bool:
+    """A count no honest variation of the list explains (more than 10% or 2 references away)."""
+    return abs(found - gold) > max(2, 0.1 * gold)
+
+
+def run_ml(folder: Path, verbose: bool) -> list[dict[str, Any]]:
+    rows = []
+    for pdf in sorted(folder.glob("*.pdf")):
+        meta = json.loads(gold_path(pdf).read_text())
+        gold = meta["references"]
+        warnings: list[str] = []
+        t = time.perf_counter()
+        try:
+            res = read_references(pdf)
+            refs, warnings = res.references, res.warnings
+        except InputError as exc:
+            refs, warnings = [], [str(exc)]
+        seconds = time.perf_counter() - t
+        ids = printed_ids(pdf, gold)
+        have = {("doi", (r.doi or "").lower()) for r in refs} | {("arxiv", (r.arxiv_id or "").lower()) for r in refs}
+        row = {
+            "name": pdf.stem,
+            "template": meta.get("template", "?"),
+            "gold": len(gold),
+            "found": len(refs),
+            "titles": title_matches([g.get("title") or "" for g in gold], refs),
+            "ids": len(ids),
+            "ids_found": sum(1 for i in ids if i in have),
+            "warned": [w for w in warnings if PLAUSIBILITY in w],
+            "seconds": seconds,
+        }
+        rows.append(row)
+        if verbose:
+            print(f"  {pdf.stem}: gold {row['gold']} extracted {row['found']} titles {row['titles']}")
+    return rows
+
+
+def report_ml(rows: list[dict[str, Any]]) -> None:
+    print(f"ml: {len(rows)} papers, {sum(r['gold'] for r in rows)} gold references")
+    print(f"  {'template':10s} {'papers':>6s} {'exact count':>14s} {'title recall':>20s} {'DOI/arXiv (printed)':>20s}")
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        groups.setdefault(r["template"], []).append(r)
+    for name, group in [*sorted(groups.items()), ("all", rows)]:
+        n = len(group)
+        exact = sum(r["found"] == r["gold"] for r in group)
+        titles, gold = sum(r["titles"] for r in group), sum(r["gold"] for r in group)
+        ids, ids_found = sum(r["ids"] for r in group), sum(r["ids_found"] for r in group)
+        print(
+            f"  {name:10s} {n:6d} {exact:5d} = {exact / n:6.1%} {titles:5d}/{gold:<5d} = {titles / gold:6.1%}"
+            f" {ids_found:5d}/{ids:<4d} = {ids_found / max(ids, 1):6.1%}"
+        )
+    print(f"  extracted {sum(r['found'] for r in rows)} references for {sum(r['gold'] for r in rows)} gold")
+    print(f"  median seconds per paper   {statistics.median(r['seconds'] for r in rows):.3f}")
+    misses = [r for r in rows if r["found"] != r["gold"] or r["titles"] < r["gold"]]
+    silent = [r for r in rows if far_off(r["found"], r["gold"]) and not r["warned"]]
+    print(f"  papers that miss ({len(misses)}): name, gold, extracted, gold titles found, plausibility warning")
+    for r in misses:
+        flag = "warned" if r["warned"] else ("SILENT" if far_off(r["found"], r["gold"]) else "-")
+        print(f"    {r['name']:44s} {r['gold']:4d} {r['found']:5d} {r['titles']:4d}  {flag}")
+    print(f"  counts far from gold (>10% and >2 off) without a plausibility warning: {len(silent)}")
+
+
 def ocr_phase(images: list[Path], verbose: bool, queue: Any) -> None:
     """The OCR-path reading; puts (results, OCRed pages, seconds per OCRed page per paper, seconds,
     peak MB of this process tree (PSS sum), peak MB of its largest process (RSS))."""
@@ -283,20 +409,30 @@ def main() -> int:
     ap.add_argument("--ocr", type=int, default=12, help="papers sampled for the OCR path (0: none, -1: all)")
     ap.add_argument("--ocr-dpi", type=int, default=200, help="resolution of the rasterized copies")
     ap.add_argument("--verbose", action="store_true")
+    ap.add_argument("--sets", default="jose,ml,styles", help="comma-separated sets to read (jose, ml, styles)")
     args = ap.parse_args()
+    sets = {s.strip() for s in args.sets.split(",")}
     print("command: python bench/extract.py " + " ".join(sys.argv[1:]))
-    jose = SHARED / "pdfs" / "jose"
-    if not jose.is_dir():
-        print(f"{jose} not present; nothing to measure")
-        return 0
     print("machine: 2 shared cores (other jobs running); timings are medians and noisy")
+    jose = SHARED / "pdfs" / "jose"
     pdfs = sorted(jose.glob("*.pdf"))
-    text = run_set(pdfs, read_references, args.verbose)
-    report("text layer (jose)", text)
-    print(f"  peak memory (reader processes) {peak_mb():.0f} MB")
+    if "jose" in sets:
+        if pdfs:
+            text = run_set(pdfs, read_references, args.verbose)
+            report("text layer (jose)", text)
+            print(f"  peak memory (reader processes) {peak_mb():.0f} MB")
+        else:
+            print(f"{jose} not present; jose set skipped")
+
+    ml = SHARED / "pdfs" / "ml"
+    if "ml" in sets:
+        if ml.is_dir():
+            report_ml(run_ml(ml, args.verbose))
+        else:
+            print(f"{ml} not present; ml set skipped")
 
     styles = SHARED / "pdfs" / "styles"
-    if styles.is_dir():
+    if "styles" in sets and styles.is_dir():
         print("styles (no gold): references per file")
         for pdf in sorted(styles.glob("*.pdf")):
             t = time.perf_counter()
@@ -309,7 +445,7 @@ def main() -> int:
                 status = f"ERROR {exc}"
             print(f"  {pdf.name:40s} {status}  ({time.perf_counter() - t:.2f} s)")
 
-    if args.ocr:
+    if args.ocr and pdfs:
         sample = pdfs if args.ocr < 0 else pdfs[:: max(1, len(pdfs) // args.ocr)][: args.ocr]
         with tempfile.TemporaryDirectory() as tmp:
             images = [Path(tmp) / pdf.name for pdf in sample]

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from fpdf import FPDF
 
-#: One text item: (x, baseline y, text, font size), in points from the page's top left.
-Item = tuple[float, float, str, float]
+#: One text item: (x, baseline y, text, font size), in points from the page's top left; a fifth
+#: element, when present, is the fpdf2 font style ("B" for bold).
+Item = tuple[float, float, str, float] | tuple[float, float, str, float, str]
 
 A4 = (595.0, 842.0)
 
@@ -23,8 +24,8 @@ def build_pdf(path: Path, pages: list[list[Item]], password: str | None = None) 
         pdf.set_encryption(owner_password="owner-" + password, user_password=password)
     for items in pages:
         pdf.add_page()
-        for x, y, text, size in items:
-            pdf.set_font("Helvetica", size=size)
+        for x, y, text, size, *style in items:
+            pdf.set_font("Helvetica", style=style[0] if style else "", size=size)
             pdf.text(x, y, text)
     pdf.output(str(path))
     return path

@@ -13,11 +13,15 @@ of a short article) is read after all the columns' text, not in between.
 
 Running headers, footers and page numbers are recognised by repetition: a
 line in the top or bottom margin whose text (digits ignored) recurs on other
-pages, or a bare number there, is dropped.
+pages, or a bare number there, is dropped. The line numbers of review copies
+(ICLR, ACL, CVPR submissions number every line in a margin or beside the
+gutter) are dropped before anything else: a vertical stack of bare integers
+at one x that count up by one from line to line.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Sequence
@@ -35,6 +39,8 @@ class Fragment:
     x1: float
     y1: float
     size: float
+    #: Set in a bold face (most of its characters); OCR cannot tell and leaves it False.
+    bold: bool = False
 
 
 @dataclass
@@ -50,6 +56,12 @@ class Line:
     y1: float
     size: float
     fragments: list[Fragment] = field(default_factory=list, repr=False)
+
+    @property
+    def bold(self) -> bool:
+        """Most of the line's characters are bold (a heading, not a reference)."""
+        chars = sum(len(f.text) for f in self.fragments)
+        return chars > 0 and sum(len(f.text) for f in self.fragments if f.bold) > 0.5 * chars
 
 
 @dataclass
@@ -167,8 +179,60 @@ def _lines_of(frags: list[Fragment], page: int, column: int) -> list[Line]:
     return out
 
 
-def page_lines(frags: list[Fragment], index: int, width: float, height: float) -> Page:
-    """Lines of one page in reading order (bands; in each band the columns left to right)."""
+#: Fewest numbers in one stack that make it a review copy's line numbering; on a page of a document
+#: whose other pages show numbering at the same place, fewer do (a short last page).
+MIN_LINE_NUMBERS = 8
+MIN_KNOWN_LINE_NUMBERS = 3
+_BARE_INTEGER = re.compile(r"^\d{1,4}$")
+
+
+def line_number_stacks(frags: list[Fragment], known: Sequence[float] = ()) -> list[list[Fragment]]:
+    """The stacks of a review copy's line numbers on one page.
+
+    A stack is bare integers whose right edges line up (numbers are set flush right) and whose values
+    count up by one, top to bottom, for most neighbours: a table column counts up by one only when it
+    numbers rows, and dropping row numbers loses nothing a bibliography needs. `known` are right edges
+    where other pages of the document have such stacks."""
+    numbers = [f for f in frags if _BARE_INTEGER.match(f.text)]
+    if len(numbers) < MIN_KNOWN_LINE_NUMBERS:
+        return []
+    stacks: list[list[Fragment]] = []
+    for f in sorted(numbers, key=lambda f: f.x1):
+        if stacks and abs(stacks[-1][-1].x1 - f.x1) <= 2.0:
+            stacks[-1].append(f)
+        else:
+            stacks.append([f])
+    out = []
+    for stack in stacks:
+        at_known = any(abs(stack[0].x1 - x) <= 2.0 for x in known)
+        if len(stack) < (MIN_KNOWN_LINE_NUMBERS if at_known else MIN_LINE_NUMBERS):
+            continue
+        stack.sort(key=lambda f: f.y0)
+        values = [int(f.text) for f in stack]
+        steps = [b - a for a, b in itertools.pairwise(values)]
+        if sum(1 for s in steps if s == 1) >= 0.7 * len(steps) and all(s > 0 for s in steps):
+            out.append(stack)
+    return out
+
+
+def line_number_edges(pages: Sequence[list[Fragment]]) -> list[float]:
+    """Right edges of the line-number stacks found anywhere in a document."""
+    return sorted({round(stack[0].x1, 1) for frags in pages for stack in line_number_stacks(frags)})
+
+
+def drop_line_numbers(frags: list[Fragment], known: Sequence[float] = ()) -> list[Fragment]:
+    """The fragments without a review copy's line numbers (see `line_number_stacks`)."""
+    drop = {id(f) for stack in line_number_stacks(frags, known) for f in stack}
+    return [f for f in frags if id(f) not in drop] if drop else frags
+
+
+def page_lines(
+    frags: list[Fragment], index: int, width: float, height: float, line_numbers: Sequence[float] = ()
+) -> Page:
+    """Lines of one page in reading order (bands; in each band the columns left to right).
+
+    `line_numbers`: right edges of review line numbers found on the document's other pages."""
+    frags = drop_line_numbers(frags, line_numbers)
     gutters = find_gutters(frags, width)
     if not gutters:
         return Page(index, width, height, _lines_of(frags, index, 0))

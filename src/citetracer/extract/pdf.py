@@ -28,7 +28,7 @@ from typing import Any
 
 from citetracer.extract import InputError, ReadResult
 from citetracer.extract.fields import parse_reference_string
-from citetracer.extract.layout import Line, Page, drop_running_text, page_lines
+from citetracer.extract.layout import Line, Page, drop_running_text, line_number_edges, page_lines
 from citetracer.extract.region import find_region, is_heading
 from citetracer.extract.segment import Block, split_blocks
 from citetracer.records import Box, Reference
@@ -192,10 +192,11 @@ def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str
         if texts[i].images and (texts[i].chars < MIN_PAGE_CHARS or texts[i].garbage > 0.3 * texts[i].chars)
     ]
     pages: dict[int, Page] = {}
+    numbering = line_number_edges([texts[i].fragments for i in indices if i not in needs_ocr])
     for i in indices:
         if i not in needs_ocr:
             t = texts[i]
-            pages[i] = page_lines(t.fragments, i, t.width, t.height)
+            pages[i] = page_lines(t.fragments, i, t.width, t.height, numbering)
     if needs_ocr:
         _ocr_pages(doc, sorted(needs_ocr), pages, limits, warnings)
     return [pages[i] for i in sorted(pages)]

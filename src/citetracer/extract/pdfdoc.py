@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ctypes
 import math
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,6 +34,9 @@ SOFT_HYPHENS = {"\ufffe", "\x02", "\u00ad"}
 #: Characters a text layer uses for unknown glyphs; many of them mean "no usable text".
 GARBAGE = {"\ufffd", "\x00"}
 
+
+#: Font weight from which a face counts as bold (400 regular, 700 bold; TeX's "Medium" faces are 700).
+BOLD_WEIGHT = 600
 
 #: Largest bitmap rendered (pixels): 40 Mpx is an A4 page at about 650 dpi.
 MAX_RENDER_PIXELS = 40_000_000
@@ -132,6 +136,20 @@ class Document:
             page.close()
 
 
+_BOLD_NAME = re.compile(rb"bold|black|heavy|semibold|demi|-medi|cmbx|cmb\d|bd\b", re.IGNORECASE)
+
+
+def _is_bold(tp: Any, index: int, name_buffer: Any) -> bool:
+    """The character's face is bold: by its font weight, else (fonts without a descriptor, such as the
+    standard 14, report none) by the font's name ("Helvetica-Bold", "NimbusRomNo9L-Medi", "CMBX10")."""
+    weight = pdfium_c.FPDFText_GetFontWeight(tp, index)
+    if weight > 0:
+        return bool(weight >= BOLD_WEIGHT)
+    flags = ctypes.c_int()
+    n = pdfium_c.FPDFText_GetFontInfo(tp, index, name_buffer, len(name_buffer), ctypes.byref(flags))
+    return 0 < n <= len(name_buffer) and _BOLD_NAME.search(name_buffer.value) is not None
+
+
 def _fragments(textpage: Any, width: float, height: float, images: int) -> PageText:
     tp = textpage.raw
     count = pdfium_c.FPDFText_CountChars(tp)
@@ -142,14 +160,19 @@ def _fragments(textpage: Any, width: float, height: float, images: int) -> PageT
     size = 0.0
     space_pending = False
     visible = garbage = 0
+    #: Characters of the current run, and how many of them are set in a bold face.
+    run_chars = run_bold = 0
 
     def flush() -> None:
-        nonlocal cur
+        nonlocal cur, run_chars, run_bold
         text = "".join(cur).strip()
         if text:
-            frags.append(Fragment(text=text, x0=box[0], y0=box[1], x1=box[2], y1=box[3], size=size))
+            bold = run_bold > 0.5 * max(run_chars, 1)
+            frags.append(Fragment(text=text, x0=box[0], y0=box[1], x1=box[2], y1=box[3], size=size, bold=bold))
         cur = []
+        run_chars = run_bold = 0
 
+    name_buffer = ctypes.create_string_buffer(128)
     skip = False
     for i in range(count):
         if skip:
@@ -189,7 +212,10 @@ def _fragments(textpage: Any, width: float, height: float, images: int) -> PageT
             mid = (y0 + y1) / 2
             same_line = box[1] - 0.3 * line_h < mid < box[3] + 0.3 * line_h
             gap = x0 - box[2]
-            if not same_line or gap > 1.2 * max(size, fs) or x1 < box[0] + 0.5:
+            # A jump in type size after a visible gap starts a new run too: a review copy's small line
+            # number sits closer to its line's text than a word space of the text's own size.
+            resized = max(size, fs) > 1.4 * max(min(size, fs), 0.1) and gap > 0.25 * max(size, fs)
+            if not same_line or gap > 1.2 * max(size, fs) or x1 < box[0] + 0.5 or resized:
                 flush()
             elif space_pending or gap > 0.2 * fs:
                 cur.append(" ")
@@ -200,6 +226,9 @@ def _fragments(textpage: Any, width: float, height: float, images: int) -> PageT
             box = [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
             size = max(size, fs)
         cur.append("\u00ad" if ch in SOFT_HYPHENS else ch)
+        run_chars += 1
+        # Headings are told from text by their face as much as by their size (pdfium: -1 when unknown).
+        run_bold += _is_bold(tp, i, name_buffer)
         space_pending = False
     flush()
     return PageText(width=width, height=height, fragments=frags, chars=visible, garbage=garbage, images=images)

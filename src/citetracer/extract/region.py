@@ -3,10 +3,22 @@
 The heading is a short line that is one of the usual names of a reference
 section in the languages papers are written in, in any case, letter-spaced
 or numbered ("7 References", "REFERENCES", "R EFERENCES", "Literature Cited",
-"Literaturverzeichnis"). The last such heading wins (a table of contents or
-a "references" in running text comes earlier). The region ends at the next
-section heading (appendix, supplementary material, acknowledgements, or any
-short line set noticeably larger than the references), otherwise at the end.
+"Literaturverzeichnis"). The last such heading that reference-like lines
+follow wins: a table of contents or a "References" in running text or in a
+table comes earlier, or has no references under it.
+
+The region ends at the first line after it that is a heading, told by what
+it says and how it is set:
+- the names of back matter (appendix, supplementary material, checklists,
+  acknowledgements, broader impact, LLM usage, a table of contents, ...),
+  numbered, lettered or not;
+- a lettered or numbered section heading ("A Proofs", "A. Details",
+  "B.1 Setup", "C PROOF OF THEOREM 1") set larger or bolder than the
+  references (a reference line opening with an initial, "M. QSGD: ...", is
+  set like the others);
+- any short line set clearly larger than the references, or a short bold
+  line opening a page or after a gap;
+otherwise at the end of the document.
 
 Without a heading, the region starts at the last line labelled `[1]` or `1.`
 that is followed by `[2]` / `2.`; failing that, at the start of the longest
@@ -16,10 +28,9 @@ run of reference-looking lines at the end of the document.
 from __future__ import annotations
 
 import re
-import statistics
 from dataclasses import dataclass
 
-from citetracer.extract.layout import Line
+from citetracer.extract.layout import Line, body_size
 
 _NAMES = (
     "references",
@@ -54,11 +65,18 @@ _NAMES = (
 )
 _NUMBERING = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?|[ivxlc]{1,5}\.|[a-z]\.|§)\s*", re.IGNORECASE)
 _END = re.compile(
-    r"^(?:[A-Z](?:\.\d+)*\.?\s+|\d{1,2}\.?\s+)?(?:appendix|appendices|supplementary|supplemental|"
+    r"^(?:[A-Z](?:\.\d+)*\.?\s+|\d{1,2}(?:\.\d{1,2})*\.?\s+)?(?:appendix|appendices|supplementary|supplemental|"
     r"acknowledg(?:e)?ments?|author contributions|about the authors?|biograph(?:y|ies)|checklist|"
-    r"paper checklist|ethics statement|broader impact)\b",
+    r"(?:neurips |paper |reproducibility )?checklist|ethics statement|ethical considerations|broader impacts?|"
+    r"societal impacts?|impact statement|reproducibility statement|limitations\b|"
+    r"(?:the )?(?:use|usage) of (?:large language models|llms?)|(?:llms?|large language models?) usage|"
+    r"contents\b|table of contents|outline of the appendix)",
     re.IGNORECASE,
 )
+#: A lettered or numbered section heading: "A Proofs", "A. Details", "B.1 Setup", "7 Conclusion".
+_SECTION = re.compile(r"^(?:[A-Z]|\d{1,2})(?:\.\d{1,2})*\.?\s+[A-Z0-9(]")
+#: Type this much larger than the references' is a heading whatever it says (if short, without a year).
+HEADING_SIZE = 1.15
 _YEAR = re.compile(r"\b(?:19|20)\d\d[a-z]?\b")
 _NUM_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.\s)")
 
@@ -83,23 +101,22 @@ class Region:
 
 
 def find_region(lines: list[Line]) -> Region | None:
-    heading_at = None
-    for i in range(len(lines) - 1, -1, -1):
-        if is_heading(lines[i].text) and i + 1 < len(lines):
-            heading_at = i
-            break
-    if heading_at is not None:
+    headings = [i for i in range(len(lines) - 1) if is_heading(lines[i].text)]
+    if headings:
+        # The last heading with references under it; a heading in a table or in running text has none.
+        chosen = next((i for i in reversed(headings) if _share_reference_like(lines[i + 1 : i + 13]) >= 0.4), None)
+        heading_at = headings[-1] if chosen is None else chosen
         start = heading_at + 1
-        return Region(start, _region_end(lines, start), lines[heading_at].text.strip(), "heading")
+        return Region(start, region_end(lines, start), lines[heading_at].text.strip(), "heading")
     numbered = _numbered_start(lines)
     if numbered is not None:
-        end = _region_end(lines, numbered)
+        end = region_end(lines, numbered)
         # A numbered list of anything else (steps, bullet points) is not a bibliography.
         if _share_reference_like(lines[numbered:end]) >= 0.5:
             return Region(numbered, end, None, "numbering")
     dense = _dense_start(lines)
     if dense is not None:
-        return Region(dense, _region_end(lines, dense), None, "density")
+        return Region(dense, region_end(lines, dense), None, "density")
     return None
 
 
@@ -107,19 +124,42 @@ def _share_reference_like(lines: list[Line]) -> float:
     return sum(reference_like(ln.text) for ln in lines) / max(len(lines), 1)
 
 
-def _region_end(lines: list[Line], start: int) -> int:
-    body = [ln.size for ln in lines[start : start + 40]]
-    size = statistics.median(body) if body else 0.0
+def region_end(lines: list[Line], start: int) -> int:
+    """Index of the first line after `start` that ends the bibliography (see the module docstring)."""
+    size = body_size(lines[start : start + 40])
     for i in range(start + 1, len(lines)):
-        ln = lines[i]
-        text = ln.text.strip()
-        if len(text) < 70 and _END.match(text):
-            return i
-        if is_heading(text):
-            return i
-        if size and ln.size > size * 1.25 and len(text) < 70 and not _YEAR.search(text):
+        if ends_bibliography(lines, i, size):
             return i
     return len(lines)
+
+
+def ends_bibliography(lines: list[Line], i: int, size: float) -> bool:
+    """True when line `i` is a heading that closes a bibliography set in `size`."""
+    ln = lines[i]
+    text = ln.text.strip()
+    if len(text) >= 80 or not text:
+        return False
+    if is_heading(text):
+        return True
+    larger = bool(size) and ln.size > size * 1.05
+    emphasised = larger or ln.bold
+    if len(text) < 70 and _END.match(text) and (emphasised or _alone(text) or text.isupper()):
+        return True
+    if _YEAR.search(text) or (reference_like(text) and not emphasised):
+        return False
+    if emphasised and _SECTION.match(text):
+        return True
+    if size and ln.size > size * HEADING_SIZE and len(text) < 70:
+        return True
+    prev = lines[i - 1] if i else None
+    opens = prev is None or prev.page != ln.page or prev.column != ln.column or ln.y0 - prev.y1 > 1.2 * ln.size
+    return ln.bold and opens and len(text) < 60 and text[:1].isupper() and not text.endswith((",", "."))
+
+
+def _alone(text: str) -> bool:
+    """The line holds the back-matter name and nothing else (besides numbering)."""
+    m = _END.match(text)
+    return m is not None and not text[m.end() :].strip(" .:")
 
 
 def _numbered_start(lines: list[Line]) -> int | None:

@@ -165,6 +165,19 @@ def _left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
             edges[key] = statistics.median(known) if known else min(xs)
             if edges[key] - 3 * size < min(xs) < edges[key] - 2:
                 edges[key] = min(xs)
+    # A page column holding only continuation lines (one reference with hundreds of authors) has no
+    # line at its edge: it borrows the edge of the same column on a page whose text ends at the same
+    # right margin (two-sided layouts shift whole pages, and then the right margins differ too).
+    right = {key: max(ln.x1 for ln in lines if (ln.page, ln.column) == key) for key in groups}
+    for key in groups:
+        for other in groups:
+            if (
+                other[1] == key[1]
+                and other != key
+                and abs(right[other] - right[key]) <= 2.0
+                and edges[key] - 3 * size < edges[other] < edges[key] - 2
+            ):
+                edges[key] = edges[other]
     return edges
 
 
@@ -173,7 +186,9 @@ def _edge(xs: list[float], size: float) -> float:
     the commonest x than a hanging indent reaches (a journal footer far to the left is not it)."""
     bins = Counter(round(x / 2) for x in xs)
     common = bins.most_common(1)[0][0] * 2
-    need = max(1, round(0.1 * len(xs)))
+    # Two lines suffice: one long reference (a consortium's hundreds of authors) can fill a column with
+    # continuation lines, leaving only a few reference starts at the edge.
+    need = min(2, len(xs))
     candidates = [
         x for x in xs if common - 6 * size <= x <= common + 2 and sum(1 for v in xs if abs(v - x) <= 2.0) >= need
     ]
@@ -187,10 +202,15 @@ def _by_indent(lines: list[Line]) -> tuple[list[Block], str] | None:
     if indented < max(2, 0.15 * len(lines)) or sum(flush) < 2:
         return None
     # Hanging indent: continuation lines are indented, each reference starts flush.
-    # Paragraph indent (first line indented) is the mirror case: decide by which group opens with names.
+    # Paragraph indent (first line indented) is the mirror case: decide by which group opens with names
+    # more often. Shares, not counts: where names are written in full ("Moontae Lee, Lajanugen ..."),
+    # many continuation lines open with a name too, and continuations outnumber first lines.
     flush_names = sum(1 for ln, f in zip(lines, flush, strict=True) if f and _AUTHOR_START.match(ln.text))
     indent_names = sum(1 for ln, f in zip(lines, flush, strict=True) if not f and _AUTHOR_START.match(ln.text))
-    starters = flush if flush_names >= indent_names else [not f for f in flush]
+    # The region's first line opens a reference whatever the style: it breaks a tie, and outweighs a
+    # small difference in name shares (name-like openings are a weak signal).
+    vote = flush_names / sum(flush) - indent_names / indented + (0.3 if flush[0] else -0.3)
+    starters = flush if vote >= 0 else [not f for f in flush]
     starts = [i for i, s in enumerate(starters) if s]
     if not starts or (starts[0] != 0):
         starts = [0, *starts]

@@ -1,0 +1,192 @@
+"""Today's conference templates (NeurIPS, ICLR, ICML, ACL, CVPR): review line numbers, appendices and
+checklists after the bibliography, full-name author lists. Each test lays out one such case."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from citetracer.extract import read_references
+from citetracer.extract.layout import Fragment, page_lines
+from tests.extract.conftest import Item, column
+
+BODY: list[Item] = [
+    (72, 100 + 14 * i, f"Body text line {i} of the paper, which talks about many things.", 10) for i in range(20)
+]
+
+AUTHOR_YEAR = [
+    "Aslan, B., Platt, D., and Sheard, D. (2023). Group invariant machine learning by",
+    ">fundamental domain projections. In NeurIPS Workshop on Symmetry, pp. 181-218.",
+    "Bishop, C. M. (2006). Pattern Recognition and Machine Learning. Information Science",
+    ">and Statistics. Springer.",
+    "Blundell, C., Cornebise, J., and Wierstra, D. (2015). Weight uncertainty in neural",
+    ">networks. In Proceedings of the 32nd International Conference on Machine Learning.",
+]
+
+#: What an appendix after the bibliography says: lines that a reference list would happily absorb.
+APPENDIX_TEXT = [
+    "Theorem 1 of Smith et al. (2020) holds for compact groups, see also Jones (2019).",
+    "Roe, R. (2018). This sentence quotes a reference but is appendix text, set like one.",
+    "Table 3: Results of Doe et al. (2021) and Roe (2022) on the benchmark, 2023 runs.",
+]
+
+
+def _digits_width(text: str, size: float) -> float:
+    return 0.556 * size * len(text)  # Helvetica's digits are 0.556 em wide
+
+
+def numbered_lines(items: list[Item], first: int, x_right: float = 62.0, size: float = 6.0) -> list[Item]:
+    """The items with a review copy's line number set small, flush right, just left of each line."""
+    out: list[Item] = []
+    for k, (_x, y, *_rest) in enumerate(items):
+        label = str(first + k)
+        out.append((x_right - _digits_width(label, size), y, label, size))
+    return out + items
+
+
+def test_review_line_numbers_are_dropped_from_the_page() -> None:
+    """A stack of bare integers at one x that counts up by one goes; a table column that does not, stays."""
+    frags = []
+    for i in range(20):
+        y = 100 + 12 * i
+        frags.append(Fragment(text=str(200 + i), x0=40, y0=y, x1=52, y1=y + 6, size=6))
+        frags.append(Fragment(text=f"Text of line {i} in the body.", x0=70, y0=y, x1=300, y1=y + 10, size=10))
+    for i, value in enumerate((3, 17, 4, 12, 9, 30, 2, 8, 15, 11)):
+        y = 400 + 12 * i
+        frags.append(Fragment(text=str(value), x0=380, y0=y, x1=392, y1=y + 10, size=10))
+    page = page_lines(frags, 0, 595, 842)
+    texts = [ln.text for ln in page.lines]
+    assert not any(re.match(r"2\d\d\b", t) for t in texts)
+    assert "Text of line 0 in the body." in texts
+    assert sum(1 for t in texts if t.isdigit()) == 10
+
+
+def test_review_copy_with_line_numbers_close_to_the_text(make_pdf: Callable[..., Path]) -> None:
+    """ICLR/ACL review copies number every line in small type a few points left of the text: the number
+    must not become part of the heading ("499 REFERENCES") or of a reference ("601 Yuyang Wang, ...")."""
+    body = numbered_lines(BODY, 1)
+    refs: list[Item] = [(72, 80, "REFERENCES", 10), *column(AUTHOR_YEAR, 72, 100, indent=12)]
+    page = numbered_lines(refs, 21)
+    result = read_references(make_pdf([body, page]))
+    assert [r.year for r in result.references] == [2023, 2006, 2015]
+    assert all(not (r.raw or "")[:1].isdigit() for r in result.references)
+    assert not any("no bibliography heading" in w for w in result.warnings)
+
+
+def test_full_names_in_continuation_lines_do_not_invert_the_hanging_indent(make_pdf: Callable[..., Path]) -> None:
+    """ACL and NeurIPS write names in full, so continuation lines of long author lists open with a name
+    ("Moontae Lee, Lajanugen ...") more often than first lines do; the indent still decides."""
+    refs = [
+        "Joel Jang, Dongkeun Yoon, Sohee Yang, Sungmin Cha,",
+        ">Moontae Lee, Lajanugen Logeswaran, Minjoon Seo,",
+        ">Kyle Richardson, Andrew Ng, and Percy Liang. 2022.",
+        ">Knowledge unlearning for mitigating privacy risks.",
+        "Ronen Eldan and Mark Russinovich. 2023. Who is",
+        ">Harry Potter? Approximate unlearning in LLMs.",
+        "Anmol Mekala, Vineeth Dorna, Shreya Dubey, Abhishek",
+        ">Lalwani, David Koleczek, Mukund Rungta, Sadid Hasan,",
+        ">Elita Lobo, Tom Brown, and Ann Lee. 2024. Alternate",
+        ">preference optimization for unlearning.",
+        "Minseok Choi and Jaegul Choo. 2024. Snap: Unlearning",
+        ">selective knowledge in large language models.",
+    ]
+    page: list[Item] = [(72, 80, "References", 12), *column(refs, 72, 100, indent=11)]
+    result = read_references(make_pdf([BODY, page]))
+    assert [r.year for r in result.references] == [2022, 2023, 2024, 2024]
+
+
+def test_a_page_of_one_reference_s_continuation_lines_keeps_its_edge(make_pdf: Callable[..., Path]) -> None:
+    """A consortium reference with hundreds of authors fills a whole page with continuation lines: none
+    of them is at the page's left edge, which the same column on the other pages shows."""
+    longest = ">Zhang, Zhao, Zhou, Zhu, Zou, Abbott, Baker, Carter, Dalton, Ellis, Foster, Grant, Hayes,"
+    names = ">Adams, Brown, Clark, Davis, Evans, Green, Harris, Jones, King, Lewis, Moore, Nelson,"
+    first = [
+        "Bloom, B. H. (1970). Space/time trade-offs in hash coding with allowable errors.",
+        ">Communications of the ACM, 13(7):422-426.",
+        "Zeman, D., Nivre, J., Abrams, M., Ackermann, E., Aepli, N., Aghaei, H., Agic, Z.,",
+        longest,
+        *[names] * 5,
+    ]
+    middle = [longest, *[names] * 8]
+    last = [
+        ">and Zhu, H. (2023). Universal dependencies 2.13. LINDAT/CLARIAH-CZ repository.",
+        "Vaswani, A., Shazeer, N., and Parmar, N. (2017). Attention is all you need.",
+        ">In Advances in Neural Information Processing Systems, volume 30.",
+        longest.replace(">", ">In ") + " 2018.",
+        "Wolf, T., Debut, L., and Sanh, V. (2020). Transformers: State-of-the-art natural",
+        ">language processing. In Proceedings of EMNLP: System Demonstrations.",
+    ]
+    pages = [
+        BODY,
+        [(72, 80, "References", 12), *column(first, 72, 100, indent=11)],
+        column(middle, 72, 100, indent=11),
+        column(last, 72, 100, indent=11),
+    ]
+    refs = read_references(make_pdf(pages)).references
+    assert [r.year for r in refs] == [1970, 2023, 2017, 2020]
+    assert [b.page for b in refs[1].boxes] == [2, 3, 4]
+
+
+APPENDIX_HEADINGS: list[list[Item]] = [
+    [(72, 240, "A Proofs", 12)],
+    [(72, 240, "A. Access pipeline and operational lessons", 12)],
+    [(72, 240, "C PROOF OF THEOREM 1", 12)],
+    [(72, 240, "Appendix", 10, "B")],
+    [(72, 240, "Supplementary Material", 14)],
+    [(72, 240, "Contents", 12), (72, 256, "1 Introduction 1", 10), (72, 268, "2 Related Work 3", 10)],
+    [(72, 240, "NeurIPS Paper Checklist", 12, "B")],
+    [(72, 240, "LLM Usage Statement", 10, "B")],
+    [(72, 240, "Broader Impact", 10, "B")],
+    [(72, 240, "A.1 Experimental setup", 10, "B")],
+]
+
+
+@pytest.mark.parametrize("heading", APPENDIX_HEADINGS, ids=lambda h: str(h[0][2]))
+@pytest.mark.parametrize("new_page", [False, True], ids=["same page", "new page"])
+def test_the_bibliography_ends_at_an_appendix_or_back_matter_heading(
+    make_pdf: Callable[..., Path], heading: list[Item], new_page: bool
+) -> None:
+    refs: list[Item] = [(72, 80, "References", 12), *column(AUTHOR_YEAR, 72, 100, indent=12)]
+    after = heading + [(72, 290 + 14 * i, t, 10) for i, t in enumerate(APPENDIX_TEXT)]
+    if new_page:
+        after = [(x, y - 160, t, s, *rest) for x, y, t, s, *rest in after]  # type: ignore[misc]
+        pages = [BODY, refs, after]
+    else:
+        pages = [BODY, refs + after]
+    result = read_references(make_pdf(pages))
+    assert [r.year for r in result.references] == [2023, 2006, 2015]
+
+
+def test_lines_that_merely_open_like_headings_do_not_end_the_bibliography(make_pdf: Callable[..., Path]) -> None:
+    """A continuation opening with an initial ("M. QSGD: ...") or a title opening with "A" is set like
+    the other references: the list goes on."""
+    refs = [
+        "Alistarh, D., Grubic, D., Li, J., Tomioka, R., and Vojnovic,",
+        ">M. QSGD: Communication-efficient SGD via gradient quantization",
+        ">and encoding. In Advances in Neural Information Processing Systems, 2017.",
+        "Kumar, R. and Lee, S. (2021).",
+        ">A Neurosymbolic Approach for Logical Reasoning",
+        ">by Large Language Models. In Proceedings of ACL.",
+        "Poggio, T., Mhaskar, H., Rosasco, L., Miranda, B., and Liao,",
+        ">Q. Why and when can deep but not shallow networks avoid the curse",
+        ">of dimensionality. International Journal of Automation, 2017.",
+    ]
+    page: list[Item] = [(72, 80, "References", 12), *column(refs, 72, 100, indent=12)]
+    result = read_references(make_pdf([BODY, page]))
+    assert [r.year for r in result.references] == [2017, 2021, 2017]
+
+
+def test_the_heading_with_references_under_it_wins(make_pdf: Callable[..., Path]) -> None:
+    """A later "References" that heads a table column in the appendix has no references under it."""
+    refs: list[Item] = [(72, 80, "References", 12), *column(AUTHOR_YEAR, 72, 100, indent=12)]
+    appendix: list[Item] = [
+        (72, 80, "A Data sources", 12),
+        (72, 110, "Table 4: Where each benchmark comes from.", 10),
+        (72, 130, "References", 10),
+        *[(72, 145 + 12 * i, f"Benchmark{i} accuracy 0.{50 + i} 0.{60 + i} model v{i}", 10) for i in range(8)],
+    ]
+    result = read_references(make_pdf([BODY, refs, appendix]))
+    assert [r.year for r in result.references] == [2023, 2006, 2015]
