@@ -12,6 +12,10 @@ fi
 if ! command -v tesseract >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq && apt-get install -y -qq --no-install-recommends tesseract-ocr tesseract-ocr-eng >/dev/null
 fi
+# The HTML report's browser tests need Chromium (Debian's package; Playwright drives it, nothing is downloaded).
+if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
+    apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null
+fi
 .venv/bin/ruff check src tests bench
 .venv/bin/mypy src
 .venv/bin/python -m pytest "$@"

@@ -32,3 +32,57 @@ def test_check_path_and_text(tmp_path: Path) -> None:
     assert text_report.citations[0].verdict.class_ == "Real"
     with pytest.raises(InputError):
         citetracer.check("no references here", settings)
+
+
+def test_check_and_checker_read_settings_like_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Config file < environment < keyword flags, exactly as the CLI reads them."""
+    store_path = tmp_path / "env.sqlite"
+    with Store(store_path) as s:
+        s.upsert(RECORDS)
+    config = tmp_path / "config.toml"
+    config.write_text(f'store = "{tmp_path / "from-config.sqlite"}"\noffline = false\ntoday_year = 2030\n')
+    monkeypatch.setenv("CITETRACER_CONFIG", str(config))
+    monkeypatch.setenv("CITETRACER_STORE", str(store_path))
+    monkeypatch.setenv("CITETRACER_OFFLINE", "1")
+    with citetracer.Checker() as checker:
+        assert checker.settings.store == store_path  # environment over the config file
+        assert checker.settings.offline is True
+        assert checker.settings.today_year == 2030  # the config file over the defaults
+        assert [s.name for s in checker.stages] == ["memory"]  # offline: no online stage
+    with citetracer.Checker(today_year=2026, closed_world=True) as checker:  # flags over both
+        assert checker.settings.today_year == 2026 and checker.settings.closed_world
+    other = tmp_path / "explicit.sqlite"
+    with citetracer.Checker(store=other) as checker:
+        assert checker.settings.store == other and checker.store.path == other
+
+    bib = tmp_path / "a.bib"
+    bib.write_text(
+        "@article{lstm, title={Long Short-Term Memory}, author={Hochreiter, S. and Schmidhuber, J.}, "
+        "journal={Neural Comput.}, year={1997}}"
+    )
+    report = citetracer.check(bib)  # the environment's store, offline: the record is found
+    assert report.citations[0].verdict.class_ == "Real"
+    assert citetracer.check(bib, store=other).citations[0].verdict.class_ == "Potential"  # an empty store
+    with pytest.raises(TypeError):
+        citetracer.Checker(citetracer.Settings(), offline=True)
+
+
+def test_one_checker_for_many_inputs(tmp_path: Path) -> None:
+    store_path = tmp_path / "s.sqlite"
+    with Store(store_path) as s:
+        s.upsert(RECORDS)
+    seen: list[int] = []
+    with citetracer.Checker(store=store_path, offline=True, today_year=2026) as checker:
+        text = checker.check(
+            "[1] S. Hochreiter and J. Schmidhuber. Long short-term memory. Neural Computation, 1997.\n"
+            "[2] K. He, X. Zhang, S. Ren, J. Sun. Deep residual learning for image recognition. "
+            "CVPR, 2016.\n",
+            on_done=seen.append,
+        )
+        assert [c.verdict.class_ for c in text.citations] == ["Real", "Real"]
+        assert sorted(seen) == [0, 1]  # each citation reported as it was judged
+        bib = tmp_path / "b.bib"
+        bib.write_text(
+            "@misc{x, title={Deep Residual Learning for Image Recognition}, author={He, Kaiming}, year=2016}"
+        )
+        assert checker.check(bib).input == str(bib)

@@ -1,11 +1,14 @@
 """citetracer: find hallucinated references in scientific papers.
 
-Python API::
+Python API (settings read like the CLI's: config file, environment, then keyword flags)::
 
     import citetracer
-    report = citetracer.check("paper.bib")
+    report = citetracer.check("paper.bib", offline=True)
     for c in report.citations:
         print(c.id, c.verdict.class_, c.verdict.code, c.verdict.rationale)
+
+    with citetracer.Checker(store="store.sqlite") as checker:   # one store, many papers
+        reports = [checker.check(path) for path in ("a.pdf", "b.bib")]
 """
 
 from __future__ import annotations
@@ -13,7 +16,17 @@ from __future__ import annotations
 __version__ = "0.1.0"
 
 from citetracer.config import Settings, load_settings
-from citetracer.pipeline import check
+from citetracer.pipeline import Checker, check
 from citetracer.records import CitationResult, Reference, Report, Verdict
 
-__all__ = ["CitationResult", "Reference", "Report", "Settings", "Verdict", "__version__", "check", "load_settings"]
+__all__ = [
+    "Checker",
+    "CitationResult",
+    "Reference",
+    "Report",
+    "Settings",
+    "Verdict",
+    "__version__",
+    "check",
+    "load_settings",
+]

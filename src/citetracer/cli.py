@@ -1,4 +1,4 @@
-"""Command line: `citetracer check|extract|mirror`. A thin adapter over the pipeline.
+"""Command line: `citetracer check|scan|extract|mirror`. A thin adapter over the pipeline.
 
 Exit codes: 0 nothing Hallucinated, 1 something Hallucinated, 2 usage or input
 error (only when nothing at all could be read; also a store that another process
@@ -26,57 +26,148 @@ from citetracer.config import ConfigError, Settings, load_settings
 from citetracer.extract import InputError, read_references
 from citetracer.pipeline import Checker
 from citetracer.records import Report
+from citetracer.report.bibfix import BibFixer
+from citetracer.report.csv_report import CitationCsv
+from citetracer.report.html_report import HtmlReport
+from citetracer.report.progress import CheckProgress, ScanProgress
 from citetracer.report.render import print_table, write_json, write_jsonl, write_markdown
+from citetracer.report.sarif import SarifWriter
+from citetracer.report.sources import bib_sources
+from citetracer.report.views import paper_counts, visible
 from citetracer.store.db import Store, StoreBusy, StoreError
 
 EXIT_OK, EXIT_HALLUCINATED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+EXIT_CODES = """exit codes:
+  0  nothing Hallucinated (or --exit-zero)
+  1  at least one citation is Hallucinated
+  2  usage or input error: nothing at all could be read (other inputs are still checked,
+     each problem reported on one line), or the store was kept busy by another process
+  3  internal failure (a bug): one line on stderr, the traceback with CITETRACER_DEBUG=1
+"""
+FORMATS = ["table", "json", "jsonl", "markdown", "html", "csv", "sarif"]
 
 
-def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--store", type=Path, help="local store file (default: $CITETRACER_STORE or user data dir)")
-    common.add_argument("--config", type=Path, help="TOML config file (default: $CITETRACER_CONFIG)")
-
-    p = argparse.ArgumentParser(prog="citetracer", description="Find hallucinated references in papers.")
-    p.add_argument("--version", action="version", version=f"citetracer {__version__}")
-    sub = p.add_subparsers(dest="command", required=True)
-
-    check = sub.add_parser("check", parents=[common], help="verify every citation of one or more files")
-    check.add_argument("files", nargs="+", type=Path)
-    check.add_argument("--format", choices=["table", "json", "jsonl", "markdown"], default="table")
-    check.add_argument("-o", "--output", type=Path, help="write the report here instead of stdout")
-    check.add_argument("--offline", action="store_true", default=None, help="use only the local store")
-    check.add_argument(
+def _settings_arguments() -> argparse.ArgumentParser:
+    """The flags that choose how citations are checked; `check` and `scan` take the same ones."""
+    p = argparse.ArgumentParser(add_help=False)
+    p.add_argument("--offline", action="store_true", default=None, help="use only the local store, no network")
+    p.add_argument(
         "--closed-world",
         action="store_true",
         default=None,
         help="treat the local store as complete: absent citations are Hallucinated (H1), not Potential (P1)",
     )
-    check.add_argument("--today-year", type=int, help="the year taken as 'now' for future-date checks")
-    check.add_argument(
+    p.add_argument("--today-year", type=int, metavar="YEAR", help="the year taken as 'now' for future-date checks")
+    p.add_argument(
         "--llm",
         metavar="URL",
         help="base URL of an OpenAI-compatible endpoint for the optional LLM agents (e.g. http://127.0.0.1:8080/v1); "
         "the API key comes from $CITETRACER_LLM_API_KEY or the config file, never from a flag",
     )
-    check.add_argument("--llm-model", help="model the agents use")
-    check.add_argument("--llm-vision-model", help="model the Parser Agent uses with block images (default: model)")
-    check.add_argument("--no-llm", action="store_true", help="no LLM agents, even if the config file names an endpoint")
-    check.add_argument("--mailto", help="contact e-mail sent to online services (default: $CITETRACER_MAILTO)")
-    check.add_argument("--connectors", help="comma-separated Scholar Connectors to ask (default: chosen per citation)")
-    check.add_argument("--no-http-cache", action="store_true", help="do not read or write the on-disk HTTP cache")
-    check.add_argument("-v", "--verbose", action="store_true", help="full rationale per citation")
-    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when citations are Hallucinated")
+    p.add_argument("--llm-model", metavar="NAME", help="model the agents use")
+    p.add_argument(
+        "--llm-vision-model", metavar="NAME", help="model the Parser Agent uses with block images (default: model)"
+    )
+    p.add_argument("--no-llm", action="store_true", help="no LLM agents, even if the config file names an endpoint")
+    p.add_argument("--mailto", metavar="EMAIL", help="contact e-mail sent to online services ($CITETRACER_MAILTO)")
+    p.add_argument(
+        "--connectors", metavar="LIST", help="comma-separated Scholar Connectors to ask (default: chosen per citation)"
+    )
+    p.add_argument("--no-http-cache", action="store_true", help="do not read or write the on-disk HTTP cache")
+    p.add_argument("--only-flagged", action="store_true", help="list only Potential and Hallucinated citations")
+    p.add_argument("--exit-zero", action="store_true", help="exit 0 even when citations are Hallucinated")
+    return p
 
-    extract = sub.add_parser("extract", parents=[common], help="print the references found in a file")
-    extract.add_argument("file", type=Path)
-    extract.add_argument("--format", choices=["table", "json"], default="table")
-    extract.add_argument("-o", "--output", type=Path)
+
+def _parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument(
+        "--store", type=Path, metavar="FILE", help="local store file (default: $CITETRACER_STORE or user data dir)"
+    )
+    common.add_argument(
+        "--config", type=Path, metavar="FILE", help="TOML config file (default: $CITETRACER_CONFIG or user config dir)"
+    )
+    checking = _settings_arguments()
+    fmt = argparse.RawDescriptionHelpFormatter
+
+    p = argparse.ArgumentParser(
+        prog="citetracer", description="Find hallucinated references in papers.", epilog=EXIT_CODES, formatter_class=fmt
+    )
+    p.add_argument("--version", action="version", version=f"citetracer {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    check = sub.add_parser(
+        "check",
+        parents=[common, checking],
+        help="verify every citation of one or more files",
+        description="Verify every citation of one or more files (PDF, .bib, .bbl, .tex, text, JSONL).",
+        epilog=EXIT_CODES,
+        formatter_class=fmt,
+    )
+    check.add_argument("files", nargs="+", type=Path, metavar="FILE", help="papers or bibliographies to check")
+    check.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="table",
+        help="report format: table (terminal), json, jsonl, markdown (review comment), html (self-contained "
+        "page), csv (one row per citation), sarif (code scanning; .bib/.tex entries with their line)",
+    )
+    check.add_argument("-o", "--output", type=Path, metavar="OUT", help="write the report here instead of stdout")
+    check.add_argument(
+        "--fix",
+        type=Path,
+        metavar="OUT.bib",
+        help="also write the BibTeX inputs corrected from the records that proved them Real (keys kept; "
+        "Potential and Hallucinated entries kept and marked with a comment)",
+    )
+    check.add_argument("-v", "--verbose", action="store_true", help="full rationale per citation")
+
+    scan = sub.add_parser(
+        "scan",
+        parents=[common, checking],
+        help="check many papers (folders, list files, zip/tar archives) into one report folder",
+        description="Check many papers into DIR: index.html (summary and every paper), summary.csv, "
+        "citations.csv, summary.md, papers/NAME.json (the check JSON of each paper), results.sarif "
+        "(BibTeX/LaTeX inputs) and journal.jsonl. A killed scan continues where it stopped when run "
+        "again with the same -o DIR.",
+        epilog=EXIT_CODES,
+        formatter_class=fmt,
+    )
+    scan.add_argument(
+        "paths",
+        nargs="+",
+        type=Path,
+        metavar="PATH",
+        help="a paper, a folder (searched for PDFs, .bib, .bbl and archives), a list file (.list/.lst, or "
+        ".txt of paths, one per line) or a .zip/.tar[.gz|.bz2|.xz] of papers",
+    )
+    scan.add_argument("-o", "--output", type=Path, required=True, metavar="DIR", help="folder for the reports")
+    scan.add_argument(
+        "--workers", type=int, metavar="N", help="papers checked at once, one process each (default: the cores)"
+    )
+    scan.add_argument("--restart", action="store_true", help="forget DIR's journal and check every paper again")
+    scan.add_argument(
+        "--paper-timeout",
+        type=float,
+        default=1800.0,
+        metavar="SECONDS",
+        help="stop a paper that takes longer than this and report it as not checked (default: 1800; 0: no limit)",
+    )
+
+    extract = sub.add_parser(
+        "extract",
+        parents=[common],
+        help="print the references found in a file",
+        description="Print the references found in a file, without checking them.",
+    )
+    extract.add_argument("file", type=Path, metavar="FILE", help="paper or bibliography to read")
+    extract.add_argument("--format", choices=["table", "json"], default="table", help="output format")
+    extract.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here instead of stdout")
 
     mirror = sub.add_parser("mirror", help="manage the local store of bibliographic records")
-    msub = mirror.add_subparsers(dest="mirror_command", required=True)
+    msub = mirror.add_subparsers(dest="mirror_command", required=True, metavar="ACTION")
     add = msub.add_parser("add", parents=[common], help="add records from a JSONL file")
-    add.add_argument("file", type=Path)
+    add.add_argument("file", type=Path, metavar="FILE.jsonl", help="records, one JSON object per line")
     add.add_argument("--source", help="name recorded as these records' source (default: local)")
     add.add_argument(
         "--complete-venues",
@@ -84,10 +175,10 @@ def _parser() -> argparse.ArgumentParser:
         help="the file holds every paper of each venue-year it has any of (absence there is evidence)",
     )
     dblp = msub.add_parser("dblp", parents=[common], help="(re)build the DBLP part of the store from dblp.xml.gz")
-    dblp.add_argument("dump", type=Path)
+    dblp.add_argument("dump", type=Path, metavar="DUMP", help="dblp.xml or dblp.xml.gz")
     dblp.add_argument("--dtd", type=Path, help="the dump's DTD (default: dblp.dtd beside the dump)")
     acl = msub.add_parser("acl", parents=[common], help="add ACL Anthology XML files (or directories of them)")
-    acl.add_argument("paths", nargs="+", type=Path)
+    acl.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="ACL Anthology XML files or folders")
     msub.add_parser("stats", parents=[common], help="show what the store holds")
     return p
 
@@ -102,13 +193,13 @@ def _open_out(stack: ExitStack, path: Path | None) -> IO[str]:
     return stack.enter_context(path.open("w", encoding="utf-8"))
 
 
-def cmd_check(args: argparse.Namespace, err: Console) -> int:
+def _check_settings(args: argparse.Namespace) -> Settings:
     llm = {"base_url": "" if args.no_llm else args.llm, "model": args.llm_model, "vision_model": args.llm_vision_model}
     online = {
         "connectors": [c.strip() for c in args.connectors.split(",") if c.strip()] if args.connectors else None,
         "http_cache": "" if args.no_http_cache else None,
     }
-    settings = _settings(
+    return _settings(
         args,
         offline=args.offline,
         today_year=args.today_year,
@@ -117,45 +208,165 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
         mailto=args.mailto,
         online=online,
     )
+
+
+def _context(settings: Settings) -> str:
+    """What a report's reader needs to know about how it was checked."""
+    mode = "offline (local store only)" if settings.offline else "online sources allowed"
+    return f"{mode} · store {settings.store}" + (" · closed world" if settings.closed_world else "")
+
+
+def cmd_check(args: argparse.Namespace, err: Console) -> int:
+    settings = _check_settings(args)
     if settings.llm.base_url and not settings.llm.model:
         err.print("warning: an LLM endpoint is set but no model (--llm-model): agents are off", style="yellow")
     reports: list[Report] = []
     checker = Checker(settings)
     try:
-        for path in args.files:
-            try:
-                read = read_references(path)
-            except InputError as exc:
-                err.print(f"error: {exc}", style="red", highlight=False)
-                continue
-            for warning in read.warnings:
-                err.print(f"warning: {warning}", style="yellow", highlight=False)
-            reports.append(checker.check_read(read, str(path)))
+        with CheckProgress(err, enabled=any(p.suffix.lower() == ".pdf" for p in args.files)) as progress:
+            for path in args.files:
+                progress.reading(path)
+                try:
+                    read = read_references(path)
+                except InputError as exc:
+                    progress.console.print(f"error: {exc}", style="red", highlight=False)
+                    continue
+                for warning in read.warnings:
+                    progress.console.print(f"warning: {warning}", style="yellow", highlight=False)
+                progress.checking(len(read.references))
+                reports.append(checker.check_read(read, str(path), on_done=progress.citation_done))
+                progress.paper_done()
     finally:
         checker.close()
     if not reports:
         return EXIT_USAGE
     with ExitStack() as stack:
         out = _open_out(stack, args.output)
-        if args.format == "json":
-            if len(reports) == 1:
-                write_json(reports[0], out)
-            else:
-                json.dump([r.to_json_dict() for r in reports], out, ensure_ascii=False, indent=2)
-                out.write("\n")
-        elif args.format == "jsonl":
-            for r in reports:
-                write_jsonl(r, out)
-        elif args.format == "markdown":
-            for r in reports:
-                write_markdown(r, out)
-        else:
-            console = Console(file=out) if args.output else Console()
-            for r in reports:
-                print_table(r, console, verbose=args.verbose)
+        write_reports(reports, args, out, _context(settings))
+    if args.fix is not None:
+        write_fixed_bibtex(reports, args.fix, err)
     if args.exit_zero:
         return EXIT_OK
     return EXIT_HALLUCINATED if any(r.has_hallucinated for r in reports) else EXIT_OK
+
+
+def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str], context: str) -> None:
+    """The reports of `check` in the chosen format (one document for all inputs)."""
+    only_flagged = args.only_flagged
+    if args.format == "json":
+        if len(reports) == 1:
+            write_json(reports[0], out)
+        else:
+            json.dump([r.to_json_dict() for r in reports], out, ensure_ascii=False, indent=2)
+            out.write("\n")
+    elif args.format == "jsonl":
+        for r in reports:
+            write_jsonl(r, out)
+    elif args.format == "markdown":
+        for r in reports:
+            write_markdown(_flagged_only(r) if only_flagged else r, out)
+    elif args.format == "html":
+        html = HtmlReport(
+            out,
+            title=f"citetracer: {reports[0].input}" if len(reports) == 1 else f"citetracer: {len(reports)} inputs",
+            context=context,
+            report_dir=args.output.parent if args.output else None,
+            only_flagged=only_flagged,
+        )
+        html.begin()
+        for r in reports:
+            html.begin_paper(
+                r.input, pdf=Path(r.input) if r.input.lower().endswith(".pdf") else None, warnings=r.warnings
+            )
+            for c in r.citations:
+                html.citation(c)
+            html.end_paper(paper_counts(r))
+        html.end()
+    elif args.format == "csv":
+        rows = CitationCsv(out)
+        for r in reports:
+            for c in visible(r.citations, only_flagged):
+                rows.add(r.input, c)
+    elif args.format == "sarif":
+        sarif = SarifWriter(out)
+        sarif.begin()
+        for r in reports:
+            for w in r.warnings:
+                sarif.note(w)
+            for c in r.citations:
+                sarif.add(r.input, c)
+        sarif.end()
+    else:
+        console = Console(file=out) if args.output else Console()
+        for r in reports:
+            print_table(_flagged_only(r) if only_flagged else r, console, verbose=args.verbose)
+
+
+def _flagged_only(report: Report) -> Report:
+    return report.model_copy(update={"citations": visible(report.citations, True)})
+
+
+def write_fixed_bibtex(reports: list[Report], target: Path, err: Console) -> None:
+    fixer = BibFixer()
+    sources: list[Path] = []
+    for r in reports:
+        for bib in bib_sources(Path(r.input)):
+            if bib not in sources:
+                sources.append(bib)
+        for c in r.citations:
+            fixer.add(c)
+    if not sources:
+        err.print(
+            "warning: --fix applies to BibTeX inputs (.bib, or a .tex naming .bib files); nothing written",
+            style="yellow",
+        )
+        return
+    with target.open("w", encoding="utf-8") as fh:
+        fixer.write(sources, fh)
+    err.print(f"corrected BibTeX written to {target}", style="dim", highlight=False)
+
+
+def cmd_scan(args: argparse.Namespace, err: Console) -> int:
+    from citetracer.scan import ScanError, ScanOptions, run_scan
+    from citetracer.scan.journal import JournalError
+    from citetracer.scan.pool import PoolError, default_workers
+
+    settings = _check_settings(args)
+    if args.workers is not None and args.workers < 1:
+        err.print("error: --workers must be at least 1", style="red")
+        return EXIT_USAGE
+    options = ScanOptions(
+        out_dir=args.output,
+        workers=args.workers or default_workers(),
+        only_flagged=args.only_flagged,
+        restart=args.restart,
+        paper_timeout=args.paper_timeout or None,
+    )
+    try:
+        with ScanProgress(err) as progress:
+            outcome = run_scan(args.paths, settings, options, progress=progress, context=_context(settings))
+    except (ScanError, JournalError, PoolError) as exc:
+        err.print(f"error: {exc}", style="red", highlight=False)
+        return EXIT_USAGE
+    for problem in outcome.problems:
+        err.print(f"warning: {problem}", style="yellow", highlight=False)
+    for e in outcome.unchecked:
+        err.print(f"warning: {e.file}: not checked: {e.error}", style="yellow", highlight=False)
+    done = [e for e in outcome.entries if e.status == "done"]
+    summary = (
+        f"{len(outcome.entries)} papers ({outcome.checked_now} checked now, {outcome.resumed} from the journal): "
+        f"{sum(e.references for e in done)} references, {outcome.hallucinated_papers} papers with Hallucinated "
+        f"citations; report: {args.output / 'index.html'}"
+    )
+    err.print(summary, highlight=False)
+    if outcome.interrupted:
+        err.print("interrupted: run the same command again to continue", style="red")
+        return 130
+    if not done:
+        return EXIT_USAGE
+    if args.exit_zero:
+        return EXIT_OK
+    return EXIT_HALLUCINATED if outcome.hallucinated_papers else EXIT_OK
 
 
 def cmd_extract(args: argparse.Namespace, err: Console) -> int:
@@ -227,6 +438,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "check":
             return cmd_check(args, err)
+        if args.command == "scan":
+            return cmd_scan(args, err)
         if args.command == "extract":
             return cmd_extract(args, err)
         return cmd_mirror(args, err)

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from citetracer import __version__
 from citetracer.collect.cascade import CascadeOutcome, Review, run_cascade
 from citetracer.collect.memo import EvidenceMemo
 from citetracer.collect.memory import MemoryStage, fingerprint
 from citetracer.collect.stage import EvidenceBundle, Stage
-from citetracer.config import Settings
+from citetracer.config import Settings, load_settings
 from citetracer.extract import InputError, ReadResult, read_references, read_text
 from citetracer.judge.context import JudgeContext
 from citetracer.match.rules import Assessment
@@ -25,9 +26,38 @@ SAVE_WAIT = 10.0
 
 
 class Checker:
-    """Holds the store and the stages; checks references through the cascade."""
+    """Holds the store and the stages; checks references through the cascade.
 
-    def __init__(self, settings: Settings, store: Store | None = None, stages: Sequence[Stage] | None = None) -> None:
+    The one entry point every front end uses (CLI, `citetracer.check()`, `citetracer scan`).
+    Without explicit `settings` it reads them as the CLI does: defaults < config file
+    (`config`, else `$CITETRACER_CONFIG`, else the user config file) < environment
+    (`CITETRACER_STORE`, `CITETRACER_OFFLINE`, ...) < the keyword `flags` (the CLI's
+    flag names: `offline`, `closed_world`, `today_year`, `mailto`, ...; `store` may be the
+    store file's path, or an open `Store`)::
+
+        with citetracer.Checker(offline=True) as checker:
+            report = checker.check("paper.pdf")
+            more = checker.check("other.bib")
+
+    Keeping one Checker for many inputs opens the store and the online clients once.
+    """
+
+    def __init__(
+        self,
+        settings: Settings | None = None,
+        store: Store | Path | str | None = None,
+        stages: Sequence[Stage] | None = None,
+        *,
+        config: Path | str | None = None,
+        **flags: Any,
+    ) -> None:
+        if isinstance(store, str | Path):  # a store file is a setting like the CLI's --store
+            flags["store"] = Path(store)
+            store = None
+        if settings is None:
+            settings = load_settings(Path(config) if config is not None else None, **flags)
+        elif flags or config is not None:
+            raise TypeError("give either settings or config/flags, not both")
         self.settings = settings
         self.store = store if store is not None else Store(settings.store, lock_wait=SAVE_WAIT)
         #: Problems of this checker's own writes (the store busy with another writer), for the report.
@@ -52,6 +82,12 @@ class Checker:
                 closer()
         self.store.close()
 
+    def __enter__(self) -> Checker:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def _context(
         self, ref: Reference, assessments: list[Assessment], bundle: EvidenceBundle, stage: str
     ) -> JudgeContext:
@@ -70,19 +106,25 @@ class Checker:
         outcome = await run_cascade(ref, self.stages, self._context, self.review, self.memo)
         return outcome, time.perf_counter() - start
 
-    async def check_references(self, refs: Sequence[Reference]) -> list[CitationResult]:
+    async def check_references(
+        self, refs: Sequence[Reference], on_done: Callable[[int], None] | None = None
+    ) -> list[CitationResult]:
+        """Results in the order of `refs`; `on_done(i)` is called as citation i is judged."""
         semaphore = asyncio.Semaphore(max(1, self.settings.concurrency))
 
-        async def one(ref: Reference) -> tuple[CascadeOutcome, float]:
+        async def one(i: int, ref: Reference) -> tuple[CascadeOutcome, float]:
             async with semaphore:
-                return await self.check_one(ref)
+                done = await self.check_one(ref)
+            if on_done is not None:
+                on_done(i)
+            return done
 
         try:
             for stage in self.stages:  # stages that batch lookups across a paper's citations (arXiv id_list)
                 prefetch = getattr(stage, "prefetch", None)
                 if prefetch is not None:
                     await prefetch(refs)
-            outcomes = await asyncio.gather(*(one(r) for r in refs))
+            outcomes = await asyncio.gather(*(one(i, r) for i, r in enumerate(refs)))
         finally:
             for stage in self.stages:  # online stages share an HTTP client bound to this event loop
                 closer = getattr(stage, "aclose", None)
@@ -131,7 +173,8 @@ class Checker:
         if evidence is not None:
             links.append((fingerprint(ref), evidence, outcome.verdict.code))
 
-    def check_read(self, read: ReadResult, name: str) -> Report:
+    def check_read(self, read: ReadResult, name: str, on_done: Callable[[int], None] | None = None) -> Report:
+        """The report of references already read from `name` (`on_done` as in check_references)."""
         refs, warnings = read.references, list(read.warnings)
         parser_calls: list[list[AgentCall]] = []
         if self.settings.llm.enabled and Path(name).suffix.lower() in (".pdf", ".txt"):
@@ -139,11 +182,24 @@ class Checker:
 
             refs, more, parser_calls = repair_with_agent(self.settings.llm, Path(name), refs)
             warnings += more
-        results = asyncio.run(self.check_references(refs))
+        results = asyncio.run(self.check_references(refs, on_done))
         for result, calls in zip(results, parser_calls, strict=False):
             result.cost.add_agent_calls(calls)
         notes, self.notes = self.notes, []
         return Report(version=__version__, input=name, citations=results, warnings=warnings + notes)
+
+    def check(self, source: str | Path, on_done: Callable[[int], None] | None = None) -> Report:
+        """The report of a file (a path) or of a text of references (BibTeX, .bbl, one per line).
+
+        Raises InputError when nothing can be read.
+        """
+        if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and Path(source).exists()):
+            path = Path(source)
+            return self.check_read(read_references(path), str(path), on_done)
+        read = read_text(str(source))
+        if not read.references:
+            raise InputError("no references found in the given text")
+        return self.check_read(read, "<text>", on_done)
 
 
 def _comparisons(outcome: CascadeOutcome) -> list[FieldComparison]:
@@ -176,24 +232,16 @@ def _online_stages(settings: Settings, memo: EvidenceMemo) -> list[Stage]:
     return list(online_stages(settings, memo=memo))
 
 
-def check(source: str | Path, settings: Settings | None = None) -> Report:
+def check(
+    source: str | Path, settings: Settings | None = None, *, config: Path | str | None = None, **flags: Any
+) -> Report:
     """Check every reference of a file (path) or of a text (BibTeX, .bbl, plain references).
 
-    >>> report = check("refs.bib")            # doctest: +SKIP
-    >>> report.summary()                      # doctest: +SKIP
+    Settings come from `settings` when given, else as the CLI reads them: config file,
+    environment, then `flags` (see `Checker`).
+
+    >>> report = check("refs.bib", offline=True)     # doctest: +SKIP
+    >>> report.summary()                              # doctest: +SKIP
     """
-    settings = settings or Settings()
-    if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and Path(source).exists()):
-        path = Path(source)
-        read = read_references(path)
-        name = str(path)
-    else:
-        read = read_text(str(source))
-        if not read.references:
-            raise InputError("no references found in the given text")
-        name = "<text>"
-    checker = Checker(settings)
-    try:
-        return checker.check_read(read, name)
-    finally:
-        checker.close()
+    with Checker(settings, config=config, **flags) as checker:
+        return checker.check(source)

@@ -38,6 +38,11 @@ class BibEntry:
     key: str
     fields: dict[str, str]
     line: int
+    #: Offsets in the text: the entry's '@' to just past its closer, and each own field's value
+    #: (report/bibfix.py edits entries in place, keeping everything else as written).
+    start: int = 0
+    end: int = 0
+    spans: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 @dataclass
@@ -55,6 +60,7 @@ class _Parser:
         self.text = text
         self.pos = 0
         self.macros: dict[str, str] = dict(MONTHS)
+        self.value_end = 0
 
     def line(self, pos: int | None = None) -> int:
         return self.text.count("\n", 0, self.pos if pos is None else pos) + 1
@@ -148,6 +154,7 @@ class _Parser:
                     parts.append(token)
                 else:
                     parts.append(self.macros.get(token.lower(), token))
+            self.value_end = self.pos
             self.skip_ws()
             if self.pos < len(self.text) and self.text[self.pos] == "#":
                 self.pos += 1
@@ -190,6 +197,7 @@ class _Parser:
                 self.skip_ws()
                 key = "" if self.text[self.pos : self.pos + 1] == "," else self.name()
                 fields: dict[str, str] = {}
+                spans: dict[str, tuple[int, int]] = {}
                 while True:
                     self.skip_ws()
                     if self.pos < len(self.text) and self.text[self.pos] == ",":
@@ -200,11 +208,16 @@ class _Parser:
                         break
                     fname = self.name().lower()
                     self.expect("=")
+                    self.skip_ws()
+                    value_start = self.pos
                     fields[fname] = self.value()
+                    spans[fname] = (value_start, self.value_end)
                     self.skip_ws()
                     if self.pos < len(self.text) and self.text[self.pos] not in "," + closer:
                         raise _Abort(f"expected ',' or '{closer}' after field {fname!r}")
-                result.entries.append(BibEntry(type=kind, key=key, fields=fields, line=start_line))
+                result.entries.append(
+                    BibEntry(type=kind, key=key, fields=fields, line=start_line, start=at, end=self.pos, spans=spans)
+                )
             except _Abort as exc:
                 label = f"entry at line {start_line}"
                 result.errors.append(f"BibTeX {label}: {exc}; entry skipped")

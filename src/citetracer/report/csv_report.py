@@ -1,0 +1,112 @@
+"""CSV reports: one row per citation (`CitationCsv`), one row per paper (`PaperCsv`).
+
+Rows are written as they are given, so both can be fed citation by citation. Cells that
+a spreadsheet would run as a formula (text starting with = + - @, a tab or a carriage
+return: citation text is hostile input) are prefixed with an apostrophe, as OWASP
+recommends against CSV injection; numbers stay numbers.
+"""
+
+from __future__ import annotations
+
+import csv
+from typing import IO
+
+from citetracer.records import CitationResult
+from citetracer.report.views import PaperCounts, cited_value, coverage_note, evidence_links, lead_reason, top_codes
+
+CITATION_COLUMNS = (
+    "file",
+    "id",
+    "class",
+    "code",
+    "codes",
+    "fields",
+    "title",
+    "authors",
+    "year",
+    "venue",
+    "doi",
+    "arxiv_id",
+    "page",
+    "reason",
+    "rationale",
+    "coverage",
+    "evidence_source",
+    "evidence_id",
+    "evidence_title",
+    "evidence_url",
+    "raw",
+)
+#: The contract's columns first (README, 'Contract'); the rest may grow at the end.
+PAPER_COLUMNS = ("file", "references", "real", "potential", "hallucinated", "warnings", "top_codes", "status", "note")
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: object) -> str | int:
+    """A CSV cell that no spreadsheet will evaluate."""
+    if value is None:
+        return ""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    text = str(value)
+    if text.startswith(_FORMULA_START):
+        return "'" + text
+    return text
+
+
+class CitationCsv:
+    def __init__(self, out: IO[str]) -> None:
+        self.writer = csv.writer(out, lineterminator="\n")
+        self.writer.writerow(CITATION_COLUMNS)
+
+    def add(self, file: str, c: CitationResult) -> None:
+        v, ref = c.verdict, c.reference
+        first = evidence_links(c)[0] if c.verdict.evidence else None
+        row = {
+            "file": file,
+            "id": c.id,
+            "class": v.class_,
+            "code": v.code,
+            "codes": " ".join(v.codes),
+            "fields": " ".join(v.fields),
+            "title": ref.title,
+            "authors": cited_value(ref, "authors"),
+            "year": ref.year,
+            "venue": ref.venue,
+            "doi": ref.doi,
+            "arxiv_id": ref.arxiv_id,
+            "page": ref.page,
+            "reason": lead_reason(v.rationale),
+            "rationale": v.rationale,
+            "coverage": coverage_note(c),
+            "evidence_source": first.source if first else None,
+            "evidence_id": first.id if first else None,
+            "evidence_title": first.title if first else None,
+            "evidence_url": first.url if first else None,
+            "raw": ref.raw,
+        }
+        self.writer.writerow([cell(row[k]) for k in CITATION_COLUMNS])
+
+
+class PaperCsv:
+    def __init__(self, out: IO[str]) -> None:
+        self.writer = csv.writer(out, lineterminator="\n")
+        self.writer.writerow(PAPER_COLUMNS)
+
+    def add(self, counts: PaperCounts, notes: list[str] | None = None) -> None:
+        row = [
+            counts.file,
+            counts.references,
+            counts.real,
+            counts.potential,
+            counts.hallucinated,
+            counts.warnings,
+            top_codes(counts.codes, 6),
+            "checked",
+            " | ".join(notes or []),
+        ]
+        self.writer.writerow([cell(x) for x in row])
+
+    def add_unchecked(self, file: str, error: str) -> None:
+        self.writer.writerow([cell(x) for x in (file, 0, 0, 0, 0, 0, "", "not checked", error)])

@@ -1,0 +1,449 @@
+"""A self-contained HTML report: one file, no network needed to view it, hostile text escaped.
+
+Written as a stream (`begin`, then per paper `begin_paper` / `citation` ... / `end_paper`,
+then `end`), so a report of thousands of papers never holds them all in memory. The
+summary table and the filters are written last and shown first (CSS `order`).
+
+Citation text comes from papers and from sources' replies: every value is HTML-escaped,
+links are kept only for http(s) URLs (`views.safe_url`), and a Content-Security-Policy
+allows only this file's own style and script (by hash), so even a missed escape could not
+run a script or load anything from the network.
+"""
+
+from __future__ import annotations
+
+import base64
+import difflib
+import hashlib
+import html
+import os
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+from urllib.parse import quote
+
+from citetracer import __version__
+from citetracer.records import CitationResult
+from citetracer.report.views import (
+    CLASSES,
+    FieldRow,
+    PaperCounts,
+    coverage_note,
+    evidence_links,
+    field_rows,
+    lead_reason,
+    record_label,
+    top_codes,
+)
+from citetracer.taxonomy import CODES, PRIMARY_ORDER
+
+SHORT = {"Real": "R", "Potential": "P", "Hallucinated": "H"}
+
+STYLE = """
+:root{--h:#b3261e;--hbg:#fde7e5;--p:#8a5a00;--pbg:#fff4d6;--r:#1e6b34;--rbg:#e6f4ea;--line:#d9d9de;--mute:#5f6368}
+*{box-sizing:border-box}
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1f1f24;background:#f6f6f8}
+header.top{padding:16px 24px 8px;background:#fff;border-bottom:1px solid var(--line)}
+header.top h1{margin:0;font-size:22px}
+.meta{color:var(--mute);margin:4px 0 0}
+main{display:flex;flex-direction:column;gap:16px;padding:16px 24px 48px;max-width:1280px;margin:0 auto}
+#summary{order:1}#filters{order:2}#papers{order:3;display:flex;flex-direction:column;gap:16px}
+.card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px 16px}
+.totals{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 12px;padding:0;list-style:none}
+.totals li{border:1px solid var(--line);border-radius:6px;padding:6px 10px;background:#fafafb}
+.totals b{font-size:18px;display:block}
+.totals .H b{color:var(--h)}.totals .P b{color:var(--p)}.totals .R b{color:var(--r)}
+table{border-collapse:collapse;width:100%}
+th,td{text-align:left;vertical-align:top;padding:4px 8px;border-bottom:1px solid var(--line)}
+th{font-weight:600;background:#fafafb}
+td.n{text-align:right;font-variant-numeric:tabular-nums}
+tr.risk3 td{background:var(--hbg)}tr.risk1 td.hn{color:var(--h);font-weight:700}
+tr.riskp td.pn{color:var(--p);font-weight:600}tr.unread td{color:var(--mute);font-style:italic}
+#filters{position:sticky;top:0;z-index:2;display:flex;flex-wrap:wrap;gap:6px 16px;align-items:center}
+#filters fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:4px 10px;align-items:center}
+#filters legend{float:left;font-weight:600;margin-right:6px}
+#filters label{white-space:nowrap;cursor:pointer}
+#shown{color:var(--mute);margin-left:auto}
+.paper{display:flex;flex-direction:column}.paper>*{order:3}
+.paper h2{order:0;font-size:17px;margin:0 0 4px;word-break:break-all}
+.paper .counts{order:1;margin:0 0 8px;color:var(--mute)}.paper ul.warn{order:2}
+.paper .counts b.H{color:var(--h)}.paper .counts b.P{color:var(--p)}.paper .counts b.R{color:var(--r)}
+ul.warn{margin:4px 0 8px;padding-left:20px;color:var(--p)}
+.cite{border:1px solid var(--line);border-left:6px solid var(--line);border-radius:6px;padding:8px 12px;
+  margin:8px 0;background:#fff}
+.cite.H{border-left-color:var(--h)}.cite.P{border-left-color:#e0a100}.cite.R{border-left-color:#6fbf86}
+.cite>summary,.cite>.head{cursor:default;display:flex;flex-wrap:wrap;gap:4px 10px;align-items:baseline}
+details.cite>summary{cursor:pointer}
+.badge{display:inline-block;border-radius:4px;padding:0 6px;font-weight:700;font-size:12px;text-transform:uppercase}
+.badge.H{background:var(--hbg);color:var(--h)}.badge.P{background:var(--pbg);color:var(--p)}
+.badge.R{background:var(--rbg);color:var(--r)}
+.codes{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
+.cid{color:var(--mute);font-family:ui-monospace,Menlo,Consolas,monospace;font-size:12px}
+.ref{font-weight:600}
+.why{margin:6px 0 2px}.why2,.cov,.srcs{margin:2px 0;color:var(--mute)}
+table.fields{margin:6px 0;font-size:13px;table-layout:fixed}
+table.fields th:first-child,table.fields td:first-child{width:90px}
+table.fields td{word-break:break-word}
+tr.mismatch td{background:#fff0ef}tr.offending td{background:var(--hbg)}
+tr.offending td:first-child{font-weight:700;color:var(--h)}
+tr.missing td{color:var(--mute)}
+td.status{width:110px;font-size:12px;color:var(--mute)}
+mark{background:#ffd3cf;color:inherit;padding:0 1px;border-radius:2px}
+.ev{margin:4px 0;font-size:13px}
+pre.raw{white-space:pre-wrap;word-break:break-word;background:#fafafb;border:1px solid var(--line);padding:6px;
+  margin:4px 0;font-size:12px}
+a{color:#0b57d0}
+.hidden{display:none!important}
+.legend{color:var(--mute);font-size:13px;margin:8px 0 0}
+"""
+
+SCRIPT = """
+(function(){
+  var boxes=[].slice.call(document.querySelectorAll('#filters input[data-kind]'));
+  var cites=[].slice.call(document.querySelectorAll('#papers .cite'));
+  var papers=[].slice.call(document.querySelectorAll('#papers .paper'));
+  var shown=document.getElementById('shown');
+  function apply(){
+    var cls={},codes={};
+    boxes.forEach(function(b){if(b.checked){(b.dataset.kind==='class'?cls:codes)[b.value]=1;}});
+    var n=0;
+    cites.forEach(function(c){
+      var ok=cls[c.dataset.class]===1&&c.dataset.codes.split(' ').some(function(k){return codes[k]===1;});
+      c.classList.toggle('hidden',!ok);if(ok){n++;}
+    });
+    var p=0;
+    papers.forEach(function(s){
+      var any=s.querySelector('.cite:not(.hidden)')!==null||s.dataset.unread==='1';
+      s.classList.toggle('hidden',!any);if(any){p++;}
+    });
+    shown.textContent='showing '+n+' of '+cites.length+' citations in '+p+' of '+papers.length+' papers';
+  }
+  boxes.forEach(function(b){b.addEventListener('change',apply);});
+  document.documentElement.dataset.ready='1';
+  apply();
+})();
+"""
+
+
+def esc(value: object) -> str:
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def _csp_hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def file_href(target: Path, report_dir: Path | None, page: int | None = None) -> str:
+    """A relative link from the report's folder to a local file (a PDF, optionally at a page)."""
+    base = report_dir if report_dir is not None else Path.cwd()
+    try:
+        rel = os.path.relpath(target.resolve(), base.resolve())
+    except ValueError:  # another drive (Windows)
+        rel = str(target.resolve())
+    href = quote(Path(rel).as_posix())
+    return href + (f"#page={page}" if page else "")
+
+
+_WORD = re.compile(r"\S+")
+
+
+def _marked(text: str, other: str) -> str:
+    """`text` escaped, with the words that `other` does not have wrapped in <mark>."""
+    words = _WORD.findall(text)
+    theirs = [w.lower() for w in _WORD.findall(other)]
+    matcher = difflib.SequenceMatcher(a=[w.lower() for w in words], b=theirs, autojunk=False)
+    keep: set[int] = set()
+    for block in matcher.get_matching_blocks():
+        keep.update(range(block.a, block.a + block.size))
+    return " ".join(esc(w) if i in keep else f"<mark>{esc(w)}</mark>" for i, w in enumerate(words))
+
+
+def _field_cells(row: FieldRow) -> tuple[str, str]:
+    cited, found = row.cited or "", row.found or ""
+    if row.status == "mismatch" and cited and found and len(cited) + len(found) < 4000:
+        return _marked(cited, found), _marked(found, cited)
+    return esc(cited) or "<i>—</i>", esc(found) or "<i>—</i>"
+
+
+def _status_text(row: FieldRow, verdict_class: str) -> str:
+    if row.status == "match":
+        text = "same"
+    elif row.status == "mismatch":
+        text = "differs"
+    elif row.status == "missing":
+        text = "only in the record" if row.found and not row.cited else "not in the record"
+    else:
+        text = "not compared"
+    if row.offending:
+        text += " · wrong" if verdict_class == "Hallucinated" else " · in question"
+    return text
+
+
+@dataclass
+class _PaperRow:
+    anchor: str
+    name: str
+    counts: PaperCounts | None
+    error: str | None = None
+
+
+@dataclass
+class HtmlReport:
+    """Writes one HTML file for one or many papers; see the module docstring for the order of calls."""
+
+    out: IO[str]
+    title: str = "citetracer report"
+    #: One line under the title: what was checked and how (offline, store, ...).
+    context: str = ""
+    #: Folder the HTML file is written to, so links to the PDFs are relative (None: the working dir).
+    report_dir: Path | None = None
+    only_flagged: bool = False
+    _rows: list[_PaperRow] = field(default_factory=list)
+    _codes: Counter[str] = field(default_factory=Counter)
+    _classes: Counter[str] = field(default_factory=Counter)
+    _pdf: Path | None = None
+    _anchor: str = ""
+    _n: int = 0
+    _pending: list[tuple[int, str]] = field(default_factory=list)
+
+    def begin(self) -> None:
+        csp = (
+            f"default-src 'none'; style-src {_csp_hash(STYLE)}; script-src {_csp_hash(SCRIPT)}; "
+            "img-src data:; base-uri 'none'; form-action 'none'"
+        )
+        when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+        self.out.write(
+            '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+            f'<meta http-equiv="Content-Security-Policy" content="{esc(csp)}">\n'
+            '<meta name="referrer" content="no-referrer">\n'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{esc(self.title)}</title>\n<style>{STYLE}</style></head>\n<body>\n"
+            f'<header class="top"><h1>{esc(self.title)}</h1>'
+            f'<p class="meta">citetracer {esc(__version__)} · {esc(when)}'
+            + (f" · {esc(self.context)}" if self.context else "")
+            + '</p></header>\n<main>\n<div id="papers">\n'
+        )
+
+    def begin_paper(self, name: str, pdf: Path | None = None, warnings: list[str] | None = None) -> None:
+        self._n += 1
+        self._anchor = f"paper-{self._n}"
+        self._pdf = pdf
+        link = f' <a class="pdf" href="{esc(file_href(pdf, self.report_dir))}">open PDF</a>' if pdf else ""
+        self.out.write(f'<section class="paper card" id="{self._anchor}">\n<h2>{esc(name)}{link}</h2>\n')
+        if warnings:
+            items = "".join(f"<li>{esc(w)}</li>" for w in warnings)
+            self.out.write(f'<ul class="warn" title="extraction warnings">{items}</ul>\n')
+
+    def citation(self, c: CitationResult) -> None:
+        v = c.verdict
+        self._classes[v.class_] += 1
+        for code in v.codes:
+            self._codes[code] += 1
+        if self.only_flagged and v.class_ == "Real":
+            return
+        # held until the paper ends (one paper's worth), then written Hallucinated first
+        self._pending.append((CLASSES.index(v.class_), self._citation_html(c)))
+
+    def end_paper(self, counts: PaperCounts) -> None:
+        self._pending.sort(key=lambda item: item[0])
+        self.out.write("".join(text for _, text in self._pending))
+        self._pending = []
+        self.out.write(f'<p class="counts">{_counts_html(counts)}</p>\n</section>\n')
+        self._rows.append(_PaperRow(self._anchor, counts.file, counts))
+
+    def skipped_paper(self, counts: PaperCounts) -> None:
+        """A paper counted in the summary but not shown (nothing flagged, with only_flagged)."""
+        self._n += 1
+        self._rows.append(_PaperRow(f"paper-{self._n}", counts.file, counts))
+
+    def unreadable_paper(self, name: str, error: str) -> None:
+        """A paper nothing could be read from (or whose check failed): listed, never dropped."""
+        self._n += 1
+        anchor = f"paper-{self._n}"
+        self.out.write(
+            f'<section class="paper card" id="{anchor}" data-unread="1">\n<h2>{esc(name)}</h2>\n'
+            f'<ul class="warn"><li>not checked: {esc(error)}</li></ul>\n</section>\n'
+        )
+        self._rows.append(_PaperRow(anchor, name, None, error))
+
+    def end(self) -> None:
+        self.out.write("</div>\n")
+        self._write_summary()
+        self._write_filters()
+        self.out.write(f"</main>\n<script>{SCRIPT}</script>\n</body></html>\n")
+
+    # ------------------------------------------------------------------ pieces
+
+    def _citation_html(self, c: CitationResult) -> str:
+        v = c.verdict
+        k = SHORT[v.class_]
+        ref = c.reference
+        extra = [x for x in v.codes if x != v.code]
+        codes = esc(v.code) + (f" +{esc(','.join(extra))}" if extra else "")
+        page = ""
+        if ref.page:
+            page = (
+                f' <a class="page" href="{esc(file_href(self._pdf, self.report_dir, ref.page))}">p. {ref.page}</a>'
+                if self._pdf
+                else f' <span class="page">p. {ref.page}</span>'
+            )
+        head = (
+            f'<span class="badge {k}">{esc(v.class_)}</span> <span class="codes" title="{esc(_code_titles(v.codes))}">'
+            f'{codes}</span> <span class="cid">[{esc(c.id)}]</span>{page} '
+            f'<span class="ref">{esc(_title_line(c))}</span>'
+        )
+        body = [f'<p class="why">{esc(lead_reason(v.rationale))}</p>']
+        rest = v.rationale[len(lead_reason(v.rationale)) :].lstrip(". ").strip()
+        if rest:
+            body.append(f'<p class="why2">{esc(rest)}</p>')
+        note = coverage_note(c)
+        if note:
+            body.append(f'<p class="cov">{esc(note)}</p>')
+        rows = field_rows(c)
+        if rows:
+            body.append(self._fields_table(c, rows))
+        links = evidence_links(c)
+        if links:
+            items = []
+            for e in links:
+                label = f"{e.source}:{e.id}" + (f" '{e.title}'" if e.title else "")
+                if e.url:
+                    items.append(f'<a href="{esc(e.url)}" rel="noopener noreferrer nofollow">{esc(label)}</a>')
+                else:
+                    items.append(esc(label))
+            body.append(f'<p class="ev">Evidence: {"; ".join(items)}</p>')
+        if ref.raw:
+            body.append(f'<details><summary>reference as read</summary><pre class="raw">{esc(ref.raw)}</pre></details>')
+        data = f'data-class="{esc(v.class_)}" data-codes="{esc(" ".join(v.codes))}"'
+        if v.class_ == "Real":  # compact: the details open on demand
+            return f'<details class="cite {k}" {data}><summary>{head}</summary>{"".join(body)}</details>\n'
+        return f'<article class="cite {k}" {data}><div class="head">{head}</div>{"".join(body)}</article>\n'
+
+    def _fields_table(self, c: CitationResult, rows: list[FieldRow]) -> str:
+        label = record_label(c)
+        found_head = esc(label)
+        out = [
+            '<table class="fields"><thead><tr><th>field</th><th>cited</th>'
+            f'<th>{found_head}</th><th class="status">comparison</th></tr></thead><tbody>'
+        ]
+        for row in rows:
+            classes = [row.status] if row.status else []
+            if row.offending:
+                classes.append("offending")
+            cited, found = _field_cells(row)
+            status = _status_text(row, c.verdict.class_)
+            out.append(
+                f'<tr class="{" ".join(classes)}"><td>{esc(row.field)}</td><td>{cited}</td><td>{found}</td>'
+                f'<td class="status">{esc(status)}</td></tr>'
+            )
+        out.append("</tbody></table>")
+        return "".join(out)
+
+    def _write_summary(self) -> None:
+        rows = sorted(self._rows, key=lambda r: r.counts.risk_key() if r.counts else (1, 0.0, 0, r.name))
+        checked = [r.counts for r in rows if r.counts]
+        refs = sum(c.references for c in checked)
+        h = sum(c.hallucinated for c in checked)
+        p = sum(c.potential for c in checked)
+        r = sum(c.real for c in checked)
+        h1 = sum(1 for c in checked if c.hallucinated >= 1)
+        h3 = sum(1 for c in checked if c.hallucinated >= 3)
+        warned = sum(1 for c in checked if c.warnings)
+        unread = len(rows) - len(checked)
+        totals = [
+            ("", len(rows), "papers"),
+            ("", refs, "references"),
+            ("R", r, "Real"),
+            ("P", p, "Potential"),
+            ("H", h, "Hallucinated"),
+            ("H", h1, "papers with ≥ 1 Hallucinated"),
+            ("H", h3, "papers with ≥ 3 Hallucinated"),
+            ("P", warned, "papers with extraction warnings"),
+        ]
+        if unread:
+            totals.append(("P", unread, "papers not checked"))
+        items = "".join(f'<li class="{k}"><b>{n}</b>{esc(label)}</li>' for k, n, label in totals)
+        w = self.out.write
+        w(f'<section id="summary" class="card"><h2>Summary</h2><ul class="totals">{items}</ul>\n')
+        flagged_codes = Counter({k: n for k, n in self._codes.items() if not k.startswith("R")})
+        if flagged_codes:
+            w(f"<p><b>Top codes:</b> {esc(_codes_line(flagged_codes))}</p>\n")
+        shown = [x for x in rows if not self.only_flagged or x.counts is None or x.counts.flagged]
+        w(
+            '<table class="papers"><thead><tr><th>#</th><th>paper (riskiest first)</th><th>references</th>'
+            "<th>Real</th><th>Potential</th><th>Hallucinated</th><th>top codes</th><th>warnings</th>"
+            "</tr></thead><tbody>\n"
+        )
+        for i, row in enumerate(shown, 1):
+            link = f'<a href="#{row.anchor}">{esc(row.name)}</a>'
+            if row.counts is None:
+                w(
+                    f'<tr class="unread"><td class="n">{i}</td><td>{link}</td><td colspan="6">not checked: '
+                    f"{esc(row.error)}</td></tr>\n"
+                )
+                continue
+            c = row.counts
+            risk = "risk3" if c.hallucinated >= 3 else "risk1" if c.hallucinated else "riskp" if c.potential else ""
+            w(
+                f'<tr class="{risk}"><td class="n">{i}</td><td>{link}</td><td class="n">{c.references}</td>'
+                f'<td class="n">{c.real}</td><td class="n pn">{c.potential}</td><td class="n hn">{c.hallucinated}</td>'
+                f'<td>{esc(top_codes(c.codes))}</td><td class="n">{c.warnings or ""}</td></tr>\n'
+            )
+        w("</tbody></table>\n")
+        if self.only_flagged and len(shown) < len(rows):
+            w(
+                f'<p class="legend">{len(rows) - len(shown)} papers with nothing flagged are not listed '
+                "(--only-flagged).</p>\n"
+            )
+        w(
+            '<p class="legend">Real: the record proves the work as cited. Potential: not confirmed, '
+            "not disproved (check by hand). Hallucinated: proof that the citation is wrong. "
+            "Hover a code for its meaning.</p></section>\n"
+        )
+
+    def _write_filters(self) -> None:
+        w = self.out.write
+        w('<nav id="filters" class="card" aria-label="filters"><fieldset><legend>Show</legend>')
+        for cls in CLASSES:
+            n = self._classes.get(cls, 0)
+            hidden_real = self.only_flagged and cls == "Real"
+            if hidden_real:
+                continue
+            w(
+                f'<label><input type="checkbox" data-kind="class" value="{cls}" checked> '
+                f'<span class="badge {SHORT[cls]}">{cls}</span> {n}</label>'
+            )
+        w("</fieldset><fieldset><legend>Codes</legend>")
+        for code in sorted(self._codes, key=lambda x: PRIMARY_ORDER.index(x) if x in PRIMARY_ORDER else 99):
+            w(
+                f'<label title="{esc(_code_titles([code]))}"><input type="checkbox" data-kind="code" '
+                f'value="{esc(code)}" checked> {esc(code)} {self._codes[code]}</label>'
+            )
+        w('</fieldset><span id="shown"></span></nav>\n')
+
+
+def _title_line(c: CitationResult) -> str:
+    ref = c.reference
+    who = ref.authors[0].family if ref.authors else ""
+    if len(ref.authors) > 1 or ref.et_al:
+        who += " et al."
+    title = ref.title or (ref.raw or "")[:200]
+    return f"{who} ({ref.year or 'n.d.'}) {title}".strip()
+
+
+def _code_titles(codes: list[str]) -> str:
+    return "; ".join(f"{k}: {CODES[k].name}, {CODES[k].meaning}" for k in codes if k in CODES)
+
+
+def _codes_line(codes: Counter[str]) -> str:
+    return ", ".join(f"{k} {CODES[k].name if k in CODES else ''} ×{n}" for k, n in codes.most_common(6))
+
+
+def _counts_html(c: PaperCounts) -> str:
+    return (
+        f'{c.references} references: <b class="R">{c.real} Real</b>, <b class="P">{c.potential} Potential</b>, '
+        f'<b class="H">{c.hallucinated} Hallucinated</b>' + (f" · {c.warnings} warnings" if c.warnings else "")
+    )

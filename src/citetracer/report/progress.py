@@ -1,0 +1,108 @@
+"""Progress bars for `check` of PDFs and for `scan`, on stderr when it is a terminal, silent otherwise.
+
+A PDF with 60 references checked online takes tens of seconds; without a bar that is a
+silent wait. Logs and pipes get no bar (and no control characters); warnings printed
+through `.console` appear above a bar instead of breaking it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import TracebackType
+
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    SpinnerColumn,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from citetracer.scan.journal import Entry
+
+
+def _bar(console: Console) -> Progress:
+    return Progress(
+        SpinnerColumn(),
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+        console=console,
+        transient=True,
+    )
+
+
+class CheckProgress:
+    """Files and, within each, citations judged so far."""
+
+    def __init__(self, console: Console, enabled: bool = True) -> None:
+        self.console = console
+        self.bar = _bar(console) if enabled and console.is_terminal else None
+        self.files: TaskID | None = None
+        self.cites: TaskID | None = None
+
+    def __enter__(self) -> CheckProgress:
+        if self.bar is not None:
+            self.bar.__enter__()
+            self.files = self.bar.add_task("files", total=None)
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(kind, exc, tb)
+
+    def reading(self, path: Path) -> None:
+        if self.bar is not None and self.files is not None:
+            self.bar.update(self.files, description=f"reading {path.name}")
+
+    def checking(self, n: int) -> None:
+        if self.bar is None:
+            return
+        if self.cites is not None:
+            self.bar.remove_task(self.cites)
+        self.cites = self.bar.add_task("citations", total=n)
+
+    def citation_done(self, _index: int) -> None:
+        if self.bar is not None and self.cites is not None:
+            self.bar.advance(self.cites)
+
+    def paper_done(self) -> None:
+        if self.bar is not None and self.files is not None:
+            self.bar.update(self.files, description="files")
+            self.bar.advance(self.files)
+
+
+class ScanProgress:
+    """Papers finished, with how many have Hallucinated citations so far."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.bar = _bar(console) if console.is_terminal else None
+        self.task: TaskID | None = None
+        self.flagged = 0
+
+    def __enter__(self) -> ScanProgress:
+        if self.bar is not None:
+            self.bar.__enter__()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(kind, exc, tb)
+
+    def start(self, total: int, done: int) -> None:
+        if self.bar is not None:
+            self.task = self.bar.add_task("papers", total=total, completed=done)
+
+    def advance(self, entry: Entry) -> None:
+        if entry.hallucinated:
+            self.flagged += 1
+        if self.bar is not None and self.task is not None:
+            self.bar.update(self.task, advance=1, description=f"papers ({self.flagged} with Hallucinated)")

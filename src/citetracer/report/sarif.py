@@ -1,0 +1,131 @@
+"""SARIF 2.1.0 for code-scanning tools (GitHub code scanning, IDE viewers).
+
+One rule per Potential and Hallucinated code; one result per flagged citation, at the
+BibTeX entry's file and line (a .bib, or the .bib files a .tex names, or a .tex/.bbl
+`\\bibitem`). Hallucinated is `error`, Potential `warning`; Real citations give no result.
+Written as a stream: results as they come, the tool and its rules after them (JSON member
+order does not matter), so a report can be fed citation by citation.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import IO, Any
+from urllib.parse import quote
+
+from citetracer import __version__
+from citetracer.records import CitationResult
+from citetracer.report.sources import Location, entry_locations
+from citetracer.report.views import lead_reason
+from citetracer.taxonomy import CODES, PRIMARY_ORDER
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+#: The rules, fixed so every result's ruleIndex is known before the run ends.
+RULES: tuple[str, ...] = tuple(k for k in sorted(CODES, key=PRIMARY_ORDER.index) if not k.startswith("R"))
+LEVEL = {"Hallucinated": "error", "Potential": "warning"}
+BASE_ID = "SRCROOT"
+
+
+def _rule(code: str) -> dict[str, Any]:
+    c = CODES[code]
+    level = LEVEL[c.verdict_class]
+    return {
+        "id": code,
+        "name": "".join(w.capitalize() for w in re.split(r"[^a-z]+", c.name.lower()) if w),
+        "shortDescription": {"text": f"{c.verdict_class}: {c.name}"},
+        "fullDescription": {"text": f"{code} ({c.verdict_class}): {c.meaning}."},
+        "help": {
+            "text": f"{code}: {c.meaning}. The result's message gives the record that proves it; "
+            "check the entry against that record and correct or remove it.",
+        },
+        "defaultConfiguration": {"level": level},
+        "properties": {"tags": ["citation", c.verdict_class.lower()]},
+    }
+
+
+class SarifWriter:
+    """Write `begin()`, then `add(input_path, citation)` per citation, then `end()`."""
+
+    def __init__(self, out: IO[str], base_dir: Path | None = None) -> None:
+        self.out = out
+        self.base = (base_dir or Path.cwd()).resolve()
+        self._locations: dict[str, dict[str, Location]] = {}
+        self._n = 0
+        self._notes: list[dict[str, Any]] = []
+
+    def begin(self) -> None:
+        self.out.write('{\n"$schema": ' + json.dumps(SCHEMA_URI) + ',\n"version": "2.1.0",\n"runs": [{\n"results": [\n')
+
+    def _uri(self, path: Path) -> tuple[str, str | None]:
+        """A URI relative to the base folder (with its base id), or an absolute file URI."""
+        full = path.resolve()
+        try:
+            return quote(full.relative_to(self.base).as_posix()), BASE_ID
+        except ValueError:
+            return full.as_uri(), None
+
+    def _location(self, source: str, c: CitationResult) -> dict[str, Any]:
+        if source not in self._locations:
+            self._locations[source] = entry_locations(Path(source))
+        file, line = self._locations[source].get(c.id, (Path(source), None))
+        uri, base = self._uri(file)
+        artifact: dict[str, Any] = {"uri": uri}
+        if base:
+            artifact["uriBaseId"] = base
+        physical: dict[str, Any] = {"artifactLocation": artifact}
+        if line:
+            physical["region"] = {"startLine": line}
+        return {"physicalLocation": physical}
+
+    def add(self, source: str, c: CitationResult) -> None:
+        v = c.verdict
+        if v.class_ not in LEVEL or v.code not in RULES:
+            return
+        location = self._location(source, c)
+        uri = location["physicalLocation"]["artifactLocation"]["uri"]
+        fingerprint = hashlib.sha256(f"{uri}\x00{c.id}\x00{v.code}".encode()).hexdigest()[:32]
+        result: dict[str, Any] = {
+            "ruleId": v.code,
+            "ruleIndex": RULES.index(v.code),
+            "level": LEVEL[v.class_],
+            "message": {"text": f"{c.id}: {v.class_} ({', '.join(v.codes)}). {v.rationale}"},
+            "locations": [location],
+            "partialFingerprints": {"citetracerEntry/v1": fingerprint},
+            "properties": {
+                "class": v.class_,
+                "codes": v.codes,
+                "fields": v.fields,
+                "reason": lead_reason(v.rationale),
+                "evidence": [{k: e.get(k) for k in ("source", "id", "url", "title")} for e in v.evidence],
+                **({"page": c.reference.page} if c.reference.page else {}),
+            },
+        }
+        self.out.write(("," if self._n else "") + json.dumps(result, ensure_ascii=False) + "\n")
+        self._n += 1
+
+    def note(self, message: str, level: str = "warning") -> None:
+        """An input problem (unreadable file, warning) reported as a tool notification."""
+        self._notes.append({"level": level, "message": {"text": message}})
+
+    def end(self) -> None:
+        tool = {
+            "driver": {
+                "name": "citetracer",
+                "version": __version__,
+                "semanticVersion": __version__,
+                "rules": [_rule(k) for k in RULES],
+            }
+        }
+        invocation: dict[str, Any] = {"executionSuccessful": True}
+        if self._notes:
+            invocation["toolExecutionNotifications"] = self._notes
+        tail = {
+            "tool": tool,
+            "invocations": [invocation],
+            "originalUriBaseIds": {BASE_ID: {"uri": self.base.as_uri() + "/"}},
+            "columnKind": "unicodeCodePoints",
+        }
+        self.out.write("],\n" + json.dumps(tail, ensure_ascii=False, indent=1)[1:-1] + "\n}]\n}\n")

@@ -1,0 +1,69 @@
+"""Where a report finds an input's entries again: the .bib files behind it and each key's line.
+
+Citations carry their key (`id`) but not where it is written; SARIF needs the file and line,
+the corrected BibTeX needs the text. Both read the input again, bounded as the extractor
+bounds it.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from citetracer.extract import MAX_TEXT_BYTES, _bibliography_files
+from citetracer.extract.bibtex import parse_bibtex
+
+Location = tuple[Path, int | None]
+
+
+def read_text_file(path: Path) -> str | None:
+    try:
+        if path.stat().st_size > MAX_TEXT_BYTES:
+            return None
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if b"\x00" in data[:65536]:
+        return None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+_BIBITEM = re.compile(r"\\bibitem\s*(?:\[(?:[^\[\]]|\[[^\]]*\])*\])?\s*\{([^}]*)\}")
+
+
+def entry_locations(path: Path) -> dict[str, Location]:
+    """Where each entry key of an input is written: (file, 1-based line); empty for other inputs."""
+    suffix = path.suffix.lower()
+    if suffix not in (".bib", ".tex", ".bbl", ".ltx"):
+        return {}
+    text = read_text_file(path)
+    if text is None:
+        return {}
+    out: dict[str, Location] = {}
+    if suffix == ".bib" or (suffix != ".bbl" and "\\bibitem" not in text and re.search(r"(?m)^\s*@\w+\s*[{(]", text)):
+        for entry in parse_bibtex(text).entries:
+            out.setdefault(entry.key, (path, entry.line))
+        return out
+    if "\\bibitem" in text:
+        for m in _BIBITEM.finditer(text):
+            out.setdefault(m.group(1).strip(), (path, text.count("\n", 0, m.start()) + 1))
+        return out
+    for bib in _bibliography_files(text, path.parent):
+        for key, loc in entry_locations(bib).items():
+            out.setdefault(key, loc)
+    return out
+
+
+def bib_sources(path: Path) -> list[Path]:
+    """The .bib files behind an input: itself, or the ones a .tex names; [] for other inputs."""
+    suffix = path.suffix.lower()
+    if suffix == ".bib":
+        return [path]
+    if suffix == ".tex":
+        text = read_text_file(path)
+        if text and "\\bibitem" not in text:
+            return [p for p in _bibliography_files(text, path.parent) if p.is_file()]
+    return []

@@ -1,0 +1,220 @@
+"""What the people-facing reports (HTML, CSV, Markdown, SARIF, fixed BibTeX) show of a citation.
+
+One place decides how a citation reads to a person: its lead reason, the cited fields
+beside the record's with the offending ones marked, the evidence links that are safe
+to follow, and, for an unverified (P1) citation, what was searched and what failed.
+Every report module formats these values; none re-derives them. Nothing here judges:
+the verdict, its codes and its rationale come from the pipeline unchanged.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from citetracer.records import FIELDS, CitationResult, Reference, Report
+
+CLASSES: tuple[str, ...] = ("Hallucinated", "Potential", "Real")
+#: Codes whose evidence is a different work than the cited one (the nearest the sources had),
+#: so a report must not call that record "the record found".
+NOT_THIS_WORK = ("H1", "P1", "P2")
+MAX_URL_CHARS = 2000
+
+
+def is_flagged(c: CitationResult) -> bool:
+    """A citation someone should look at: Potential or Hallucinated."""
+    return c.verdict.class_ != "Real"
+
+
+def lead_reason(rationale: str) -> str:
+    """The primary code's sentence of a rationale ('H3: ... . H1: ...' -> 'H3: ...')."""
+    return re.split(r"\.\s+(?=[RPH]\d: )", rationale, maxsplit=1)[0].rstrip(".")
+
+
+def safe_url(url: object) -> str | None:
+    """The URL if a browser may follow it from a report: http(s), no spaces or control characters.
+
+    URLs come from papers and from sources' replies, so a `javascript:` or `data:` link is an
+    attack, not a reference.
+    """
+    if not isinstance(url, str) or not url or len(url) > MAX_URL_CHARS:
+        return None
+    if any(ord(ch) < 33 or ch in "\"'<>\\`" for ch in url):
+        return None
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        return None
+    return url
+
+
+def cited_value(ref: Reference, field: str) -> str | None:
+    value = getattr(ref, field, None)
+    if field == "authors":
+        names = "; ".join(p.display() for p in ref.authors)
+        return (names + ("; et al." if ref.et_al else "")) or None
+    return None if value in (None, "") else str(value)
+
+
+@dataclass(frozen=True)
+class FieldRow:
+    """One field of a citation beside the same field of the record it was compared with."""
+
+    field: str
+    cited: str | None
+    found: str | None
+    #: match, mismatch, missing (one side lacks it) or "" (not compared).
+    status: str
+    #: The verdict names this field as wrong.
+    offending: bool
+
+
+def field_rows(c: CitationResult) -> list[FieldRow]:
+    """Every field the citation states or the record has, in the data model's order."""
+    compared = {fc.field: fc for fc in c.comparisons}
+    offending = set(c.verdict.fields)
+    rows = []
+    for name in FIELDS:
+        fc = compared.get(name)
+        cited = cited_value(c.reference, name)
+        if fc is None:
+            if cited is not None:
+                rows.append(FieldRow(name, cited, None, "", name in offending))
+            continue
+        rows.append(FieldRow(name, fc.cited if fc.cited is not None else cited, fc.found, fc.status, name in offending))
+    return rows
+
+
+def record_label(c: CitationResult) -> str:
+    """What the compared record is to this citation (the same work, or only the nearest one)."""
+    if not c.comparisons:
+        return "record found"
+    if c.verdict.code in NOT_THIS_WORK:
+        return "nearest record (a different work)"
+    return "record found"
+
+
+@dataclass(frozen=True)
+class EvidenceLink:
+    source: str
+    id: str
+    title: str | None
+    url: str | None
+
+
+def evidence_links(c: CitationResult) -> list[EvidenceLink]:
+    out = []
+    for e in c.verdict.evidence:
+        title = e.get("title")
+        out.append(
+            EvidenceLink(
+                source=str(e.get("source") or "?"),
+                id=str(e.get("id") or "?"),
+                title=str(title) if title else None,
+                url=safe_url(e.get("url")),
+            )
+        )
+    return out
+
+
+def source_summary(c: CitationResult) -> str:
+    """Which sources answered, failed or were skipped for this citation, in one line."""
+    parts = []
+    for s in c.cost.sources:
+        if s.status == "answered":
+            text = f"{s.source} answered"
+            if s.fetched_at:
+                text += f" (memo of {s.fetched_at[:10]})"
+        else:
+            text = f"{s.source} {s.status}" + (f": {s.detail}" if s.detail else "")
+        parts.append(text)
+    return "; ".join(parts)
+
+
+def coverage_note(c: CitationResult) -> str | None:
+    """For an unverified citation (P1): the cited venue and year and what was searched.
+
+    The rationale says *that* coverage was incomplete; this says what the reader needs to
+    verify it by hand: which venue and year were cited, which sources answered, which failed
+    or were skipped and why, and whether only the local store was asked.
+    """
+    if c.verdict.code != "P1" and "P1" not in c.verdict.codes:
+        return None
+    ref = c.reference
+    venue = f"'{ref.venue}'" if ref.venue else "no venue"
+    year = str(ref.year) if ref.year else "no year"
+    parts = [f"cited: {venue}, {year}"]
+    searched = source_summary(c)
+    if searched:
+        parts.append(f"searched: {searched}")
+    names = {s.source for s in c.cost.sources}
+    if names and names <= {"memory"}:
+        parts.append("online sources were not asked (offline)")
+    failed = [s.source for s in c.cost.sources if s.status != "answered"]
+    if failed:
+        parts.append(f"not searched to the end: {', '.join(failed)}")
+    return "; ".join(parts)
+
+
+def short_ref(c: CitationResult, width: int = 110) -> str:
+    ref = c.reference
+    who = ref.authors[0].family if ref.authors else ""
+    if len(ref.authors) > 1 or ref.et_al:
+        who += " et al."
+    title = ref.title or ref.raw or ""
+    text = f"{who} ({ref.year or 'n.d.'}) {title}".strip()
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+@dataclass
+class PaperCounts:
+    """One paper's totals, as the scan summary and the summary CSV give them."""
+
+    file: str
+    references: int = 0
+    real: int = 0
+    potential: int = 0
+    hallucinated: int = 0
+    warnings: int = 0
+    codes: Counter[str] | None = None
+
+    @property
+    def flagged(self) -> int:
+        return self.potential + self.hallucinated
+
+    def risk_key(self) -> tuple[int, float, int, str]:
+        """Sort key, riskiest first: most Hallucinated, then the larger Hallucinated share, then Potential."""
+        share = self.hallucinated / self.references if self.references else 0.0
+        return (-self.hallucinated, -share, -self.potential, self.file)
+
+
+def paper_counts(report: Report) -> PaperCounts:
+    s = report.summary()
+    codes: Counter[str] = Counter()
+    for c in report.citations:
+        if c.verdict.class_ != "Real":
+            codes[c.verdict.code] += 1
+    return PaperCounts(
+        file=report.input,
+        references=s["total"],
+        real=s["real"],
+        potential=s["potential"],
+        hallucinated=s["hallucinated"],
+        warnings=len(report.warnings),
+        codes=codes,
+    )
+
+
+def top_codes(codes: Counter[str] | None, n: int = 3) -> str:
+    if not codes:
+        return ""
+    return ", ".join(f"{code} ×{k}" for code, k in codes.most_common(n))
+
+
+def visible(citations: Iterable[CitationResult], only_flagged: bool) -> list[CitationResult]:
+    return [c for c in citations if is_flagged(c)] if only_flagged else list(citations)

@@ -1,0 +1,122 @@
+"""The scan's reports, built from the journal and the per-paper JSON files.
+
+Built after the workers finish (and again by every resumed run), one paper at a time,
+so their size does not depend on memory: `index.html` (summary and every paper),
+`summary.csv` (one row per paper), `citations.csv` (one row per citation), `summary.md`
+(a review comment) and `results.sarif` when BibTeX or LaTeX inputs were scanned. Each is
+written to a temporary name and renamed, so a killed run leaves the previous one whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
+from pathlib import Path
+from typing import IO
+
+from citetracer.records import CitationResult, Report
+from citetracer.report.csv_report import CitationCsv, PaperCsv
+from citetracer.report.html_report import HtmlReport
+from citetracer.report.review import ReviewSummary
+from citetracer.report.sarif import SarifWriter
+from citetracer.report.views import PaperCounts
+from citetracer.scan.journal import Entry
+
+SARIF_SUFFIXES = (".bib", ".tex", ".bbl")
+
+
+def entry_counts(e: Entry) -> PaperCounts:
+    return PaperCounts(
+        file=e.file,
+        references=e.references,
+        real=e.real,
+        potential=e.potential,
+        hallucinated=e.hallucinated,
+        warnings=len(e.warnings),
+        codes=Counter(e.codes),
+    )
+
+
+def load_report(path: Path) -> Report:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return Report(
+        version=str(doc.get("citetracer", "")),
+        input=str(doc.get("input", "")),
+        citations=[CitationResult.model_validate(c) for c in doc.get("citations", [])],
+        warnings=list(doc.get("warnings", [])),
+    )
+
+
+@contextmanager
+def replacing(path: Path) -> Iterator[IO[str]]:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("w", encoding="utf-8", newline="") as fh:
+        yield fh
+    os.replace(tmp, path)
+
+
+def risk_order(entries: list[Entry]) -> list[Entry]:
+    checked = sorted((e for e in entries if e.status == "done"), key=lambda e: entry_counts(e).risk_key())
+    return checked + [e for e in entries if e.status != "done"]
+
+
+def write_outputs(folder: Path, entries: list[Entry], *, only_flagged: bool = False, context: str = "") -> list[Path]:
+    """Every report of the scan; returns the files written."""
+    ordered = risk_order(entries)
+    names = ["index.html", "summary.csv", "citations.csv", "summary.md"]
+    sarif_keys = {e.key for e in ordered if e.status == "done" and Path(e.path).suffix.lower() in SARIF_SUFFIXES}
+    if sarif_keys:
+        names.append("results.sarif")
+    with ExitStack() as stack:
+        outs = {name: stack.enter_context(replacing(folder / name)) for name in names}
+        html = HtmlReport(
+            outs["index.html"],
+            title=f"citetracer scan: {len(entries)} papers",
+            context=context,
+            report_dir=folder,
+            only_flagged=only_flagged,
+        )
+        papers_csv, citations_csv = PaperCsv(outs["summary.csv"]), CitationCsv(outs["citations.csv"])
+        review = ReviewSummary(only_flagged=only_flagged)
+        sarif = SarifWriter(outs["results.sarif"]) if sarif_keys else None
+        if sarif:
+            sarif.begin()
+        html.begin()
+        for e in ordered:
+            if e.status != "done":
+                why = e.error or e.status
+                html.unreadable_paper(e.file, why)
+                papers_csv.add_unchecked(e.file, why)
+                review.unchecked_paper(e.file, why)
+                if sarif:
+                    sarif.note(f"{e.file}: not checked: {why}", level="error")
+                continue
+            counts = entry_counts(e)
+            papers_csv.add(counts, e.warnings)
+            report_file = folder / "papers" / f"{e.name}.json"
+            try:
+                report = load_report(report_file)
+            except (OSError, ValueError) as exc:
+                html.unreadable_paper(e.file, f"its report {report_file.name} cannot be read ({exc})")
+                continue
+            review.paper(counts, report.citations)
+            if only_flagged and not counts.flagged:
+                html.skipped_paper(counts)
+                continue
+            path = Path(e.path)
+            html.begin_paper(e.file, pdf=path if path.suffix.lower() == ".pdf" else None, warnings=e.warnings)
+            for c in report.citations:
+                html.citation(c)
+                if not only_flagged or c.verdict.class_ != "Real":
+                    citations_csv.add(e.file, c)
+                if sarif and e.key in sarif_keys:
+                    sarif.add(e.path, c)
+            html.end_paper(counts)
+        html.end()
+        review.write(outs["summary.md"])
+        if sarif:
+            sarif.end()
+    return [folder / name for name in names]

@@ -1,0 +1,180 @@
+"""`citetracer scan`: many papers through the one pipeline, resumable, one report per paper.
+
+The order of work: collect the inputs, identify each paper (its content hash and name),
+skip those the journal has finished, check the rest in the worker pool (each result is
+journaled as it arrives), then build the summary reports from the journal. Nothing here
+judges a citation; the workers call the same `Checker` as `citetracer check`.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import re
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any, Protocol
+
+from citetracer.config import Settings
+from citetracer.scan.inputs import Paper, collect, content_key
+from citetracer.scan.journal import Entry, Journal
+from citetracer.scan.outputs import write_outputs
+from citetracer.scan.pool import Job, Pool, report_path
+from citetracer.store.db import Store
+
+
+class ScanError(Exception):
+    """The scan cannot start: nothing to scan, an output folder in use, a journal from other settings."""
+
+
+class Progress(Protocol):
+    def start(self, total: int, done: int) -> None: ...
+
+    def advance(self, entry: Entry) -> None: ...
+
+
+@dataclass
+class ScanOptions:
+    out_dir: Path
+    workers: int = 1
+    only_flagged: bool = False
+    restart: bool = False
+    #: Seconds one paper may take before its worker is stopped (None: no limit).
+    paper_timeout: float | None = 1800.0
+
+
+@dataclass
+class ScanOutcome:
+    entries: list[Entry] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+    checked_now: int = 0
+    resumed: int = 0
+    #: Stopped by Ctrl-C: the reports cover the papers finished so far; the next run continues.
+    interrupted: bool = False
+    outputs: list[Path] = field(default_factory=list)
+
+    @property
+    def hallucinated_papers(self) -> int:
+        return sum(1 for e in self.entries if e.status == "done" and e.hallucinated)
+
+    @property
+    def unchecked(self) -> list[Entry]:
+        return [e for e in self.entries if e.status != "done"]
+
+
+def _lock(folder: Path) -> IO[str]:
+    """Hold DIR/.lock for the whole run: two scans writing one folder would corrupt each other's journal."""
+    fh = (folder / ".lock").open("w")
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        fh.close()
+        raise ScanError(f"another scan is writing {folder} (its .lock is held)") from exc
+    return fh
+
+
+def _safe_name(display: str) -> str:
+    stem = Path(display.split(":")[-1]).name
+    for suffix in (".pdf", ".bib", ".bbl", ".tex", ".txt"):
+        if stem.lower().endswith(suffix):
+            stem = stem[: -len(suffix)]
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", stem).strip("._")[:80] or "paper"
+
+
+def assign_names(keys: list[str], papers: list[Paper], journal: Journal) -> dict[str, str]:
+    """A unique file name per paper; papers the journal knows keep theirs across runs."""
+    names = {k: journal.entries[k].name for k in keys if k in journal.entries}
+    taken = set(names.values())
+    for key, paper in zip(keys, papers, strict=True):
+        if key in names:
+            continue
+        name = base = _safe_name(paper.display)
+        if name in taken:
+            name = f"{base}-{key[:8]}"
+        n = 2
+        while name in taken:
+            name, n = f"{base}-{key[:8]}-{n}", n + 1
+        names[key] = name
+        taken.add(name)
+    return names
+
+
+def run_scan(
+    paths: Sequence[Path],
+    settings: Settings,
+    options: ScanOptions,
+    progress: Progress | None = None,
+    context: str = "",
+) -> ScanOutcome:
+    folder = options.out_dir
+    folder.mkdir(parents=True, exist_ok=True)
+    lock = _lock(folder)
+    try:
+        return _run(paths, settings, options, progress, context)
+    finally:
+        lock.close()
+
+
+def _run(
+    paths: Sequence[Path], settings: Settings, options: ScanOptions, progress: Progress | None, context: str
+) -> ScanOutcome:
+    folder = options.out_dir
+    papers, problems = collect(paths, folder)
+    outcome = ScanOutcome(problems=problems)
+    if not papers:
+        raise ScanError("no papers to scan" + (f" ({'; '.join(problems[:3])})" if problems else ""))
+    journal = Journal(folder, settings, restart=options.restart)
+    try:
+        keys: list[str] = []
+        readable: list[Paper] = []
+        for paper in papers:
+            try:
+                keys.append(content_key(paper))
+                readable.append(paper)
+            except OSError as exc:
+                problems.append(f"{paper.display}: cannot be read ({exc.strerror or exc})")
+        names = assign_names(keys, readable, journal)
+        todo = [(k, p) for k, p in zip(keys, readable, strict=True) if not journal.finished(k)]
+        outcome.resumed = len(readable) - len(todo)
+        if todo:
+            with Store(settings.store):  # brings the index up to date once, before the workers open it
+                pass
+        if progress:
+            progress.start(len(readable), outcome.resumed)
+        by_index = dict(enumerate(todo))
+        run_id = f"{int(time.time())}-{os.getpid()}"
+
+        def jobs() -> Iterator[Job]:
+            for i, (key, paper) in by_index.items():
+                yield Job(i, str(paper.path), paper.display, str(report_path(folder, names[key])))
+
+        def on_result(job: Job, result: dict[str, Any]) -> None:
+            key, paper = by_index[job.index]
+            entry = Entry.from_json(
+                {
+                    **result,
+                    "key": key,
+                    "file": paper.display,
+                    "path": str(paper.path),
+                    "name": names[key],
+                    "run": run_id,
+                }
+            )
+            journal.append(entry)
+            outcome.checked_now += 1
+            if progress:
+                progress.advance(entry)
+
+        if todo:
+            workers = max(1, min(options.workers, len(todo)))
+            try:
+                Pool(workers, settings, options.paper_timeout).run(jobs(), on_result)
+            except KeyboardInterrupt:
+                outcome.interrupted = True
+        outcome.entries = [journal.entries[k] for k in keys if k in journal.entries]
+    finally:
+        journal.close()
+    outcome.outputs = write_outputs(folder, outcome.entries, only_flagged=options.only_flagged, context=context)
+    return outcome

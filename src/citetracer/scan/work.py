@@ -1,0 +1,84 @@
+"""One paper of a scan, inside a worker: the pipeline's check, the report file, the totals.
+
+The check itself is `Checker.check_read`, the same call `citetracer check` makes; what is
+added here is only bookkeeping: the report written atomically (so a killed worker never
+leaves half a file that the journal could point at) and the plausibility warnings of the
+scan summary.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import traceback
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from citetracer.extract import InputError, read_references
+from citetracer.pipeline import Checker
+from citetracer.records import Report
+from citetracer.scan.pool import Job
+
+#: A PDF whose reading gives fewer references than this is worth a look (most papers cite more;
+#: a short note with one or two citations does exist, so this is a warning, not an error).
+FEW_REFERENCES = 3
+MANY_REFERENCES = 400
+#: Share of references read without a title above which the bibliography was probably misread.
+UNTITLED_SHARE = 0.25
+
+
+def plausibility_warnings(path: Path, report: Report) -> list[str]:
+    """Reference counts that suggest the bibliography was not read whole or read wrongly."""
+    n = len(report.citations)
+    out = []
+    if path.suffix.lower() == ".pdf" and n < FEW_REFERENCES:
+        out.append(f"only {n} reference{'s' if n != 1 else ''} found: check that the whole bibliography was read")
+    if n > MANY_REFERENCES:
+        out.append(f"{n} references: more than a paper usually has; the bibliography's end may have been missed")
+    untitled = sum(1 for c in report.citations if not c.reference.title)
+    if n >= 4 and untitled / n > UNTITLED_SHARE:
+        out.append(f"{untitled} of {n} references were read without a title: the reference list may be misread")
+    return out
+
+
+def check_paper(checker: Checker, job: Job) -> dict[str, Any]:
+    start = time.perf_counter()
+    path = Path(job.path)
+    try:
+        read = read_references(path)
+        report = checker.check_read(read, job.display)
+    except InputError as exc:
+        return {"status": "unreadable", "error": str(exc), "seconds": round(time.perf_counter() - start, 3)}
+    except Exception as exc:  # a process boundary: one paper's failure must not end the scan
+        traceback.print_exc()
+        return {
+            "status": "failed",
+            "error": f"{type(exc).__name__}: {exc}",
+            "seconds": round(time.perf_counter() - start, 3),
+        }
+    write_atomic(Path(job.report), json.dumps(report.to_json_dict(), ensure_ascii=False, indent=1) + "\n")
+    s = report.summary()
+    codes = Counter(c.verdict.code for c in report.citations if c.verdict.class_ != "Real")
+    return {
+        "status": "done",
+        "references": s["total"],
+        "real": s["real"],
+        "potential": s["potential"],
+        "hallucinated": s["hallucinated"],
+        "codes": dict(codes),
+        "warnings": list(report.warnings) + plausibility_warnings(path, report),
+        "seconds": round(time.perf_counter() - start, 3),
+    }
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write a file so that readers see the old one or the whole new one, never a part."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        fh.write(text)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)

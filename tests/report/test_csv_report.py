@@ -1,0 +1,65 @@
+"""CSV: one row per citation, one per paper; formulas neutralized."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+from citetracer.records import Report
+from citetracer.report.csv_report import CITATION_COLUMNS, PAPER_COLUMNS, CitationCsv, PaperCsv, cell
+from citetracer.report.views import paper_counts
+
+
+def test_one_row_per_citation_with_verdict_and_evidence(checked_bib: tuple[Path, Report]) -> None:
+    _, report = checked_bib
+    buf = io.StringIO()
+    rows = CitationCsv(buf)
+    for c in report.citations:
+        rows.add(report.input, c)
+    table = list(csv.DictReader(io.StringIO(buf.getvalue())))
+    assert list(table[0]) == list(CITATION_COLUMNS)
+    assert [r["id"] for r in table] == [c.id for c in report.citations]
+    by_id = {r["id"]: r for r in table}
+    assert by_id["lstm_wrong_authors"]["class"] == "Hallucinated" and by_id["lstm_wrong_authors"]["code"] == "H3"
+    assert by_id["lstm_wrong_authors"]["fields"] == "authors"
+    assert by_id["lstm_wrong_authors"]["evidence_id"] == "lstm"
+    assert by_id["lstm_wrong_authors"]["reason"].startswith("H3: ")
+    assert by_id["resnet"]["evidence_title"] == "Deep Residual Learning for Image Recognition"
+    assert by_id["thesis"]["coverage"].startswith("cited: 'University of Nowhere', 2019")
+    assert by_id["evil_link"]["evidence_url"] == ""  # a javascript: URL is not passed on
+    assert all(r["file"] == report.input for r in table)
+
+
+def test_spreadsheet_formulas_are_neutralized(checked_bib: tuple[Path, Report]) -> None:
+    _, report = checked_bib
+    buf = io.StringIO()
+    rows = CitationCsv(buf)
+    for c in report.citations:
+        rows.add(report.input, c)
+    formula = next(r for r in csv.DictReader(io.StringIO(buf.getvalue())) if r["id"] == "formula")
+    assert formula["title"].startswith("'=HYPERLINK(")
+    assert all(not v.startswith(("=", "+", "-", "@")) for v in formula.values())
+    assert cell("-1+2") == "'-1+2" and cell(3) == 3 and cell("@SUM(A1)") == "'@SUM(A1)" and cell(None) == ""
+
+
+def test_paper_rows_follow_the_contract(checked_bib: tuple[Path, Report]) -> None:
+    _, report = checked_bib
+    buf = io.StringIO()
+    papers = PaperCsv(buf)
+    papers.add(paper_counts(report), ["only 2 references found"])
+    papers.add_unchecked("broken.pdf", "not a PDF")
+    table = list(csv.reader(io.StringIO(buf.getvalue())))
+    assert tuple(table[0][:6]) == ("file", "references", "real", "potential", "hallucinated", "warnings")
+    assert tuple(table[0]) == PAPER_COLUMNS
+    s = report.summary()
+    assert table[1][:6] == [
+        report.input,
+        str(s["total"]),
+        str(s["real"]),
+        str(s["potential"]),
+        str(s["hallucinated"]),
+        "0",
+    ]
+    assert table[1][8] == "only 2 references found"
+    assert table[2][0] == "broken.pdf" and table[2][7] == "not checked"

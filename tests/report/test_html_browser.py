@@ -1,0 +1,128 @@
+"""The HTML report in a real browser: Debian's Chromium, driven by Playwright (nothing downloaded).
+
+Opened from a file with no network: its script runs under its own Content-Security-Policy,
+the filters hide and show citations, hostile text stays text, and the page asks for nothing
+but itself. A screenshot is saved beside the report for a person to look at.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from citetracer.records import Report
+from citetracer.report.html_report import HtmlReport
+from citetracer.report.views import paper_counts
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+
+def _have_browser() -> bool:
+    if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
+        if os.environ.get("CI"):  # CI installs it (scripts/test.sh): its absence is a failure there
+            pytest.fail("chromium is not installed: scripts/test.sh installs Debian's chromium package")
+        return False
+    return True
+
+
+@pytest.fixture
+def page(tmp_path: Path) -> Iterator[object]:
+    if not _have_browser():
+        pytest.skip("chromium not installed (scripts/test.sh installs it)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        context = p.chromium.launch_persistent_context(
+            str(tmp_path / "profile"),  # a fresh profile
+            executable_path=CHROMIUM,
+            headless=True,
+            args=ARGS,
+            viewport={"width": 1280, "height": 1800},
+        )
+        try:
+            yield context.new_page()
+        finally:
+            context.close()
+
+
+def write_report(report: Report, path: Path) -> Path:
+    buf = io.StringIO()
+    html = HtmlReport(buf, title="citetracer: refs.bib", report_dir=path.parent)
+    html.begin()
+    html.begin_paper(report.input, warnings=["only 2 references found: check that the whole bibliography was read"])
+    for c in report.citations:
+        html.citation(c)
+    html.end_paper(paper_counts(report))
+    html.end()
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    return path
+
+
+def test_filters_work_and_nothing_is_fetched(checked_bib: tuple[Path, Report], tmp_path: Path, page: object) -> None:
+    from playwright.sync_api import Page
+
+    assert isinstance(page, Page)
+    _, report = checked_bib
+    html_file = write_report(report, tmp_path / "report.html")
+    requests: list[str] = []
+    errors: list[str] = []
+    page.on("request", lambda r: requests.append(r.url))
+    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(html_file.as_uri())
+    page.wait_for_selector("html[data-ready='1']")  # the script ran: its CSP hash is right
+
+    total = len(report.citations)
+    by_class = {
+        k: sum(1 for c in report.citations if c.verdict.class_ == k) for k in ("Real", "Potential", "Hallucinated")
+    }
+    shown = page.locator("#shown")
+    assert shown.text_content() == f"showing {total} of {total} citations in 1 of 1 papers"
+    assert page.locator(".cite:visible").count() == total
+
+    page.locator("#filters input[data-kind='class'][value='Real']").uncheck()
+    assert page.locator(".cite:visible").count() == total - by_class["Real"]
+    assert page.locator(".cite[data-class='Real']:visible").count() == 0
+    assert shown.text_content() == f"showing {total - by_class['Real']} of {total} citations in 1 of 1 papers"
+
+    page.locator("#filters input[data-kind='code'][value='H1']").uncheck()
+    h1 = sum(1 for c in report.citations if c.verdict.class_ != "Real" and set(c.verdict.codes) == {"H1"})
+    assert h1 and page.locator(".cite:visible").count() == total - by_class["Real"] - h1
+
+    for box in page.locator("#filters input[data-kind='class']").all():
+        box.uncheck()
+    assert page.locator(".paper:visible").count() == 0  # a paper with nothing to show is hidden
+    assert shown.text_content() == f"showing 0 of {total} citations in 0 of 1 papers"
+    for box in page.locator("#filters input").all():
+        box.check()
+    assert page.locator(".cite:visible").count() == total
+
+    # hostile text is shown as text and ran nothing
+    assert page.evaluate("typeof window.pwned") == "undefined"
+    assert page.locator("img").count() == 0 and page.locator("script").count() == 1
+    assert "<script>window.pwned=1</script>" in (page.locator("article:has-text('[fabricated]')").text_content() or "")
+    assert page.locator("a[href^='javascript']").count() == 0
+    # the offending field is highlighted
+    row = page.locator("article:has-text('lstm_wrong_authors') tr.offending")
+    assert row.count() == 1 and row.locator("td").first.text_content() == "authors"
+    assert row.evaluate("r => getComputedStyle(r.querySelector('td')).backgroundColor") != "rgba(0, 0, 0, 0)"
+
+    assert requests == [html_file.as_uri()], requests
+    assert errors == [], errors
+    page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
+    assert (tmp_path / "report.png").stat().st_size > 10_000

@@ -1,0 +1,126 @@
+"""The HTML report's content: every citation, the offending fields, safe links, hostile text escaped."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import io
+import re
+from pathlib import Path
+
+from citetracer.records import Report
+from citetracer.report.html_report import HtmlReport
+from citetracer.report.views import paper_counts
+
+
+def render(report: Report, pdf: Path | None = None, only_flagged: bool = False) -> str:
+    buf = io.StringIO()
+    html = HtmlReport(buf, title="t", only_flagged=only_flagged)
+    html.begin()
+    html.begin_paper(report.input, pdf=pdf, warnings=report.warnings)
+    for c in report.citations:
+        html.citation(c)
+    html.end_paper(paper_counts(report))
+    html.end()
+    return buf.getvalue()
+
+
+def cite_block(page: str, cid: str) -> str:
+    """The HTML of one citation (article or details element) by its id."""
+    m = re.search(
+        r'<(article|details) class="cite [^"]*"[^>]*>(?:(?!</(?:article|details)>).)*?\['
+        + re.escape(cid)
+        + r"\].*?</\1>",
+        page,
+        re.S,
+    )
+    assert m, cid
+    return m.group(0)
+
+
+def test_every_citation_with_its_class_codes_and_summary(checked_bib: tuple[Path, Report]) -> None:
+    _, report = checked_bib
+    page = render(report)
+    classes = {c.id: c.verdict.class_ for c in report.citations}
+    assert set(classes.values()) == {"Real", "Potential", "Hallucinated"}
+    for c in report.citations:
+        block = cite_block(page, c.id)
+        assert f'data-class="{c.verdict.class_}"' in block
+        assert f'data-codes="{" ".join(c.verdict.codes)}"' in block
+    # Real citations are compact (details), flagged ones open (article), Hallucinated listed first
+    assert cite_block(page, "resnet").startswith('<details class="cite R"')
+    assert cite_block(page, "fabricated").startswith('<article class="cite H"')
+    assert page.index("[fabricated]") < page.index("[thesis]") < page.index("[resnet]")
+    s = report.summary()
+    assert f'<li class="H"><b>{s["hallucinated"]}</b>Hallucinated</li>' in page
+    assert f'<li class=""><b>{s["total"]}</b>references</li>' in page
+    assert '<a href="#paper-1">' in page  # the summary row links to the paper's section
+
+
+def test_offending_fields_are_marked_beside_the_record(checked_bib: tuple[Path, Report]) -> None:
+    _, report = checked_bib
+    block = cite_block(render(report), "lstm_wrong_authors")
+    row = re.search(r'<tr class="mismatch offending"><td>authors</td><td>(.*?)</td><td>(.*?)</td>', block)
+    assert row, block
+    cited, found = row.groups()
+    assert "<mark>Bengio;</mark>" in cited and "<mark>LeCun</mark>" in cited and "<mark>" not in cited.split(";")[0]
+    assert "Schmidhuber" in found and "<mark>" in found
+    assert '<tr class="match"><td>title</td>' in block
+    assert "record found" in block  # the same work, so the column says so
+    assert "differs · wrong" in block
+    # an absent work's closest record is not presented as "the record found"
+    assert "nearest record (a different work)" in cite_block(render(report), "fabricated")
+
+
+def test_hostile_text_is_escaped_and_only_http_links_survive(checked_bib: tuple[Path, Report]) -> None:
+    _, report = checked_bib
+    page = render(report)
+    assert "<script>window.pwned" not in page and "&lt;script&gt;window.pwned=1&lt;/script&gt;" in page
+    assert "<img" not in page and "&lt;img src=x onerror=&quot;window.pwned=2&quot;&gt;" in page
+    assert "javascript:" not in page.split("<script>")[0].lower().replace("javascript:alert", "")
+    evil = cite_block(page, "evil_link")
+    assert "test:evilrec" in evil and "href" not in evil.split("Evidence:")[1].split("</p>")[0]
+    hrefs = re.findall(r'href="([^"]*)"', page)
+    assert hrefs and all(h.startswith(("#", "http://", "https://")) or not re.match(r"^\w+:", h) for h in hrefs)
+
+
+def test_content_security_policy_allows_only_the_files_own_style_and_script(checked_bib: tuple[Path, Report]) -> None:
+    _, report = checked_bib
+    page = render(report)
+    found = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', page)
+    assert found
+    csp = html.unescape(found.group(1))
+    assert "default-src 'none'" in csp
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    assert len(scripts) == 1
+    digest = base64.b64encode(hashlib.sha256(scripts[0].encode()).digest()).decode()
+    assert f"'sha256-{digest}'" in csp
+    assert "http://" not in page.split("<body>")[0] and "https://" not in page.split("<body>")[0]
+
+
+def test_pdf_page_links_and_coverage_note(checked_bib: tuple[Path, Report], tmp_path: Path) -> None:
+    _, report = checked_bib
+    first = report.citations[0]
+    paged = report.model_copy(
+        update={
+            "citations": [
+                first.model_copy(update={"reference": first.reference.model_copy(update={"page": 7})}),
+                *report.citations[1:],
+            ]
+        }
+    )
+    pdf = Path("papers dir/a paper.pdf")
+    page = render(paged, pdf=pdf)
+    assert 'href="papers%20dir/a%20paper.pdf#page=7">p. 7</a>' in page
+    assert 'href="papers%20dir/a%20paper.pdf">open PDF</a>' in page
+    thesis = cite_block(page, "thesis")
+    assert "cited: &#x27;University of Nowhere&#x27;, 2019" in thesis
+    assert "online sources were not asked (offline)" in thesis
+
+
+def test_only_flagged_leaves_out_real_citations(checked_bib: tuple[Path, Report]) -> None:
+    _, report = checked_bib
+    page = render(report, only_flagged=True)
+    assert "[resnet]" not in page and "[fabricated]" in page
+    assert 'value="Real"' not in page  # no filter for what is not there

@@ -1,0 +1,95 @@
+"""What a scan is given: folders, list files, archives (safely unpacked, bounded), missing paths."""
+
+from __future__ import annotations
+
+import io
+import os
+import tarfile
+import zipfile
+from pathlib import Path
+
+from citetracer.scan.inputs import ArchiveLimits, collect, content_key
+
+
+def touch(path: Path, text: str = "@misc{a, title={A}, year=2020}\n") -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_folders_are_walked_for_papers_and_skip_hidden_and_output(tmp_path: Path) -> None:
+    root = tmp_path / "in"
+    a = touch(root / "b" / "paper.bib")
+    touch(root / "a.pdf", "%PDF-1.4 not really")
+    touch(root / "notes.txt", "not a paper")
+    touch(root / ".hidden" / "x.bib")
+    touch(root / "a.gold.json", "{}")
+    out = root / "report"
+    touch(out / "papers" / "old.bib")
+    (root / "loop").symlink_to(root, target_is_directory=True)
+    papers, problems = collect([root, tmp_path / "missing.pdf"], out)
+    assert [p.path for p in papers] == [root / "a.pdf", a]
+    assert problems == [f"{tmp_path / 'missing.pdf'}: no such file or folder"]
+
+
+def test_list_files_name_papers_relative_to_themselves(tmp_path: Path) -> None:
+    one = touch(tmp_path / "p" / "one.bib")
+    two = touch(tmp_path / "two.bbl", "\\bibitem{x} A. B. Title. 2020.")
+    listing = tmp_path / "p" / "papers.txt"
+    listing.write_text(f"# the papers\none.bib\n\n{two}\n")
+    papers, problems = collect([listing, one], tmp_path / "out")
+    assert [p.path for p in papers] == [tmp_path / "p" / "one.bib", two]  # each paper once
+    assert not problems
+    # a .txt of references (not of paths) is a paper itself
+    refs = touch(tmp_path / "refs.txt", "[1] A. Author. A title. In Proc. X, 2020.\n")
+    papers, _ = collect([refs], tmp_path / "out")
+    assert [p.path for p in papers] == [refs]
+
+
+def test_zip_members_are_unpacked_safely_and_named_after_the_archive(tmp_path: Path) -> None:
+    archive = tmp_path / "batch.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("sub/first.bib", "@misc{a, title={A}, year=2020}")
+        zf.writestr("../../escape.bib", "@misc{b, title={B}, year=2020}")
+        zf.writestr("/abs/root.bib", "@misc{c, title={C}, year=2020}")
+        zf.writestr("__MACOSX/sub/._first.bib", "junk")
+        zf.writestr("readme.md", "not a paper")
+        link = zipfile.ZipInfo("link.bib")
+        link.external_attr = 0o120777 << 16  # a symbolic link member
+        zf.writestr(link, "/etc/passwd")
+    out = tmp_path / "out"
+    papers, problems = collect([archive], out)
+    names = sorted(p.display.split(":", 1)[1] for p in papers)
+    assert names == ["abs/root.bib", "sub/first.bib"], names
+    assert all(out / "inputs" in p.path.parents for p in papers)
+    assert not (tmp_path / "escape.bib").exists() and not list(tmp_path.glob("**/escape.bib"))
+    assert not problems
+    assert papers[0].display.startswith(os.path.relpath(archive) if not archive.is_absolute() else str(archive))
+    # unpacked once: a second collect reuses the files (same content key)
+    again, _ = collect([archive], out)
+    assert [content_key(p) for p in again] == [content_key(p) for p in papers]
+
+
+def test_tar_archives_and_their_bounds(tmp_path: Path) -> None:
+    archive = tmp_path / "batch.tar.gz"
+    with tarfile.open(archive, "w:gz") as tf:
+        for name, data in (("a.bib", b"@misc{a, title={A}, year=2020}"), ("big.pdf", b"%PDF-" + b"0" * 5000)):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+        sym = tarfile.TarInfo("evil.bib")
+        sym.type = tarfile.SYMTYPE
+        sym.linkname = "/etc/passwd"
+        tf.addfile(sym)
+    papers, problems = collect([archive], tmp_path / "out", ArchiveLimits(member_bytes=1000))
+    assert [p.display.split(":", 1)[1] for p in papers] == ["a.bib"]
+    assert len(problems) == 1 and "big.pdf" in problems[0] and "limit" in problems[0]
+
+
+def test_a_broken_archive_is_one_problem_line(tmp_path: Path) -> None:
+    bad = tmp_path / "broken.zip"
+    bad.write_bytes(b"PK\x03\x04 this is not a zip")
+    good = touch(tmp_path / "ok.bib")
+    papers, problems = collect([bad, good], tmp_path / "out")
+    assert [p.path for p in papers] == [good]
+    assert len(problems) == 1 and problems[0].startswith(f"{bad}: not a readable zip or tar archive")

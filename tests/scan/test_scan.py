@@ -1,0 +1,155 @@
+"""`citetracer scan`: the contract's files and their content, resuming, settings, exit codes."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from citetracer.cli import main
+from citetracer.scan.journal import JOURNAL
+
+SCHEMA = json.loads((Path(__file__).parents[1] / "report" / "sarif-schema-2.1.0.json").read_text())
+
+
+def scan(papers: Path, out: Path, store: Path, *extra: str) -> int:
+    return main(["scan", str(papers), "-o", str(out), "--store", str(store), "--offline", "--workers", "2", *extra])
+
+
+def err_text(capsys: pytest.CaptureFixture[str]) -> str:
+    """stderr with its line wrapping undone."""
+    return " ".join(capsys.readouterr().err.split())
+
+
+def journal_lines(out: Path) -> list[dict]:
+    return [json.loads(x) for x in (out / JOURNAL).read_text().splitlines()[1:]]
+
+
+def verdicts(doc: dict) -> list[tuple[str, str, list[str]]]:
+    return [(c["id"], c["verdict"]["class"], c["verdict"]["codes"]) for c in doc["citations"]]
+
+
+def test_scan_writes_every_report_of_the_contract(
+    papers: Path, seeded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "report"
+    assert scan(papers, out, seeded) == 1  # the example bibliography has Hallucinated citations
+    err = err_text(capsys)
+    assert "4 papers (4 checked now, 0 from the journal)" in err and "empty.bib: not checked" in err
+
+    # one JSON per paper: the same document `check --format json` writes for that file
+    for name, source in (("examples", "examples.bib"), ("clean", "clean.bib"), ("paper", "paper.pdf")):
+        doc = json.loads((out / "papers" / f"{name}.json").read_text())
+        main(["check", str(papers / source), "--store", str(seeded), "--offline", "--format", "json"])
+        alone = json.loads(capsys.readouterr().out)
+        assert verdicts(doc) == verdicts(alone) and doc["summary"] == alone["summary"]
+        assert doc["input"].endswith(source)
+    assert not (out / "papers" / "empty.json").exists()
+
+    # summary.csv: one row per paper, riskiest first, the unreadable one last
+    rows = list(csv.DictReader((out / "summary.csv").open()))
+    assert next(Path(r["file"]).name for r in rows) == "examples.bib"
+    assert [Path(r["file"]).name for r in rows][-1] == "empty.bib" and rows[-1]["status"] == "not checked"
+    ex = json.loads((out / "papers" / "examples.json").read_text())["summary"]
+    assert (rows[0]["references"], rows[0]["real"], rows[0]["potential"], rows[0]["hallucinated"]) == (
+        str(ex["total"]),
+        str(ex["real"]),
+        str(ex["potential"]),
+        str(ex["hallucinated"]),
+    )
+    # citations.csv: one row per citation of every checked paper
+    cites = list(csv.DictReader((out / "citations.csv").open()))
+    assert len(cites) == sum(int(r["references"]) for r in rows)
+    assert {c["class"] for c in cites} == {"Real", "Potential", "Hallucinated"}
+
+    # index.html: the summary and every paper; the PDF linked from the report's folder
+    page = (out / "index.html").read_text()
+    for r in rows:
+        assert f">{r['file']}<" in page
+    assert 'href="../papers/paper.pdf"' in page and "not checked: " in page
+    assert page.count('class="paper card"') == 4
+
+    # summary.md for a review comment, results.sarif for the BibTeX inputs
+    md = (out / "summary.md").read_text()
+    assert md.startswith("## citetracer: 1 of 4 papers cite Hallucinated references")
+    assert "he2016resnet_authors" in md
+    sarif = json.loads((out / "results.sarif").read_text())
+    jsonschema.Draft4Validator(SCHEMA).validate(sarif)
+    uris = {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in sarif["runs"][0]["results"]}
+    assert len(uris) == 1 and next(iter(uris)).endswith("examples.bib")
+
+    # the journal: one line per paper
+    lines = journal_lines(out)
+    assert sorted(Path(x["file"]).name for x in lines) == ["clean.bib", "empty.bib", "examples.bib", "paper.pdf"]
+    assert {x["status"] for x in lines} == {"done", "unreadable"}
+    assert all(x["worker_rss_mb"] > 0 for x in lines if x["status"] == "done")
+
+
+def test_a_second_run_checks_only_what_is_new(
+    papers: Path, seeded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "report"
+    scan(papers, out, seeded)
+    first = journal_lines(out)
+    capsys.readouterr()
+    assert scan(papers, out, seeded) == 1
+    assert "4 papers (0 checked now, 4 from the journal)" in err_text(capsys)
+    assert journal_lines(out) == first
+    (papers / "new.bib").write_text((papers / "clean.bib").read_text().replace("he2016deep", "another"))
+    (papers / "clean.bib").write_text((papers / "clean.bib").read_text() + "\n% edited\n")  # changed: checked again
+    scan(papers, out, seeded)
+    assert "5 papers (2 checked now, 3 from the journal)" in err_text(capsys)
+    names = [Path(x["file"]).name for x in journal_lines(out)[len(first) :]]
+    assert sorted(names) == ["clean.bib", "new.bib"]
+    assert len(list(csv.DictReader((out / "summary.csv").open()))) == 5
+
+
+def test_other_settings_are_refused_unless_restarted(
+    papers: Path, seeded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "report"
+    scan(papers, out, seeded)
+    capsys.readouterr()
+    assert scan(papers, out, seeded, "--closed-world") == 2
+    err = err_text(capsys)
+    assert "other settings" in err and "closed_world" in err and "--restart" in err
+    assert scan(papers, out, seeded, "--closed-world", "--restart") == 1
+    assert "4 papers (4 checked now, 0 from the journal)" in err_text(capsys)
+
+
+def test_only_flagged_and_exit_codes(papers: Path, seeded: Path, tmp_path: Path) -> None:
+    clean = tmp_path / "clean"
+    clean.mkdir()
+    (clean / "clean.bib").write_text((papers / "clean.bib").read_text())
+    assert scan(clean, tmp_path / "r0", seeded) == 0  # nothing Hallucinated
+    out = tmp_path / "r1"
+    assert scan(papers, out, seeded, "--only-flagged", "--exit-zero") == 0
+    cites = list(csv.DictReader((out / "citations.csv").open()))
+    assert cites and all(c["class"] != "Real" for c in cites)
+    page = (out / "index.html").read_text()
+    assert 'data-class="Real"' not in page and 'data-class="Hallucinated"' in page
+    assert "papers with nothing flagged are not listed" in page
+    assert main(["scan", str(tmp_path / "nothing-here"), "-o", str(tmp_path / "r2"), "--store", str(seeded)]) == 2
+
+
+def test_archives_and_list_files_are_scanned(papers: Path, seeded: Path, tmp_path: Path) -> None:
+    import zipfile
+
+    archive = tmp_path / "submissions.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.write(papers / "paper.pdf", "track-a/paper.pdf")
+        zf.write(papers / "clean.bib", "track-b/clean.bib")
+    listing = tmp_path / "more.list"
+    listing.write_text(f"{papers / 'examples.bib'}\n")
+    out = tmp_path / "report"
+    assert scan(archive, out, seeded) == 0
+    assert main(["scan", str(archive), str(listing), "-o", str(out), "--store", str(seeded), "--offline"]) == 1
+    files = sorted(r["file"] for r in csv.DictReader((out / "summary.csv").open()))
+    assert len(files) == 3
+    for member in ("submissions.zip:track-a/paper.pdf", "submissions.zip:track-b/clean.bib"):
+        assert sum(f.endswith(member) for f in files) == 1, files
+    page = (out / "index.html").read_text()
+    assert "inputs/submissions.zip-" in page  # the unpacked PDF is linked, inside the report folder
