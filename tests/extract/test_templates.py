@@ -190,3 +190,39 @@ def test_the_heading_with_references_under_it_wins(make_pdf: Callable[..., Path]
     ]
     result = read_references(make_pdf([BODY, refs, appendix]))
     assert [r.year for r in result.references] == [2023, 2006, 2015]
+
+
+def test_a_float_and_a_footnote_among_the_references_are_left_out(make_pdf: Callable[..., Path]) -> None:
+    """NeurIPS sets references in \\small: a footnote in the same size at the page's foot ("7There are
+    ...", mark glued to its word) and a figure's caption in the body's larger type on the next page are
+    no part of the reference around them."""
+    first: list[Item] = [
+        (72, 80, "References", 12),
+        *column(AUTHOR_YEAR[:4], 72, 100, size=9, indent=10, leading=10),
+        (80, 160, "7There are other explanations possible. Perhaps better optimization methods exist", 9),
+        (72, 170, "for open reward models; or their reward models have heavy-tailed error.", 9),
+    ]
+    second: list[Item] = [
+        (72, 80, "Figure A.1: As t grows, the mean of X grows without bound while the divergence", 10),
+        (72, 92, "goes to 0. The base distribution Q is a Student t-distribution with df = 3.", 10),
+        *column(AUTHOR_YEAR[4:], 72, 120, size=9, indent=10, leading=10),
+    ]
+    refs = read_references(make_pdf([BODY, first, second])).references
+    assert [r.year for r in refs] == [2023, 2006, 2015]
+    assert not any("explanations" in (r.raw or "") or "Figure" in (r.raw or "") for r in refs)
+
+
+def test_the_last_lines_of_a_list_in_a_column_of_their_own_stay_continuations(
+    make_pdf: Callable[..., Path],
+) -> None:
+    """A figure set in two columns under the list's last line makes that page two-column: the one
+    continuation line there sits in a column no other page has, indented from the list's edge."""
+    refs: list[Item] = [(72, 80, "References", 12), *column(AUTHOR_YEAR, 72, 100, indent=12)]
+    refs += [(72, 180, "Zhou, B. and Khosla, A. Object detectors emerge in deep scene", 10)]
+    last: list[Item] = [(84, 80, "CNNs, Apr. 2015.", 10), (72, 100, "A Extra", 12)]
+    # Two columns of figure labels below it.
+    last += [(72, 130 + 12 * i, f"panel {i} of the figure on the left", 10) for i in range(12)]
+    last += [(330, 130 + 12 * i, f"panel {i} of the figure on the right", 10) for i in range(12)]
+    refs_read = read_references(make_pdf([BODY, refs, last])).references
+    assert [r.year for r in refs_read] == [2023, 2006, 2015, 2015]
+    assert (refs_read[-1].raw or "").endswith("deep scene CNNs, Apr. 2015.")

@@ -62,6 +62,9 @@ def split_blocks(lines: list[Line]) -> tuple[list[Block], str]:
     size = body_size(lines)
     on_page = {page: body_size(list(group)) for page, group in itertools.groupby(lines, key=lambda ln: ln.page)}
     lines = _drop_notes([ln for ln in lines if ln.size >= 0.82 * min(size, on_page[ln.page])], size)
+    # A float that LaTeX put among the references (a figure's caption, a paragraph beside it) is set in the
+    # body's type, larger than the list's on the same page. OCR gives a page one size: nothing is larger.
+    lines = [ln for ln in lines if ln.size <= LARGER * max(size, on_page[ln.page])]
     # Lines starting far left of their column's text (a journal footer under a narrow text block) are not references.
     edges = _left_edges(lines)
     lines = [ln for ln in lines if ln.x0 >= edges[(ln.page, ln.column)] - 4 * size]
@@ -73,6 +76,12 @@ def split_blocks(lines: list[Line]) -> tuple[list[Block], str]:
 
 
 _RULE = re.compile(r"^[\s_\-–—=·.]{8,}$")
+#: A footnote's mark glued to its first word ("7There are", "*Equal contribution"): no reference opens so.
+_NOTE_MARK = re.compile(r"^(?:\d{1,2}|[*†‡§¶])(?=[A-Z][a-z])")
+#: Text this much larger than the list's, on the list's own page, is not part of it.
+LARGER = 1.08
+#: A footnote under the list is among this many last lines of its page column.
+NOTE_LINES = 6
 
 
 def _drop_notes(lines: list[Line], size: float) -> list[Line]:
@@ -93,6 +102,12 @@ def _drop_notes(lines: list[Line], size: float) -> list[Line]:
             _RULE.match(above.text) or (above.size >= small and run[k].y0 - above.y1 > 1.5 * size)
         ):
             run = run[:k]
+        # A footnote set as large as the list (\small references, \footnotesize notes): its glued mark
+        # after a gap, near the column's foot, and everything under it.
+        for j in range(max(1, len(run) - NOTE_LINES), len(run)):
+            if _NOTE_MARK.match(run[j].text) and run[j].y0 - run[j - 1].y1 > 0.3 * size:
+                run = run[:j]
+                break
         out.extend(ln for ln in run if not _RULE.match(ln.text))
     return out
 
@@ -159,10 +174,17 @@ def _left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
         if len(xs) >= 4:
             edges[key] = _edge(xs, size)
             by_column[key[1]].append(edges[key])
+    measured = list(edges.values())
     for key, xs in groups.items():
         if key not in edges:
             known = by_column.get(key[1])
-            edges[key] = statistics.median(known) if known else min(xs)
+            if known:
+                edges[key] = statistics.median(known)
+            else:
+                # A few lines in a column no other page has (a page split into columns by a figure below the
+                # list's last lines): the nearest measured edge they can be flush with or indented from.
+                near = [e for e in measured if e - 2 <= min(xs) <= e + 3 * size]
+                edges[key] = max(near) if near else min(xs)
             if edges[key] - 3 * size < min(xs) < edges[key] - 2:
                 edges[key] = min(xs)
     # A page column holding only continuation lines (one reference with hundreds of authors) has no
