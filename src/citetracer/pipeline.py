@@ -98,6 +98,8 @@ class Checker:
             today_year=self.settings.today_year,
             knows_doi_prefix=self.store.knows_doi_prefix,
             knows_venue=self.store.knows_venue,
+            venue_names=self.store.venue_names,
+            titles_sharing=self.store.titles_sharing,
             stage=stage,
         )
 

@@ -145,6 +145,9 @@ class Verdict(BaseModel):
     stage: str | None = None
     rationale: str
     confidence: float = 0.5
+    #: For a Hallucinated verdict: the positive evidence about this cited work it rests on (the
+    #: work's identity, or its covered absence, and the contradiction); see judge/gate.py.
+    basis: str | None = None
 
 
 class SourceOutcome(BaseModel):

@@ -19,8 +19,8 @@ from citetracer.match.venues import is_preprint
 from citetracer.records import Candidate, Reference, SourceOutcome
 from citetracer.store.db import Store, WorkRecord, venue_key
 
-#: A venue-year with at least this many records in the store counts as covered:
-#: absence from it is evidence, not a gap in the mirror.
+#: A venue-year (that very year, from a complete source whose snapshot covers it) with at least
+#: this many records in the store counts as covered: absence from it is evidence, not a gap.
 MIN_VENUE_RECORDS = 20
 
 
@@ -107,13 +107,19 @@ class MemoryStage:
                 n += bundle.add(cand)
         bundle.outcomes.append(SourceOutcome(source="memory", status="answered", candidates=n))
         if self.closed_world:
-            bundle.covered = True
+            bundle.covered = bundle.closed_world = True
             bundle.coverage_notes.append("the local store is declared complete (closed world)")
             return
         key = venue_key(reference.venue)
         # Preprint servers are never covered: no mirror holds all of arXiv or bioRxiv.
-        if key and not is_preprint(reference.venue):
-            count = self.store.venue_year_count(key, reference.year)
+        if not key:
+            bundle.coverage_gaps.append("the citation names no venue")
+        elif is_preprint(reference.venue):
+            bundle.coverage_gaps.append(f"no mirror holds all of '{reference.venue}'")
+        else:
+            count, note = self.store.venue_year_coverage(key, reference.year)
             if count >= MIN_VENUE_RECORDS:
                 bundle.covered = True
-                bundle.coverage_notes.append(f"local store holds {count} records of this venue around {reference.year}")
+                bundle.coverage_notes.append(note)
+            else:
+                bundle.coverage_gaps.append(f"'{reference.venue}' {reference.year or ''}: {note}".replace(" :", ":"))

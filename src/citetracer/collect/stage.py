@@ -35,9 +35,14 @@ class EvidenceBundle:
     candidates: list[Candidate] = field(default_factory=list)
     outcomes: list[SourceOutcome] = field(default_factory=list)
     connector_calls: int = 0
-    #: Whether what was searched covers the reference's field (see judge.coverage).
+    #: Whether what was searched covers the reference's venue in its year, so that absence is
+    #: evidence (collect/memory.py for the store, collect/scholar.py online); the notes say how,
+    #: the gaps why not (the venue-year the store lacks, a mirror's snapshot date).
     covered: bool = False
     coverage_notes: list[str] = field(default_factory=list)
+    coverage_gaps: list[str] = field(default_factory=list)
+    #: The local store is declared complete (--closed-world): what it does not know does not exist.
+    closed_world: bool = False
     #: Broad indexes (OpenAlex, Semantic Scholar, Crossref) that answered a title search.
     broad_answered: set[str] = field(default_factory=set)
     #: When the citation's check began (monotonic): online stages' rate budgets count from here.

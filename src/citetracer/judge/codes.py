@@ -31,6 +31,8 @@ class Finding:
     reason: str
     fields: list[str] = field(default_factory=list)
     evidence: list[Candidate] = field(default_factory=list)
+    #: For an accusation the gate admitted: the positive evidence it rests on (judge/gate.py).
+    basis: str = ""
 
 
 def _cite(c: Candidate) -> str:
@@ -114,8 +116,8 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
     work = ctx.work
     if work is None or (not work.authors_ok and (work.authors and work.authors.overlap < SAME_AUTHORS_OVERLAP)):
         return None
-    if is_book(ctx.reference):
-        return None  # editions and reviews of a book carry its title in other years and venues (P3)
+    if is_book(ctx.reference) or record_is_book(work.candidate):
+        return None  # editions, reprints and reviews of a book carry its title in other years and venues (P3)
     versions = ctx.versions_of(work)
     reasons, fields = [], []
     conflict = venue_conflict(ctx, work)
@@ -143,6 +145,9 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
 
 
 _PUBLISHER_WORDS = frozenset("press publishers publishing springer wiley elsevier routledge verlag".split())
+#: Venue words of reference works and collections, whose entries are reprinted and revised.
+_COLLECTION_WORDS = frozenset("encyclopedia handbook companion lecture lectures notes collected works".split())
+_BOOK_TYPES = frozenset(("book", "inbook", "incollection", "reference", "proceedings"))
 
 
 def is_book(ref: Reference) -> bool:
@@ -150,6 +155,14 @@ def is_book(ref: Reference) -> bool:
     if ref.type in ("book", "inbook", "incollection"):
         return True
     return bool(ref.venue) and bool(set(tokens(ref.venue or "")) & _PUBLISHER_WORDS) and not venue_id(ref.venue)
+
+
+def record_is_book(c: Candidate) -> bool:
+    """A record of a book, a chapter or an entry of a reference work (editions and reprints in other years)."""
+    if c.type in _BOOK_TYPES or (c.id or "").startswith(("reference/", "books/")):
+        return True
+    words = set(tokens(f"{c.venue or ''} {c.venue_full or ''}"))
+    return bool(words & _COLLECTION_WORDS) or (bool(words & _PUBLISHER_WORDS) and not venue_id(c.venue))
 
 
 def venue_conflict(ctx: JudgeContext, work: Assessment) -> tuple[str, str] | None:
@@ -283,46 +296,49 @@ def _other_doi(versions: list[Assessment]) -> list[str]:
     return sorted({canonical_doi(v.candidate.doi) or "" for v in versions} - {""})
 
 
-def h5_identifier(ctx: JudgeContext) -> Finding | None:
-    """The DOI or arXiv id does not exist, or names a different work."""
-    ref = ctx.reference
-    reasons, fields, evidence = [], [], []
+def h5_doi(ctx: JudgeContext) -> Finding | None:
+    """The cited DOI does not exist, or names a different work."""
+    doi = canonical_doi(ctx.reference.doi)
+    if not doi:
+        return None
     work = ctx.work
     versions = ctx.versions_of(work) if work else []
-    doi = canonical_doi(ref.doi)
-    if doi:
-        holders = [a for a in ctx.assessments if canonical_doi(a.candidate.doi) == doi]
-        if holders and not any(h.same_title or h.title_similarity >= 0.9 for h in holders):
-            h = holders[0]
-            reasons.append(f"the DOI {doi} resolves to a different work, {_cite(h.candidate)}")
-            evidence.append(h.candidate)
-            fields.append("doi")
-        elif not holders:
-            if _doi_unresolved(ctx, doi):
-                reasons.append(f"the DOI {doi} does not resolve (the DOI resolver has no such DOI)")
-                fields.append("doi")
-            elif _unknown_registrant(ctx, doi) and ctx.bundle.covered:
-                # Only where the sources cover the citation: a small store knows few registrants.
-                reasons.append(f"the DOI {doi} has a registrant prefix ({doi_prefix(doi)}) that no source knows")
-                fields.append("doi")
-            elif _other_doi(versions) and ctx.bundle.covered:
-                # Uncovered, the cited DOI may belong to a version the sources lack (P3).
-                reasons.append(f"the work's DOI is {', '.join(_other_doi(versions))}, not {doi}")
-                evidence.append(versions[0].candidate)
-                fields.append("doi")
-    arxiv = canonical_arxiv(ref.arxiv_id)
-    if arxiv and "arxiv_id" not in fields and not (doi and doi.endswith(arxiv)):
-        holders = [a for a in ctx.assessments if canonical_arxiv(a.candidate.arxiv_id) == arxiv]
-        if holders and not any(h.same_title or h.title_similarity >= 0.9 for h in holders):
-            reasons.append(f"arXiv:{arxiv} is a different work, {_cite(holders[0].candidate)}")
-            evidence.append(holders[0].candidate)
-            fields.append("arxiv_id")
-        elif not holders and versions and any(v.status("arxiv_id") == X for v in versions):
-            reasons.append(f"the work's arXiv id is {versions[0].candidate.arxiv_id}, not {arxiv}")
-            fields.append("arxiv_id")
-    if not reasons:
+    holders = [a for a in ctx.assessments if canonical_doi(a.candidate.doi) == doi]
+    if holders and not any(h.same_title or h.title_similarity >= 0.9 for h in holders):
+        h = holders[0]
+        reason = f"the DOI {doi} resolves to a different work, {_cite(h.candidate)}"
+        return Finding("H5", reason, fields=["doi"], evidence=[h.candidate])
+    if holders:
         return None
-    return Finding("H5", "; ".join(reasons), fields=fields, evidence=evidence)
+    if _doi_unresolved(ctx, doi):
+        return Finding("H5", f"the DOI {doi} does not resolve (the DOI resolver has no such DOI)", fields=["doi"])
+    if _unknown_registrant(ctx, doi) and ctx.bundle.covered:
+        # Only where the sources cover the citation: a small store knows few registrants.
+        reason = f"the DOI {doi} has a registrant prefix ({doi_prefix(doi)}) that no source knows"
+        return Finding("H5", reason, fields=["doi"])
+    if _other_doi(versions) and ctx.bundle.covered:
+        # Uncovered, the cited DOI may belong to a version the sources lack (P3).
+        reason = f"the work's DOI is {', '.join(_other_doi(versions))}, not {doi}"
+        return Finding("H5", reason, fields=["doi"], evidence=[versions[0].candidate])
+    return None
+
+
+def h5_arxiv(ctx: JudgeContext) -> Finding | None:
+    """The cited arXiv id names a different work, or is not the work's."""
+    ref = ctx.reference
+    arxiv, doi = canonical_arxiv(ref.arxiv_id), canonical_doi(ref.doi)
+    if not arxiv or (doi and doi.endswith(arxiv)):
+        return None
+    work = ctx.work
+    versions = ctx.versions_of(work) if work else []
+    holders = [a for a in ctx.assessments if canonical_arxiv(a.candidate.arxiv_id) == arxiv]
+    if holders and not any(h.same_title or h.title_similarity >= 0.9 for h in holders):
+        reason = f"arXiv:{arxiv} is a different work, {_cite(holders[0].candidate)}"
+        return Finding("H5", reason, fields=["arxiv_id"], evidence=[holders[0].candidate])
+    if not holders and versions and any(v.status("arxiv_id") == X for v in versions):
+        reason = f"the work's arXiv id is {versions[0].candidate.arxiv_id}, not {arxiv}"
+        return Finding("H5", reason, fields=["arxiv_id"], evidence=[versions[0].candidate])
+    return None
 
 
 def h2_near_miss(ctx: JudgeContext) -> Finding | None:
@@ -419,6 +435,16 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
     )
 
 
+def p3_unsettled(ctx: JudgeContext) -> Finding:
+    """The fallback of the Potential judger: no rule settled the citation either way."""
+    work = ctx.work
+    if work is None:
+        return Finding("P1", "no record settles this citation either way")
+    conflicts = work.mismatched()
+    why = f"; {', '.join(conflicts)} differ from the record" if conflicts else ""
+    return Finding("P3", f"matches {_cite(work.candidate)}{why}", fields=conflicts, evidence=[work.candidate])
+
+
 def p2_non_scholarly(ctx: JudgeContext) -> Finding | None:
     ref = ctx.reference
     if ctx.title_matches:
@@ -437,13 +463,16 @@ def p1_unverified(ctx: JudgeContext) -> Finding | None:
         return Finding("P1", f"no record found, but {', '.join(sorted(set(ctx.failed_sources)))} failed to answer")
     if ctx.reference.type in UNINDEXED_TYPES:
         return Finding("P1", f"no record found; a {ctx.reference.type} is often not indexed")
+    if ctx.bundle.covered:
+        return None  # the search covers it: an absence the gate did not admit as proof says why itself
+    gaps = f" ({'; '.join(ctx.bundle.coverage_gaps)})" if ctx.bundle.coverage_gaps else ""
     known = [a for a in ctx.assessments if a.authors is not None and a.authors.overlap >= SAME_AUTHORS_OVERLAP]
     if known:
         works = "; ".join(_cite(a.candidate) for a in known[:2])
         return Finding(
             "P1",
-            f"no record with this title, and the sources searched do not cover this venue "
+            f"no record with this title, and the sources searched do not cover this venue{gaps} "
             f"(works of the cited authors that were found: {works})",
             evidence=[a.candidate for a in known[:2]],
         )
-    return Finding("P1", "no record found, and the sources searched do not cover this venue")
+    return Finding("P1", f"no record found, and the sources searched do not cover this venue{gaps}")

@@ -34,6 +34,11 @@ class JudgeContext:
     knows_doi_prefix: Callable[[str], bool] = field(default=lambda prefix: False)
     #: Whether some source of evidence holds records of this venue.
     knows_venue: Callable[[str], bool] = field(default=lambda venue: False)
+    #: The venue knowledge base: other names of a venue the evidence records are published in
+    #: (the store's proceedings titles of a DBLP booktitle; store/db.py venue_names).
+    venue_names: Callable[[str], list[str]] = field(default=lambda venue: [])
+    #: How many stored works have a title holding all these (content) words: how generic a title is.
+    titles_sharing: Callable[[list[str]], int] = field(default=lambda words: 1)
     stage: str | None = None
     _versions: dict[int, list[Assessment]] = field(default_factory=dict, repr=False)
 

@@ -12,8 +12,9 @@ code that fired, the offending fields, the evidence and a rationale.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
-from citetracer.judge import codes
+from citetracer.judge import codes, gate
 from citetracer.judge.codes import Finding
 from citetracer.judge.context import JudgeContext
 from citetracer.match.normalize import canonical_arxiv, canonical_doi
@@ -26,7 +27,8 @@ REAL_RULES: tuple[CodeRule, ...] = (codes.r1_exact, codes.r2_variant)
 HALLUCINATED_RULES: tuple[CodeRule, ...] = (
     codes.h4_future,
     codes.h6_chimera,
-    codes.h5_identifier,
+    codes.h5_doi,
+    codes.h5_arxiv,
     codes.h3_authors,
     codes.h2_near_miss,
     codes.h4_venue_or_year,
@@ -96,7 +98,7 @@ def _verdict(findings: list[Finding], stage: str | None) -> Verdict:
             if key not in seen:
                 seen.add(key)
                 evidence.append(evidence_entry(c))
-    rationale = " ".join(f"{f.code}: {f.reason}." for f in ordered)
+    rationale = " ".join(f"{f.code}: {f.reason}" + (f" [{f.basis}]." if f.basis else ".") for f in ordered)
     confidence = CONFIDENCE[main]
     if class_of(main) == "Hallucinated" and len(codes_fired) > 1:
         confidence = min(0.99, confidence + 0.04 * (len([c for c in codes_fired if c.startswith("H")]) - 1))
@@ -109,6 +111,7 @@ def _verdict(findings: list[Finding], stage: str | None) -> Verdict:
         stage=stage,
         rationale=rationale,
         confidence=confidence,
+        basis="; ".join(f.basis for f in ordered if f.basis) or None,
     )
 
 
@@ -125,22 +128,41 @@ def hallucinated_judger(findings: list[Finding], ctx: JudgeContext) -> Verdict:
 
 
 def potential_judger(findings: list[Finding], ctx: JudgeContext) -> Verdict:
+    if not findings:
+        findings = [codes.p3_unsettled(ctx)]
     return _verdict(findings[:1] + [f for f in findings[1:] if f.code == "P3"], ctx.stage)
 
 
+def gated(findings: list[Finding], ctx: JudgeContext) -> tuple[list[Finding], list[Finding]]:
+    """The findings the accusation gate admits (with their basis), and the Potential findings that
+    the withheld ones become (judge/gate.py)."""
+    admitted, withheld = [], []
+    for f in findings:
+        decision = gate.admit(ctx, f)
+        if decision.admitted:
+            admitted.append(replace(f, basis=decision.basis))
+        else:
+            withheld.append(gate.withheld_finding(ctx, f, decision.basis))
+    return admitted, withheld
+
+
 def judge(ctx: JudgeContext) -> Verdict:
-    """The verdict for one citation given the evidence gathered so far."""
-    future = codes.h4_future(ctx)
+    """The verdict for one citation given the evidence gathered so far.
+
+    Every Hallucinated finding passes the accusation gate first: what it does not admit is
+    Potential, with the reason the accusation was withheld.
+    """
+    future, _ = gated([f for f in [codes.h4_future(ctx)] if f is not None], ctx)
     real = _run(REAL_RULES, ctx)
-    if real and future is None:
+    if real and not future:
         return valid_judger(real[:1], ctx)
-    wrong = _run(HALLUCINATED_RULES, ctx)
+    wrong, withheld = gated(_run(HALLUCINATED_RULES, ctx), ctx)
     if wrong:
         return hallucinated_judger(wrong, ctx)
     incomplete = _run(INCOMPLETE_RULES, ctx)
     if incomplete:
         return valid_judger(incomplete, ctx)
-    return potential_judger(_run(POTENTIAL_RULES, ctx), ctx)
+    return potential_judger(_run(POTENTIAL_RULES, ctx) + withheld, ctx)
 
 
 def supports_real(verdict: Verdict, ctx: JudgeContext | None = None) -> bool:

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from rapidfuzz.distance import OSA
+
 from citetracer.data import lines
 from citetracer.match.normalize import fold, latex_to_text
 from citetracer.records import Person
@@ -119,6 +121,7 @@ class NameKeys:
     core: str  # family name without leading particles: "meent"
     given: tuple[str, ...]  # given-name tokens, initials written together expanded
     whole: str  # given + family as one string, for names split differently
+    family: tuple[str, ...] = ()  # family-name tokens: "canton ferrer" for "Canton-Ferrer"
 
 
 def _family_core(toks: tuple[str, ...]) -> list[str]:
@@ -137,19 +140,23 @@ def surname_keys(family: str) -> tuple[str, ...]:
     this skips the given-name work of `name_keys`.
     """
     toks = _name_tokens(family)
+    while len(toks) > 1 and toks[-1] in _SUFFIXES:
+        toks = toks[:-1]
     return tuple(k for k in dict.fromkeys(("".join(toks), "".join(_family_core(toks)))) if k)
 
 
 @lru_cache(maxsize=131072)
 def _keys(given: str | None, family: str) -> NameKeys:
     toks = _name_tokens(family)
+    while len(toks) > 1 and toks[-1] in _SUFFIXES:
+        toks = toks[:-1]  # "Daumé III", "King Jr": a generation suffix is not part of the family name
     core = _family_core(toks)
     given_toks = _name_tokens(given) if given else ()
     stripped = (given or "").strip()
     if len(given_toks) == 1 and 2 <= len(stripped) <= 3 and stripped.isupper():
         given_toks = tuple(given_toks[0])  # "JW" for "Jan-Willem"
     full = "".join(toks)
-    return NameKeys(full=full, core="".join(core), given=given_toks, whole="".join(given_toks) + full)
+    return NameKeys(full=full, core="".join(core), given=given_toks, whole="".join(given_toks) + full, family=toks)
 
 
 def name_keys(person: Person) -> NameKeys:
@@ -187,19 +194,55 @@ def given_compatible(a: Person, b: Person) -> bool:
 class NameMatch:
     SAME = "same"  # same person, possibly written differently
     GIVEN_CONFLICT = "given_conflict"  # same family name, incompatible given names
+    VARIANT = "variant"  # a family name spelt one letter differently, or cut short, with compatible given names
     DIFFERENT = "different"
 
 
 def _compare_keys(a: NameKeys, b: NameKeys) -> str:
     if a.full and (a.full in (b.full, b.core) or a.core in (b.core, b.full)):
         return NameMatch.SAME if _given_compatible(a.given, b.given) else NameMatch.GIVEN_CONFLICT
-    # Family-first order written as given-first ("Zhang Wei" for "Wei Zhang").
-    if a.given and b.given and "".join(a.given) == b.full and "".join(b.given) == a.full:
+    if _swapped(a, b) or _swapped(b, a):
         return NameMatch.SAME
     # Given and family written as one word in one source ("Yunhao" "Tang" vs "Yunhaotang").
     if len(a.whole) > 5 and a.whole == b.whole:
         return NameMatch.SAME
+    if _compound_split(a, b) or _compound_split(b, a):
+        return NameMatch.SAME
     return NameMatch.DIFFERENT
+
+
+def _swapped(a: NameKeys, b: NameKeys) -> bool:
+    """Family-first order read as given-first: "Zhang Wei" for "Wei Zhang", "Le Quoc" for "Quoc V. Le",
+    "L. Fei-Fei" for "Fei-Fei Li" (the given name `a` shows is `b`'s family name, or its initial)."""
+    if not a.given or not b.given or not a.full or not b.full:
+        return False
+    b_first = b.given[0]
+    family_as_given = a.full in ("".join(b.given), b_first)
+    if not family_as_given:
+        return False
+    a_given = "".join(a.given)
+    return a_given == b.full or (len(a.given[0]) == 1 and a.given[0] == b.full[0] and len(a.given) == 1)
+
+
+def _compound_split(a: NameKeys, b: NameKeys) -> bool:
+    """A compound family name one source splits ("C. Canton-Ferrer" vs "Cristian Canton Ferrer")."""
+    if len(a.family) < 2 or a.family[-1] != b.full or len(b.given) < 2:
+        return False
+    lead = a.family[:-1]
+    return tuple(b.given[-len(lead) :]) == lead and _given_compatible(a.given, b.given[: -len(lead)])
+
+
+def _spelling_variant(a: NameKeys, b: NameKeys) -> bool:
+    """Family names an honest typo or a cut-off record explains: one edit apart in a name of six or
+    more letters ("Strivastava" / "Srivastava"), or one a prefix of the other of four or more letters
+    ("Konec" / "Konecny"); the given names must agree. Different short names ("Li" / "Lu") never are."""
+    x, y = a.full, b.full
+    if not x or not y or not _given_compatible(a.given, b.given):
+        return False
+    short, long_ = sorted((x, y), key=len)
+    if len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 3:
+        return True
+    return min(len(x), len(y)) >= 6 and OSA.distance(x, y, score_cutoff=1) <= 1
 
 
 def compare_people(a: Person, b: Person) -> str:
@@ -221,17 +264,23 @@ class AuthorListComparison:
     uncited: int
     #: Cited authors beyond a record's truncated list ("... and others"): cannot be checked.
     hidden: int = 0
+    #: Cited authors whose family name is a spelling variant of a record author's (typo, cut short).
+    variants: int = 0
 
     @property
     def overlap(self) -> float:
         """Share of the checkable cited authors that are the candidate's authors."""
         checkable = self.cited - self.hidden
-        return self.matched / checkable if checkable else 0.0
+        return (self.matched + self.variants) / checkable if checkable else 0.0
 
     @property
     def complete(self) -> bool:
         """Every cited author is one of the record's, and no record author is left out."""
-        return self.matched + self.hidden == self.cited and self.uncited == 0 and self.matched > 0
+        return (
+            self.matched + self.variants + self.hidden == self.cited
+            and self.uncited == 0
+            and self.matched + self.variants > 0
+        )
 
     @property
     def coverage(self) -> float:
@@ -269,7 +318,7 @@ def _compare_lists(
     matched = conflicts = 0
     positions: list[int] = []
     unmatched: list[str] = []
-    hidden = 0
+    hidden = variants = 0
     for i, person in enumerate(cited):
         k = name_keys(person)
         pool = sorted(
@@ -285,7 +334,24 @@ def _compare_lists(
             if outcome == NameMatch.GIVEN_CONFLICT and best is None:
                 best = (j, outcome)
         if best is None:
-            if found_truncated and i >= len(found):
+            # Written forms the key table cannot see: swapped order with initials, compound names split.
+            best = next(
+                (
+                    (j, NameMatch.SAME)
+                    for j in range(len(found))
+                    if j not in used and _compare_keys(k, found_keys[j]) == NameMatch.SAME
+                ),
+                None,
+            )
+        if best is None:
+            variant = next(
+                (j for j in range(len(found)) if j not in used and _spelling_variant(k, found_keys[j])), None
+            )
+            if variant is not None:
+                used.add(variant)
+                positions.append(variant)
+                variants += 1
+            elif found_truncated and i >= len(found):
                 hidden += 1  # the record lists only its first authors
             else:
                 unmatched.append(person.display())
@@ -306,4 +372,5 @@ def _compare_lists(
         unmatched_cited=tuple(unmatched),
         uncited=max(0, uncited),
         hidden=hidden,
+        variants=variants,
     )

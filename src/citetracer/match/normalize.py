@@ -45,12 +45,24 @@ _SPECIAL_LETTERS = str.maketrans(
         "\u201c": '"',
         "\u201d": '"',
         "\u00ad": "",
+        # Greek letters by name: titles write one symbol as "$\\beta$", "β" or "beta" ("β-VAE", "beta-VAE").
+        **{
+            ch: name
+            for ch, name in zip(
+                "αβγδεϵζηθϑικλμνξοπρστυφϕχψως",
+                "alpha beta gamma delta epsilon epsilon zeta eta theta theta iota kappa lambda mu nu xi omicron pi rho "
+                "sigma tau upsilon phi phi chi psi omega sigma".split(),
+                strict=True,
+            )
+        },
     }
 )
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-#: Inline math ($...$): rendered many ways (LaTeX, Unicode, words), so titles are compared without it.
+#: Inline math ($...$) in a title: compared as its rendered text ("Kernel $k$-Means" is "Kernel k-Means").
 _MATH = re.compile(r"\$[^$]{0,80}\$")
+#: Greek letters and mathematical symbols: what a title's math becomes once one source renders it.
+_SYMBOLS = re.compile(r"[\u0370-\u03ff\u2100-\u214f\u2200-\u22ff]")
 
 
 @lru_cache(maxsize=65536)
@@ -89,14 +101,25 @@ def tokens(value: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def title_words(value: str) -> tuple[str, ...]:
-    """Folded title words, without inline math."""
-    return tuple(tokens(_MATH.sub(" ", _CONTROL.sub(" ", value))))
+    """Folded title words, inline math rendered as text ("$k$" -> "k", "$\\beta$" -> "beta")."""
+    text = _CONTROL.sub(" ", value)
+    if "$" in text:
+        text = _MATH.sub(lambda m: " " + latex_to_text(m.group(0)) + " ", text)
+    return tuple(tokens(text))
 
 
 @lru_cache(maxsize=65536)
 def title_key(value: str) -> str:
     """A key equal for two titles that differ only in case, punctuation, spacing, hyphenation or math markup."""
     return "".join(title_words(value))
+
+
+@lru_cache(maxsize=65536)
+def title_key_plain(value: str) -> str:
+    """`title_key` with inline math left out: one side may render "$\\varepsilon$" in a way the other
+    does not ("ε", "epsilon", a mangled escape), and the rest of the title still says which work it is."""
+    text = _MATH.sub(" ", _CONTROL.sub(" ", value))
+    return "".join(tokens(_SYMBOLS.sub(" ", text)))
 
 
 def clean_title(value: str) -> str:

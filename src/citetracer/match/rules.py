@@ -8,6 +8,7 @@ raw signals the judgers need (title similarity, author overlap, year delta).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -21,6 +22,7 @@ from citetracer.match.normalize import (
     canonical_pages,
     fold,
     title_key,
+    title_key_plain,
     title_words,
     tokens,
 )
@@ -88,7 +90,7 @@ def title_similarity(a: str, b: str) -> float:
 
 def title_form(cited: str, found: str) -> str | None:
     """'exact' when equal up to case, punctuation, spacing, hyphenation and markup."""
-    if title_key(cited) == title_key(found):
+    if title_key(cited) == title_key(found) or title_key_plain(cited) == title_key_plain(found):
         return "exact"
     for short, long_ in ((cited, found), (found, cited)):
         main = fold(long_).split(":")[0]
@@ -134,8 +136,9 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
 
     if (
         cand.title
-        and _in_free_text(reference, cand.title)
         and (not reference.title or title_form(reference.title, cand.title) is None)
+        and _years_close(reference.year, cand.year)
+        and _in_free_text(reference, cand.title)
     ):
         # The parser split a reference string wrongly, but the record's title is in it.
         a.title_similarity = 1.0
@@ -184,7 +187,17 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
             a.authors = cmp
             found_names = "; ".join(p.display() for p in cand.authors)
             complete = cmp.complete
-            if complete and cmp.in_order:
+            if complete and cmp.variants:
+                fields["authors"] = _cmp(
+                    "authors",
+                    M,
+                    cited_names,
+                    found_names,
+                    similarity=1.0,
+                    residual=Residual.NORMALIZABLE,
+                    note=f"{cmp.variants} author name(s) spelt differently from the record (a typo, a name cut short)",
+                )
+            elif complete and cmp.in_order:
                 fields["authors"] = _cmp("authors", M, cited_names, found_names, similarity=1.0)
             elif complete:
                 fields["authors"] = _cmp(
@@ -326,11 +339,19 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
     return a
 
 
+#: Characters that end a field of a reference string: a title found in the raw text must sit
+#: between them, never inside a longer phrase ("Pattern Recognition" in "Pattern Recognition
+#: and Machine Learning", "Reinforcement Learning: A Survey" in "Model-based reinforcement ...").
+_FIELD_BREAKS = frozenset(".,;:?!()[]{}\"'“”‘’«»")
+
+
 def _in_free_text(reference: Reference, text: str, tokens_only: bool = False) -> bool:
     """Whether `text` (a record's title or venue) occurs in the reference's own string.
 
     Only for references read from free text (PDF, .bbl, plain lists), where the field parser
-    may have cut the string in the wrong places; BibTeX fields are taken as given.
+    may have cut the string in the wrong places; BibTeX fields are taken as given. A title
+    counts only as a whole field of the string (bounded by field punctuation or the string's
+    ends): a short record title contained in a longer cited one is another work.
     """
     raw = reference.raw
     if not raw or raw.lstrip().startswith("@") or not text:
@@ -338,8 +359,27 @@ def _in_free_text(reference: Reference, text: str, tokens_only: bool = False) ->
     if tokens_only:
         needle = " ".join(title_words(text))
         return len(needle) >= 4 and f" {needle} " in f" {' '.join(title_words(raw))} "
-    needle = title_key(text)
-    return len(needle) >= 12 and len(title_words(text)) >= 2 and needle in title_key(raw)
+    words = title_words(text)
+    if len(title_key(text)) < 12 or len(words) < 2:
+        return False
+    return _whole_field(fold(raw), words)
+
+
+def _whole_field(folded_raw: str, words: tuple[str, ...]) -> bool:
+    """Whether the word sequence occurs in the folded string as one whole field."""
+    gap = r"[^0-9a-z]+"
+    pattern = re.compile(r"(?<![0-9a-z])" + gap.join(map(re.escape, words)) + r"(?![0-9a-z])")
+    for m in pattern.finditer(folded_raw):
+        before = folded_raw[: m.start()].rstrip()
+        after = folded_raw[m.end() :].lstrip()
+        if (not before or before[-1] in _FIELD_BREAKS) and (not after or after[0] in _FIELD_BREAKS):
+            return True
+    return False
+
+
+def _years_close(cited: int | None, found: int | None) -> bool:
+    """Years that do not rule out one work (unknown, or at most one apart: preprint and proceedings)."""
+    return cited is None or found is None or abs(cited - found) <= 1
 
 
 def _author_note(cmp: AuthorListComparison) -> str:

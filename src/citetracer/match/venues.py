@@ -190,3 +190,77 @@ def same_venue(cited: str, found: str) -> bool:
         # One side is a known venue, the other is not one of its aliases.
         return False
     return fuzz.token_sort_ratio(" ".join(a), " ".join(b)) >= 92
+
+
+#: Words that say what kind of venue a name is, or frame it, without naming which one.
+_KIND_WORDS = _JOURNAL_WORDS | _CONFERENCE_WORDS | {"workshop", "workshops", "proceedings", "series", "notices"}
+_GENERIC = _FRAME | _KIND_WORDS | _BOILERPLATE | _STOP | _SOCIETIES | {"advances", "acm", "ieee", "cvf", "iacr"}
+_MONTHS = frozenset("january february march april may june july august september october november december".split())
+
+
+def _core(text: str) -> list[str]:
+    """The words of a venue name that say which venue it is (no kind, frame, year, month or ordinal)."""
+    return [w for w in clean(text) if w not in _GENERIC and w not in _MONTHS and not w.isdigit() and len(w) > 1]
+
+
+def _word_in(word: str, names: set[str]) -> bool:
+    """A cited venue word written as a name's word, or as its abbreviation ("Comput." for "Computational")."""
+    return word in names or any(
+        (len(word) >= 3 and n.startswith(word))
+        or (len(n) >= 3 and word.startswith(n))
+        or (len(word) >= 7 and len(n) >= 7 and word[:6] == n[:6])  # one stem: "Networks" / "Networking"
+        for n in names
+    )
+
+
+def _acronyms(text: str) -> set[str]:
+    """Acronym-like words as the name writes them ("SIGCSE", "MobiCom", "WWW")."""
+    words = re.findall(r"[A-Za-z][A-Za-z-]*", text or "")
+    return {w.replace("-", "").casefold() for w in words if _is_acronym_like(w.replace("-", ""))}
+
+
+def spells(cited: str, name: str) -> bool:
+    """Whether `cited` can be a way of writing the venue named `name` (a short form, a full
+    proceedings title, a name cut short by extraction, or the name with ordinals, years, places,
+    societies and "Proceedings of the" around it).
+
+    Real venue spellings are endless, so this errs towards "yes": it says "no" only when the cited
+    name carries words the venue's name does not (a different topic), names a different known
+    venue, or names a journal where the venue is a conference without sharing its acronym.
+    """
+    if not cited or not name:
+        return False
+    a_id, b_id = venue_id(cited), venue_id(name)
+    if a_id and b_id:
+        return a_id == b_id or a_id.removesuffix("-workshop") == b_id.removesuffix("-workshop")
+    if same_venue(cited, name):
+        return True
+    shared_acronym = bool(_acronyms(cited) & (_acronyms(name) | set(tokens(name))))
+    a_kind, b_kind = venue_kind(cited), venue_kind(name)
+    if a_kind and b_kind and a_kind != b_kind and {a_kind, b_kind} == {"journal", "conference"} and not shared_acronym:
+        return False
+    a, b = _core(cited), _core(name)
+    if not a or not b:
+        return shared_acronym
+    initials = "".join(w[0] for w in b)
+    a_words, b_words = set(a), set(b)
+    if all(_word_in(w, b_words) or w == initials for w in a):
+        return True  # the cited name is the venue's name, shortened, abbreviated or cut off
+    if b_words <= _acronyms(name) and b_words <= set(tokens(cited)) | _acronyms(cited):
+        return True  # the venue's acronym written inside the cited name ("... Technology (TIST)")
+    if _contains_phrase(clean(cited), clean(name)) and b:
+        return True  # the venue's whole name within a longer cited spelling (places, dates, societies)
+    return shared_acronym and len(a_words - b_words) <= 1
+
+
+def _contains_phrase(longer: tuple[str, ...], phrase: tuple[str, ...]) -> bool:
+    """Whether `phrase` occurs as consecutive words of `longer` ("Conference on Machine Learning" does
+    not occur in "Conference on Quantum Machine Learning": an inserted word names another topic)."""
+    words = tuple(w for w in phrase if w not in _STOP)
+    seq = tuple(w for w in longer if w not in _STOP)
+    n = len(words)
+    return n > 0 and any(seq[i : i + n] == words for i in range(len(seq) - n + 1))
+
+
+def spells_any(cited: str, names: list[str]) -> bool:
+    return any(spells(cited, n) for n in names if n)

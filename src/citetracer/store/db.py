@@ -15,6 +15,7 @@ import contextlib
 import json
 import os
 import sqlite3
+import statistics
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -131,6 +132,7 @@ class Store:
         self._open_index()
         self._known_prefixes: set[str] | None = None
         self._source_dates: dict[str, str] | None = None
+        self._venue_names: dict[str, list[str]] = {}
         self._cache: dict[int, WorkRecord] = {}
         if not readonly:
             self._catch_up_index()
@@ -190,7 +192,7 @@ class Store:
                 self._connect()
                 self._open_index()
                 self._known_prefixes, self._source_dates = None, None
-                self._cache = {}
+                self._venue_names, self._cache = {}, {}
             yield
 
     def close(self) -> None:
@@ -293,6 +295,7 @@ class Store:
             if on_batch is not None:
                 on_batch(db)
         self._known_prefixes = None
+        self._venue_names.clear()
         self._cache.clear()
         return len(batch)
 
@@ -487,24 +490,72 @@ class Store:
             return False
         return self.db.execute("SELECT 1 FROM records WHERE venue_key = ? LIMIT 1", (key,)).fetchone() is not None
 
-    def venue_year_count(self, key: str, year: int | None) -> int:
-        """Records of this venue within a year of `year`, from sources that could hold that year.
+    def venue_names(self, venue: str, limit: int = 60) -> list[str]:
+        """The venue knowledge base: names the store's records give the venue `venue` is stored
+        under (DBLP's proceedings titles of a booktitle: "WWW" -> "Proceedings of the 16th
+        International Conference on World Wide Web, WWW 2007, ..."), so that a cited spelling can
+        be recognised as one of them."""
+        key = venue_key(venue)
+        if not key:
+            return []
+        cached = self._venue_names.get(key)
+        if cached is None:
+            rows = self.db.execute(
+                "SELECT DISTINCT x.title FROM records r JOIN xrefs x ON x.id = r.xref "
+                "WHERE r.venue_key = ? AND x.title IS NOT NULL LIMIT ?",
+                (key, limit),
+            )
+            cached = self._venue_names[key] = [t for (t,) in rows]
+        return cached
 
-        A source whose dump was taken during or before the cited year (a DBLP dump of
-        2016-01-01 for a 2016 paper) cannot cover it, so its records of neighbouring
-        years do not count: an old mirror must not turn "not yet in the dump" into evidence.
+    def titles_sharing(self, words: Sequence[str]) -> int:
+        """How many stored works have a title holding all these words (store/index.py)."""
+        return self.index.titles_containing(words)
+
+    def venue_year_count(self, key: str, year: int | None) -> int:
+        """Records of this venue in exactly `year`, from complete sources whose snapshot covers that year."""
+        return self.venue_year_coverage(key, year)[0]
+
+    def venue_year_coverage(self, key: str, year: int | None) -> tuple[int, str]:
+        """(records of this venue in exactly `year` from complete sources whose snapshot covers
+        that year, and a sentence saying which sources and snapshots those are, or why none does).
+
+        A neighbouring year proves nothing about this one (NIPS 2014 does not vouch for NIPS
+        2015), and a source whose dump was taken before the cited year was over by at least
+        SNAPSHOT_LAG_DAYS cannot hold all of it: late proceedings and journal issues are indexed
+        months after they appear, so an old mirror must not turn "not yet in the dump" into
+        evidence.
         """
         if year is None:
-            return 0  # an undated citation cannot be placed in a covered venue-year
-        stale = {src for src, date in self.source_dates().items() if parse_year(date[:4]) and int(date[:4]) <= year}
-        sources = sorted(self.complete_sources() - stale)
-        if not sources:
-            return 0
-        where = f"venue_key = ? AND year BETWEEN ? AND ? AND source IN ({','.join('?' * len(sources))})"
-        row = self.db.execute(
-            f"SELECT count(*) FROM records WHERE {where}", (key, year - 1, year + 1, *sources)
-        ).fetchone()
-        return int(row[0])
+            return 0, "the citation has no year"  # an undated citation cannot be placed in a covered venue-year
+        complete = self.complete_sources()
+        if not complete:
+            return 0, "no source in the local store is complete for its venues"
+        dates = self.source_dates()
+        fresh = sorted(src for src in complete if _snapshot_covers(dates.get(src), year))
+        if not fresh:
+            ends = ", ".join(
+                f"the {src} mirror ends {dates.get(src) or 'at an unknown date'}" for src in sorted(complete)
+            )
+            return 0, f"{ends}; this citation is from {year}"
+        where = f"venue_key = ? AND year BETWEEN ? AND ? AND source IN ({','.join('?' * len(fresh))})"
+        rows = self.db.execute(
+            f"SELECT year, count(*) FROM records WHERE {where} GROUP BY year", (key, year - 2, year + 2, *fresh)
+        )
+        by_year = {int(y): int(n) for y, n in rows if y is not None}
+        count = by_year.pop(year, 0)
+        snapshots = ", ".join(f"{src} snapshot of {dates.get(src)}" for src in fresh)
+        if not count:
+            return 0, f"the local store holds no records of this venue in {year} ({snapshots})"
+        usual = statistics.median(by_year.values()) if by_year else 0
+        if count < PARTIAL_YEAR_SHARE * usual:
+            # A year with far fewer records than the years around it was indexed only in part
+            # (DBLP's JMLR 2008: 66 records between 91 and 100): absence from it proves nothing.
+            return 0, (
+                f"the local store holds {count} records of this venue in {year}, against about {usual:.0f} "
+                f"in the years around it: that year looks indexed only in part ({snapshots})"
+            )
+        return count, f"local store holds {count} records of this venue in {year} ({snapshots})"
 
     def complete_sources(self) -> set[str]:
         """Sources that hold every paper of each venue-year they hold any of (DBLP, ACL Anthology).
@@ -624,6 +675,24 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return (st.st_dev, st.st_ino)
+
+
+#: Days after the end of a year from which a source's snapshot holds all of that year.
+SNAPSHOT_LAG_DAYS = 182
+#: A venue-year holding fewer than this share of the records of the years around it counts as partly indexed.
+PARTIAL_YEAR_SHARE = 0.8
+
+
+def _snapshot_covers(date: str | None, year: int) -> bool:
+    """Whether a snapshot taken on `date` (ISO) is late enough to hold every record of `year`
+    (a complete source without a recorded date is taken as current)."""
+    if not date:
+        return True
+    try:
+        taken = datetime.fromisoformat(date[:10]).date()
+    except ValueError:
+        return False
+    return (taken - datetime(year, 12, 31).date()).days >= SNAPSHOT_LAG_DAYS
 
 
 def now_year() -> int:

@@ -300,3 +300,14 @@ class TitleIndex:
 
     def count(self) -> int:
         return int(self.searcher().num_docs)
+
+    def titles_containing(self, words: Sequence[str]) -> int:
+        """How many indexed works have a title holding every one of `words` (how generic a title is:
+        "deep learning" is in thousands, "longitudinal fairness censorship" in one)."""
+        terms = list(dict.fromkeys(t for w in words for t in index_tokens(w)))
+        if not terms or any(self.doc_freq(t) == 0 for t in terms):
+            return 0
+        query = tantivy.Query.boolean_query(
+            [(tantivy.Occur.Must, tantivy.Query.term_query(self.schema, "title", t)) for t in terms]
+        )
+        return int(self.searcher().search(query, 1, count=True).count)  # type: ignore[attr-defined]

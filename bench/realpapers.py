@@ -1,0 +1,249 @@
+"""Real papers as the judge: how many real citations of published papers end Hallucinated.
+
+Every PDF under ../shared/pdfs (jose, ml, styles) is read by the Reference Extractor and
+checked offline against a store of real records; every one of these papers' references
+is real, so every Hallucinated verdict is a false accusation. Two stores:
+
+- large: ../shared/data/dblp/dblp-large.xml.gz (846k DBLP records) + HALLMARK world.jsonl
+- small: ../shared/data/dblp/dblp-sample.xml.gz (168k) + world.jsonl, for comparison
+
+Each store is built once into --store-dir and reused (rebuilt when its inputs change).
+Besides the PDFs, the papers' gold lists are checked without any PDF reading (matching
+alone): the ml papers' .bib entries as BibTeX and their .bbl items as plain references;
+JOSE gold references that carry a DOI as BibTeX entries with that DOI (the others are
+Crossref field dumps in arbitrary order, which no citation looks like; they are counted
+as left out).
+
+Printed per paper: references extracted vs gold, verdict counts, and each Hallucinated
+citation with its code, reason and reference text; then totals: share of citations
+judged Hallucinated (target <= 0.2%) and papers with any (target <= 1).
+
+    python bench/realpapers.py [--stores large,small] [--sets jose,ml,styles] [--no-gold]
+                               [--no-pdf] [--store-dir DIR] [--json OUT] [--quiet]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import hashlib
+import json
+import os
+import sys
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from citetracer.config import Settings
+from citetracer.extract import InputError, read_references, read_text
+from citetracer.mirror.dblp import ingest_dblp
+from citetracer.mirror.jsonl import add_jsonl
+from citetracer.pipeline import Checker
+from citetracer.records import CitationResult, Reference
+from citetracer.store.db import Store
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+DBLP = SHARED / "data" / "dblp"
+WORLD = SHARED / "data" / "hallmark" / "world.jsonl"
+STORES = {"large": DBLP / "dblp-large.xml.gz", "small": DBLP / "dblp-sample.xml.gz"}
+SETS = ("jose", "ml", "styles")
+TARGET_SHARE, TARGET_PAPERS = 0.002, 1
+
+
+def build_store(kind: str, store_dir: Path) -> Path:
+    """The store of `kind`, built on first use; a marker names the inputs it was built from."""
+    dump = STORES[kind]
+    path = store_dir / f"{kind}.sqlite"
+    marker = path.with_suffix(".built")
+    inputs = json.dumps([[str(p), p.stat().st_size, int(p.stat().st_mtime)] for p in (dump, WORLD)])
+    if path.exists() and marker.exists() and marker.read_text() == inputs:
+        return path
+    store_dir.mkdir(parents=True, exist_ok=True)
+    print(f"# building the {kind} store at {path} (once) ...", flush=True)
+    t = time.perf_counter()
+    ingest_dblp(path, dump, DBLP / "dblp.dtd")
+    with Store(path) as store:
+        add_jsonl(store, WORLD, "world")
+    marker.write_text(inputs)
+    print(f"# built in {time.perf_counter() - t:.0f} s", flush=True)
+    return path
+
+
+@dataclass
+class Paper:
+    name: str
+    refs: int
+    gold: int | None
+    results: list[CitationResult] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    error: str | None = None
+
+    def count(self, cls: str) -> int:
+        return sum(r.verdict.class_ == cls for r in self.results)
+
+
+def gold_references(gold_file: Path) -> tuple[str, str, int]:
+    """The paper's gold list as a text our readers take, its suffix (".bib" or ".bbl"), and how many
+    gold references were left out (JOSE references without a DOI)."""
+    data = json.loads(gold_file.read_text())
+    bib, items, skipped = [], [], 0
+    for i, g in enumerate(data["references"]):
+        raw = (g.get("raw") or "").strip()
+        key = g.get("key") or f"ref{i + 1}"
+        if raw.startswith("@"):
+            bib.append(raw)
+        elif "tex_source" in data and raw:  # the .bbl item as BibTeX rendered it
+            items.append(f"\\bibitem{{{key}}}\n{raw}")
+        elif g.get("doi"):
+            bib.append(f"@misc{{{key},\n  doi = {{{g['doi']}}}\n}}")
+        else:
+            skipped += 1
+    if items:
+        text = "\\begin{thebibliography}{99}\n\n" + "\n\n".join(items) + "\n\n\\end{thebibliography}\n"
+        return text, ".bbl", skipped
+    return "\n\n".join(bib), ".bib", skipped
+
+
+def check_refs(checker: Checker, refs: list[Reference]) -> list[CitationResult]:
+    return asyncio.run(checker.check_references(refs)) if refs else []
+
+
+def run_pdfs(checker: Checker, sets: list[str]) -> list[Paper]:
+    papers = []
+    for name in sets:
+        for pdf in sorted((SHARED / "pdfs" / name).glob("*.pdf")):
+            gold_file = pdf.with_name(pdf.stem + ".gold.json")
+            gold = len(json.loads(gold_file.read_text())["references"]) if gold_file.exists() else None
+            label = f"{name}/{pdf.stem}"
+            try:
+                read = read_references(pdf)
+            except InputError as exc:
+                papers.append(Paper(label, 0, gold, error=str(exc)))
+                continue
+            paper = Paper(label, len(read.references), gold, warnings=list(read.warnings))
+            paper.results = check_refs(checker, read.references)
+            papers.append(paper)
+    return papers
+
+
+def run_gold(checker: Checker, sets: list[str]) -> tuple[list[Paper], int]:
+    papers, skipped = [], 0
+    for name in sets:
+        for gold_file in sorted((SHARED / "pdfs" / name).glob("*.gold.json")):
+            text, suffix, left_out = gold_references(gold_file)
+            skipped += left_out
+            label = f"{name}/{gold_file.name.removesuffix('.gold.json')}"
+            gold = len(json.loads(gold_file.read_text())["references"])
+            if not text:
+                continue
+            read = read_text(text, suffix)
+            paper = Paper(label, len(read.references), gold, warnings=list(read.warnings))
+            paper.results = check_refs(checker, read.references)
+            papers.append(paper)
+    return papers, skipped
+
+
+def short(text: str | None, n: int = 150) -> str:
+    text = " ".join((text or "").split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def report(title: str, papers: list[Paper], quiet: bool) -> dict[str, Any]:
+    print(f"\n## {title}\n")
+    if not quiet:
+        print("| paper | refs | gold | R | P | H |")
+        print("|---|---|---|---|---|---|")
+        for p in papers:
+            gold = "" if p.gold is None else str(p.gold)
+            counts = " | ".join(str(p.count(c)) for c in ("Real", "Potential", "Hallucinated"))
+            print(f"| {p.name} | {p.refs} | {gold} | {counts} |")
+        print()
+    codes: Counter[str] = Counter()
+    for p in papers:
+        if p.error:
+            print(f"- {p.name}: ERROR {p.error}")
+        for r in p.results:
+            if r.verdict.class_ != "Hallucinated":
+                continue
+            codes[r.verdict.code] += 1
+            print(f"- **{p.name}** [{r.id}] {r.verdict.code} {r.verdict.fields}: {short(r.verdict.rationale, 260)}")
+            print(f"    cited: {short(r.reference.raw, 220)}")
+    total = sum(len(p.results) for p in papers)
+    hall = sum(p.count("Hallucinated") for p in papers)
+    pot = sum(p.count("Potential") for p in papers)
+    accused = [p.name for p in papers if p.count("Hallucinated")]
+    share = hall / total if total else 0.0
+    print(
+        f"\n**{title}**: {len(papers)} papers, {total} citations: {total - hall - pot} Real, {pot} Potential, "
+        f"**{hall} Hallucinated = {share:.2%}** (target <= {TARGET_SHARE:.1%}); "
+        f"**papers with any: {len(accused)}** (target <= {TARGET_PAPERS}); codes {dict(codes.most_common())}"
+    )
+    return {
+        "papers": len(papers),
+        "citations": total,
+        "hallucinated": hall,
+        "potential": pot,
+        "share": share,
+        "accused_papers": accused,
+        "codes": dict(codes),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--stores", default="large,small", help="which stores: large, small (comma-separated)")
+    parser.add_argument("--sets", default=",".join(SETS), help="which PDF sets under ../shared/pdfs")
+    parser.add_argument("--no-gold", action="store_true", help="skip the gold lists (matching alone)")
+    parser.add_argument("--no-pdf", action="store_true", help="skip the PDFs (gold lists only)")
+    parser.add_argument(
+        "--store-dir",
+        type=Path,
+        default=Path(os.environ.get("CITETRACER_BENCH_STORES", Path.home() / ".cache" / "citetracer" / "bench")),
+        help="where the stores are built once and reused ($CITETRACER_BENCH_STORES)",
+    )
+    parser.add_argument("--json", type=Path, help="write the totals as JSON here")
+    parser.add_argument("--quiet", action="store_true", help="no per-paper table (flags and totals only)")
+    args = parser.parse_args()
+    if not (SHARED / "pdfs").is_dir() or not WORLD.exists():
+        print(f"../shared data not found at {SHARED}: nothing to measure")
+        return 0
+    sets = [s for s in args.sets.split(",") if s]
+    print(f"# python bench/realpapers.py --stores {args.stores} --sets {args.sets}")
+    totals: dict[str, Any] = {}
+    for kind in [k for k in args.stores.split(",") if k]:
+        path = build_store(kind, args.store_dir)
+        settings = Settings(store=path, offline=True, remember_verified=False)
+        settings.online.memo = False
+        checker = Checker(settings, store=Store(path, readonly=True))
+        try:
+            t = time.perf_counter()
+            if not args.no_pdf:
+                papers = run_pdfs(checker, sets)
+                totals[f"{kind}/pdf"] = report(f"PDFs, {kind} store", papers, args.quiet)
+            if not args.no_gold:
+                gold, skipped = run_gold(checker, sets)
+                totals[f"{kind}/gold"] = report(
+                    f"gold lists (no extraction; {skipped} JOSE references without DOI left out), {kind} store",
+                    gold,
+                    args.quiet,
+                )
+            print(f"\n# {kind} store: {time.perf_counter() - t:.0f} s")
+        finally:
+            checker.close()
+    print("\n## totals\n")
+    for name, t in totals.items():
+        print(
+            f"- {name}: {t['hallucinated']}/{t['citations']} = {t['share']:.2%} Hallucinated, "
+            f"{len(t['accused_papers'])} of {t['papers']} papers with any, {t['potential']} Potential"
+        )
+    if args.json:
+        args.json.write_text(json.dumps(totals, indent=1))
+    digest = hashlib.sha1(json.dumps(totals, sort_keys=True).encode()).hexdigest()[:10]
+    print(f"\n# totals digest {digest}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

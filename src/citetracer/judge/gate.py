@@ -1,0 +1,394 @@
+"""The accusation gate: the one place every Hallucinated finding must pass to become a verdict.
+
+The principle (DESIGN.md, "Accuse only with proof about this work"): a citation is
+Hallucinated only on positive evidence about *this* cited work:
+
+(a) its identity established, so that an honest citation of that work would look like
+    this one (the whole title, not a fragment of it, with the other fields it names agreeing
+    well enough), or its absence shown where the sources cover the cited venue in that very
+    year; and
+(b) a contradiction that an honest citation of that work could not produce (an honest
+    author misspells a name, drops a subtitle, cites a later edition, writes a venue in a
+    way no table lists; a fabrication invents authors, venues, identifiers and titles).
+
+Anything weaker is Potential (P3 when a real work matches, P1 otherwise) and says which
+half of the proof was missing. Each code's check below returns the basis of the accusation
+(what it rests on, shown in the report) or the reason it was withheld. The rules that find
+a code (`codes.py`) say what is wrong; this module decides whether that is proof.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+
+from citetracer.judge.codes import (
+    NEAR_MISS_CERTAIN,
+    SAME_AUTHORS_OVERLAP,
+    Finding,
+    is_book,
+    record_is_book,
+    venue_conflict,
+)
+from citetracer.judge.context import JudgeContext
+from citetracer.match.names import surname_keys
+from citetracer.match.normalize import title_words
+from citetracer.match.rules import Assessment
+from citetracer.match.venues import spells_any
+from citetracer.records import FieldStatus
+
+M, X = FieldStatus.MATCH, FieldStatus.MISMATCH
+
+#: Words that do not make a title specific to one work.
+_TITLE_STOP = frozenset("a an the of for and in on to with by from at via its is are as or into using".split())
+#: A title names one work when it has at least this many content words and at most SHARED_TITLES
+#: stored works have a title holding all of them (the work itself and its versions). Others
+#: ("Deep Learning", "Random Forests", "Literate Programming", "GenBank", "Collaborative Filtering
+#: Recommender Systems") are shared by many works and need the year and venue to agree as well.
+SPECIFIC_TITLE_WORDS, SHARED_TITLES = 3, 3
+#: A title this long and this rare names one work even when the cited year is wrong.
+UNIQUE_TITLE_WORDS, UNIQUE_SHARED = 5, 2
+#: A cited year this far in the future is not a date but a number read as one (review-copy line numbers).
+IMPLAUSIBLE_FUTURE = 20
+#: Of a long author list (this many or more), a share this large matching the record means the rest
+#: are renderings of names (transliterations, compound surnames), not substituted people.
+LONG_LIST, LONG_LIST_MATCHED = 10, 0.75
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The gate's answer for one finding: admitted with its basis, or withheld with the reason."""
+
+    admitted: bool
+    basis: str
+
+
+def _admit(basis: str) -> Decision:
+    return Decision(True, basis)
+
+
+def _withhold(reason: str) -> Decision:
+    return Decision(False, reason)
+
+
+def content_words(title: str | None) -> list[str]:
+    return [w for w in title_words(title or "") if w not in _TITLE_STOP]
+
+
+def _label(a: Assessment) -> str:
+    return f"[{a.candidate.source}:{a.candidate.id}]"
+
+
+def _ref_looks_cited(ctx: JudgeContext) -> str | None:
+    """Why the reference does not look like a citation at all (a table row, an equation), or None."""
+    ref = ctx.reference
+    if len(content_words(ref.title)) < 2:
+        return "the reference has no title of two or more words to check"
+    if not ref.authors and not ref.venue and not ref.doi and not ref.arxiv_id:
+        return "the reference names neither authors nor a venue"
+    return None
+
+
+def _raw_names(ctx: JudgeContext) -> str:
+    """The reference's own text, folded, when it was read from free text (a PDF, .bbl, plain list)."""
+    raw = ctx.reference.raw or ""
+    return "" if raw.lstrip().startswith("@") else f" {' '.join(title_words(raw))} "
+
+
+def _names_in_raw(ctx: JudgeContext, work: Assessment) -> bool:
+    """Whether the record's authors that the parsed list lacks are all in the reference's text:
+    then the field parser, not the citation, lost them."""
+    raw = _raw_names(ctx)
+    if not raw.strip() or not work.candidate.authors:
+        return False
+    cited = {k for p in ctx.reference.authors for k in surname_keys(p.family)}
+    lacking = [p for p in work.candidate.authors if not set(surname_keys(p.family)) & cited]
+    families = [" ".join(title_words(p.family)) for p in lacking]
+    families = [f for f in families if f]
+    return bool(families) and all(f" {f} " in raw for f in families)
+
+
+_LABEL = re.compile(r"(?:^|\s)\[\d{1,4}\](?=\s)")
+_ET_AL = re.compile(r"\bet\.?\s*al\b|\band\s+others\b", re.IGNORECASE)
+
+
+def _raw_trouble(ctx: JudgeContext) -> str | None:
+    """Why the reference's own text shows that its parsed author list cannot be trusted, or None."""
+    raw = ctx.reference.raw or ""
+    if not raw or raw.lstrip().startswith("@"):
+        return None
+    if len(_LABEL.findall(f" {raw} ")) >= 2:
+        return "the reference's text holds two numbered references run together"
+    head = raw.lstrip()
+    if head[:1].islower() or head.lower().startswith(("and ", "& ")):
+        return "the reference's text starts mid-sentence (its beginning is elsewhere, e.g. before a page break)"
+    return None
+
+
+def _whole_title(ctx: JudgeContext, work: Assessment) -> str | None:
+    """Why `work` is not identified by the whole cited title, or None when it is."""
+    if work.title_form == "raw-text":
+        return "the record's title was only found inside the reference's text"
+    if work.title_form == "subtitle":
+        return "only the title without its subtitle matches"
+    if work.title_form != "exact":
+        return "the titles differ"
+    return None
+
+
+def _title_shared(ctx: JudgeContext, work: Assessment) -> bool:
+    """Another stored work has the same title by other people: the title alone does not identify one."""
+    from citetracer.judge.context import _same_people
+
+    return any(
+        a.same_title and a.candidate.work != work.candidate.work and not _same_people(a.candidate, work.candidate)
+        for a in ctx.assessments
+    )
+
+
+def _specific(
+    ctx: JudgeContext, work: Assessment, words: int = SPECIFIC_TITLE_WORDS, shared: int = SHARED_TITLES
+) -> bool:
+    """Whether the work's title is rare enough to name one work (see SPECIFIC_TITLE_WORDS)."""
+    content = content_words(work.candidate.title)
+    return len(content) >= words and ctx.titles_sharing(content) <= shared and not _title_shared(ctx, work)
+
+
+def _years_agree(ctx: JudgeContext, work: Assessment) -> bool:
+    deltas = [abs(v.year_delta) for v in ctx.versions_of(work) if v.year_delta is not None]
+    return not deltas or min(deltas) <= 1
+
+
+def _venue_agrees(ctx: JudgeContext, work: Assessment) -> bool:
+    conflict = venue_conflict(ctx, work)
+    return conflict is None or conflict[0] in ("preprint-version", "unconfirmable") or _spelled(ctx, work)
+
+
+def _venue_names(ctx: JudgeContext, work: Assessment) -> list[str]:
+    """Every name the work's venue goes by: each version's venue and proceedings title, and what the
+    store's venue knowledge base holds for them."""
+    names: list[str] = []
+    for v in ctx.versions_of(work):
+        for n in (v.candidate.venue, v.candidate.venue_full):
+            if n and n not in names:
+                names.append(n)
+                names.extend(x for x in ctx.venue_names(n) if x not in names)
+    return names
+
+
+def _spelled(ctx: JudgeContext, work: Assessment) -> bool:
+    cited = ctx.reference.venue
+    return bool(cited) and spells_any(cited or "", _venue_names(ctx, work))
+
+
+def _identified(ctx: JudgeContext, work: Assessment, *, need_authors: bool) -> tuple[str | None, str]:
+    """(why the work is not identified, or None; how it is identified)."""
+    why = _whole_title(ctx, work)
+    if why:
+        return why, ""
+    title = work.candidate.title or ""
+    specific = _specific(ctx, work)
+    parts = [f"the whole title of {_label(work)}"]
+    if need_authors:
+        cmp = work.authors
+        if cmp is not None and not (
+            work.status("authors") == M or (cmp.overlap >= 0.8 and cmp.matched + cmp.variants >= min(2, cmp.cited))
+        ):
+            return "the cited authors are not the record's", ""
+        if cmp is not None:
+            parts.append("its authors")
+    if not specific:
+        exact_year = any(v.year_delta == 0 for v in ctx.versions_of(work)) or ctx.reference.year is None
+        if not (exact_year and work.status("venue") in (M, None) and (need_authors or ctx.reference.venue)):
+            return f"the short title '{title}' is shared by many works", ""
+        parts.append("its year and venue")
+    return None, ", ".join(parts)
+
+
+# --------------------------------------------------------------------------- per code
+
+
+def _h1(ctx: JudgeContext, f: Finding) -> Decision:
+    if ctx.failed_sources:
+        return _withhold(f"{', '.join(sorted(set(ctx.failed_sources)))} failed to answer")
+    if not ctx.bundle.covered:
+        return _withhold("the sources searched do not cover this venue in that year")
+    shape = _ref_looks_cited(ctx)
+    if shape:
+        return _withhold(shape)
+    return _admit(f"absence where the search covers the citation ({'; '.join(ctx.bundle.coverage_notes)})")
+
+
+def _h2(ctx: JudgeContext, f: Finding) -> Decision:
+    shape = _ref_looks_cited(ctx)
+    if shape:
+        return _withhold(shape)
+    near = next((a for a in ctx.assessments if f.evidence and a.candidate is f.evidence[0]), None)
+    if near is not None and not ctx.bundle.covered and not ctx.failed_sources and _same_paper_slot(near):
+        return _admit(
+            f"the cited authors' work {_label(near)} in the cited venue and year has a nearly identical title "
+            f"({near.title_similarity:.0%})"
+        )
+    if not ctx.bundle.covered or ctx.failed_sources:
+        return _withhold("the cited title may be another version the sources searched do not cover")
+    if (
+        near is None
+        or near.authors is None
+        or near.authors.matched + near.authors.variants < min(2, near.authors.cited)
+    ):
+        return _withhold("the similar title is not by the cited authors")
+    if near.year_delta is not None and abs(near.year_delta) > 1:
+        return _withhold("the similar title is from another year")
+    return _admit(
+        f"the cited authors' work {_label(near)} of that year has a nearly identical title, and no work has the cited "
+        f"one where the search covers it ({'; '.join(ctx.bundle.coverage_notes)})"
+    )
+
+
+def _same_paper_slot(near: Assessment) -> bool:
+    """The near-miss record has exactly the cited authors, venue and year, and a title one word away:
+    two such papers by the same people in one venue and year do not happen by honest accident."""
+    return (
+        near.title_similarity >= NEAR_MISS_CERTAIN
+        and near.status("authors") == M
+        and near.status("venue") == M
+        and near.year_delta == 0
+    )
+
+
+def _h3(ctx: JudgeContext, f: Finding) -> Decision:
+    work = ctx.work
+    assert work is not None and work.authors is not None
+    why, how = _identified(ctx, work, need_authors=False)
+    if why:
+        return _withhold(why)
+    if not _years_agree(ctx, work) and not _specific(ctx, work, UNIQUE_TITLE_WORDS, UNIQUE_SHARED):
+        return _withhold("the record is from another year: another work with this title is as likely")
+    if not _venue_agrees(ctx, work):
+        return _withhold("the venue differs too: another work with this title is as likely")
+    trouble = _raw_trouble(ctx)
+    if trouble:
+        return _withhold(trouble)
+    if _names_in_raw(ctx, work):
+        return _withhold("the record's authors missing from the parsed list are named in the reference's text")
+    cmp = work.authors
+    if cmp.matched + cmp.variants == cmp.cited and cmp.uncited and _ET_AL.search(ctx.reference.raw or ""):
+        return _withhold("the reference's text ends its author list with 'et al.'")
+    if cmp.cited >= LONG_LIST and (cmp.matched + cmp.variants + cmp.given_conflicts) / cmp.cited >= LONG_LIST_MATCHED:
+        return _withhold(
+            f"{cmp.matched + cmp.variants} of {cmp.cited} cited authors match: the rest read as renderings"
+        )
+    return _admit(f"identified by {how}; the year and venue agree")
+
+
+def _h4(ctx: JudgeContext, f: Finding) -> Decision:
+    if f.fields == ["year"] and "future" in f.reason:
+        year = ctx.reference.year or 0
+        if year > ctx.today_year + IMPLAUSIBLE_FUTURE:
+            return _withhold(f"{year} is not a plausible year (a number read as one)")
+        shape = _ref_looks_cited(ctx)
+        return _withhold(shape) if shape else _admit(f"the cited year {year} has not come yet")
+    work = ctx.work
+    assert work is not None
+    why, how = _identified(ctx, work, need_authors=True)
+    if why:
+        return _withhold(why)
+    trouble = _raw_trouble(ctx)
+    if trouble:
+        return _withhold(trouble)
+    if "venue" in f.fields and _spelled(ctx, work):
+        return _withhold(f"'{ctx.reference.venue}' can be a spelling of the work's venue")
+    if "year" in f.fields and "venue" not in f.fields:
+        if is_book(ctx.reference) or record_is_book(work.candidate):
+            return _withhold("books have editions and reprints in other years")
+        same_venue = work.status("venue") == M or _spelled(ctx, work)
+        if ctx.reference.venue and not same_venue:
+            return _withhold("the citation may date another version, in another venue")
+        if not ctx.reference.venue and not _years_before_first(ctx, work):
+            return _withhold("a citation dated after the work may cite a later version (journal, reprint, edition)")
+        if same_venue:
+            return _admit(f"identified by {how}; the work appeared in that venue in another year")
+    return _admit(f"identified by {how}")
+
+
+def _years_before_first(ctx: JudgeContext, work: Assessment) -> bool:
+    """The cited year is before every version of the work: it could not have been cited then."""
+    years = [v.candidate.year for v in ctx.versions_of(work) if v.candidate.year]
+    return bool(years) and ctx.reference.year is not None and ctx.reference.year < min(years)
+
+
+def _h5(ctx: JudgeContext, f: Finding) -> Decision:
+    if "does not resolve" in f.reason:
+        return _admit("the DOI resolver answered that the DOI does not exist")
+    if f.reason.startswith(("the DOI", "arXiv:")) and ("different work" in f.reason):
+        if len(content_words(ctx.reference.title)) < 2:
+            return _withhold("the citation has no title to compare with the identifier's record")
+        holder = f.evidence[0] if f.evidence else None
+        if holder is not None and holder.title and _title_in_raw(ctx, holder.title):
+            return _withhold("the identifier's record is named in the reference's text (two references run together)")
+        return _admit("the identifier's record has another title")
+    if "arXiv id is" in f.reason and ctx.work is not None:
+        why, how = _identified(ctx, ctx.work, need_authors=True)
+        if why:
+            return _withhold(why)
+        return _admit(f"identified by {how}; an arXiv id names one work")
+    if ctx.bundle.closed_world:
+        return _admit("the local store is declared complete, and it knows the identifier as no work's")
+    return _withhold("the identifier may belong to a version the sources searched do not hold")
+
+
+def _title_in_raw(ctx: JudgeContext, title: str) -> bool:
+    raw = _raw_names(ctx)
+    needle = " ".join(title_words(title))
+    return bool(raw.strip()) and len(needle) >= 8 and f" {needle} " in raw
+
+
+def _h6(ctx: JudgeContext, f: Finding) -> Decision:
+    work = ctx.work
+    assert work is not None
+    why, how = _identified(ctx, work, need_authors=False)
+    if why:
+        return _withhold(why)
+    if "doi" in f.fields:
+        return _admit(f"identified by {how}; the DOI's record is another work")
+    other = f.evidence[1] if len(f.evidence) > 1 else None
+    others = [a for a in ctx.assessments if other is not None and a.candidate is other]
+    if not others or others[0].authors is None:
+        return _withhold("the other work is not established")
+    cmp = others[0].authors
+    if cmp.matched < min(2, cmp.cited) or cmp.given_conflicts:
+        return _withhold("the authors' other work is not established by more than one shared surname")
+    trouble = _raw_trouble(ctx)
+    if trouble:
+        return _withhold(trouble)
+    if _names_in_raw(ctx, work):
+        return _withhold("every author of the titled work is named in the reference's text")
+    if work.authors is not None and work.authors.overlap >= SAME_AUTHORS_OVERLAP:
+        return _withhold("the titled work shares authors with the citation")
+    return _admit(f"identified by {how}; the cited authors are those of {_label(others[0])}")
+
+
+CHECKS: dict[str, Callable[[JudgeContext, Finding], Decision]] = {
+    "H1": _h1,
+    "H2": _h2,
+    "H3": _h3,
+    "H4": _h4,
+    "H5": _h5,
+    "H6": _h6,
+}
+
+
+def admit(ctx: JudgeContext, finding: Finding) -> Decision:
+    """Whether `finding` (an H code) is proof about this cited work, and on what basis."""
+    check = CHECKS[finding.code]
+    return check(ctx, finding)
+
+
+def withheld_finding(ctx: JudgeContext, finding: Finding, reason: str) -> Finding:
+    """The Potential finding a withheld accusation becomes: what was found, and why it is not proof."""
+    work = ctx.work
+    code = "P3" if work is not None else "P1"
+    text = f"{finding.reason}, but this is not proof ({reason})"
+    evidence = finding.evidence or ([work.candidate] if work is not None else [])
+    return replace(finding, code=code, reason=f"not accused of {finding.code}: {text}", evidence=evidence)
