@@ -77,3 +77,27 @@ def test_authors_beyond_a_truncated_record_are_not_counted_against_the_citation(
 )
 def test_surname_keys_are_the_family_keys_without_the_given_name_work(given: str | None, family: str) -> None:
     assert surname_keys(family) == tuple(dict.fromkeys(k for k in family_keys(Person(given=given, family=family)) if k))
+
+
+def test_a_record_list_ending_in_a_name_cut_short_was_cut_there() -> None:
+    """A record of 'Adaptive federated optimization' lists "..., Keith Rush, Konec" for Konečný, Kumar, McMahan."""
+    cited = people(
+        "Sashank Reddi", "Zachary Charles", "Keith Rush", "Jakub Konečný", "Sanjiv Kumar", "H. Brendan McMahan"
+    )
+    found = people("Sashank Reddi", "Zachary Charles", "Keith Rush", "Konec")
+    cmp = compare_author_lists(cited, found, False, False)
+    assert cmp.complete and cmp.hidden == 2 and not cmp.unmatched_cited
+
+
+def test_names_written_in_other_orders_and_forms_are_one_person() -> None:
+    same = [
+        ("Le Quoc", "Quoc V. Le"),  # family-first read as given-first, with a middle initial
+        ("L. Fei-Fei", "Fei-Fei Li"),  # family-first with an initial
+        ("C. Canton-Ferrer", "Cristian Canton Ferrer"),  # a compound family name split by one source
+        ("Hal Daumé", "Hal Daumé III"),  # a generation suffix
+    ]
+    for cited, found in same:
+        assert compare_author_lists(people(cited), people(found), False, False).complete, (cited, found)
+    assert compare_author_lists(people("M. B. Strivastava"), people("Mani B. Srivastava"), False, False).variants == 1
+    for cited, found in [("Wei Li", "Wei Lu"), ("J. Smith", "J. Smyth"), ("Yang Liu", "Yang Lin")]:
+        assert not compare_author_lists(people(cited), people(found), False, False).complete, (cited, found)

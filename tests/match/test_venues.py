@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citetracer.match.venues import is_known, is_preprint, same_venue, venue_id
+from citetracer.match.venues import is_known, is_preprint, same_venue, spells, venue_id
 
 
 def test_aliases_of_known_venues() -> None:
@@ -33,3 +33,33 @@ def test_known_and_preprint() -> None:
     assert is_known("AAAI") and not is_known("Conference on Reward Learning and Alignment")
     assert is_preprint("arXiv preprint arXiv:2001.08361") and is_preprint("CoRR")
     assert not is_preprint("ICLR")
+
+
+def test_spellings_of_a_venue_that_no_table_lists() -> None:
+    """Real venue names from real reference lists, against the names DBLP gives the venue."""
+    www = "Proceedings of the 16th International Conference on World Wide Web, WWW 2007, Banff, Alberta, Canada"
+    assert spells("16th International Conference on World Wide Web", www)
+    assert spells(
+        "Annual cryptology conference", "Advances in Cryptology - CRYPTO 2012 - 32nd Annual Cryptology Conference"
+    )
+    assert spells("ACM SIGCSE Bulletin", "Proceedings of the 6th Annual SIGCSE Conference on Innovation and Technology")
+    assert spells("Cryptology ePrint Archive", "IACR Cryptology ePrint Archive")
+    assert spells("ACM Transactions on Intelligent Systems and Technology (TIST)", "ACM TIST")
+    assert spells("Computational Biology", "J. Comput. Biol.")  # cut short by extraction
+    assert spells("Sixth Annual International Conference on Mobile Computing and Networks (Mobi-COM '00)", "MOBICOM")
+
+
+def test_other_venues_are_not_spellings() -> None:
+    assert not spells("ICML", "NeurIPS")
+    assert not spells(
+        "International Journal of Representation Learning", "International Conference on Learning Representations"
+    )
+    assert not spells(
+        "International Conference on Quantum Machine Learning", "International Conference on Machine Learning"
+    )
+    assert not spells(
+        "Symposium on Neural Scaling Laws", "Proceedings of the 32nd International Conference on Machine Learning"
+    )
+    assert not spells(
+        "Pacific Rim Symposium on Neural Information Systems", "Advances in Neural Information Processing Systems"
+    )

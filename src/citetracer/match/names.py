@@ -150,8 +150,10 @@ def _keys(given: str | None, family: str) -> NameKeys:
     toks = _name_tokens(family)
     while len(toks) > 1 and toks[-1] in _SUFFIXES:
         toks = toks[:-1]  # "Daumé III", "King Jr": a generation suffix is not part of the family name
-    core = _family_core(toks)
     given_toks = _name_tokens(given) if given else ()
+    if toks and all(t in _SUFFIXES for t in toks) and given_toks:
+        toks, given_toks = given_toks[-1:], given_toks[:-1]  # "Hal Daumé" + "III" split at the suffix
+    core = _family_core(toks)
     stripped = (given or "").strip()
     if len(given_toks) == 1 and 2 <= len(stripped) <= 3 and stripped.isupper():
         given_toks = tuple(given_toks[0])  # "JW" for "Jan-Willem"
@@ -304,6 +306,10 @@ def compare_author_lists(
     # A list ending in a one-letter "surname" ("..., Russ Bates, Z") was cut off mid-name.
     while found and len(name_keys(found[-1]).full) <= 1:
         found.pop()
+        found_truncated = True
+    # A list ending in a name cut short ("..., Keith Rush, Konec" for Konečný) was cut off there too.
+    last = name_keys(found[-1]).full if found else ""
+    if len(last) >= 3 and any(name_keys(p).full.startswith(last) and name_keys(p).full != last for p in cited):
         found_truncated = True
     return _compare_lists(tuple(cited), tuple(found), cited_truncated, found_truncated)
 

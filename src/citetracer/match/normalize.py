@@ -89,9 +89,9 @@ def fold(value: str) -> str:
 
 def _fold_general(value: str) -> str:
     text = latex_to_text(_CONTROL.sub(" ", value))
-    text = unicodedata.normalize("NFKC", text).casefold().translate(_SPECIAL_LETTERS)
-    text = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in text if not unicodedata.combining(ch))
+    text = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    # Special letters last: a letter with marks ("ἀ") is its base letter ("α") only once the marks are gone.
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).translate(_SPECIAL_LETTERS)
 
 
 def tokens(value: str) -> list[str]:

@@ -26,7 +26,7 @@ from citetracer.match.normalize import (
     title_words,
     tokens,
 )
-from citetracer.match.venues import is_preprint, same_venue
+from citetracer.match.venues import is_preprint, same_venue, spells
 from citetracer.records import Candidate, FieldComparison, FieldStatus, Reference, Residual
 
 M, MISS, X = FieldStatus.MATCH, FieldStatus.MISSING, FieldStatus.MISMATCH
@@ -248,6 +248,15 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
                 found_venue,
                 residual=None if exact else Residual.NORMALIZABLE,
                 note=None if exact else f"venue '{reference.venue}' names '{found_venue}'",
+            )
+        elif any(spells(reference.venue, v) for v in (cand.venue, cand.venue_full) if v):
+            fields["venue"] = _cmp(
+                "venue",
+                M,
+                reference.venue,
+                found_venue,
+                residual=Residual.NORMALIZABLE,
+                note=f"venue '{reference.venue}' read as a spelling of '{cand.venue_full or found_venue}'",
             )
         elif a.title_form == "raw-text" and any(
             _in_free_text(reference, v, tokens_only=True) for v in (cand.venue, cand.venue_full) if v
