@@ -55,7 +55,7 @@ def test_every_citation_with_its_class_codes_and_summary(checked_bib: tuple[Path
     s = report.summary()
     assert f'<li class="H"><b>{s["hallucinated"]}</b>Hallucinated</li>' in page
     assert f'<li class=""><b>{s["total"]}</b>references</li>' in page
-    assert '<a href="#paper-1">' in page  # the summary row links to the paper's section
+    assert '<a href="#paper-1" title="' in page  # the summary row links to the paper's section
 
 
 def test_offending_fields_are_marked_beside_the_record(checked_bib: tuple[Path, Report]) -> None:
@@ -69,8 +69,13 @@ def test_offending_fields_are_marked_beside_the_record(checked_bib: tuple[Path, 
     assert '<tr class="match"><td>title</td>' in block
     assert "record found" in block  # the same work, so the column says so
     assert "differs · wrong" in block
-    # an absent work's closest record is not presented as "the record found"
-    assert "nearest record (a different work)" in cite_block(render(report), "fabricated")
+    # an absent work's closest record is not presented as "the record found", nor highlighted as wrong
+    formula = cite_block(render(report), "formula")  # H1; the cited author's other works are the evidence
+    assert "nearest record (a different work)" in formula and "<mark>" not in formula
+    assert '<tr class="mismatch' not in formula
+    # with no evidence at all, no stranger is shown beside the citation
+    fabricated = cite_block(render(report), "fabricated")
+    assert "cited (no record of this work found)" in fabricated and "Synthetic Study" not in fabricated
 
 
 def test_hostile_text_is_escaped_and_only_http_links_survive(checked_bib: tuple[Path, Report]) -> None:

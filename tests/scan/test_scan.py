@@ -67,8 +67,8 @@ def test_scan_writes_every_report_of_the_contract(
 
     # index.html: the summary and every paper; the PDF linked from the report's folder
     page = (out / "index.html").read_text()
-    for r in rows:
-        assert f">{r['file']}<" in page
+    for r in rows:  # named without the folder they all share, the full name in the tooltip
+        assert f'title="{r["file"]}">{Path(r["file"]).name}<' in page
     assert 'href="../papers/paper.pdf"' in page and "not checked: " in page
     assert page.count('class="paper card"') == 4
 

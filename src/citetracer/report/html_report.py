@@ -29,11 +29,13 @@ from citetracer import __version__
 from citetracer.records import CitationResult
 from citetracer.report.views import (
     CLASSES,
+    NOT_THIS_WORK,
     FieldRow,
     PaperCounts,
     coverage_note,
     evidence_links,
     field_rows,
+    has_record,
     lead_reason,
     record_label,
     top_codes,
@@ -60,6 +62,7 @@ table{border-collapse:collapse;width:100%}
 th,td{text-align:left;vertical-align:top;padding:4px 8px;border-bottom:1px solid var(--line)}
 th{font-weight:600;background:#fafafb}
 td.n{text-align:right;font-variant-numeric:tabular-nums}
+td.warns{font-size:12px;color:var(--p);max-width:260px}
 tr.risk3 td{background:var(--hbg)}tr.risk1 td.hn{color:var(--h);font-weight:700}
 tr.riskp td.pn{color:var(--p);font-weight:600}tr.unread td{color:var(--mute);font-style:italic}
 #filters{position:sticky;top:0;z-index:2;display:flex;flex-wrap:wrap;gap:6px 16px;align-items:center}
@@ -188,6 +191,7 @@ class _PaperRow:
     name: str
     counts: PaperCounts | None
     error: str | None = None
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -201,6 +205,9 @@ class HtmlReport:
     #: Folder the HTML file is written to, so links to the PDFs are relative (None: the working dir).
     report_dir: Path | None = None
     only_flagged: bool = False
+    #: Leading folders every paper's name shares (e.g. '../shared/pdfs/jose/'), left out of the
+    #: names shown; the full name stays in the heading's tooltip.
+    common_prefix: str = ""
     _rows: list[_PaperRow] = field(default_factory=list)
     _codes: Counter[str] = field(default_factory=Counter)
     _classes: Counter[str] = field(default_factory=Counter)
@@ -208,6 +215,11 @@ class HtmlReport:
     _anchor: str = ""
     _n: int = 0
     _pending: list[tuple[int, str]] = field(default_factory=list)
+    _warnings: list[str] = field(default_factory=list)
+
+    def _short(self, name: str) -> str:
+        p = self.common_prefix
+        return name[len(p) :] if p and name.startswith(p) and len(name) > len(p) else name
 
     def begin(self) -> None:
         csp = (
@@ -231,8 +243,12 @@ class HtmlReport:
         self._n += 1
         self._anchor = f"paper-{self._n}"
         self._pdf = pdf
+        self._warnings = list(warnings or [])
         link = f' <a class="pdf" href="{esc(file_href(pdf, self.report_dir))}">open PDF</a>' if pdf else ""
-        self.out.write(f'<section class="paper card" id="{self._anchor}">\n<h2>{esc(name)}{link}</h2>\n')
+        self.out.write(
+            f'<section class="paper card" id="{self._anchor}">\n<h2 title="{esc(name)}">{esc(self._short(name))}'
+            f"{link}</h2>\n"
+        )
         if warnings:
             items = "".join(f"<li>{esc(w)}</li>" for w in warnings)
             self.out.write(f'<ul class="warn" title="extraction warnings">{items}</ul>\n')
@@ -252,19 +268,20 @@ class HtmlReport:
         self.out.write("".join(text for _, text in self._pending))
         self._pending = []
         self.out.write(f'<p class="counts">{_counts_html(counts)}</p>\n</section>\n')
-        self._rows.append(_PaperRow(self._anchor, counts.file, counts))
+        self._rows.append(_PaperRow(self._anchor, counts.file, counts, warnings=self._warnings))
 
-    def skipped_paper(self, counts: PaperCounts) -> None:
+    def skipped_paper(self, counts: PaperCounts, warnings: list[str] | None = None) -> None:
         """A paper counted in the summary but not shown (nothing flagged, with only_flagged)."""
         self._n += 1
-        self._rows.append(_PaperRow(f"paper-{self._n}", counts.file, counts))
+        self._rows.append(_PaperRow(f"paper-{self._n}", counts.file, counts, warnings=list(warnings or [])))
 
     def unreadable_paper(self, name: str, error: str) -> None:
         """A paper nothing could be read from (or whose check failed): listed, never dropped."""
         self._n += 1
         anchor = f"paper-{self._n}"
         self.out.write(
-            f'<section class="paper card" id="{anchor}" data-unread="1">\n<h2>{esc(name)}</h2>\n'
+            f'<section class="paper card" id="{anchor}" data-unread="1">\n'
+            f'<h2 title="{esc(name)}">{esc(self._short(name))}</h2>\n'
             f'<ul class="warn"><li>not checked: {esc(error)}</li></ul>\n</section>\n'
         )
         self._rows.append(_PaperRow(anchor, name, None, error))
@@ -323,17 +340,28 @@ class HtmlReport:
         return f'<article class="cite {k}" {data}><div class="head">{head}</div>{"".join(body)}</article>\n'
 
     def _fields_table(self, c: CitationResult, rows: list[FieldRow]) -> str:
-        label = record_label(c)
-        found_head = esc(label)
+        if not has_record(c):  # nothing to compare with: the cited fields alone
+            body = "".join(
+                f'<tr class="{"offending" if r.offending else ""}"><td>{esc(r.field)}</td><td>{esc(r.cited)}</td></tr>'
+                for r in rows
+            )
+            return (
+                '<table class="fields"><thead><tr><th>field</th><th>cited (no record of this work found)</th>'
+                f"</tr></thead><tbody>{body}</tbody></table>"
+            )
+        same_work = c.verdict.code not in NOT_THIS_WORK
         out = [
             '<table class="fields"><thead><tr><th>field</th><th>cited</th>'
-            f'<th>{found_head}</th><th class="status">comparison</th></tr></thead><tbody>'
+            f'<th>{esc(record_label(c))}</th><th class="status">comparison</th></tr></thead><tbody>'
         ]
         for row in rows:
-            classes = [row.status] if row.status else []
+            # differences from another work are no fault of the citation: shown, not highlighted
+            classes = [row.status] if row.status and (same_work or row.status != "mismatch") else []
             if row.offending:
                 classes.append("offending")
-            cited, found = _field_cells(row)
+            cited, found = (
+                _field_cells(row) if same_work else (esc(row.cited) or "<i>—</i>", esc(row.found) or "<i>—</i>")
+            )
             status = _status_text(row, c.verdict.class_)
             out.append(
                 f'<tr class="{" ".join(classes)}"><td>{esc(row.field)}</td><td>{cited}</td><td>{found}</td>'
@@ -378,7 +406,7 @@ class HtmlReport:
             "</tr></thead><tbody>\n"
         )
         for i, row in enumerate(shown, 1):
-            link = f'<a href="#{row.anchor}">{esc(row.name)}</a>'
+            link = f'<a href="#{row.anchor}" title="{esc(row.name)}">{esc(self._short(row.name))}</a>'
             if row.counts is None:
                 w(
                     f'<tr class="unread"><td class="n">{i}</td><td>{link}</td><td colspan="6">not checked: '
@@ -390,9 +418,16 @@ class HtmlReport:
             w(
                 f'<tr class="{risk}"><td class="n">{i}</td><td>{link}</td><td class="n">{c.references}</td>'
                 f'<td class="n">{c.real}</td><td class="n pn">{c.potential}</td><td class="n hn">{c.hallucinated}</td>'
-                f'<td>{esc(top_codes(c.codes))}</td><td class="n">{c.warnings or ""}</td></tr>\n'
+                f'<td>{esc(top_codes(c.codes))}</td><td class="warns">{_warnings_cell(row.warnings)}</td></tr>\n'
             )
         w("</tbody></table>\n")
+        p1 = self._codes.get("P1", 0)
+        if refs and p1 >= refs / 2:
+            w(
+                f'<p class="legend"><b>{p1} of {refs} citations are P1</b> (not found, where the sources searched '
+                "do not cover the venue, or a source failed): they are unconfirmed, not suspect. A larger store "
+                "(<code>citetracer mirror dblp</code> of the full dump) or online sources settle most of them.</p>\n"
+            )
         if self.only_flagged and len(shown) < len(rows):
             w(
                 f'<p class="legend">{len(rows) - len(shown)} papers with nothing flagged are not listed '
@@ -423,6 +458,14 @@ class HtmlReport:
                 f'value="{esc(code)}" checked> {esc(code)} {self._codes[code]}</label>'
             )
         w('</fieldset><span id="shown"></span></nav>\n')
+
+
+def _warnings_cell(warnings: list[str]) -> str:
+    if not warnings:
+        return ""
+    first = warnings[0] if len(warnings[0]) <= 90 else warnings[0][:89] + "…"
+    more = f" (+{len(warnings) - 1} more)" if len(warnings) > 1 else ""
+    return f'<span title="{esc(" | ".join(warnings))}">⚠ {esc(first)}{more}</span>'
 
 
 def _title_line(c: CitationResult) -> str:

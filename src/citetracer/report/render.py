@@ -16,6 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from citetracer.records import CitationResult, Report
+from citetracer.report.views import coverage_note
 
 STYLE = {"Real": "green", "Potential": "yellow", "Hallucinated": "bold red"}
 
@@ -48,7 +49,8 @@ def write_markdown(report: Report, out: IO[str]) -> None:
     out.write("| id | verdict | codes | fields | citation | why |\n|---|---|---|---|---|---|\n")
     for c in report.citations:
         v = c.verdict
-        cells = [c.id, f"**{v.class_}**", ", ".join(v.codes), ", ".join(v.fields), _short_ref(c, 90), v.rationale]
+        why = v.rationale + (f" ({note})" if (note := coverage_note(c)) else "")
+        cells = [c.id, f"**{v.class_}**", ", ".join(v.codes), ", ".join(v.fields), _short_ref(c, 90), why]
         out.write("| " + " | ".join(x.replace("|", "\\|").replace("\n", " ") for x in cells) + " |\n")
     if any(c.cost.agents for c in report.citations):
         out.write(f"\n{llm_summary(report)}\n")
@@ -83,6 +85,9 @@ def print_table(report: Report, console: Console, verbose: bool = False) -> None
         details = Text(_short_ref(c, 100), style="bold")
         details.append("\n")
         details.append(reason, style="dim" if v.class_ == "Real" else "")
+        note = coverage_note(c)  # P1: which venue and year were cited, which sources were searched
+        if note:
+            details.append(f"\n{note}", style="dim")
         if verbose and v.fields:
             details.append(f"\nfields: {', '.join(v.fields)}", style="italic")
         if verbose and c.cost.agents:

@@ -22,6 +22,8 @@ CLASSES: tuple[str, ...] = ("Hallucinated", "Potential", "Real")
 #: so a report must not call that record "the record found".
 NOT_THIS_WORK = ("H1", "P1", "P2")
 MAX_URL_CHARS = 2000
+#: How the reports name a source whose internal name says little to a reader.
+SOURCE_NAMES = {"memory": "the local store"}
 
 
 def is_flagged(c: CitationResult) -> bool:
@@ -74,8 +76,23 @@ class FieldRow:
     offending: bool
 
 
+def has_record(c: CitationResult) -> bool:
+    """Whether the report should show a record beside the citation.
+
+    Not when the verdict rests on no record at all (not found, non-scholarly): the matcher's
+    best-ranked candidate is then a stranger, and showing it beside the citation misleads.
+    """
+    return bool(c.comparisons) and (bool(c.verdict.evidence) or c.verdict.code not in NOT_THIS_WORK)
+
+
 def field_rows(c: CitationResult) -> list[FieldRow]:
     """Every field the citation states or the record has, in the data model's order."""
+    if not has_record(c):
+        return [
+            FieldRow(name, value, None, "", name in c.verdict.fields)
+            for name in FIELDS
+            if (value := cited_value(c.reference, name)) is not None
+        ]
     compared = {fc.field: fc for fc in c.comparisons}
     offending = set(c.verdict.fields)
     rows = []
@@ -92,8 +109,8 @@ def field_rows(c: CitationResult) -> list[FieldRow]:
 
 def record_label(c: CitationResult) -> str:
     """What the compared record is to this citation (the same work, or only the nearest one)."""
-    if not c.comparisons:
-        return "record found"
+    if not has_record(c):
+        return "no record found"
     if c.verdict.code in NOT_THIS_WORK:
         return "nearest record (a different work)"
     return "record found"
@@ -126,12 +143,13 @@ def source_summary(c: CitationResult) -> str:
     """Which sources answered, failed or were skipped for this citation, in one line."""
     parts = []
     for s in c.cost.sources:
+        name = SOURCE_NAMES.get(s.source, s.source)
         if s.status == "answered":
-            text = f"{s.source} answered"
+            text = f"{name} answered"
             if s.fetched_at:
                 text += f" (memo of {s.fetched_at[:10]})"
         else:
-            text = f"{s.source} {s.status}" + (f": {s.detail}" if s.detail else "")
+            text = f"{name} {s.status}" + (f": {s.detail}" if s.detail else "")
         parts.append(text)
     return "; ".join(parts)
 
@@ -155,7 +173,7 @@ def coverage_note(c: CitationResult) -> str | None:
     names = {s.source for s in c.cost.sources}
     if names and names <= {"memory"}:
         parts.append("online sources were not asked (offline)")
-    failed = [s.source for s in c.cost.sources if s.status != "answered"]
+    failed = [SOURCE_NAMES.get(s.source, s.source) for s in c.cost.sources if s.status != "answered"]
     if failed:
         parts.append(f"not searched to the end: {', '.join(failed)}")
     return "; ".join(parts)

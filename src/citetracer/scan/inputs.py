@@ -99,9 +99,7 @@ def _resolve_listed(list_file: Path, line: str) -> Path:
     return beside if beside.exists() else candidate
 
 
-def collect(
-    paths: Sequence[Path], out_dir: Path, limits: ArchiveLimits | None = None
-) -> tuple[list[Paper], list[str]]:
+def collect(paths: Sequence[Path], out_dir: Path, limits: ArchiveLimits | None = None) -> tuple[list[Paper], list[str]]:
     """Every paper named by `paths`, in order, each once; and one line per problem."""
     papers: list[Paper] = []
     problems: list[str] = []

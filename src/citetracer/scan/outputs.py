@@ -58,6 +58,15 @@ def replacing(path: Path) -> Iterator[IO[str]]:
     os.replace(tmp, path)
 
 
+def common_prefix(names: list[str]) -> str:
+    """The folder part all names share ('../shared/pdfs/jose/'), or '' for fewer than two names."""
+    if len(names) < 2:
+        return ""
+    # by characters on purpose: names may be archive members ('a.zip:dir/x.pdf'); cut at a '/'
+    prefix = os.path.commonprefix(names)  # noqa: RUF071
+    return prefix[: prefix.rfind("/") + 1]
+
+
 def risk_order(entries: list[Entry]) -> list[Entry]:
     checked = sorted((e for e in entries if e.status == "done"), key=lambda e: entry_counts(e).risk_key())
     return checked + [e for e in entries if e.status != "done"]
@@ -78,6 +87,7 @@ def write_outputs(folder: Path, entries: list[Entry], *, only_flagged: bool = Fa
             context=context,
             report_dir=folder,
             only_flagged=only_flagged,
+            common_prefix=common_prefix([e.file for e in entries]),
         )
         papers_csv, citations_csv = PaperCsv(outs["summary.csv"]), CitationCsv(outs["citations.csv"])
         review = ReviewSummary(only_flagged=only_flagged)
@@ -104,7 +114,7 @@ def write_outputs(folder: Path, entries: list[Entry], *, only_flagged: bool = Fa
                 continue
             review.paper(counts, report.citations)
             if only_flagged and not counts.flagged:
-                html.skipped_paper(counts)
+                html.skipped_paper(counts, e.warnings)
                 continue
             path = Path(e.path)
             html.begin_paper(e.file, pdf=path if path.suffix.lower() == ".pdf" else None, warnings=e.warnings)

@@ -56,7 +56,27 @@ def _die_with_parent() -> None:
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG = 1
 
 
-def _peak_mb(who: int) -> float:
+def _own_peak_mb() -> float:
+    """This process's peak resident memory since its program started (Linux VmHWM).
+
+    Not ru_maxrss: a spawned process inherits the high-water mark of the parent it was
+    forked from, so a worker started by a big parent would report the parent's peak.
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except (OSError, ValueError):
+        pass
+    return _children_peak_mb(resource.RUSAGE_SELF)
+
+
+def _children_peak_mb(who: int = resource.RUSAGE_CHILDREN) -> float:
+    """Peak resident memory of the largest ended child (the PDF reader processes), in MB.
+
+    A forked reader counts the pages it shares with the worker, so this is an upper bound.
+    """
     return round(resource.getrusage(who).ru_maxrss / 1024, 1)  # KB on Linux
 
 
@@ -84,8 +104,8 @@ def worker_main(conn: Connection, settings_json: str) -> None:
                 break
             result = check_paper(checker, job)
             result["worker"] = os.getpid()
-            result["worker_rss_mb"] = _peak_mb(resource.RUSAGE_SELF)
-            result["reader_rss_mb"] = _peak_mb(resource.RUSAGE_CHILDREN)
+            result["worker_rss_mb"] = _own_peak_mb()
+            result["reader_rss_mb"] = _children_peak_mb()
             try:
                 conn.send(result)
             except (BrokenPipeError, OSError):
