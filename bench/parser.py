@@ -1,9 +1,10 @@
 """Field parser benchmark: `parse_reference_string` on labelled reference strings.
 
-Data (../shared/data/refstrings, read by extract/labelled.py): anystyle-core.xml
-(1,514 strings, each field a tagged span) and grobid-citations.tei.xml (2,667
-TEI <bibl> elements with inline field markup). The input string is the text;
-the gold fields are the tagged spans (labelled.py says which tag is which):
+Data (../shared/data/refstrings, read by extract/labelled.py): anystyle's core,
+good, ugly and bad sets (1,514 / 4,562 / 3,846 / 368 strings, each field a
+tagged span) and GROBID's TEI citations (2,667 <bibl> elements from 228 source
+documents). The input string is the text; the gold fields are the tagged spans
+(labelled.py says which tag is which):
 - title: anystyle <title>; TEI <title level="a">, else level="m" (a book);
 - year: the first 19xx/20xx in the first <date>;
 - author surnames: from the <author> spans, read with simple rules (names
@@ -12,34 +13,37 @@ the gold fields are the tagged spans (labelled.py says which tag is which):
   both give Surname); compared by their last word, casefolded, accents removed;
 - venue: anystyle <container-title> / <journal>; TEI <title level="j">, or
   level="m" when a level="a" title exists;
-- doi, pages where tagged; volume: the number in the tagged volume span (it
-  often carries "Vol." or the issue: "(Vol. 3, Part A," -> 3, "37(7)," -> 37).
+- doi, pages where tagged; volume: the number in the tagged volume span.
 A field counts as correct when the prediction equals the gold value after
 folding (lower case, letters and digits only); precision is over predicted
 values, recall over gold values.
 
-The CRF is trained on these same two sets (scripts/train_parser.py), so the
-figures that say how the parser does on strings it has not seen are:
-1. k-fold cross-validation (default 5): for each fold a model is trained on the
-   other folds of BOTH sets (plus the synthetic set when --records > 0) and
-   scored on its held-out fold; counts are pooled over the folds and the
-   per-fold F1 of title, year and surnames is printed with its mean;
-2. cross-dataset: a model trained on GROBID alone scored on all of anystyle,
-   and one trained on anystyle alone scored on all of GROBID (style shift).
-The shipped model's figure on these strings is printed first for reference:
-it was trained on all of them, so it is a fit, not a held-out score. The
+The CRF is trained on these same sets (scripts/train_parser.py), so the figures
+that say how the parser does on strings it has not seen are held out:
+1. k-fold cross-validation (default 5) split by source list where a set names
+   it (TEI: one source document never on both sides) and in contiguous blocks
+   of file order where it does not (anystyle); each fold's model is trained on
+   the other folds of ALL sets, without any string (in any set) that is a copy
+   of a test string or cites the same long title (labelled.copies_of); counts
+   are pooled per set and the per-fold F1 printed;
+2. cross-set: for each set, a model trained on the other sets only (copies of
+   the scored set's strings left out too), scored on the whole set;
+3. the learning curve: the first folds again with a fixed share of their
+   training strings;
+4. names alone: the gold <author> spans read by the author parser
+   (authors.split_names) against the gold surnames.
+The shipped model's figure on these strings is printed first for reference: it
+was trained on all of them, so it is a fit, not a held-out score. The
 rules-alone figure (no CRF) is the baseline.
 
-    python bench/parser.py [--show N] [--folds 5] [--records 0] [--shipped-only] [--train-fraction 1.0]
-
-`--train-fraction 0.5` trains each fold's model on half of its training strings
-(same held-out folds): how much the held-out figures move per doubling of data.
+    python bench/parser.py                     # everything (~1 h on 2 cores)
+    python bench/parser.py --folds 2 --max-folds 1 --no-cross --curve ''   # one fold of two, for exploring
+    python bench/parser.py --weights bad=0     # the set weights the models are trained with
 """
 
 from __future__ import annotations
 
 import argparse
-import random
 import re
 import sys
 import tempfile
@@ -49,9 +53,10 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from citetracer.extract.authors import split_names
 from citetracer.extract.crf import Labeller
-from citetracer.extract.fields import PACKAGED, parse_reference_string
-from citetracer.extract.labelled import LabelledString
+from citetracer.extract.fields import PACKAGED, _respace, parse_reference_string, prepare
+from citetracer.extract.labelled import LabelledString, copies_of, held_out_folds, read_sets
 from citetracer.match.normalize import canonical_doi
 from citetracer.records import Reference
 
@@ -103,7 +108,7 @@ def gold_surnames(author: str) -> list[str]:
             kept = [w for w in words if not _INITIALS.match(w.strip(","))]
             if kept:
                 if len(words) >= 2 and _INITIALS.match(words[-1]) and not _INITIALS.match(words[0]):
-                    out.append(kept[-1] if len(kept) == 1 else kept[0])  # "Surname IJ" (Vancouver)
+                    out.append(kept[-1])  # "Surname IJ", "de Boer J", "Russell Esposito E" (Vancouver)
                 else:
                     out.append(kept[-1])
             i += 1
@@ -212,102 +217,163 @@ def add(total: Stats, part: Stats) -> None:
         total[f].update(part[f])
 
 
-def folds_of(n: int, k: int) -> list[list[int]]:
-    """k disjoint test folds over n items, from a fixed shuffle (the same folds on every run)."""
-    order = list(range(n))
-    random.Random(0).shuffle(order)
-    return [sorted(order[i::k]) for i in range(k)]
+def _empty() -> Stats:
+    return {f: Counter() for f in FIELDS}
+
+
+def names_alone(items: list[LabelledString]) -> Counter[str]:
+    """Surname counts of the author parser on the gold author spans alone."""
+    c: Counter[str] = Counter()
+    for item in items:
+        for span in item.all("author"):
+            gold = Counter(gold_surnames(span))
+            people, _, _ = split_names(_respace(prepare(span)))
+            pred = Counter(predicted_surnames(Reference(authors=people)))
+            c["tp"] += sum((gold & pred).values())
+            c["pred"] += sum(pred.values())
+            c["gold"] += sum(gold.values())
+    return c
+
+
+def table(title: str, rows: dict[str, tuple[int, Stats]]) -> None:
+    """One line per set: F1 of title, venue, year, surnames (and the other fields)."""
+    print(f"\n== {title}")
+    print(f"  {'set':8s} {'n':>5s} " + " ".join(f"{('surnames' if f == 'authors' else f):>8s}" for f in FIELDS))
+    for name, (n, stats) in rows.items():
+        print(f"  {name:8s} {n:5d} " + " ".join(f"{prf(stats[f])[2]:8.3f}" for f in FIELDS))
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--show", type=int, default=0, help="print N title errors per set (shipped model)")
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--records", type=int, default=train_parser.DEFAULT_RECORDS, help="synthetic records per model")
+    ap.add_argument("--max-folds", type=int, default=0, help="run only the first N folds (exploring)")
+    ap.add_argument("--weights", default="", help="set weights over train_parser.WEIGHTS, e.g. bad=0,ugly=2")
+    ap.add_argument("--no-cross", action="store_true", help="skip the cross-set figures")
+    ap.add_argument("--curve", default="0.25,0.5", help="training shares for the learning curve ('' skips it)")
+    ap.add_argument("--curve-folds", type=int, default=2, help="folds the learning curve is drawn on")
     ap.add_argument("--shipped-only", action="store_true", help="skip the held-out figures (no training)")
-    ap.add_argument(
-        "--train-fraction",
-        type=float,
-        default=1.0,
-        help="train each fold's model on this share of its training strings (a fixed sample): the learning curve",
-    )
+    ap.add_argument("--iterations", type=int, default=400)
+    ap.add_argument("--show-held-out", type=int, default=0, help="print N held-out title errors per set and fold")
     args = ap.parse_args()
     print("command: python bench/parser.py " + " ".join(sys.argv[1:]))
-    sets = train_parser.real_sets()
-    if len(sets) < 2:
+    sets = read_sets(train_parser.REFSTRINGS)
+    if not sets:
         print(f"{train_parser.REFSTRINGS}: labelled sets not present; nothing to measure")
         return 0
-    anystyle, grobid = sets["anystyle"], sets["grobid"]
+    print("sets: " + ", ".join(f"{name} {len(items)}" for name, items in sets.items()))
+    weights = train_parser.parse_weights(args.weights)
+    print("training weights: " + ", ".join(f"{name} {weights.get(name, 1.0):g}" for name in sets))
 
-    print("\n== shipped model (src/citetracer/data/parser.crfsuite), trained on ALL these strings: a fit, not held out")
-    for name, items in (("anystyle-core", anystyle), ("grobid-citations", grobid)):
-        stats, seconds = score(items, PACKAGED, args.show, name)
-        report(name, len(items), stats, seconds)
-    print("\n== rules alone (no CRF)")
-    for name, items in (("anystyle-core", anystyle), ("grobid-citations", grobid)):
-        report(name, len(items), score(items, None)[0])
+    print("\n== names alone: the gold author spans read by authors.split_names, surnames against the gold's")
+    for name, items in sets.items():
+        p, r, f1 = prf(names_alone(items))
+        print(f"  {name:8s} precision {p:.3f} recall {r:.3f} F1 {f1:.3f}")
+    model_file = train_parser.DEFAULT_OUT
+    if model_file.is_file():
+        print(f"\nshipped model {model_file.name}: {model_file.stat().st_size / 1e6:.2f} MB")
+    table(
+        "shipped model, trained on ALL these strings: a fit, not held out",
+        {name: (len(items), score(items, PACKAGED, args.show, name)[0]) for name, items in sets.items()},
+    )
+    table("rules alone (no CRF)", {name: (len(items), score(items, None)[0]) for name, items in sets.items()})
     if args.shipped_only:
         return 0
 
     t0 = time.time()
-    try:
-        synthetic = train_parser.synthetic_examples(args.records, 1, train_parser.DEFAULT_SEED)
-    except ImportError as exc:
-        print(f"synthetic set skipped ({exc}); install the train extra for it")
-        synthetic = []
-    print(f"\nsynthetic CSL-rendered strings in each model: {len(synthetic)} (--records {args.records})")
-    seq_a = train_parser.real_examples(anystyle)
-    seq_g = train_parser.real_examples(grobid)
+    seqs = {name: train_parser.examples(items) for name, items in sets.items()}
+    folds = {name: held_out_folds(items, args.folds) for name, items in sets.items()}
+    times: list[float] = []
+    sizes: list[int] = []
     with tempfile.TemporaryDirectory() as tmp:
         model = Path(tmp) / "fold.crfsuite"
 
-        def fit(seqs: list[train_parser.Example]) -> Labeller:
+        def fit(keep: dict[str, list[int]], share: float = 1.0) -> Labeller:
+            """A model trained on the kept strings of each set, weighted; `share` of them when below 1."""
+            chosen = {name: [seqs[name][i] for i in idx] for name, idx in keep.items()}
+            training = train_parser.weighted(chosen, weights)
+            if share < 1.0:
+                training = [ex for i, ex in enumerate(training) if (i * 7919) % 1000 < share * 1000]
             t = time.time()
-            train_parser.train(seqs, model)
-            print(f"  (model trained on {len(seqs)} strings in {time.time() - t:.0f} s)", flush=True)
+            train_parser.train(training, model, iterations=args.iterations)
+            times.append(time.time() - t)
+            sizes.append(model.stat().st_size)
+            print(f"  (model trained on {len(training)} strings in {times[-1]:.0f} s)", flush=True)
             return Labeller(str(model))
 
+        def training_for(test: dict[str, list[int]]) -> dict[str, list[int]]:
+            """Every string not under test and not a copy of one under test."""
+            held = {name: set(idx) for name, idx in test.items()}
+            is_copy = copies_of(sets[name][i] for name, idx in test.items() for i in idx)
+            return {
+                name: [i for i, it in enumerate(items) if i not in held.get(name, ()) and not is_copy(it)]
+                for name, items in sets.items()
+            }
+
+        n_folds = min(args.folds, args.max_folds) if args.max_folds else args.folds
         print(
-            f"\n== {args.folds}-fold cross-validation: each fold's model trained on the other folds of BOTH sets"
-            f"{f' (a {args.train_fraction:.0%} sample of them)' if args.train_fraction < 1.0 else ''}"
-            f"{' + the synthetic strings' if synthetic else ''}, scored on its held-out fold; counts pooled over folds"
+            f"\n== {args.folds}-fold cross-validation by source list / contiguous block"
+            f"{f' (first {n_folds} folds only)' if n_folds < args.folds else ''}: each fold's model trained on "
+            "the other folds of ALL sets, copies of test strings left out; counts pooled over folds"
         )
-        pooled: dict[str, Stats] = {"anystyle-core": _empty(), "grobid-citations": _empty()}
-        per_fold: dict[str, list[tuple[float, float, float]]] = {"anystyle-core": [], "grobid-citations": []}
-        fa, fg = folds_of(len(anystyle), args.folds), folds_of(len(grobid), args.folds)
-        for k in range(args.folds):
-            test_a, test_g = set(fa[k]), set(fg[k])
-            training = [s for i, s in enumerate(seq_a) if i not in test_a] + [
-                s for i, s in enumerate(seq_g) if i not in test_g
-            ]
-            if args.train_fraction < 1.0:
-                random.Random(k).shuffle(training)
-                training = training[: max(1, int(len(training) * args.train_fraction))]
-            labeller = fit(training + synthetic)
-            for name, items, test in (("anystyle-core", anystyle, fa[k]), ("grobid-citations", grobid, fg[k])):
-                stats, _ = score([items[i] for i in test], labeller)
+        pooled: dict[str, Stats] = {name: _empty() for name in sets}
+        per_fold: dict[str, list[tuple[float, ...]]] = {name: [] for name in sets}
+        fold_stats: dict[str, list[Stats]] = {name: [] for name in sets}
+        for k in range(n_folds):
+            test = {name: folds[name][k] for name in sets}
+            labeller = fit(training_for(test))
+            for name, items in sets.items():
+                stats, _ = score([items[i] for i in test[name]], labeller, args.show_held_out, f"{name} fold {k}")
                 add(pooled[name], stats)
-                per_fold[name].append(tuple(prf(stats[f])[2] for f in ("title", "year", "authors")))  # type: ignore[misc]
-        for name, items in (("anystyle-core", anystyle), ("grobid-citations", grobid)):
-            report(f"{name} (held-out folds)", len(items), pooled[name])
+                fold_stats[name].append(stats)
+                per_fold[name].append(tuple(prf(stats[f])[2] for f in ("title", "year", "authors")))
+        table(
+            "held out (CV): F1 per set",
+            {name: (sum(len(folds[name][k]) for k in range(n_folds)), pooled[name]) for name in sets},
+        )
+        for name in sets:
             for i, field in enumerate(("title", "year", "surnames")):
                 values = [f1[i] for f1 in per_fold[name]]
-                folds = " ".join(f"{v:.3f}" for v in values)
-                print(f"  {field} F1 per fold: {folds}  mean {sum(values) / len(values):.3f}")
+                print(f"  {name:8s} {field:8s} per fold: " + " ".join(f"{v:.3f}" for v in values))
 
-        if args.train_fraction < 1.0:
-            print(f"\n(cross-dataset figures skipped: --train-fraction {args.train_fraction})")
-            print(f"\ntotal {time.time() - t0:.0f} s for the held-out figures")
-            return 0
-        print("\n== cross-dataset: a model trained WITHOUT the scored set (the other set, + any synthetic strings)")
-        report("anystyle-core (model: grobid)", len(anystyle), score(anystyle, fit(seq_g + synthetic))[0])
-        report("grobid-citations (model: anystyle)", len(grobid), score(grobid, fit(seq_a + synthetic))[0])
-    print(f"\ntotal {time.time() - t0:.0f} s for the held-out figures")
+        if not args.no_cross:
+            rows = {}
+            for name, items in sets.items():
+                print(f"  cross-set: model without {name}", flush=True)
+                test = {name: list(range(len(items)))}
+                keep = training_for(test)
+                keep[name] = []
+                rows[name] = (len(items), score(items, fit(keep))[0])
+            table("cross-set: each set scored by a model trained on the other sets only", rows)
+
+        shares = [float(x) for x in args.curve.split(",") if x.strip()]
+        if shares:
+            curve_folds = min(args.curve_folds, n_folds)
+            full: dict[str, Stats] = {name: _empty() for name in sets}
+            points: dict[float, dict[str, Stats]] = {}
+            for share in shares:
+                points[share] = {name: _empty() for name in sets}
+                for k in range(curve_folds):
+                    test = {name: folds[name][k] for name in sets}
+                    labeller = fit(training_for(test), share)
+                    for name, items in sets.items():
+                        add(points[share][name], score([items[i] for i in test[name]], labeller)[0])
+            for name in sets:
+                for stats in fold_stats[name][:curve_folds]:
+                    add(full[name], stats)
+            points[1.0] = full
+            print(f"\n== learning curve: title F1 on the first {curve_folds} folds, each model trained on a share")
+            print("  share   " + " ".join(f"{name:>8s}" for name in sets))
+            for share in sorted(points):
+                print(f"  {share:5.2f}   " + " ".join(f"{prf(points[share][name]['title'])[2]:8.3f}" for name in sets))
+    if times:
+        order = sorted(times)
+        print(
+            f"\ntraining: {len(times)} models, median {order[len(order) // 2]:.0f} s, max {order[-1]:.0f} s; "
+            f"model size median {sorted(sizes)[len(sizes) // 2] / 1e6:.2f} MB"
+        )
+    print(f"total {time.time() - t0:.0f} s for the held-out figures")
     return 0
-
-
-def _empty() -> Stats:
-    return {f: Counter() for f in FIELDS}
 
 
 if __name__ == "__main__":

@@ -185,7 +185,10 @@ def test_closing_quote_glued_to_the_venue_is_spaced() -> None:
     ("run", "expected"),
     [
         ('"Le Droit à la ville.', '"Le Droit à la ville. Cheminements géographiques."'),  # cut at a period inside
-        ('Le Droit à la ville. Cheminements géographiques." Revue', 'Le Droit à la ville. Cheminements géographiques."'),  # noqa: E501
+        (
+            'Le Droit à la ville. Cheminements géographiques." Revue',
+            'Le Droit à la ville. Cheminements géographiques."',
+        ),
         ("Revue de géographie", "Revue de géographie"),  # not quoted: left alone
     ],
 )

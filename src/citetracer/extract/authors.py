@@ -30,26 +30,34 @@ _INIT_BARE = re.compile(r"^[A-Z]{1,3}$|^[A-Z]{1,2}-[A-Z]{1,2}$")
 _EDITOR = re.compile(
     r"^\(?(?:eds?|editors?|hrsg|coords?|dir|director|trans|translator|comp|compiler|producer)\.?\)?$", re.IGNORECASE
 )
-_AND = frozenset({"and", "&", "und", "et", "y", "e"})
+_AND = frozenset({"and", "&", "und", "et", "y", "e", "dan"})
 _SUFFIX = frozenset({"jr", "sr", "ii", "iii", "iv"})
 MAX_NAME_TOKENS = 4
+_GLUED_INITIAL = re.compile(r"^(?:[A-Z]\.){1,3}(?=[A-Z][a-z]{2,}[,.;:]?$)")
 
 INIT, NAME, PARTICLE, AND, ETAL, EDITOR, SUFFIX, OTHER = range(8)
+
+
+def _case_shape(word: str) -> str:
+    """Letters as "A" (capital, any script) or "a": "IÖ" -> "AA", so initials of every alphabet read alike."""
+    return "".join("A" if c.isupper() else "a" if c.isalpha() else c for c in word)
 
 
 def _kind(core: str, nxt: str | None) -> int:
     low = core.lower()
     if low in ("et", "et.") and nxt is not None and nxt.lower().startswith("al"):
         return ETAL
-    if low in _AND:
-        return AND
+    if low in _AND and (core.islower() or low in ("and", "und", "&")):
+        return AND  # "E" and "Y" upper case are initials
+    if len(core.rstrip(".")) == 1 and core[:1].isupper():
+        return INIT  # "Y", "E.": never a particle or a conjunction when capitalised
     if low.rstrip(".") in _SUFFIX and core[:1].isupper():
         return SUFFIX
     if _EDITOR.match(core):
         return EDITOR
     if low in _PARTICLES:
         return PARTICLE
-    if _INIT_DOTTED.match(core) or _INIT_BARE.match(core):
+    if _INIT_DOTTED.match(core) or _INIT_DOTTED.match(_case_shape(core)) or _INIT_BARE.match(_case_shape(core)):
         return INIT
     letters = re.sub(r"['’\-]", "", core)
     if (
@@ -62,14 +70,56 @@ def _kind(core: str, nxt: str | None) -> int:
     return OTHER
 
 
+def _kind_here(
+    core: str,
+    tok: str,
+    nxt: str | None,
+    prev: str | None,
+    cur: list[tuple[str, int]],
+    pieces: list[list[tuple[str, int]]] | None = None,
+) -> int:
+    """The kind of a token where it stands: words that are particles, editor marks, suffixes or initials
+    elsewhere are names or initials by what surrounds them."""
+    kind = _kind(core, nxt)
+    closed = tok != tok.rstrip(",.;:")
+    if (
+        core.isupper()
+        and len(core) <= 4
+        and cur
+        and cur[-1][1] == NAME
+        and not cur[-1][0].isupper()
+        and not (pieces and pieces[-1][-1][0].isupper() and len(pieces[-1][-1][0]) > 1)
+    ):
+        return INIT  # "Kempen GIJM", "Drake AL" (Vancouver); not after "Emma SMITH," ("Damian HOY")
+    nxt_kind = _kind(nxt.rstrip(",.;:"), None) if nxt is not None else None
+    if kind == PARTICLE and core[:1].isupper() and (closed or nxt_kind not in (NAME, PARTICLE)):
+        return NAME  # "Quoc V. Le and", "Le, Q. V.", "Wenyu Du,", "Le QV": a surname, not a particle
+    if kind == EDITOR and core in ("Ed", "Eds") and not closed and nxt_kind in (INIT, NAME):
+        return NAME  # "Ed H. Chi": a given name
+    if kind == SUFFIX and core.isupper() and core.rstrip(".") in ("JR", "SR") and not (prev or "").endswith(","):
+        return INIT  # "Piva SR" (Vancouver initials); "ELLIS, JR." stays a suffix
+    if kind == INIT and cur and cur[-1][1] == INIT and cur[-1][0].endswith(".") and "." not in core:
+        return NAME if core.isupper() and len(core) >= 2 else kind  # "QUOC V. LE", "A. Y. NG"
+    if not cur and (tok.strip(",;") in ("…", "...") or core.lower() == "others"):
+        return ETAL  # "Ferrandis, C. M., ... & de Vries, H.", "Smith, J., others": names left out
+    return kind
+
+
 def split_names(text: str) -> tuple[list[Person], bool, int]:
     """(people, et al., index in `text` where the rest of the reference starts)."""
-    toks = [(m.start(), m.end(), m.group()) for m in re.finditer(r"\S+", text)]
+    toks = []
+    for m in re.finditer(r"\S+", text):
+        glued = _GLUED_INITIAL.match(m.group())  # "K.Ueno", "R. H.Nilsson": initials glued to the surname
+        if glued:
+            toks.append((m.start(), m.start() + glued.end(), glued.group()))
+            toks.append((m.start() + glued.end(), m.end(), m.group()[glued.end() :]))
+        else:
+            toks.append((m.start(), m.end(), m.group()))
     pieces: list[list[tuple[str, int]]] = []
     cur: list[tuple[str, int]] = []
     et_al = False
     good_end, good_pieces, good_etal = 0, 0, False
-    joined = after_and = False  # the piece being read / the next one follows "and"
+    joined = follows_and = after_and = False  # the piece being read (joins the list, follows "and"); the next
     i = 0
     while i < len(toks):
         _start, end, tok = toks[i]
@@ -83,21 +133,28 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
             break
         trail = tok[len(bare) :]
         # Initials keep their dots ("J.", "J.-P."); the punctuation after the token decides what it closes.
-        core = tok.rstrip(",;:") if _INIT_DOTTED.match(tok.rstrip(",;:")) else bare
+        dotted = tok.rstrip(",;:")
+        core = dotted if _INIT_DOTTED.match(dotted) or _INIT_DOTTED.match(_case_shape(dotted)) else bare
         nxt = toks[i + 1][2] if i + 1 < len(toks) else None
-        kind = _kind(core, nxt)
+        nxt2 = toks[i + 2][2] if i + 2 < len(toks) else None
+        kind = _kind_here(core, tok, nxt, toks[i - 1][2] if i else None, cur, pieces)
         if kind == ETAL:
             if cur:
                 pieces.append(cur)
                 cur = []
             et_al = True
-            i += 2  # "et" "al."
+            i += 2 if core.lower() in ("et", "et.") else 1  # "et" "al.", "others", "..."
             good_end, good_pieces, good_etal = toks[min(i, len(toks)) - 1][1], len(pieces), True
             continue
         if kind == AND:
             if cur:
                 pieces.append(cur)
                 cur = []
+            if nxt is not None and nxt.rstrip(",.;:").lower() == "others":
+                et_al = True  # "and others"
+                i += 2
+                good_end, good_pieces, good_etal = toks[i - 1][1], len(pieces), True
+                continue
             after_and = True
             i += 1
             continue
@@ -128,13 +185,24 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
             break
         if not cur:
             # "and" joins a name to a list read so far, not to unconfirmed pieces ("Key, Politics, Parties, and ...")
-            joined, after_and = after_and and good_pieces == len(pieces), False
+            joined, follows_and, after_and = after_and and good_pieces == len(pieces), after_and, False
         cur.append((core, kind))
+        last = i + 1 == len(toks)
         if trail[:1] == ":" and kind != INIT:
-            break  # "Rethinking Architecture: A Reader" is a title
+            # "Kallien, Hubert und Irmtraud Schnell: Title", "Kallien, Hubert: Title" (German styles) end the list
+            # with the name; "Rethinking Architecture: A Reader", "..., Black Labour: Tuberculosis" are titles.
+            inverted = bool(pieces) and _family_only(pieces[-1]) and _given_only(cur)
+            if _acceptable(cur, pieces, joined) and (follows_and or inverted):
+                pieces.append(cur)
+                good_end, good_pieces, good_etal = end, len(pieces), et_al
+            break
         if "," in trail or ";" in trail:
             if not _acceptable(cur, pieces, joined):
-                break
+                if not (all(k in (NAME, PARTICLE) for _, k in cur) and _next_kind(nxt, nxt2, tok, []) == INIT):
+                    break
+                # Initials follow: "Silva Leite, F.", "Mc Clernon, J. F." is one family name (its first words are
+                # marked like particles, which join the family name).
+                cur = [(w, PARTICLE) for w, _ in cur[:-1]] + cur[-1:]
             pieces.append(cur)
             # "Surname," is only a name once its initials follow (else "..., Macroscopic, neat, ..." is a title).
             provisional = _family_only(cur) and (
@@ -143,14 +211,13 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
                 or _initials_first(pieces[:-1])
             )
             cur = []
-            if not provisional:
+            if not provisional or (last and len(pieces) > 1):
                 good_end, good_pieces, good_etal = end, len(pieces), et_al
-        elif trail[:1] in (".", ":"):
+        elif trail[:1] in (".", ":") or last:
             if not (
-                _closes(cur, pieces, kind, core, nxt, toks[i + 2][2] if i + 2 < len(toks) else None)
-                and _acceptable(cur, pieces, joined)
-            ):
-                if trail[:1] != ".":
+                (last and not trail) or _closes(cur, pieces, kind, core, nxt, nxt2, _next_kind(nxt, nxt2, tok, cur))
+            ) or not _acceptable(cur, pieces, joined):
+                if trail[:1] != "." or last:
                     break  # "Attribute Grammars: Definitions" is a title, not a name
                 i += 1
                 continue
@@ -171,6 +238,8 @@ def _acceptable(cur: list[tuple[str, int]], pieces: list[list[tuple[str, int]]],
     initials, are a title ("Card, S. K., The Information Visualizer, ..."), unless "and" joins them to the
     list ("Sokol, B. J., and Mary Sokol")."""
     kinds = [k for _, k in cur]
+    if _given_only(cur) and pieces and _family_only(pieces[-1]):
+        return True  # "Walt, S. J. van der": the given names, then the family name's particles
     if NAME not in kinds and not all(k == INIT for k in kinds):
         return False
     if INIT not in kinds and kinds.count(NAME) >= 2 and not joined:
@@ -195,13 +264,16 @@ def _closes(
     core: str,
     nxt: str | None,
     nxt2: str | None,
+    nxt_kind: int | None,
 ) -> bool:
-    """Does a period after this token finish the name being read?"""
+    """Does a period after this token finish the name being read? (`nxt_kind`: the next token's kind there.)"""
     if kind != INIT:
         return True  # "Lifschitz." or "Team."
-    if nxt is not None and _kind(nxt.rstrip(",;:"), None) == INIT and _INIT_DOTTED.match(nxt.rstrip(",;:")):
+    if nxt is not None and nxt_kind == INIT and _INIT_DOTTED.match(nxt.rstrip(",;:")):
         return False  # "G. E." goes on
     inverted = bool(pieces) and _family_only(pieces[-1]) and (len(pieces) < 2 or not _family_only(pieces[-2]))
+    if inverted and nxt is not None and nxt[:1].islower() and nxt.rstrip(",.;:") in _PARTICLES:
+        return False  # "Walt, S. J. van der,": the family name's particles follow the given names
     if all(k == INIT for _, k in cur):
         # "Smith, J." closes; a leading "J." of "J. Smith" does not.
         return inverted
@@ -211,10 +283,22 @@ def _closes(
     # but "Lipeck U. W." (family first, dotted initials) does: tell them apart by what follows.
     if inverted:
         return True
-    if nxt is None or _kind(nxt.rstrip(",.;:"), nxt2) != NAME:
+    if nxt is None or nxt_kind != NAME:
         return True
-    name_follows = nxt[-1:] in ",.;:" or (nxt2 is not None and (nxt2.lower() in _AND or nxt2.startswith("(")))
+    if pieces and len(pieces[-1]) >= 2 and pieces[-1][0][1] == NAME and pieces[-1][-1][1] == NAME:
+        return False  # after "Darren J. Kriticos", "Nadilia N. Gómez Raboteaux" is given-first too
+    name_follows = nxt[-1:] in ",.;:" or nxt2 is None or nxt2.lower() in _AND or nxt2.startswith("(")
     return not name_follows
+
+
+def _next_kind(nxt: str | None, nxt2: str | None, tok: str, cur: list[tuple[str, int]]) -> int | None:
+    """The kind the token after `tok` takes where it stands."""
+    if nxt is None:
+        return None
+    bare = nxt.rstrip(",.;:")
+    dotted = nxt.rstrip(",;:")
+    core = dotted if _INIT_DOTTED.match(dotted) or _INIT_DOTTED.match(_case_shape(dotted)) else bare
+    return _kind_here(core, nxt, nxt2, tok, cur)
 
 
 def _continues(toks: list[tuple[int, int, str]], j: int) -> bool:
@@ -230,10 +314,7 @@ def _continues(toks: list[tuple[int, int, str]], j: int) -> bool:
         return True
     # "Smith, J., Doe, K." is caught by commas; a period followed by a new "Surname," is a list going on.
     return (
-        tok.endswith(",")
-        and _kind(core, nxt) == NAME
-        and nxt is not None
-        and bool(_INIT_DOTTED.match(nxt.rstrip(",.;:")))
+        tok.endswith(",") and _kind(core, nxt) == NAME and nxt is not None and _kind(nxt.rstrip(",.;:"), None) == INIT
     )
 
 
@@ -243,7 +324,11 @@ def _family_only(piece: list[tuple[str, int]]) -> bool:
 
 
 def _given_only(piece: list[tuple[str, int]]) -> bool:
+    """Given names alone ("J. K.", "Mary", "Mary K."), perhaps followed by the family name's particles
+    ("S. J. van der", as some styles invert "van der Walt")."""
     kinds = [k for _, k in piece]
+    while len(kinds) > 1 and kinds[-1] == PARTICLE:
+        kinds.pop()
     if all(k == INIT for k in kinds):
         return True
     names = sum(1 for k in kinds if k == NAME)
@@ -257,7 +342,10 @@ def _people(pieces: list[list[tuple[str, int]]]) -> list[Person]:
         piece = pieces[i]
         nxt = pieces[i + 1] if i + 1 < len(pieces) else None
         if nxt is not None and _family_only(piece) and _given_only(nxt):
-            out.append(Person(given=_join(nxt), family=_join(piece)))
+            cut = len(nxt)
+            while cut > 1 and nxt[cut - 1][1] == PARTICLE:
+                cut -= 1
+            out.append(Person(given=_join(nxt[:cut]), family=_join(nxt[cut:] + piece)))
             i += 2
             continue
         person = _person(piece)
@@ -275,10 +363,16 @@ def _person(piece: list[tuple[str, int]]) -> Person | None:
     kinds = [k for _, k in piece]
     if NAME not in kinds:
         return None
+    if kinds[-1] == INIT and not _case_shape(piece[-1][0]).rstrip(".").isupper() and kinds[-2] == NAME:
+        # "Dong Yu.": a two-letter surname that looks like a transliterated initial ("Yu. A. Kuznetsov").
+        kinds[-1] = NAME
+        piece = [*piece[:-1], (piece[-1][0].rstrip("."), NAME)]
     if kinds[-1] == INIT and kinds[0] in (NAME, PARTICLE) and all(k != INIT for k in kinds[: kinds.index(INIT)]):
         # Vancouver: "Pérez-Higueras JJ", "de la Macorra JC".
         cut = kinds.index(INIT)
         return Person(given=" ".join(piece[j][0] for j in range(cut, len(piece))), family=_join(piece[:cut]))
+    if kinds == [PARTICLE, NAME] and piece[0][0][:1].isupper():
+        return Person(given=piece[0][0], family=piece[1][0])  # "Bin Xiao", "Van Nguyen": a given name
     last = max(j for j, k in enumerate(kinds) if k == NAME)
     first = last
     while first > 0 and kinds[first - 1] == PARTICLE:

@@ -44,9 +44,7 @@ _URL = re.compile(r"(?:https?://|www\.)[^\s<>\"]+")
 _YEAR_PAREN = re.compile(r"\((?:[A-Za-z]+\.?\s+)?(?:\d{1,2},?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:[,;][^)]{0,20})?\)")
 _YEAR = re.compile(r"(?<![\d/.\-:])((?:1[89]|20)\d\d)[a-z]?(?![\d/\-]|\.\d)")
 _LABEL = re.compile(r"^\s*(?:\[[^\]]{1,20}\]|\(\d{1,4}\)|\d{1,4}\.(?=\s)|\d{1,4}\s(?=\D))\s*")
-_QUOTED = re.compile(
-    r"(?:“|\"|``|‘‘|«|(?<!\w)[‘'](?=[\w“\"]))\s*(.{6,}?)\s*(?:”|\"|''|’’|»|[’'](?![^\W\d_]))"
-)
+_QUOTED = re.compile(r"(?:“|\"|``|‘‘|«|(?<!\w)[‘'](?=[\w“\"]))\s*(.{6,}?)\s*(?:”|\"|''|’’|»|[’'](?![^\W\d_]))")
 _PAGES = re.compile(r"(?<![\w.])(?:pp?\.\s*|pages\s+)?([A-Za-z]?\d{1,6})\s*(?:-|–|—|--)\s*([A-Za-z]?\d{1,6})(?![\w])")
 _VOLUME = re.compile(
     r"\b(?:vol(?:ume)?\.?\s*)(\d+)(?:\s*,?\s*(?:no|issue|nr)\.?\s*(\d+))?|(?<![\w.])(\d{1,4})\s*\((\d{1,4}(?:[-–/]\d{1,4})?)\)"
@@ -211,20 +209,24 @@ def _read_by_rules(raw: str, text: str) -> tuple[Reference, str, list[str]]:
             marks[hit[0] : hit[1]] = [mark] * (hit[1] - hit[0])
             if mark != "year":
                 at = hit[1]
-    return Reference(
-        raw=raw.strip(),
-        title=title or None,
-        authors=authors,
-        et_al=et_al,
-        venue=venue,
-        year=year,
-        doi=doi,
-        arxiv_id=arxiv,
-        pages=pages,
-        volume=volume,
-        issue=issue,
-        url=url,
-    ), mtext, marks
+    return (
+        Reference(
+            raw=raw.strip(),
+            title=title or None,
+            authors=authors,
+            et_al=et_al,
+            venue=venue,
+            year=year,
+            doi=doi,
+            arxiv_id=arxiv,
+            pages=pages,
+            volume=volume,
+            issue=issue,
+            url=url,
+        ),
+        mtext,
+        marks,
+    )
 
 
 def _locate(value: str | None, text: str, start: int) -> tuple[int, int] | None:
@@ -409,7 +411,7 @@ _JOURNAL_ONLY = re.compile(r"^(?:[A-Z][A-Za-z]{0,11}\.\s?){1,6}(?:[A-Z][a-z]+\.?
 
 def _respace(text: str) -> str:
     """Spacing repaired the way text pulled from PDFs breaks it ("Phys .Rev .D 54 ,8 ( 1996)", "title.Journal")."""
-    text = re.sub(r"\s+([,.;:)\]])", r"\1", text)
+    text = re.sub(r"\s+(?!\.\.)([,.;:)\]])", r"\1", text)  # an ellipsis keeps its space: "Mou, C., ... & Vries"
     text = re.sub(r"([(\[])\s+", r"\1", text)
     text = re.sub(r"([,;])(?=[A-Za-z(])", r"\1 ", text)
     text = re.sub(r"(?<=[a-z)\]])\.(?=[A-Z][a-z])", ". ", text)

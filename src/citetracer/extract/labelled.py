@@ -25,6 +25,16 @@ series keep labels of their own rather than joining "other": each sits at a
 typical place after the title, and one heterogeneous "other" class hid that
 (anystyle venue F1 0.804 -> 0.814 over 5 held-out folds, title unchanged).
 
+Held-out splits (`held_out_folds`) follow the sets' own grouping so that a
+test fold never shares a reference list with its training folds: the TEI file
+names each source document in a comment before its references (`source`);
+the anystyle files carry no grouping, so their folds are contiguous blocks in
+file order (strings of one list sit together in core.xml: adjacent strings
+share their field layout 5x more often than random pairs). The sets also
+repeat one another (237 of bad.xml's 368 strings are in the TEI set, 252
+core.xml strings are in good.xml): `dedupe_key` finds those copies so that a
+held-out string's copy in another set is never trained on.
+
 Files are parsed with lxml, network access and entity expansion off; a file is
 read only up to `MAX_BYTES`.
 """
@@ -32,6 +42,7 @@ read only up to `MAX_BYTES`.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,9 +78,11 @@ _SCOPE = {"vol": "volume", "volume": "volume", "issue": "issue", "pp": "pages", 
 
 @dataclass(frozen=True)
 class LabelledString:
-    """One reference string as (label, text) parts in reading order; `text` is their concatenation."""
+    """One reference string as (label, text) parts in reading order; `text` is their concatenation. `source`
+    names the reference list it comes from when the file says so (TEI), else it is empty."""
 
     parts: tuple[tuple[str, str], ...]
+    source: str = ""
 
     @property
     def text(self) -> str:
@@ -111,16 +124,27 @@ def read_anystyle(path: Path) -> list[LabelledString]:
 
 
 def read_tei(path: Path) -> list[LabelledString]:
+    """The <bibl> elements of a TEI file (or of a corpus of them); each carries the name of its source document:
+    the comment GROBID's training corpus puts before each file's references, else the position of the
+    top-level element it sits in."""
     out = []
-    for bibl in _parse(path).iter(f"{TEI}bibl", "bibl"):
-        if any(a.tag in (f"{TEI}bibl", "bibl") for a in bibl.iterancestors()):
-            continue  # a nested <bibl> is read as part of its parent
-        has_article = any(t.get("level") == "a" for t in bibl.iter(f"{TEI}title", "title"))
-        parts: list[tuple[str, str]] = []
-        _walk(bibl, "other", has_article, parts)
-        merged = _collapse(parts)
-        if merged:
-            out.append(LabelledString(merged))
+    root = _parse(path)
+    source = ""
+    for k, top in enumerate(root):
+        if isinstance(top, etree._Comment):
+            source = (top.text or "").strip()
+            continue
+        group = source or f"#{k}"
+        tops = [top] if top.tag in (f"{TEI}bibl", "bibl") else top.iter(f"{TEI}bibl", "bibl")
+        for bibl in tops:
+            if any(a.tag in (f"{TEI}bibl", "bibl") for a in bibl.iterancestors() if a is not root):
+                continue  # a nested <bibl> is read as part of its parent
+            has_article = any(t.get("level") == "a" for t in bibl.iter(f"{TEI}title", "title"))
+            parts: list[tuple[str, str]] = []
+            _walk(bibl, "other", has_article, parts)
+            merged = _collapse(parts)
+            if merged:
+                out.append(LabelledString(merged, group))
     return out
 
 
@@ -188,3 +212,68 @@ def _collapse(parts: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
             out.append((label, text.rstrip()))
             break
     return tuple(out)
+
+
+#: The labelled sets under ../shared/data/refstrings: (name, file, reader). anystyle's "ugly" and "bad" sets are
+#: messy on purpose: bad.xml holds strings anystyle mislabels (its own labels are often sloppy: "1998;71:" as the
+#: volume, a list number inside the authors, a publisher inside the title).
+SETS: tuple[tuple[str, str, Callable[[Path], list[LabelledString]]], ...] = (
+    ("core", "anystyle-core.xml", read_anystyle),
+    ("good", "anystyle-good.xml", read_anystyle),
+    ("ugly", "anystyle-ugly.xml", read_anystyle),
+    ("bad", "anystyle-bad.xml", read_anystyle),
+    ("grobid", "grobid-citations.tei.xml", read_tei),
+)
+
+
+def read_sets(directory: Path) -> dict[str, list[LabelledString]]:
+    """The labelled sets present in `directory`, by name, in SETS order."""
+    return {name: reader(directory / file) for name, file, reader in SETS if (directory / file).is_file()}
+
+
+def dedupe_key(item: LabelledString) -> str:
+    """Letters and digits of the string, lower-cased: two sets' copies of one reference share it."""
+    return re.sub(r"\W+", "", item.text.lower())
+
+
+def title_key(item: LabelledString) -> str | None:
+    """The gold title's letters and digits when it is long enough to name one work (30 characters)."""
+    key = re.sub(r"\W+", "", (item.first("title") or "").lower())
+    return key if len(key) >= 30 else None
+
+
+def held_out_folds(items: list[LabelledString], k: int) -> list[list[int]]:
+    """`k` disjoint test folds (item indices) that never split a source list: items that name their source are
+    grouped by it and the groups dealt largest first to the smallest fold (file order breaks ties); items
+    without one are cut into `k` contiguous blocks in file order. Deterministic."""
+    folds: list[list[int]] = [[] for _ in range(k)]
+    groups: dict[str, list[int]] = {}
+    loose: list[int] = []
+    for i, it in enumerate(items):
+        if it.source:
+            groups.setdefault(it.source, []).append(i)
+        else:
+            loose.append(i)
+    for members in sorted(groups.values(), key=lambda g: (-len(g), g[0])):
+        smallest = min(range(k), key=lambda f: (len(folds[f]), f))
+        folds[smallest].extend(members)
+    for f in range(k):
+        folds[f].extend(loose[len(loose) * f // k : len(loose) * (f + 1) // k])
+    return [sorted(f) for f in folds]
+
+
+def copies_of(test: Iterable[LabelledString]) -> Callable[[LabelledString], bool]:
+    """A test for "this string, or one citing the same long title, is among `test`": training drops those."""
+    texts: set[str] = set()
+    titles: set[str] = set()
+    for it in test:
+        texts.add(dedupe_key(it))
+        t = title_key(it)
+        if t:
+            titles.add(t)
+
+    def is_copy(item: LabelledString) -> bool:
+        t = title_key(item)
+        return dedupe_key(item) in texts or (t is not None and t in titles)
+
+    return is_copy
