@@ -253,8 +253,9 @@ def main() -> int:
     ap.add_argument("--curve", default="0.25,0.5", help="training shares for the learning curve ('' skips it)")
     ap.add_argument("--curve-folds", type=int, default=2, help="folds the learning curve is drawn on")
     ap.add_argument("--shipped-only", action="store_true", help="skip the held-out figures (no training)")
-    ap.add_argument("--iterations", type=int, default=400)
+    ap.add_argument("--iterations", type=int, default=100)
     ap.add_argument("--show-held-out", type=int, default=0, help="print N held-out title errors per set and fold")
+    ap.add_argument("--keep-models", type=Path, default=None, help="save each CV fold's model in this directory")
     args = ap.parse_args()
     print("command: python bench/parser.py " + " ".join(sys.argv[1:]))
     sets = read_sets(train_parser.REFSTRINGS)
@@ -322,6 +323,9 @@ def main() -> int:
         for k in range(n_folds):
             test = {name: folds[name][k] for name in sets}
             labeller = fit(training_for(test))
+            if args.keep_models:
+                args.keep_models.mkdir(parents=True, exist_ok=True)
+                (args.keep_models / f"fold{k}of{args.folds}.crfsuite").write_bytes(model.read_bytes())
             for name, items in sets.items():
                 stats, _ = score([items[i] for i in test[name]], labeller, args.show_held_out, f"{name} fold {k}")
                 add(pooled[name], stats)

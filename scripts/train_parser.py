@@ -95,7 +95,7 @@ def weighted(by_set: dict[str, list[Example]], weights: dict[str, float]) -> lis
     return out
 
 
-def train(seqs: list[Example], out: Path, c1: float = 0.02, c2: float = 0.05, iterations: int = 400) -> None:
+def train(seqs: list[Example], out: Path, c1: float = 0.02, c2: float = 0.05, iterations: int = 100) -> None:
     """A CRF trained on `seqs`, written to `out` (deterministic: same examples, same model).
 
     Title and container runs are split into first and continuing tokens (crf.split_runs); the labeller joins
@@ -131,7 +131,7 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--refstrings", type=Path, default=REFSTRINGS, help="directory of the labelled sets")
     ap.add_argument("--weights", default="", help="per-set weights over the defaults, e.g. bad=0,ugly=0.5")
-    ap.add_argument("--iterations", type=int, default=400)
+    ap.add_argument("--iterations", type=int, default=100)
     ap.add_argument("--c1", type=float, default=0.02, help="L1 weight: higher keeps fewer, more general features")
     ap.add_argument("--c2", type=float, default=0.05, help="L2 weight")
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)

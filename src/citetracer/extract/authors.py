@@ -17,25 +17,28 @@ from __future__ import annotations
 import re
 
 from citetracer.data import lines
+from citetracer.data.lexicon import words
 from citetracer.records import Person
 
 _PARTICLES = frozenset(lines("name_particles.txt"))
 _INIT_DOTTED = re.compile(r"^(?:(?:[A-Z]|Ch|Th|Ph|Sh|Zh|Kh|Ts|Yu|Ya)\.-?){1,4}$|^[A-Z]\.?-[A-Z]\.?$")
 #: Capitalised words that open titles and are not names (checked only where a name would start).
-TITLE_OPENERS = frozenset(
-    "the on in an towards toward using from for how what why when where is are do does can beyond between "
-    "through via some new notes note introduction proceedings about against all analysis".split()
-)
+TITLE_OPENERS = words("title-opener")
 _INIT_BARE = re.compile(r"^[A-Z]{1,3}$|^[A-Z]{1,2}-[A-Z]{1,2}$")
-_EDITOR = re.compile(
-    r"^\(?(?:eds?|editors?|hrsg|coords?|dir|director|trans|translator|comp|compiler|producer)\.?\)?$", re.IGNORECASE
-)
+#: A contributor's role ("(Ed.)", "eds.", "Hrsg.", "trans.", "(dir.)"): data/lexicon/role.txt.
+_ROLE_MARK = re.compile(r"^\(?([^\W\d_]+)\.?\)?$")
+_ROLES = words("role")
 _AND = frozenset({"and", "&", "und", "et", "y", "e", "dan"})
 _SUFFIX = frozenset({"jr", "sr", "ii", "iii", "iv"})
 MAX_NAME_TOKENS = 4
 _GLUED_INITIAL = re.compile(r"^(?:[A-Z]\.){1,3}(?=[A-Z][a-z]{2,}[,.;:]?$)")
 
 INIT, NAME, PARTICLE, AND, ETAL, EDITOR, SUFFIX, OTHER = range(8)
+
+
+def _is_role(core: str) -> bool:
+    m = _ROLE_MARK.match(core)
+    return m is not None and m.group(1).lower() in _ROLES
 
 
 def _case_shape(word: str) -> str:
@@ -53,7 +56,7 @@ def _kind(core: str, nxt: str | None) -> int:
         return INIT  # "Y", "E.": never a particle or a conjunction when capitalised
     if low.rstrip(".") in _SUFFIX and core[:1].isupper():
         return SUFFIX
-    if _EDITOR.match(core):
+    if _is_role(core):
         return EDITOR
     if low in _PARTICLES:
         return PARTICLE
@@ -124,7 +127,7 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
     while i < len(toks):
         _start, end, tok = toks[i]
         bare = tok.rstrip(",.;:")
-        if tok[:1] in "([\"“«`'" and not _EDITOR.match(bare):
+        if tok[:1] in "([\"“«`'" and not _is_role(bare):
             # A year, a bracket or a quote right after a name ends the list: "Jin-yi Cai (1990), ...".
             if cur and _acceptable(cur, pieces, joined):
                 pieces.append(cur)

@@ -27,6 +27,8 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from citetracer.data.lexicon import words
+
 #: Labels the model predicts, one per token.
 LABELS = (
     "author",
@@ -58,31 +60,23 @@ _OPEN_QUOTES = '“"‘«„'
 _CLOSE_QUOTES = '”"’»'
 #: Words whose lower case is useful as a feature; anything else is described by its shape only.
 _MAX_WORD_LEN = 25
-#: Small word classes that cue a field in every style (a class, not a list of venues or names: unseen
-#: venues are recognised by the structure around these words, not by memorising them).
-_CLASSES = {
-    "month": "jan january feb february mar march apr april may jun june jul july aug august sep sept september "
-    "oct october nov november dec december",
-    "venue": "journal j proc proceedings conference conf symposium symp workshop transactions trans letters lett "
-    "review rev bulletin bull annals ann magazine mag acta zeitschrift revue quarterly advances meeting congress "
-    "colloquium archives arxiv preprint corr",
-    "publisher": "press publishers publisher publishing verlag books university univ institute inst company inc ltd "
-    "springer elsevier wiley sage routledge academic",
-    "editor": "ed eds editor editors edited hrsg dir director trans translated translator",
+#: Word classes that cue a field in every style (a class, not a list of venues or names: unseen venues are
+#: recognised by the structure around these words, not by memorising them). The open classes are lexicon files
+#: (data/lexicon/*.txt, read by the rules too); a word in two of them takes the later one ("trans": a role).
+LEXICON_CLASSES = ("month", "venue", "publisher", "institution", "place", "genre", "role")
+#: The closed classes of function words a reference's numbers and lists are written with.
+_FUNCTION_WORDS = {
     "pages": "pp p pages page s",
     "volume": "vol volume vols no nos issue number nr bd",
     "and": "and & und et y",
     "in": "in",
     "etal": "al al.",
-    "report": "thesis dissertation phd report technical tech rep manuscript",
 }
-_CLASS_OF = {w: name for name, words in _CLASSES.items() for w in words.split()}
+_CLASS_OF = {w: name for name in LEXICON_CLASSES for w in words(name)} | {
+    w: name for name, ws in _FUNCTION_WORDS.items() for w in ws.split()
+}
 #: Words that end in a period without ending a sentence (the rules' sentence ends and the CRF's segments).
-ABBREVIATIONS = frozenset(
-    "proc conf int intl j jour trans vol no nos pp p ed eds rev univ dept inc ltd co corp st vs al fig "
-    "symp annu natl acad sci phys chem eng comput lett res biol med stat math appl soc amer am assoc "
-    "mol cell lab mag tech rep repr ser mr dr jr sr e.g i.e cf et jpn jap ieee acm".split()
-)
+ABBREVIATIONS = words("abbreviation")
 
 
 @dataclass(frozen=True)
@@ -282,7 +276,7 @@ def features(toks: list[Token], marks: list[str] | None = None) -> list[dict[str
 
 
 #: Word classes that name a segment by its first word ("In ...", "Ed. ...", "Journal ...", "Thesis ...").
-_CUE_CLASSES = ("in", "editor", "venue", "report")
+_CUE_CLASSES = ("in", "role", "venue", "genre")
 
 
 def _segments(toks: list[Token], words: list[dict[str, Any]]) -> list[dict[str, Any]]:

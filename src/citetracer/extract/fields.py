@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from citetracer.data.lexicon import words
+from citetracer.extract import normalizers
 from citetracer.extract.authors import TITLE_OPENERS, split_names
 from citetracer.extract.crf import ABBREVIATIONS, Labeller, default_labeller, spans
 from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi, clean_title, latex_to_text
@@ -52,13 +54,9 @@ _VOLUME = re.compile(
     re.IGNORECASE,
 )
 _IN_VENUE = re.compile(r"^\s*(?:In:?\s+|in:\s*)(?:(?:the\s+)?Proceedings of\s+(?:the\s+)?)?", re.IGNORECASE)
-#: A venue opens with one of these after a comma in comma-separated styles.
-_VENUE_CUE = re.compile(
-    r"^(?:In\b|in:|Proc\b|Proceedings|Journal|J\.|Trans\b|IEEE|ACM|Conf|Lecture Notes|Springer|Ph\.?\s?D|"
-    r"PhD|Master|Technical Report|Tech\.|Report|Preprint|arXiv|Comm\.|Communications|Annals|Ann\.|Int\.|"
-    r"International|Workshop|Symposium|Bulletin|Review|Letters|Phys\.|Nature|Science|University|MIT Press|"
-    r"Vol\b|vol\b|pp\b|thesis|Thesis|Internet-Draft|RFC)"
-)
+#: A venue opens with one of these words after a comma in comma-separated styles: the lexicon's venue, genre,
+#: publisher and institution words, and the words that introduce a container or its numbers.
+_VENUE_CUE = words("venue") | words("genre") | words("publisher") | words("institution") | {"in", "vol", "pp", "volume"}
 
 
 def prepare(raw: str) -> str:
@@ -242,23 +240,21 @@ _AFTER_EDITORS = re.compile(r"(?:\((?:[Ee]ds?|[Ee]ditors?|Hrsg)\.?\)|\b[Ee]ds?\.
 
 
 def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
-    """The rules' reading with the CRF's title and venue, and its volume and pages where it read them.
+    """The rules' reading with the CRF's title and venue, and its volume and pages where it read them, each
+    cleaned by its field's normalizer (extract/normalizers.py).
 
     The CRF saw the rules' reading as features and learnt where that goes wrong, so its title and venue
     win outright, including when it found none (physics styles cite no title; falling back to the rules'
     guess there measured worse on both labelled sets). Identifiers, authors and the year stay the rules'.
     """
     run, person = _after_initial(_trim_title_run(found.get("title", "")), text)
-    title = clean_title(_whole_quote(run, text).strip(' ,;:"“”‘’«»')) or None
     container = found.get("container") or found.get("collection", "")  # a series cited in its place (NeurIPS)
-    venue = _IN_VENUE.sub("", container.strip(" .,;:")).strip(" .,;:")
     at = text.find(container) if container else -1
-    if at > 0 and _AFTER_EDITORS.search(text[:at]):
-        # "In A. Editor (Ed.), Proceedings of ...": the book is named after the editors, as the rules read it.
-        venue = re.sub(r"^(?:the\s+)?Proceedings of\s+(?:the\s+)?", "", venue, flags=re.I)
+    # "In A. Editor (Ed.), Proceedings of ...": the book is named after the editors, as the rules read it.
+    after_editors = at > 0 and bool(_AFTER_EDITORS.search(text[:at]))
     update: dict[str, object] = {
-        "title": title,
-        "venue": venue if len(venue) >= 2 and re.search(r"[A-Za-z]", venue) else None,
+        "title": normalizers.title(run, text),
+        "venue": normalizers.venue(container, after_editors),
     }
     if person is not None and ref.authors and ref.authors[-1].family != person.family:
         update["authors"] = [*ref.authors, person]
@@ -269,12 +265,13 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
         names, _, _ = split_names(text[:at])
         if 0 < len(names) < len(ref.authors):
             update["authors"] = names
-    vm = re.search(r"\d+", found.get("volume", ""))
-    if vm:
-        update["volume"] = vm.group(0)
-    pm = re.search(r"([A-Za-z]?\d+)(?:\s*[-–—]+\s*([A-Za-z]?\d+))?", found.get("pages", ""))
-    if pm:
-        update["pages"] = f"{pm.group(1)}-{pm.group(2)}" if pm.group(2) else pm.group(1)
+    volume = normalizers.volume(found.get("volume", ""))
+    if volume:
+        update["volume"] = volume
+        update["issue"] = ref.issue or normalizers.issue(found["volume"])
+    pages = normalizers.pages(found.get("pages", ""))
+    if pages:
+        update["pages"] = pages
     return ref.model_copy(update=update)
 
 
@@ -346,44 +343,6 @@ def _trim_title_run(run: str) -> str:
     if m and m.start() > 3:
         run = run[: m.start()]
     return run
-
-
-_PAIRS = {"“": "”", '"': '"', "‘": "’", "«": "»", "„": "“", "'": "'"}
-
-
-def _whole_quote(title: str, text: str) -> str:
-    """The title run made to match the quotation it opens or closes: a quoted title is whole, whatever periods
-    or colons it holds ("“Le Droit à la ville. Cheminements géographiques.”"), and ends at its closing quote
-    (a run carried on into the venue, '"No simple dual?," JHEP', is cut there)."""
-    at = text.find(title) if title else -1
-    if at < 0:
-        return title
-    start = at + len(title) - len(title.lstrip(" “\"‘«„'"))
-    quote_at = start - 1
-    if quote_at > 0 and text[quote_at] == " " and text[quote_at - 1] in "«„“":
-        quote_at -= 1  # "« When Craft Gets Sloppy »": French quotes stand apart from their words
-    opener = text[quote_at] if quote_at >= 0 else ""
-    if opener == "'" and start > 1 and text[start - 2].isalnum():
-        opener = ""  # "O'Hara", "l'objectivité": an apostrophe
-    if opener in _PAIRS:
-        m = _closer(_PAIRS[opener]).search(text, start + 1)
-        if m is None or m.start() - start > 400 or opener in text[start : m.start()]:
-            return title
-        return text[at : m.end()]
-    body = title.rstrip(" .,;:")
-    close = body[-1:]
-    openers = [o for o, c in _PAIRS.items() if c == close and o != "'" and o not in body[:-1]]
-    if not openers or (close == "’" and not body[-2:-1].isalpha() and body[-2:-1] not in ".?!"):
-        return title
-    o = max(text.rfind(op, max(0, at - 400), at) for op in openers)
-    if o < 0 or close in text[o + 1 : at] or (close == '"' and text[:o].count('"') % 2):
-        return title
-    return text[o : at + len(title)]
-
-
-def _closer(close: str) -> re.Pattern[str]:
-    """A closing quote; a single quote only when no letter follows (else it is an apostrophe)."""
-    return re.compile(re.escape(close) + (r"(?![^\W\d_])" if close in "’'" else ""))
 
 
 #: An entry that opens with its title: the first sentence is followed by the editor, director or translator
@@ -461,7 +420,8 @@ def _comma_before_venue(text: str, fallback: bool) -> int | None:
     """The comma after which a venue starts; in comma styles, else the first comma."""
     commas = [m.start() for m in re.finditer(r",\s", text)]
     for c in commas:
-        if _VENUE_CUE.match(text[c + 1 :].lstrip()):
+        first = text[c + 1 :].split(maxsplit=1)[:1]
+        if first and re.sub(r"[^\w-]", "", first[0]).lower() in _VENUE_CUE:
             return c
     if fallback and commas:
         return commas[0]

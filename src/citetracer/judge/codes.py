@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from citetracer.data import lexicon
 from citetracer.judge.context import NON_SCHOLARLY_TYPES, UNINDEXED_TYPES, JudgeContext, known_registrants
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix, tokens
 from citetracer.match.rules import Assessment
@@ -144,7 +145,7 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
     return Finding("H4", "; ".join(reasons), fields=fields, evidence=[v.candidate for v in versions[:3]])
 
 
-_PUBLISHER_WORDS = frozenset("press publishers publishing springer wiley elsevier routledge verlag".split())
+_PUBLISHER_WORDS = lexicon.words("publisher")
 #: Venue words of reference works and collections, whose entries are reprinted and revised.
 _COLLECTION_WORDS = frozenset("encyclopedia handbook companion lecture lectures notes collected works".split())
 _BOOK_TYPES = frozenset(("book", "inbook", "incollection", "reference", "proceedings"))
