@@ -6,14 +6,17 @@ tagged span) and GROBID's TEI citations (2,667 <bibl> elements from 228 source
 documents). The input string is the text; the gold fields are the tagged spans
 (labelled.py says which tag is which):
 - title: anystyle <title>; TEI <title level="a">, else level="m" (a book);
-- year: the first 19xx/20xx in the first <date>;
+- year: the first 19xx/20xx in the first <date> (or, without one, the year
+  that opens a Vancouver volume span: anystyle tags "2000;355(9222):" as the
+  volume and no date);
 - author surnames: from the <author> spans, read with simple rules (names
   split at ";", "and", "&", "et" and commas; "Surname, I." and "Surname,
   Given" pairs kept together; initials dropped; "I. Surname" and "Surname I"
   both give Surname); compared by their last word, casefolded, accents removed;
 - venue: anystyle <container-title> / <journal>; TEI <title level="j">, or
   level="m" when a level="a" title exists;
-- doi, pages where tagged; volume: the number in the tagged volume span.
+- doi, pages where tagged; volume: the number in the tagged volume span (after
+  a Vancouver year).
 A field counts as correct when the prediction equals the gold value after
 folding (lower case, letters and digits only); precision is over predicted
 values, recall over gold values.
@@ -87,6 +90,18 @@ def gold_surnames(author: str) -> list[str]:
             words = piece.split()
             nxt = pieces[i + 1] if i + 1 < len(pieces) else None
             if (
+                i == 0
+                and nxt is not None
+                and len(words) <= 3
+                and not any(_INITIALS.match(w) for w in words)
+                and (len(nxt.split()) == 1 or (len(pieces) == 2 and not any(_INITIALS.match(w) for w in nxt.split())))
+            ):
+                # The first author inverted (Chicago, MLA, ABNT): "Bailey, Kenneth Ewing.", "Devaney, Johanna,
+                # Michael I. Mandel, and ..." (a first author without given names would have no comma).
+                out.append(words[-1])
+                i += 2
+                continue
+            if (
                 nxt is not None
                 and len(words) <= 3
                 and all(
@@ -131,9 +146,19 @@ def year_of(text: str | None) -> int | None:
 
 
 def volume_of(text: str | None) -> str | None:
-    """The volume number of a tagged volume span ("(Vol. 3, Part A," -> "3", "37(7)," -> "37")."""
-    m = re.search(r"\d+|\b[IVXLC]+\b", text or "")
+    """The volume number of a tagged volume span ("(Vol. 3, Part A," -> "3", "37(7)," -> "37", and in Vancouver
+    spans that begin with the year, "2000;355(9222):" -> "355")."""
+    m = re.search(r"\d+|\b[IVXLC]+\b", _VANCOUVER_YEAR.sub("", text or ""))
     return m.group(0) if m else None
+
+
+_VANCOUVER_YEAR = re.compile(r"^\s*((?:1[5-9]|20)\d\d)[a-z]?\s*;\s*(?=\d)")
+
+
+def _vancouver_year(volume: str | None) -> int | None:
+    """anystyle labels Vancouver's "Lancet. 2000;355(9222):2220-1." with no date: the year opens the volume span."""
+    m = _VANCOUVER_YEAR.match(volume or "")
+    return int(m.group(1)) if m else None
 
 
 def gold_of(item: LabelledString) -> dict[str, Any]:
@@ -141,7 +166,7 @@ def gold_of(item: LabelledString) -> dict[str, Any]:
     gold: dict[str, Any] = {
         "title": item.first("title"),
         "venue": item.first("container"),
-        "year": year_of(item.first("year")),
+        "year": year_of(item.first("year")) or _vancouver_year(item.first("volume")),
         "authors": [s for a in item.all("author") for s in gold_surnames(a)],
         "doi": item.first("doi"),
         "volume": volume_of(item.first("volume")),

@@ -21,19 +21,27 @@ from citetracer.data.lexicon import words
 from citetracer.records import Person
 
 _PARTICLES = frozenset(lines("name_particles.txt"))
-_INIT_DOTTED = re.compile(r"^(?:(?:[A-Z]|Ch|Th|Ph|Sh|Zh|Kh|Ts|Yu|Ya)\.-?){1,4}$|^[A-Z]\.?-[A-Z]\.?$")
+_INIT_DOTTED = re.compile(
+    r"^(?:(?:[A-Z]|Ch|Th|Ph|Sh|Zh|Kh|Ts|Yu|Ya)\.[-–]?){1,4}[A-Z]?$|^[A-Z]\.?[-–][A-Z]\.?$|^-[A-Z]\.$"
+)  # "J.", "J.-P.", "M.S.A", "J.–A.", "-P." (of "J. -P.")
 #: Capitalised words that open titles and are not names (checked only where a name would start).
 TITLE_OPENERS = words("title-opener")
 _INIT_BARE = re.compile(r"^[A-Z]{1,3}$|^[A-Z]{1,2}-[A-Z]{1,2}$")
 #: A contributor's role ("(Ed.)", "eds.", "Hrsg.", "trans.", "(dir.)"): data/lexicon/role.txt.
 _ROLE_MARK = re.compile(r"^\(?([^\W\d_]+)\.?\)?$")
 _ROLES = words("role")
+_ABBREVIATIONS = words("abbreviation")
 _AND = frozenset({"and", "&", "und", "et", "y", "e", "dan"})
 _SUFFIX = frozenset({"jr", "sr", "ii", "iii", "iv"})
 MAX_NAME_TOKENS = 4
 _GLUED_INITIAL = re.compile(r"^(?:[A-Z]\.){1,3}(?=[A-Z][a-z]{2,}[,.;:]?$)")
 
 INIT, NAME, PARTICLE, AND, ETAL, EDITOR, SUFFIX, OTHER = range(8)
+
+
+def _capitals(tok: str | None) -> bool:
+    """A word in capitals without a period ("MÉE", "CRUZ,"), not an initial ("A.")."""
+    return tok is not None and "." not in tok and tok.rstrip(",;:").isupper()
 
 
 def _is_role(core: str) -> bool:
@@ -95,12 +103,16 @@ def _kind_here(
     ):
         return INIT  # "Kempen GIJM", "Drake AL" (Vancouver); not after "Emma SMITH," ("Damian HOY")
     nxt_kind = _kind(nxt.rstrip(",.;:"), None) if nxt is not None else None
+    if kind == PARTICLE and core.isupper() and not closed and nxt_kind in (NAME, INIT) and _capitals(nxt):
+        return PARTICLE  # "LE MÉE, René", "DE LA CRUZ": capitals after a capitalised particle are the surname
+    if kind == INIT and "." not in core and cur and cur[-1][1] == PARTICLE:
+        return NAME  # the "MÉE" of "LE MÉE"
     if kind == PARTICLE and core[:1].isupper() and (closed or nxt_kind not in (NAME, PARTICLE)):
         return NAME  # "Quoc V. Le and", "Le, Q. V.", "Wenyu Du,", "Le QV": a surname, not a particle
     if kind == EDITOR and core in ("Ed", "Eds") and not closed and nxt_kind in (INIT, NAME):
         return NAME  # "Ed H. Chi": a given name
-    if kind == SUFFIX and core.isupper() and core.rstrip(".") in ("JR", "SR") and not (prev or "").endswith(","):
-        return INIT  # "Piva SR" (Vancouver initials); "ELLIS, JR." stays a suffix
+    if kind == SUFFIX and core.isupper() and core.rstrip(".") in ("JR", "SR") and not (prev or "a").isupper():
+        return INIT  # "Piva SR", "Jett, JR," (Vancouver initials); "ELLIS, JR." in a list in capitals is a suffix
     if kind == INIT and cur and cur[-1][1] == INIT and cur[-1][0].endswith(".") and "." not in core:
         return NAME if core.isupper() and len(core) >= 2 else kind  # "QUOC V. LE", "A. Y. NG"
     if not cur and (tok.strip(",;") in ("…", "...") or core.lower() == "others"):
@@ -169,7 +181,11 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
             i += 1
             continue
         if kind == SUFFIX:
-            if cur or pieces:
+            if "," in trail and cur and _acceptable(cur, pieces, joined):
+                pieces.append(cur)  # "Modis L Jr, Nemeth G.": the suffix closes its name
+                cur = []
+                good_end, good_pieces, good_etal = end, len(pieces), et_al
+            elif cur or pieces:
                 good_end = end if trail else good_end
             i += 1
             continue
@@ -194,18 +210,25 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
         if trail[:1] == ":" and kind != INIT:
             # "Kallien, Hubert und Irmtraud Schnell: Title", "Kallien, Hubert: Title" (German styles) end the list
             # with the name; "Rethinking Architecture: A Reader", "..., Black Labour: Tuberculosis" are titles.
-            inverted = bool(pieces) and _family_only(pieces[-1]) and _given_only(cur)
+            inverted = (
+                bool(pieces)
+                and _family_only(pieces[-1])
+                and (len(pieces) < 2 or not _family_only(pieces[-2]))
+                and _given_only(cur)
+            )
             if _acceptable(cur, pieces, joined) and (follows_and or inverted):
                 pieces.append(cur)
                 good_end, good_pieces, good_etal = end, len(pieces), et_al
             break
         if "," in trail or ";" in trail:
             if not _acceptable(cur, pieces, joined):
-                if not (all(k in (NAME, PARTICLE) for _, k in cur) and _next_kind(nxt, nxt2, tok, []) == INIT):
-                    break
-                # Initials follow: "Silva Leite, F.", "Mc Clernon, J. F." is one family name (its first words are
-                # marked like particles, which join the family name).
-                cur = [(w, PARTICLE) for w, _ in cur[:-1]] + cur[-1:]
+                names_only = all(k in (NAME, PARTICLE) for _, k in cur)
+                if names_only and _next_kind(nxt, nxt2, tok, []) == INIT:
+                    # Initials follow: "Silva Leite, F.", "Mc Clernon, J. F." is one family name (its first words
+                    # are marked like particles, which join the family name).
+                    cur = [(w, PARTICLE) for w, _ in cur[:-1]] + cur[-1:]
+                elif not (names_only and len(cur) <= 3 and (nxt or "").lower() in ("and", "&") and nxt2 is not None):
+                    break  # unless "and" joins the name: "Charles, M., Glynis Jones, and J. G. Hodgson"
             pieces.append(cur)
             # "Surname," is only a name once its initials follow (else "..., Macroscopic, neat, ..." is a title).
             provisional = _family_only(cur) and (
@@ -315,15 +338,33 @@ def _continues(toks: list[tuple[int, int, str]], j: int) -> bool:
     nxt = toks[j + 1][2] if j + 1 < len(toks) else None
     if _kind(core, nxt) in (ETAL, EDITOR):
         return True
-    # "Smith, J., Doe, K." is caught by commas; a period followed by a new "Surname," is a list going on.
-    return (
-        tok.endswith(",") and _kind(core, nxt) == NAME and nxt is not None and _kind(nxt.rstrip(",.;:"), None) == INIT
+    # "Smith, J., Doe, K." is caught by commas; a period followed by a new "Surname," is a list going on:
+    # "Schumann, CM. Barnes, CC.", and in capitals with a given name, "LABOUSSET, Hélène. SIEBERT, Carole."
+    if not tok.endswith(",") or _kind(core, nxt) != NAME or nxt is None:
+        return False
+    given = nxt.rstrip(",.;:")
+    return _kind(given, None) == INIT or (
+        core.isupper()
+        and len(core) > 2
+        and given[:1].isupper()
+        and not given.isupper()
+        and nxt[-1:] in ".,"
+        and given.lower() not in _ABBREVIATIONS
     )
 
 
 def _family_only(piece: list[tuple[str, int]]) -> bool:
     kinds = [k for _, k in piece]
     return kinds[-1] == NAME and all(k == PARTICLE for k in kinds[:-1])
+
+
+def _given_names(piece: list[tuple[str, int]]) -> bool:
+    """Several given names and initials ("Antônio Carlos Ribeiro da", "R. Scott"): after the first author's family
+    name they can only be that author's given names."""
+    kinds = [k for _, k in piece]
+    while len(kinds) > 1 and kinds[-1] == PARTICLE:
+        kinds.pop()
+    return len(kinds) <= 3 and all(k in (NAME, INIT) for k in kinds)
 
 
 def _given_only(piece: list[tuple[str, int]]) -> bool:
@@ -344,7 +385,7 @@ def _people(pieces: list[list[tuple[str, int]]]) -> list[Person]:
     while i < len(pieces):
         piece = pieces[i]
         nxt = pieces[i + 1] if i + 1 < len(pieces) else None
-        if nxt is not None and _family_only(piece) and _given_only(nxt):
+        if nxt is not None and _family_only(piece) and (_given_only(nxt) or (i == 0 and _given_names(nxt))):
             cut = len(nxt)
             while cut > 1 and nxt[cut - 1][1] == PARTICLE:
                 cut -= 1
