@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from citetracer.extract.bibtex import BibEntry, entry_to_reference, parse_bibtex
+from citetracer.extract.bounds import ParseBudget, bounded
 from citetracer.extract.fields import parse_reference_string
 from citetracer.match.names import parse_people, parse_person
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, clean_title, parse_year
@@ -122,7 +123,16 @@ def read_text(text: str, suffix: str = "") -> ReadResult:
 def read_bibtex(text: str) -> ReadResult:
     parsed = parse_bibtex(text)
     refs = [entry_to_reference(e) for e in parsed.entries[:MAX_REFERENCES]]
-    return ReadResult(references=refs, warnings=parsed.errors, kind="bibtex")
+    return ReadResult(
+        references=refs, warnings=parsed.errors + _over_cap(len(parsed.entries), "entries"), kind="bibtex"
+    )
+
+
+def _over_cap(found: int, what: str) -> list[str]:
+    """The warning for an input with more references than are read (never cut silently)."""
+    if found <= MAX_REFERENCES:
+        return []
+    return [f"{found:,} {what}; only the first {MAX_REFERENCES:,} were read"]
 
 
 _BIBITEM = re.compile(r"\\bibitem\s*(?:\[((?:[^\[\]]|\[[^\]]*\])*)\])?\s*\{([^}]*)\}")
@@ -135,7 +145,12 @@ def read_bbl(text: str) -> ReadResult:
     items = list(_BIBITEM.finditer(body))
     refs: list[Reference] = []
     warnings: list[str] = []
+    warnings.extend(_over_cap(len(items), "\\bibitem entries"))
+    budget = ParseBudget(min(len(items), MAX_REFERENCES))
     for i, m in enumerate(items[:MAX_REFERENCES]):
+        if budget.spent():
+            warnings.append(budget.warning(i))
+            break
         end = items[i + 1].start() if i + 1 < len(items) else len(body)
         chunk = body[m.end() : end]
         chunk = re.sub(r"\\newblock\s*", " ", chunk)
@@ -145,6 +160,8 @@ def read_bbl(text: str) -> ReadResult:
         if not chunk.strip():
             warnings.append(f"\\bibitem {m.group(2)!r} is empty; skipped")
             continue
+        chunk, cuts = bounded(chunk, f"\\bibitem {m.group(2)[:40]!r}")
+        warnings.extend(cuts)
         ref = parse_reference_string(chunk)
         ref.label = m.group(2).strip() or str(i + 1)
         ref.type = "bibitem"
@@ -160,11 +177,17 @@ def read_plain(text: str) -> ReadResult:
     if len(blocks) <= 1 or all("\n" not in b.strip() for b in blocks):
         blocks = [line for line in text.splitlines() if line.strip()]
     refs = []
-    warnings = []
+    warnings = _over_cap(len(blocks), "entries")
+    budget = ParseBudget(min(len(blocks), MAX_REFERENCES))
     for i, block in enumerate(blocks[:MAX_REFERENCES]):
+        if budget.spent():
+            warnings.append(budget.warning(i))
+            break
         one_line = " ".join(block.split())
         if len(one_line) < 15:
             continue
+        one_line, cuts = bounded(one_line, f"entry {i + 1}")
+        warnings.extend(cuts)
         ref = parse_reference_string(one_line)
         if not (ref.year or ref.doi or ref.arxiv_id or ref.url):
             warnings.append(f"entry {i + 1} has no year or identifier; not read as a reference: {one_line[:60]!r}")
