@@ -74,7 +74,12 @@ def _settings_arguments() -> argparse.ArgumentParser:
         "--connectors", metavar="LIST", help="comma-separated Scholar Connectors to ask (default: chosen per citation)"
     )
     p.add_argument("--no-http-cache", action="store_true", help="do not read or write the on-disk HTTP cache")
-    p.add_argument("--only-flagged", action="store_true", help="list only Potential and Hallucinated citations")
+    p.add_argument(
+        "--only-flagged",
+        action="store_true",
+        help="list only Potential and Hallucinated citations (table, markdown, html, csv; JSON, JSONL and a "
+        "scan's papers/*.json keep every citation, SARIF lists only flagged ones anyway)",
+    )
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when citations are Hallucinated")
     return p
 

@@ -153,3 +153,17 @@ def test_archives_and_list_files_are_scanned(papers: Path, seeded: Path, tmp_pat
         assert sum(f.endswith(member) for f in files) == 1, files
     page = (out / "index.html").read_text()
     assert "inputs/submissions.zip-" in page  # the unpacked PDF is linked, inside the report folder
+
+
+def test_workers_are_replaced_after_their_share_of_papers(papers: Path, seeded: Path, tmp_path: Path) -> None:
+    """A fresh process takes over after `recycle_after` papers (bounds a long scan's memory); nothing is lost."""
+    from citetracer.config import Settings
+    from citetracer.scan import ScanOptions, run_scan
+
+    settings = Settings(store=seeded, offline=True)
+    options = ScanOptions(out_dir=tmp_path / "report", workers=1, recycle_after=1)
+    outcome = run_scan([papers], settings, options)
+    done = [e for e in outcome.entries if e.status in ("done", "unreadable")]
+    assert len(done) == 4 and outcome.checked_now == 4
+    workers = [e.worker for e in outcome.entries if e.status == "done"]
+    assert len(set(workers)) == len(workers) == 3  # one process per paper

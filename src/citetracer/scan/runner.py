@@ -21,7 +21,7 @@ from citetracer.config import Settings
 from citetracer.scan.inputs import Paper, collect, content_key
 from citetracer.scan.journal import Entry, Journal
 from citetracer.scan.outputs import write_outputs
-from citetracer.scan.pool import Job, Pool, report_path
+from citetracer.scan.pool import RECYCLE_AFTER, Job, Pool, report_path
 from citetracer.store.db import Store
 
 
@@ -43,6 +43,8 @@ class ScanOptions:
     restart: bool = False
     #: Seconds one paper may take before its worker is stopped (None: no limit).
     paper_timeout: float | None = 1800.0
+    #: Papers a worker checks before a fresh process takes its place (bounds its memory).
+    recycle_after: int = RECYCLE_AFTER
 
 
 @dataclass
@@ -170,7 +172,7 @@ def _run(
         if todo:
             workers = max(1, min(options.workers, len(todo)))
             try:
-                Pool(workers, settings, options.paper_timeout).run(jobs(), on_result)
+                Pool(workers, settings, options.paper_timeout, options.recycle_after).run(jobs(), on_result)
             except KeyboardInterrupt:
                 outcome.interrupted = True
         outcome.entries = [journal.entries[k] for k in keys if k in journal.entries]
