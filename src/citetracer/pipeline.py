@@ -157,7 +157,11 @@ class Checker:
 
     def _save(self, links: list[tuple[str, Candidate, str]]) -> None:
         """Keep the run's evidence memo and verified links; a store busy with another writer beyond
-        `SAVE_WAIT` costs only these (future calls and shortcuts), never the results."""
+        `SAVE_WAIT` costs only these (future calls and shortcuts), never the results. Nothing to keep,
+        or a store opened read-only, takes no lock at all."""
+        if (not links and not self.memo.pending) or self.store.readonly:
+            self.memo.pending.clear()
+            return
         try:
             with self.store.writing():
                 self.memo.save()

@@ -306,3 +306,13 @@ def test_judger_schemas_admit_only_their_own_codes() -> None:
             raise AssertionError(f"{schema.__name__} accepted {bad}")
         assert schema.model_validate({"class": cls[good[0]], "code": good, "rationale": "x"}).code == good
         assert f'"{bad}"' not in json.dumps(schema.model_json_schema(by_alias=True)["properties"]["code"])
+
+
+def test_an_agent_accusation_passes_the_same_gate_as_the_rules(store: Store) -> None:
+    """The agent calls the venue wrong, but with one author's name differing the cited work's identity
+    is not established by the rules' standard (judge/gate.py): refused, the rules' P3 stands."""
+    with FakeLLM() as fake:
+        fake.add(labels(("venue", "contradiction", ["C1"])), judger("Hallucinated", "H4", ["C1"], ["venue"]))
+        result = only(run_check(store, P3_GIVEN_NAME, llm=llm(fake)))
+    assert result.verdict.code == "P3" and result.cost.agents[-1].status == "rejected"
+    assert "accusation gate withholds H4" in result.verdict.rationale

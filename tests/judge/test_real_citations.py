@@ -69,6 +69,16 @@ RECORDS = "".join(
         ),
         _rec(
             "article",
+            "journals/tnn/SuttonB98",
+            ["Richard S. Sutton", "Andrew G. Barto"],
+            "Reinforcement Learning: An Introduction.",
+            1998,
+            journal="IEEE Trans. Neural Networks",
+            volume="9",
+            pages="1054",
+        ),
+        _rec(
+            "article",
             "journals/jair/KaelblingLM96",
             ["Leslie Pack Kaelbling", "Michael L. Littman", "Andrew W. Moore"],
             "Reinforcement Learning: A Survey.",
@@ -363,3 +373,13 @@ def test_a_list_that_says_et_al_does_not_omit_authors(real_store: Store) -> None
       title = {SPAdes: A New Genome Assembly Algorithm and Its Applications to Single-Cell Sequencing},
       journal = {J. Comput. Biol.}, year = {2012}}"""
     assert check(real_store, bib, ".bib").verdict.class_ == "Real"
+
+
+def test_a_journal_review_of_a_book_in_another_year_is_not_a_wrong_year(real_store: Store) -> None:
+    """DBLP lists a review of Sutton & Barto in IEEE TNN 1998; the paper cites the journal's 2005 review."""
+    r = check(
+        real_store,
+        "Sutton, R. S., & Barto, A. G. (2005). Reinforcement learning: An introduction. IEEE Transactions on "
+        "Neural Networks, 16, 285–286.",
+    )
+    not_accused(r)

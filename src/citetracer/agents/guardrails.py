@@ -12,7 +12,8 @@
   contradiction the rules can see, by the evidence the code's definition asks
   for (H2: a near-miss title by the cited authors; H3/H4: the cited work itself;
   H5: an identifier mismatch; H6: two works), or for H1 a covered search that
-  did not fail. Potential codes are held to their definitions too: P1 needs
+  did not fail; and every accusation then passes the rules' accusation gate (judge/gate.py), so an
+  agent cannot accuse on less proof than the rules may. Potential codes are held to their definitions too: P1 needs
   incomplete coverage, P2 a non-scholarly reference, P3 a matching candidate.
 - `grounded`: values an agent extracts from a text must be in that text.
 """
@@ -24,7 +25,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from citetracer.agents.schemas import FieldLabel, JudgerReply
-from citetracer.judge.codes import NEAR_MISS_SIMILARITY, p2_non_scholarly
+from citetracer.judge import gate
+from citetracer.judge.codes import NEAR_MISS_SIMILARITY, Finding, p2_non_scholarly
 from citetracer.judge.context import UNINDEXED_TYPES, JudgeContext
 from citetracer.match.normalize import tokens
 from citetracer.match.rules import Assessment
@@ -98,7 +100,7 @@ def check_judgement(
                 return Decision(None, "H1 contradicts a candidate with the cited title")
             if ctx.failed_sources or not ctx.bundle.covered:
                 return Decision(None, "H1 needs a search that covered the citation and did not fail")
-            return Decision("H1")
+            return _through_gate(reply, ctx, support)
         contradicted = {lab.field for lab in labels if lab.label == "contradiction"}
         showing = [
             a
@@ -110,7 +112,7 @@ def check_judgement(
         missing = _code_evidence(reply.code, showing, support)
         if missing:
             return Decision(None, f"{reply.code} needs {missing}")
-        return Decision(reply.code)
+        return _through_gate(reply, ctx, showing + [a for a in support if a not in showing])
     if reply.code == "P3" and not support:
         return Decision(None, "P3 needs the candidate that matches")
     if reply.code == "P1" and not (
@@ -119,6 +121,17 @@ def check_judgement(
         return Decision(None, "P1 needs incomplete coverage (a failed source, an uncovered venue or an unindexed kind)")
     if reply.code == "P2" and p2_non_scholarly(ctx) is None:
         return Decision(None, "P2 needs a reference that looks non-scholarly (its type, or a bare URL)")
+    return Decision(reply.code)
+
+
+def _through_gate(reply: JudgerReply, ctx: JudgeContext, support: list[Assessment]) -> Decision:
+    """An agent's accusation passes the same accusation gate as the rules' (judge/gate.py)."""
+    finding = Finding(
+        reply.code, reply.rationale, fields=list(reply.offending_fields), evidence=[a.candidate for a in support]
+    )
+    decision = gate.admit(ctx, finding)
+    if not decision.admitted:
+        return Decision(None, f"the accusation gate withholds {reply.code}: {decision.basis}")
     return Decision(reply.code)
 
 

@@ -113,7 +113,7 @@ class MemoryStage:
         key = venue_key(reference.venue)
         # Preprint servers are never covered: no mirror holds all of arXiv or bioRxiv.
         if not key:
-            bundle.coverage_gaps.append("the citation names no venue")
+            bundle.coverage_gaps.append("no venue was read from the reference")
         elif is_preprint(reference.venue):
             bundle.coverage_gaps.append(f"no mirror holds all of '{reference.venue}'")
         else:

@@ -35,7 +35,7 @@ from citetracer.judge.context import JudgeContext
 from citetracer.match.names import surname_keys
 from citetracer.match.normalize import title_words
 from citetracer.match.rules import Assessment
-from citetracer.match.venues import spells_any
+from citetracer.match.venues import spells_any, venue_kind
 from citetracer.records import FieldStatus
 
 M, X = FieldStatus.MATCH, FieldStatus.MISMATCH
@@ -49,6 +49,9 @@ _TITLE_STOP = frozenset("a an the of for and in on to with by from at via its is
 SPECIFIC_TITLE_WORDS, SHARED_TITLES = 3, 3
 #: A title this long and this rare names one work even when the cited year is wrong.
 UNIQUE_TITLE_WORDS, UNIQUE_SHARED = 5, 2
+#: Venues that publish a paper once: the same paper in another year of one is no later version of it
+#: (a journal prints reviews, errata and replies under a work's title in later volumes).
+_ONCE = frozenset({"conference", "workshop"})
 #: A cited year this far in the future is not a date but a number read as one (review-copy line numbers).
 IMPLAUSIBLE_FUTURE = 20
 #: Of a long author list (this many or more), a share this large matching the record means the rest
@@ -301,14 +304,15 @@ def _h4(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold(f"'{ctx.reference.venue}' can be a spelling of the work's venue")
     if "year" in f.fields and "venue" not in f.fields:
         if is_book(ctx.reference) or record_is_book(work.candidate):
-            return _withhold("books have editions and reprints in other years")
-        same_venue = work.status("venue") == M or _spelled(ctx, work)
-        if ctx.reference.venue and not same_venue:
-            return _withhold("the citation may date another version, in another venue")
-        if not ctx.reference.venue and not _years_before_first(ctx, work):
-            return _withhold("a citation dated after the work may cite a later version (journal, reprint, edition)")
-        if same_venue:
-            return _admit(f"identified by {how}; the work appeared in that venue in another year")
+            return _withhold("books have editions, reprints and translations in other years")
+        if _years_before_first(ctx, work):
+            return _admit(f"identified by {how}; the cited year is before every version of the work")
+        same_venue = bool(ctx.reference.venue) and (work.status("venue") == M or _spelled(ctx, work))
+        if same_venue and venue_kind(work.candidate.venue or ctx.reference.venue, work.candidate.type) in _ONCE:
+            return _admit(f"identified by {how}; the work appeared at the cited conference in another year")
+        return _withhold(
+            "a citation dated after the work may cite a later version, or a review, erratum or reply of that title"
+        )
     return _admit(f"identified by {how}")
 
 
