@@ -136,3 +136,18 @@ def test_bad_config_is_a_clear_error(tmp_path: Path, capsys: pytest.CaptureFixtu
     config.write_text("store = [unclosed")
     assert main(["mirror", "stats", "--config", str(config)]) == 2
     assert "config file" in capsys.readouterr().err
+
+
+def test_error_lines_are_not_wrapped_when_stderr_is_not_a_terminal(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    missing = tmp_path / ("a-long-folder-name-" * 6) / "refs.bib"
+    proc = subprocess.run(
+        [sys.executable, "-m", "citetracer.cli", "check", str(missing), "--offline", "--store", str(tmp_path / "s")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert proc.returncode == 2 and len(lines) == 1 and str(missing) in lines[0], proc.stderr

@@ -439,7 +439,9 @@ def _notify(err: Console) -> Callable[[str], None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
-    err = Console(stderr=True)
+    # soft_wrap: one line per problem whatever the width (rich wraps at 80 columns off a terminal,
+    # which breaks log parsers that read one message per line).
+    err = Console(stderr=True, soft_wrap=True)
     try:
         if args.command == "check":
             return cmd_check(args, err)

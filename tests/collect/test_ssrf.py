@@ -143,3 +143,54 @@ def test_pinned_https_keeps_the_name_for_tls() -> None:
     assert (pin.url, pin.host, pin.sni) == ("https://93.184.216.34/a?b=1", "papers.example.org", "papers.example.org")
     pin6 = pinned("http://papers.example.org:8080/a", ipaddress.ip_address("2606:2800:220:1::1"))
     assert (pin6.url, pin6.host, pin6.sni) == ("http://[2606:2800:220:1::1]:8080/a", "papers.example.org:8080", None)
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://[::7f00:1]/",  # IPv4-compatible ::127.0.0.1 (ipaddress calls it global on 3.11)
+        "http://[::a00:5]/",  # ::10.0.0.5
+        "http://[64:ff9b::7f00:1]/",  # NAT64 of 127.0.0.1
+        "http://[64:ff9b::a9fe:a9fe]/",  # NAT64 of 169.254.169.254
+        "http://[::ffff:0:7f00:1]/",  # IPv4-translated (::ffff:0:0/96)
+        "http://[::ffff:a9fe:a9fe]/",  # IPv4-mapped metadata address
+        "http://[fec0::1]/",  # site-local
+        "http://[2002:7f00:1::1]/",  # 6to4 of 127.0.0.1
+        "HTTP://127.0.0.1/",
+    ],
+)
+def test_addresses_that_embed_a_private_one_are_refused(url: str) -> None:
+    with pytest.raises(UnsafeURL):
+        asyncio.run(check_url(url))
+
+
+def test_a_nat64_or_6to4_address_of_a_public_one_passes() -> None:
+    asyncio.run(check_url("http://[64:ff9b::5db8:d822]/"))  # 93.184.216.34
+    asyncio.run(check_url("http://[2002:5db8:d822::1]/"))
+
+
+def test_uppercase_scheme_is_fetched_like_lowercase(web: FakeWeb) -> None:
+    http = HttpClient(OnlineSettings(http_cache="", rate_limits={"*": 0}, allow_private=["127.0.0.1"]))
+    assert fetch(http, f"HTTP://127.0.0.1:{web.root.rsplit(':', 1)[1]}/pages/t01") == 200
+
+
+def test_refused_urls_do_not_open_the_breaker_for_other_pages(web: FakeWeb) -> None:
+    """Five refused URLs (file://, private addresses) in one paper said nothing about the web."""
+    http = HttpClient(
+        OnlineSettings(
+            http_cache="", rate_limits={"*": 0}, allow_private=["127.0.0.1"], breaker_failures=3, retries=0
+        )
+    )
+
+    async def go() -> int:
+        try:
+            for url in ["file:///etc/passwd", "http://10.0.0.1/", "http://[::1]/", "http://192.168.0.1/"] * 2:
+                call = http.call("web", "untrusted:", time.monotonic() + 5)
+                with pytest.raises(SourceFailure):
+                    await call.get(url, trusted=False)
+            call = http.call("web", "untrusted:", time.monotonic() + 5)
+            return (await call.get(f"{web.root}/pages/t01", trusted=False)).status
+        finally:
+            await http.aclose()
+
+    assert asyncio.run(go()) == 200

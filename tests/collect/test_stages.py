@@ -124,7 +124,7 @@ def test_web_search_pages_are_refused_on_loopback_by_default(web: FakeWeb, make_
     ref = Reference(title="citetracer test fixtures: a software package", year=2024)
     [r], _ = check(settings, [ref])
     web_outcomes = [o for o in r.cost.sources if o.source == "web"]
-    assert web_outcomes and all(o.status == "failed" and "refused" in (o.detail or "") for o in web_outcomes)
+    assert web_outcomes and all(o.status == "skipped" and "refused" in (o.detail or "") for o in web_outcomes)
     assert r.verdict.class_ != "Hallucinated"
 
 
@@ -215,3 +215,40 @@ def test_a_substitute_does_not_restore_coverage(web: FakeWeb, make_settings: Any
     bundle = EvidenceBundle()
     asyncio.run(go())
     assert bundle.covered and "openalex" in bundle.coverage_notes[0]
+
+
+def test_a_refused_url_does_not_hide_a_fabrication(make_settings: Any) -> None:
+    """LLM-made references carry invented URLs: one the guard refuses is not a failed source (H1, not P1)."""
+    for url in ("file:///etc/passwd", "http://10.0.0.1/paper.html", "http://[::7f00:1]/x"):
+        ref = FABRICATED.model_copy(update={"url": url})
+        [r], _ = check(make_settings(fetch_pages=True), [ref])
+        web = next(o for o in r.cost.sources if o.source == "web")
+        assert web.status == "skipped" and "URL not read" in (web.detail or "")
+        assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H1"), r.verdict.rationale
+
+
+def test_an_unresolvable_host_is_refused_not_failed() -> None:
+    import socket
+    import time
+
+    from citetracer.collect.http import HttpClient, Refused
+    from citetracer.config import OnlineSettings
+
+    async def nxdomain(host: str, port: int) -> list[str]:
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    http = HttpClient(OnlineSettings(http_cache="", rate_limits={"*": 0}))
+    http.resolver = nxdomain
+
+    async def go() -> None:
+        try:
+            await http.call("web", "untrusted:", time.monotonic() + 5).get("https://invented.example/p", trusted=False)
+        finally:
+            await http.aclose()
+
+    try:
+        asyncio.run(go())
+    except Refused as exc:
+        assert "does not resolve" in exc.detail
+    else:
+        raise AssertionError("an unresolvable host was fetched")

@@ -116,11 +116,13 @@ def test_a_writer_waits_for_another_with_one_clear_line(tmp_path: Path) -> None:
     data = jsonl(tmp_path / "a.jsonl", 10, "w")
     with writer_lock(store):
         proc = cli("mirror", "add", data, store=store)
-        time.sleep(1.5)
+        assert proc.stderr is not None
+        first = proc.stderr.readline()  # the process says whom it waits for, then waits
+        assert first.startswith("waiting for pid") and str(store) in first, first
         assert proc.poll() is None  # still waiting, not failed
     _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 0
-    assert err.count("waiting for pid") == 1 and str(store) in err
+    assert proc.returncode == 0, err
+    assert "waiting for" not in err
 
 
 def _kill_at_random(proc: subprocess.Popen[str], rng: random.Random, most: float) -> None:

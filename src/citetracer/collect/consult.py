@@ -4,7 +4,10 @@ Whatever the source does, the bundle gets exactly one SourceOutcome for it:
 `answered` (with the number of new candidates), `failed` with the reason, or
 `skipped` with a detail starting "skipped (rate budget)" when the request was
 never sent because the source's polite rate left it no turn within the
-citation's rate budget (see EvidenceBundle.failed_sources for what that means).
+citation's rate budget (see EvidenceBundle.failed_sources for what that means),
+or `skipped` with "URL not read" when the citation's own URL may not or cannot be
+fetched (the SSRF guard refused it, its host does not resolve or takes no
+connection): that is about the URL, not a source, and never makes a verdict P1.
 A reply that parses but has an unexpected shape is a failure too, never an
 empty answer: only a well-formed empty reply means "not found".
 
@@ -19,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from citetracer.collect.http import Call, HttpClient, OverBudget, SourceFailure
+from citetracer.collect.http import Call, HttpClient, OverBudget, Refused, SourceFailure
 from citetracer.collect.memo import memo_note
 from citetracer.collect.stage import RATE_BUDGET, EvidenceBundle
 from citetracer.records import Candidate, SourceOutcome
@@ -74,6 +77,12 @@ async def consult(
     call = http.call(source, base, deadline, start_by=start_by)
     try:
         found = await ask(call)
+    except Refused as exc:
+        # The citation's own URL cannot be read (refused, unresolvable, dead): not a failed source.
+        bundle.outcomes.append(
+            SourceOutcome(source=source, status="skipped", detail="; ".join([*notes, f"URL not read: {exc.detail}"]))
+        )
+        return None
     except OverBudget as exc:
         detail = f"{RATE_BUDGET}: {exc.detail}" + (f"; {why}" if why else "")
         bundle.outcomes.append(SourceOutcome(source=source, status="skipped", detail=detail))

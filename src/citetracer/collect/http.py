@@ -87,6 +87,16 @@ class SourceFailure(Exception):
         self.retry = retry
 
 
+class Refused(SourceFailure):
+    """An untrusted URL (found in a paper or a page) that may not or cannot be fetched: a scheme or
+    address the SSRF guard refuses, or a host that does not resolve. It says nothing about the
+    service: it never counts against its breaker, and stages record the URL as not read, never
+    as a failed source (a fabricated reference's invented URL must not make its absence doubtful)."""
+
+    def __init__(self, source: str, detail: str) -> None:
+        super().__init__(source, detail, retry=False)
+
+
 class OverBudget(SourceFailure):
     """The request was never sent: our own queue for the source (its polite rate limit or
     concurrency cap) is longer than the citation's rate budget. The service was not asked,
@@ -214,7 +224,7 @@ class Call:
     async def get(
         self, path: str, params: dict[str, Any] | None = None, accept: str | None = None, trusted: bool = True
     ) -> Response:
-        url = path if path.startswith(("http://", "https://")) else self.url(path, params)
+        url = path if path[:8].lower().startswith(("http://", "https://")) else self.url(path, params)
         return await self.http.get(self, url, accept=accept, trusted=trusted)
 
     async def json(
@@ -405,6 +415,8 @@ class HttpClient:
                 stats.failures += 1
                 breaker.failure()
                 raise SourceFailure(source, f"{last} and no retry fits the rate budget") from exc
+            except Refused:
+                raise  # the URL's fault, not the service's: no retry, no breaker
             except SourceFailure as exc:
                 wait = self._backoff(attempt)
                 if attempt > self.settings.retries or not self._fits(call, wait) or not exc.retry:
@@ -471,7 +483,7 @@ class HttpClient:
                 try:
                     addresses = await check_url(url, self.settings.allow_private, self.resolver)
                 except UnsafeURL as exc:
-                    raise SourceFailure(source, f"refused {exc}", retry=False) from exc
+                    raise Refused(source, f"refused {exc}") from exc
                 pin = pinned(url, addresses[0])  # connect to the address checked, never a new lookup's
             queued = time.monotonic()
             slots = await self._take_turn(call)
@@ -489,6 +501,10 @@ class HttpClient:
                         resp = await self._fetch(source, url, headers, stats, pin)
                 except TimeoutError as exc:
                     raise SourceFailure(source, f"no complete reply within {budget:.1f}s") from exc
+                except httpx.ConnectError as exc:
+                    if pin is not None:  # a URL from a paper whose host takes no connection: a dead link
+                        raise Refused(source, f"unreachable ({exc})".replace(" ()", "")) from exc
+                    raise SourceFailure(source, f"{type(exc).__name__}: {exc}".rstrip(": ")) from exc
                 except httpx.TransportError as exc:
                     raise SourceFailure(source, f"{type(exc).__name__}: {exc}".rstrip(": ")) from exc
                 finally:

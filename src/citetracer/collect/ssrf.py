@@ -61,9 +61,24 @@ def _allowed(ip: ipaddress.IPv4Address | ipaddress.IPv6Address, host: str, allow
     return False
 
 
+#: IPv6 ranges that `ipaddress.is_global` (Python 3.11) lets through although they reach no public
+#: host of their own: IPv4-compatible (::a.b.c.d, deprecated; ::7f00:1 is 127.0.0.1 on some stacks),
+#: IPv4-translated (::ffff:0:a.b.c.d), site-local (fec0::/10, deprecated), discard-only (100::/64).
+_NON_GLOBAL_V6 = tuple(ipaddress.ip_network(n) for n in ("::/96", "::ffff:0:0:0/96", "fec0::/10", "100::/64"))
+#: Ranges that carry an IPv4 address in their low 32 bits (NAT64, RFC 6052 / 8215): judged by that address.
+_NAT64 = tuple(ipaddress.ip_network(n) for n in ("64:ff9b::/96", "64:ff9b:1::/48"))
+
+
 def address_ok(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-        ip = ip.ipv4_mapped
+    """A public unicast address, also once the IPv4 address an IPv6 one carries is taken out."""
+    if isinstance(ip, ipaddress.IPv6Address):
+        embedded = ip.ipv4_mapped or ip.sixtofour
+        if embedded is None and any(ip in net for net in _NAT64):
+            embedded = ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+        if embedded is not None:
+            return address_ok(embedded)
+        if ip.teredo is not None or any(ip in net for net in _NON_GLOBAL_V6):
+            return False
     return ip.is_global and not ip.is_multicast
 
 
