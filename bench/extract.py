@@ -41,12 +41,12 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from citetracer.extract import InputError, read_references
+from citetracer.extract import InputError, plausibility, read_references
 from citetracer.extract.pdf import Limits, read_pdf
 from citetracer.match.normalize import canonical_arxiv, canonical_doi
 from citetracer.records import Reference
 
-PLAUSIBILITY = "bibliography check"
+PLAUSIBILITY = plausibility.PREFIX
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 _STOP = {"and", "the", "for", "with", "from", "english", "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug"}

@@ -23,7 +23,7 @@ from rich.console import Console
 
 from citetracer import __version__
 from citetracer.config import ConfigError, Settings, load_settings
-from citetracer.extract import InputError, read_references
+from citetracer.extract import InputError, PageRange, parse_page_range, read_references
 from citetracer.pipeline import Checker
 from citetracer.records import Report
 from citetracer.report.bibfix import BibFixer
@@ -84,6 +84,22 @@ def _settings_arguments() -> argparse.ArgumentParser:
     return p
 
 
+def _page_range(text: str) -> PageRange:
+    try:
+        return parse_page_range(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from exc
+
+
+def _add_ref_pages(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--ref-pages",
+        type=_page_range,
+        metavar="FIRST-LAST",
+        help="the PDF's bibliography is on these pages (e.g. 12-14): overrides the region found",
+    )
+
+
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
@@ -126,6 +142,7 @@ def _parser() -> argparse.ArgumentParser:
         "Potential and Hallucinated entries kept and marked with a comment)",
     )
     check.add_argument("-v", "--verbose", action="store_true", help="full rationale per citation")
+    _add_ref_pages(check)
 
     scan = sub.add_parser(
         "scan",
@@ -168,6 +185,7 @@ def _parser() -> argparse.ArgumentParser:
     extract.add_argument("file", type=Path, metavar="FILE", help="paper or bibliography to read")
     extract.add_argument("--format", choices=["table", "json"], default="table", help="output format")
     extract.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here instead of stdout")
+    _add_ref_pages(extract)
 
     mirror = sub.add_parser("mirror", help="manage the local store of bibliographic records")
     msub = mirror.add_subparsers(dest="mirror_command", required=True, metavar="ACTION")
@@ -232,7 +250,7 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
             for path in args.files:
                 progress.reading(path)
                 try:
-                    read = read_references(path)
+                    read = read_references(path, args.ref_pages)
                 except InputError as exc:
                     progress.console.print(f"error: {exc}", style="red", highlight=False)
                     continue
@@ -376,7 +394,7 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
 
 def cmd_extract(args: argparse.Namespace, err: Console) -> int:
     try:
-        read = read_references(args.file)
+        read = read_references(args.file, args.ref_pages)
     except InputError as exc:
         err.print(f"error: {exc}", style="red", highlight=False)
         return EXIT_USAGE

@@ -33,6 +33,21 @@ class InputError(Exception):
     """The input cannot be read at all (missing, empty, binary, too large)."""
 
 
+#: A PDF's bibliography pages set by hand: first and last page, 1-based, inclusive.
+PageRange = tuple[int, int]
+
+
+def parse_page_range(text: str) -> PageRange:
+    """ "12-14", "12–14" or "12" as (first, last); ValueError with the reason otherwise."""
+    m = re.fullmatch(r"\s*(\d{1,5})\s*(?:[-–:]\s*(\d{1,5})\s*)?", text)
+    if not m:
+        raise ValueError(f"{text!r} is not a page range (write 12-14, or 12 for one page)")
+    first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+    if first < 1 or last < first:
+        raise ValueError(f"{text!r}: pages count from 1 and the range must not run backwards")
+    return first, last
+
+
 @dataclass
 class ReadResult:
     references: list[Reference] = field(default_factory=list)
@@ -40,8 +55,10 @@ class ReadResult:
     kind: str = "text"
 
 
-def read_references(path: Path) -> ReadResult:
-    """References of one file; raises InputError only when nothing can be read."""
+def read_references(path: Path, ref_pages: PageRange | None = None) -> ReadResult:
+    """References of one file; raises InputError only when nothing can be read.
+
+    `ref_pages` sets a PDF's bibliography pages by hand (other inputs have no pages: a warning)."""
     if not path.exists():
         raise InputError(f"{path}: no such file")
     if path.is_dir():
@@ -52,7 +69,11 @@ def read_references(path: Path) -> ReadResult:
     with path.open("rb") as fh:
         head = fh.read(8)
     if head.startswith(b"%PDF-") or path.suffix.lower() == ".pdf":
-        return _read_pdf(path)
+        return _read_pdf(path, ref_pages)
+    if ref_pages is not None:
+        result = read_references(path)
+        result.warnings.insert(0, f"{path}: --ref-pages applies to PDF input only; ignored")
+        return result
     if size > MAX_TEXT_BYTES:
         raise InputError(f"{path}: {size} bytes is larger than the {MAX_TEXT_BYTES}-byte limit for text inputs")
     data = path.read_bytes()
@@ -262,9 +283,9 @@ def reference_from_json(obj: dict[str, Any]) -> Reference:
     return Reference.model_validate({k: v for k, v in data.items() if k in known})
 
 
-def _read_pdf(path: Path) -> ReadResult:
+def _read_pdf(path: Path, ref_pages: PageRange | None = None) -> ReadResult:
     try:
         from citetracer.extract import pdf
     except ImportError as exc:  # the PDF reader is an optional part
         raise InputError(f"{path}: PDF input needs the PDF extractor ({exc})") from exc
-    return pdf.read_pdf(path)
+    return pdf.read_pdf(path, ref_pages=ref_pages)

@@ -171,7 +171,9 @@ def _lines_of(frags: list[Fragment], page: int, column: int) -> list[Line]:
                 y0=min(f.y0 for f in row),
                 x1=max(f.x1 for f in row),
                 y1=max(f.y1 for f in row),
-                size=Counter(round(f.size, 1) for f in row).most_common(1)[0][0],
+                # The size most of the line's characters have: a glyph from another font ("ą") or a
+                # superscript is a short fragment of its own size.
+                size=_weighted_size(row),
                 fragments=row,
             )
         )
@@ -224,6 +226,13 @@ def drop_line_numbers(frags: list[Fragment], known: Sequence[float] = ()) -> lis
     """The fragments without a review copy's line numbers (see `line_number_stacks`)."""
     drop = {id(f) for stack in line_number_stacks(frags, known) for f in stack}
     return [f for f in frags if id(f) not in drop] if drop else frags
+
+
+def _weighted_size(row: list[Fragment]) -> float:
+    sizes: Counter[float] = Counter()
+    for f in row:
+        sizes[round(f.size, 1)] += len(f.text)
+    return sizes.most_common(1)[0][0]
 
 
 def page_lines(

@@ -26,10 +26,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from citetracer.extract import InputError, ReadResult
+from citetracer.extract import InputError, PageRange, ReadResult, plausibility
 from citetracer.extract.fields import parse_reference_string
 from citetracer.extract.layout import Line, Page, drop_running_text, line_number_edges, page_lines
-from citetracer.extract.region import find_region, is_heading
+from citetracer.extract.markers import find_markers
+from citetracer.extract.region import find_region, is_heading, region_in_pages
 from citetracer.extract.segment import Block, split_blocks
 from citetracer.records import Box, Reference
 
@@ -56,8 +57,11 @@ class Limits:
     isolate: bool = True
 
 
-def read_pdf(path: Path, limits: Limits | None = None) -> ReadResult:
-    """References of a PDF; raises InputError when the PDF cannot be read at all."""
+def read_pdf(path: Path, limits: Limits | None = None, ref_pages: PageRange | None = None) -> ReadResult:
+    """References of a PDF; raises InputError when the PDF cannot be read at all.
+
+    `ref_pages`: the bibliography's first and last page (1-based), set by hand when the region found
+    is wrong."""
     limits = limits or Limits()
     if not path.is_file():
         raise InputError(f"{path}: no such file")
@@ -72,23 +76,23 @@ def read_pdf(path: Path, limits: Limits | None = None) -> ReadResult:
     except ImportError as exc:
         raise InputError(f"{path}: PDF input needs the 'pdf' extra (pip install 'citetracer[pdf]')") from exc
     if not limits.isolate or "fork" not in multiprocessing.get_all_start_methods():
-        return _extract_or_error(path, limits)
-    return _isolated(path, limits)
+        return _extract_or_error(path, limits, ref_pages)
+    return _isolated(path, limits, ref_pages)
 
 
-def _extract_or_error(path: Path, limits: Limits) -> ReadResult:
+def _extract_or_error(path: Path, limits: Limits, ref_pages: PageRange | None = None) -> ReadResult:
     from citetracer.extract.pdfdoc import PdfError
 
     try:
-        return extract(path, limits)
+        return extract(path, limits, ref_pages)
     except PdfError as exc:
         raise InputError(f"{path}: {exc}") from exc
 
 
-def _isolated(path: Path, limits: Limits) -> ReadResult:
+def _isolated(path: Path, limits: Limits, ref_pages: PageRange | None) -> ReadResult:
     ctx = multiprocessing.get_context("fork")
     receiver, sender = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(path, limits, sender), daemon=True)
+    proc = ctx.Process(target=_child, args=(path, limits, ref_pages, sender), daemon=True)
     proc.start()
     sender.close()
     try:
@@ -112,10 +116,10 @@ def _isolated(path: Path, limits: Limits) -> ReadResult:
     raise InputError(f"{path}: {payload}")
 
 
-def _child(path: Path, limits: Limits, sender: Any) -> None:
+def _child(path: Path, limits: Limits, ref_pages: PageRange | None, sender: Any) -> None:
     try:
         _limit_memory(limits.memory_bytes)
-        result = _extract_or_error(path, limits)
+        result = _extract_or_error(path, limits, ref_pages)
         sender.send(("ok", (result.references, result.warnings)))
     except InputError as exc:
         sender.send(("error", str(exc).removeprefix(f"{path}: ")))
@@ -142,7 +146,7 @@ def _limit_memory(extra: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-def extract(path: Path, limits: Limits | None = None) -> ReadResult:
+def extract(path: Path, limits: Limits | None = None, ref_pages: PageRange | None = None) -> ReadResult:
     """The reader itself, in this process (read_pdf wraps it in a bounded child)."""
     from citetracer.extract.pdfdoc import Document
 
@@ -152,23 +156,29 @@ def extract(path: Path, limits: Limits | None = None) -> ReadResult:
         n = len(doc)
         if n == 0:
             raise InputError(f"{path}: the PDF has no pages")
-        indices = _pages_to_read(doc, n, warnings)
+        if ref_pages is not None and ref_pages[1] > n:
+            raise InputError(f"{path}: --ref-pages {ref_pages[0]}-{ref_pages[1]} is past the PDF's {n} pages")
+        indices = _pages_to_read(doc, n, warnings, ref_pages)
         pages = _read_pages(doc, indices, limits, warnings)
         dropped = drop_running_text(pages)
         lines = [ln for p in pages for ln in p.lines]
-        refs, more = references_from_lines(lines)
+        refs, more = references_from_lines(lines, ref_pages)
         warnings.extend(more)
         if dropped:
             pass  # running heads are expected; not worth a warning
     return ReadResult(references=refs, warnings=warnings, kind="pdf")
 
 
-def _pages_to_read(doc: Any, n: int, warnings: list[str]) -> list[int]:
+def _pages_to_read(doc: Any, n: int, warnings: list[str], ref_pages: PageRange | None = None) -> list[int]:
     if n <= MAX_PAGES:
         return list(range(n))
     scan = min(n, MAX_SCAN_PAGES)
     heading_page = None
+    if ref_pages is not None:
+        heading_page, scan = ref_pages[0] - 1, max(ref_pages[1], MAX_PAGES)
     for i in range(scan - 1, -1, -1):
+        if heading_page is not None:
+            break
         if any(is_heading(line) for line in doc.plain_text(i).splitlines()):
             heading_page = i
             break
@@ -259,15 +269,23 @@ def _ocr_pages(doc: Any, todo: list[int], pages: dict[int, Page], limits: Limits
         )
 
 
-def references_from_lines(lines: list[Line]) -> tuple[list[Reference], list[str]]:
-    """Region, blocks and fields from the document's lines in reading order."""
+def references_from_lines(
+    lines: list[Line], ref_pages: PageRange | None = None
+) -> tuple[list[Reference], list[str]]:
+    """Region, blocks and fields from the document's lines in reading order, with the plausibility
+    warnings (`plausibility`); `ref_pages` (1-based, inclusive) sets the region's pages by hand."""
     warnings: list[str] = []
-    region = find_region(lines)
+    region = find_region(lines) if ref_pages is None else region_in_pages(lines, *ref_pages)
+    body = lines if region is None else lines[: region.start] + lines[region.end :]
+    markers = find_markers(ln.text for ln in body)
     if region is None:
-        return [], ["no bibliography found (no heading, numbered list or reference-like lines)"]
-    if region.how != "heading":
+        where = "" if ref_pages is None else f" on pages {ref_pages[0]}-{ref_pages[1]}"
+        warnings.append(f"no bibliography found{where} (no heading, numbered list or reference-like lines)")
+        return [], warnings + plausibility.check([], markers, [])
+    if region.how not in ("heading", "pages"):
         warnings.append(f"no bibliography heading found; the region was guessed from {region.how}")
-    blocks, _how = split_blocks(lines[region.start : region.end])
+    region_lines = lines[region.start : region.end]
+    blocks, _how = split_blocks(region_lines, markers)
     refs = []
     for k, block in enumerate(blocks[:MAX_REFERENCES], 1):
         text = block.text
@@ -283,6 +301,7 @@ def references_from_lines(lines: list[Line]) -> tuple[list[Reference], list[str]
         refs.append(ref)
     if len(blocks) > MAX_REFERENCES:
         warnings.append(f"more than {MAX_REFERENCES} references; the rest ignored")
+    warnings.extend(plausibility.check(refs, markers, sorted({ln.page + 1 for ln in region_lines})))
     return refs, warnings
 
 

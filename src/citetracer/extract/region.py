@@ -96,7 +96,7 @@ class Region:
     start: int  # index of the first reference line
     end: int  # one past the last
     heading: str | None
-    #: How the region was found, for warnings: "heading", "numbering", "density".
+    #: How the region was found, for warnings: "heading", "numbering", "density", "pages" (set by hand).
     how: str
 
 
@@ -118,6 +118,30 @@ def find_region(lines: list[Line]) -> Region | None:
     if dense is not None:
         return Region(dense, region_end(lines, dense), None, "density")
     return None
+
+
+def region_in_pages(lines: list[Line], first: int, last: int) -> Region | None:
+    """The region within 1-based pages `first`-`last`, set by hand (`--ref-pages`): it starts after a
+    bibliography heading there, if any, and may still end at an appendix heading on those pages."""
+    inside = [i for i, ln in enumerate(lines) if first - 1 <= ln.page <= last - 1]
+    if not inside:
+        return None
+    lo, hi = inside[0], inside[-1] + 1
+    headings = [i for i in range(lo, hi - 1) if is_heading(lines[i].text)]
+    chosen = next((i for i in reversed(headings) if _share_reference_like(lines[i + 1 : i + 13]) >= 0.4), None)
+    start = lo if chosen is None else chosen + 1
+    if chosen is None:
+        # A heading of a name not in `_NAMES` ("Works we read") or the end of a section title: short lines
+        # opening the pages, set larger or bolder than what follows, without a year.
+        size = body_size(lines[start:hi])
+        while start < min(lo + 3, hi - 1) and _is_title_line(lines[start], size):
+            start += 1
+    return Region(start, region_end(lines[:hi], start), None if chosen is None else lines[chosen].text, "pages")
+
+
+def _is_title_line(ln: Line, size: float) -> bool:
+    text = ln.text.strip()
+    return len(text) < 60 and not _YEAR.search(text) and (ln.bold or ln.size > size * 1.05)
 
 
 def _share_reference_like(lines: list[Line]) -> float:

@@ -28,6 +28,8 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 
 from citetracer.extract.layout import SMALL_SHARE, Line, body_size
+from citetracer.extract.markers import Markers
+from citetracer.extract.region import reference_like
 
 _LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
 _NUMBER_LABELS = (
@@ -52,8 +54,10 @@ class Block:
         return join_lines([ln.text for ln in self.lines])
 
 
-def split_blocks(lines: list[Line]) -> tuple[list[Block], str]:
-    """Blocks of a reference region and the name of the signal that cut them."""
+def split_blocks(lines: list[Line], markers: Markers | None = None) -> tuple[list[Block], str]:
+    """Blocks of a reference region and the name of the signal that cut them.
+
+    `markers`, the body's in-text citations, say which numbering the list uses (see `_by_numbers`)."""
     lines = [ln for ln in lines if ln.text.strip()]
     if not lines:
         return [], "empty"
@@ -64,11 +68,14 @@ def split_blocks(lines: list[Line]) -> tuple[list[Block], str]:
     lines = _drop_notes([ln for ln in lines if ln.size >= 0.82 * min(size, on_page[ln.page])], size)
     # A float that LaTeX put among the references (a figure's caption, a paragraph beside it) is set in the
     # body's type, larger than the list's on the same page. OCR gives a page one size: nothing is larger.
-    lines = [ln for ln in lines if ln.size <= LARGER * max(size, on_page[ln.page])]
+    lines = _drop_larger(lines, size, on_page)
     # Lines starting far left of their column's text (a journal footer under a narrow text block) are not references.
     edges = _left_edges(lines)
     lines = [ln for ln in lines if ln.x0 >= edges[(ln.page, ln.column)] - 4 * size]
-    for splitter in (_by_numbers, _by_alpha_labels, _by_indent, _by_gaps, _by_sentences):
+    numbered = _by_numbers(lines, markers or Markers())
+    if numbered is not None:
+        return numbered
+    for splitter in (_by_alpha_labels, _by_indent, _by_gaps, _by_sentences):
         result = splitter(lines)
         if result is not None:
             return result
@@ -78,10 +85,23 @@ def split_blocks(lines: list[Line]) -> tuple[list[Block], str]:
 _RULE = re.compile(r"^[\s_\-–—=·.]{8,}$")
 #: A footnote's mark glued to its first word ("7There are", "*Equal contribution"): no reference opens so.
 _NOTE_MARK = re.compile(r"^(?:\d{1,2}|[*†‡§¶])(?=[A-Z][a-z])")
+_SMALL_NOTE_MARK = re.compile(r"^(?:\d{1,2}|[*†‡§¶])\s?\S")
 #: Text this much larger than the list's, on the list's own page, is not part of it.
 LARGER = 1.08
 #: A footnote under the list is among this many last lines of its page column.
 NOTE_LINES = 6
+
+
+def _drop_larger(lines: list[Line], size: float, on_page: dict[int, float]) -> list[Line]:
+    """The lines without runs of two or more set larger than the list, on its own page too (one larger
+    line is more often a glyph from another font than a float)."""
+    larger = [ln.size > LARGER * max(size, on_page[ln.page]) for ln in lines]
+    keep = []
+    for i, ln in enumerate(lines):
+        run = larger[i] and ((i > 0 and larger[i - 1]) or (i + 1 < len(lines) and larger[i + 1]))
+        if not run:
+            keep.append(ln)
+    return keep
 
 
 def _drop_notes(lines: list[Line], size: float) -> list[Line]:
@@ -98,8 +118,12 @@ def _drop_notes(lines: list[Line], size: float) -> list[Line]:
         while k > 1 and run[k - 1].size < small and not _RULE.match(run[k - 1].text):
             k -= 1
         above = run[k - 1]
+        gap = run[k].y0 - above.y1 if k < len(run) else 0.0
         if k < len(run) and (
-            _RULE.match(above.text) or (above.size >= small and run[k].y0 - above.y1 > 1.5 * size)
+            _RULE.match(above.text)
+            or (above.size >= small and gap > 1.5 * size)
+            # Smaller lines opening with a note's mark ("2 https://...") need only a small gap.
+            or (above.size >= small and gap > 0.3 * size and _SMALL_NOTE_MARK.match(run[k].text))
         ):
             run = run[:k]
         # A footnote set as large as the list (\small references, \footnotesize notes): its glued mark
@@ -120,8 +144,14 @@ def _cut(lines: list[Line], starts: list[int], labels: list[str | None] | None =
     return blocks
 
 
-def _by_numbers(lines: list[Line]) -> tuple[list[Block], str] | None:
-    best: tuple[list[int], list[str | None]] | None = None
+def _by_numbers(lines: list[Line], markers: Markers) -> tuple[list[Block], str] | None:
+    """Blocks cut at labels counting up from 1, in the one label form (`[n]`, `n.`, `(n)`, `n`) that fits.
+
+    Each form gives a sequence of labelled lines; a sequence whose blocks do not read like references
+    (a table of contents, numbered equations or steps) is out. Of the rest, the one ending nearest the
+    highest number the body cites wins when the body cites by number; when it cites by author and year,
+    a sequence far shorter than the works it cites is out (a stray numbered list); else the longest."""
+    candidates: list[tuple[list[int], list[str | None]]] = []
     for pattern in _NUMBER_LABELS:
         starts: list[int] = []
         labels: list[str | None] = []
@@ -135,11 +165,17 @@ def _by_numbers(lines: list[Line]) -> tuple[list[Block], str] | None:
                 starts.append(i)
                 labels.append(str(n))
                 expected = n + 1
-        if len(starts) >= 2 and (best is None or len(starts) > len(best[0])):
-            best = (starts, labels)
-    if best is None:
+        if len(starts) >= 2 and _reads_like_references(lines, starts):
+            candidates.append((starts, labels))
+    cited = markers.expected()
+    if markers.style == "author-year" and cited:
+        candidates = [c for c in candidates if len(c[0]) >= 0.5 * cited]
+    if not candidates:
         return None
-    starts, labels = best
+    if markers.style == "numbered" and cited:
+        starts, labels = min(candidates, key=lambda c: (abs(len(c[0]) - cited), -len(c[0])))
+    else:
+        starts, labels = max(candidates, key=lambda c: len(c[0]))
     # A numbered list labels (nearly) every reference: the labels must not be rare among line starts.
     if len(starts) < 3 and len(lines) > 8:
         return None
@@ -147,6 +183,12 @@ def _by_numbers(lines: list[Line]) -> tuple[list[Block], str] | None:
         starts = [0, *starts]
         labels = [None, *labels]
     return _cut(lines, starts, labels), "numbers"
+
+
+def _reads_like_references(lines: list[Line], starts: list[int]) -> bool:
+    """Most blocks that the labels cut look like references (a year, an identifier, "et al.", ...)."""
+    blocks = _cut(lines, starts)
+    return sum(1 for b in blocks if reference_like(b.text)) >= 0.6 * len(blocks)
 
 
 def _by_alpha_labels(lines: list[Line]) -> tuple[list[Block], str] | None:
