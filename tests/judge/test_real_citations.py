@@ -19,7 +19,7 @@ from citetracer.extract import read_text
 from citetracer.mirror.dblp import ingest_dblp
 from citetracer.mirror.jsonl import add_jsonl
 from citetracer.pipeline import Checker
-from citetracer.records import CitationResult
+from citetracer.records import CitationResult, Person, Reference
 from citetracer.store.db import Store
 
 DTD = """<!ENTITY % field "author|editor|title|booktitle|pages|year|journal|volume|number|ee|crossref|publisher|series">
@@ -383,3 +383,32 @@ def test_a_journal_review_of_a_book_in_another_year_is_not_a_wrong_year(real_sto
         "Neural Networks, 16, 285–286.",
     )
     not_accused(r)
+
+
+def check_ref(store: Store, ref: Reference) -> CitationResult:
+    settings = Settings(store=store.path, offline=True, today_year=2026, remember_verified=False)
+    return asyncio.run(Checker(settings, store=store).check_references([ref]))[0]
+
+
+KINGMA = [Person(given="Diederik P.", family="Kingma"), Person(given="Max", family="Welling")]
+LE = [Person(given="Quoc V.", family="Le"), Person(given="Tomas", family="Mikolov")]
+
+
+def test_a_line_number_inside_a_title_is_not_a_near_miss(real_store: Store) -> None:
+    raw = "D. P. Kingma and M. Welling. Semi-supervised learning with 4123 deep generative models. In NIPS, 2014."
+    title = "Semi-supervised learning with 4123 deep generative models"
+    ref = Reference(raw=raw, title=title, authors=KINGMA, venue="NIPS", year=2014)
+    not_accused(check_ref(real_store, ref))
+    changed = "Semi-supervised learning with deep generative networks"
+    ref = Reference(raw=raw.replace(title, changed), title=changed, authors=KINGMA, venue="NIPS", year=2014)
+    assert check_ref(real_store, ref).verdict.code == "H2"  # a changed word is still a near miss
+
+
+def test_a_venue_the_parser_misread_is_not_a_wrong_venue(real_store: Store) -> None:
+    title = "Distributed representations of sentences and documents"
+    raw = f"Quoc V. Le and Tomas Mikolov. 2014. {title}. In ICML, Beijing, pages 1188–1196."
+    ref = Reference(raw=raw, title=title, authors=LE, venue="Beijing, pages", year=2014)
+    not_accused(check_ref(real_store, ref))
+    invented = raw.replace("ICML", "Symposium on Neural Scaling Laws")
+    ref = Reference(raw=invented, title=title, authors=LE, venue="Symposium on Neural Scaling Laws", year=2014)
+    assert check_ref(real_store, ref).verdict.code == "H4"

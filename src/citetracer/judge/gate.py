@@ -217,17 +217,22 @@ def _h1(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold(f"{', '.join(sorted(set(ctx.failed_sources)))} failed to answer")
     if not ctx.bundle.covered:
         return _withhold("the sources searched do not cover this venue in that year")
-    shape = _ref_looks_cited(ctx)
+    shape = _ref_looks_cited(ctx) or _raw_trouble(ctx)
     if shape:
         return _withhold(shape)
+    garbled = next((a for a in ctx.assessments if a.candidate.title and _garbled_copy(ctx, a.candidate.title)), None)
+    if garbled is not None:
+        return _withhold(f"the cited title is that of {_label(garbled)} with numbers or stray letters inside")
     return _admit(f"absence where the search covers the citation ({'; '.join(ctx.bundle.coverage_notes)})")
 
 
 def _h2(ctx: JudgeContext, f: Finding) -> Decision:
-    shape = _ref_looks_cited(ctx)
+    shape = _ref_looks_cited(ctx) or _raw_trouble(ctx)
     if shape:
         return _withhold(shape)
     near = next((a for a in ctx.assessments if f.evidence and a.candidate is f.evidence[0]), None)
+    if near is not None and near.candidate.title and _garbled_copy(ctx, near.candidate.title):
+        return _withhold("the cited title is the record's with numbers or stray letters inside (a PDF line break)")
     if near is not None and not ctx.bundle.covered and not ctx.failed_sources and _same_paper_slot(near):
         return _admit(
             f"the cited authors' work {_label(near)} in the cited venue and year has a nearly identical title "
@@ -302,6 +307,8 @@ def _h4(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold(trouble)
     if "venue" in f.fields and _spelled(ctx, work):
         return _withhold(f"'{ctx.reference.venue}' can be a spelling of the work's venue")
+    if "venue" in f.fields and any(_phrase_in_raw(ctx, n) for n in _venue_names(ctx, work)):
+        return _withhold("the work's venue is named in the reference's text (the field parser read another part)")
     if "year" in f.fields and "venue" not in f.fields:
         if is_book(ctx.reference) or record_is_book(work.candidate):
             return _withhold("books have editions, reprints and translations in other years")
@@ -340,6 +347,30 @@ def _h5(ctx: JudgeContext, f: Finding) -> Decision:
     if ctx.bundle.closed_world:
         return _admit("the local store is declared complete, and it knows the identifier as no work's")
     return _withhold("the identifier may belong to a version the sources searched do not hold")
+
+
+def _garbled_copy(ctx: JudgeContext, title: str) -> bool:
+    """Whether the cited title is `title` with only numbers or one- and two-letter bits added (a
+    review copy's line number, a page number or a broken ligature inside a title the PDF broke),
+    every word of `title` kept in order. Added words are a near-miss; added digits are the layout."""
+    cited, found = list(title_words(ctx.reference.title or "")), list(title_words(title))
+    if len(found) < 3:
+        return False
+    extra = [w for w in cited if w not in set(found)]
+    it = iter(cited)
+    in_order = all(any(w == c for c in it) for w in found)
+    return in_order and bool(extra) and all(w.isdigit() or len(w) <= 2 for w in extra)
+
+
+def _phrase_in_raw(ctx: JudgeContext, name: str) -> bool:
+    """Whether a venue name (its acronym, or its name without years and ordinals) is in the reference's text."""
+    raw = _raw_names(ctx)
+    if not raw.strip():
+        return False
+    words = [w for w in title_words(name) if not w.isdigit()]
+    if len(words) == 1:
+        return len(words[0]) >= 3 and f" {words[0]} " in raw
+    return 2 <= len(words) <= 8 and f" {' '.join(words)} " in raw
 
 
 def _title_in_raw(ctx: JudgeContext, title: str) -> bool:
