@@ -157,3 +157,26 @@ def test_parallel_ingest_over_many_chunks_keeps_dump_order_and_counts(
         assert ra == rb and len(ra) == 3000
         assert next(r for r in ra if r.id == "journals/x/P5").title == "Replaced Title 5 about topic 5"
         assert sa.stats()["by_source_and_type"] == {"dblp": {"article": 3000}}
+
+
+SUBSET = '[\n<!ENTITY inj "INJECTED">\n]'
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        # the DOCTYPE after more than the first 64 KB the old check read
+        f'<?xml version="1.0"?>\n<!--{"x" * 70_000}-->\n<!DOCTYPE dblp SYSTEM "dblp.dtd" {SUBSET}>\n<dblp>\n',
+        # a '>' inside the system id ended the old check's DOCTYPE before its subset
+        f'<?xml version="1.0"?>\n<!DOCTYPE dblp SYSTEM "a>b/dblp.dtd" {SUBSET}>\n<dblp>\n',
+        f"<?xml version=\"1.0\"?>\n<!DOCTYPE dblp PUBLIC '-//x>y//EN' 'dblp.dtd' {SUBSET}>\n<dblp>\n",
+    ],
+)
+@pytest.mark.parametrize("parallel", [False, True])
+def test_an_internal_subset_is_refused_wherever_the_doctype_hides_it(
+    tmp_path: Path, dtd: Path, make_dump, head: str, parallel: bool
+) -> None:
+    dump = make_dump("d.xml.gz", '<article key="a/1"><author>A B</author><title>T &inj;</title></article>', head=head)
+    with pytest.raises(DumpError, match="internal subset"):
+        ingest_dblp(tmp_path / "store.sqlite", dump, dtd, parallel=parallel)
+    _store_untouched(tmp_path)

@@ -89,14 +89,39 @@ def open_dump(path: Path) -> tuple[IO[bytes], IO[bytes]]:
 
 
 def check_prolog(head: bytes, path: Path) -> None:
-    """Refuse an internal DTD subset: entities may come only from the user's local DTD."""
+    """Refuse an internal DTD subset: entities may come only from the user's local DTD.
+
+    A first look at the dump's start; `_prolog_end`, which reads the whole prolog
+    however long (a DOCTYPE may follow 64 KB of comment), checks every DOCTYPE again.
+    """
     start = head.find(b"<!DOCTYPE")
-    if start < 0:
-        return
-    end = head.find(b">", start)
-    bracket = head.find(b"[", start)
-    if bracket >= 0 and (end < 0 or bracket < end):
-        raise DumpError(f"{path}: the DOCTYPE has an internal subset; entities are accepted only from the local DTD")
+    if start >= 0:
+        _doctype_end(head, start, path)
+
+
+def _doctype_end(buf: bytes, start: int, path: Path) -> int:
+    """Index just past the DOCTYPE at `start` (-1 if `buf` ends inside it); DumpError for an internal subset.
+
+    Quoted system and public ids are skipped as quoted (a `>` inside one does not end the
+    DOCTYPE), so a `[` after them cannot hide from the check.
+    """
+    i = start + 2
+    while i < len(buf):
+        ch = buf[i : i + 1]
+        if ch in (b'"', b"'"):
+            close = buf.find(ch, i + 1)
+            if close < 0:
+                return -1
+            i = close + 1
+            continue
+        if ch == b"[":
+            raise DumpError(
+                f"{path}: the DOCTYPE has an internal subset; entities are accepted only from the local DTD"
+            )
+        if ch == b">":
+            return i + 1
+        i += 1
+    return -1
 
 
 class _LocalDTD(etree.Resolver):
@@ -147,9 +172,9 @@ def _prolog_end(buf: bytes, path: Path) -> tuple[int, bytes, bool] | None:
         elif buf.startswith(b"<!--", i):
             end = buf.find(b"-->", i)
             pos = end + 3
-        elif buf.startswith(b"<!", i):  # DOCTYPE: `check_prolog` refused an internal subset
-            end = buf.find(b">", i)
-            pos = end + 1
+        elif buf.startswith(b"<!", i):  # DOCTYPE: refused when it has an internal subset
+            end = _doctype_end(buf, i, path)
+            pos = end
         else:
             m = _ROOT_START.match(buf, i)
             if m is None:
