@@ -203,6 +203,7 @@ def _parser() -> argparse.ArgumentParser:
     acl = msub.add_parser("acl", parents=[common], help="add ACL Anthology XML files (or directories of them)")
     acl.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="ACL Anthology XML files or folders")
     msub.add_parser("stats", parents=[common], help="show what the store holds")
+    msub.add_parser("reindex", parents=[common], help="rebuild the title index from the store's records")
     return p
 
 
@@ -435,6 +436,11 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
             err.print(f"warning: {len(report.errors) - 20} more bad lines", style="yellow")
         out.print(f"added {report.added} records from {args.file} to {settings.store}", highlight=False)
         return EXIT_OK if report.added or not report.errors else EXIT_USAGE
+    if args.mirror_command == "reindex":
+        with Store(settings.store, lock_wait=None, notify=_notify(err)) as store:
+            n = store.reindex()
+        out.print(f"reindexed {n} records of {settings.store}", highlight=False)
+        return EXIT_OK
     if args.mirror_command in ("dblp", "acl"):
         from citetracer.mirror.commands import run_acl, run_dblp
 

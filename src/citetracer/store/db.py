@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shutil
 import sqlite3
 import statistics
 import time
@@ -34,7 +35,7 @@ from citetracer.store.codec import decode, decode_text, encode
 from citetracer.store.index import IndexedWork, RankingFields, TitleIndex
 from citetracer.store.lock import StoreBusy, writer_lock
 from citetracer.store.memo import MemoTable
-from citetracer.store.swap import heal_index_pair, index_path, read_marker
+from citetracer.store.swap import heal_index_pair, index_path, read_marker, write_marker
 
 SCHEMA_VERSION = "2"
 #: Parsed records kept in memory per open store (a bibliography cites few works twice,
@@ -71,6 +72,10 @@ CREATE TABLE IF NOT EXISTS verified (
 #: Seconds a write waits for another process's write by default (store/lock.py); commands that only
 #: read and write a little at the end (`check`) wait less, ingests as long as it takes.
 DEFAULT_LOCK_WAIT = 60.0
+#: What tantivy raises for an index it cannot read (a missing or corrupt file); a Rust panic
+#: (pyo3's PanicException) derives from BaseException, so it is named too.
+_PANICS = tuple(t for t in BaseException.__subclasses__() if t.__name__ == "PanicException")
+INDEX_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError, *_PANICS)
 #: Records written between two index catch-ups of one `upsert` (bounds the index writer's memory).
 INDEX_EVERY = 100_000
 #: ... and at least this long before healing the index pair at open (another process may be swapping).
@@ -162,8 +167,55 @@ class Store:
         self._file_id = _file_id(self.path)
 
     def _open_index(self) -> None:
-        self.index = TitleIndex(index_path(self.path))
-        self.index.fields_of = self.ranking_fields
+        """Open the title index; a damaged one is rebuilt from the records (SQLite is the truth).
+
+        Damage is a segment file missing, garbled or truncated (tantivy refuses to open it),
+        or an index that holds fewer or more documents than the records it has caught up
+        with (a deleted meta.json opens as an empty index: verdicts would change silently).
+        """
+        why = None
+        try:
+            self.index = TitleIndex(index_path(self.path))
+            self.index.fields_of = self.ranking_fields
+            why = self._index_mismatch()
+        except INDEX_ERRORS as exc:
+            why = f"it cannot be read ({str(exc).splitlines()[0][:160]})"
+        if why is None:
+            return
+        if self.readonly:
+            raise StoreError(f"{self.path}: the title index is damaged: {why}; run `citetracer mirror reindex`")
+        self.reindex(why)
+
+    def _index_mismatch(self) -> str | None:
+        """Why the index cannot be the records' (documents != records once caught up), or None."""
+        seq, indexed = self._meta("seq"), self._meta("indexed_seq")
+        if seq != indexed or seq in (None, "0"):
+            return None  # lagging (another writer, or a catch-up to come): counts differ by design
+        docs = self.index.count()
+        records = sum(n for kinds in self.record_counts().values() for n in kinds.values())
+        if docs == records or self._meta("seq") != seq:
+            return None
+        return f"it holds {docs:,} documents for {records:,} records"
+
+    def reindex(self, why: str = "asked to") -> int:
+        """Rebuild the title index from every record (under the writer lock); returns the documents written."""
+        with self.writing():
+            if why != "asked to" and getattr(self, "index", None) is not None:
+                try:  # another process may have rebuilt it meanwhile
+                    self.index.reload()
+                    if self._index_mismatch() is None:
+                        return 0
+                except INDEX_ERRORS:
+                    pass
+            if self.notify is not None:
+                self.notify(f"{self.path}: the title index is rebuilt from its records ({why})")
+            folder = index_path(self.path)
+            shutil.rmtree(folder, ignore_errors=True)
+            write_marker(folder, str(self._meta("build")))
+            self._reset_index()
+            self.index = TitleIndex(folder)
+            self.index.fields_of = self.ranking_fields
+            return self.sync_index()
 
     def _catch_up_index(self) -> None:
         """Bring a lagging index up to date (a process killed between its two commits), unless another
