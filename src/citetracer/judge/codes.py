@@ -363,6 +363,13 @@ def h2_near_miss(ctx: JudgeContext) -> Finding | None:
     return None
 
 
+def _by_the_cited_authors(a: Assessment) -> bool:
+    """A record by the cited people, not by strangers who share a surname: at least half of the cited
+    authors with compatible given names, and two of them when two or more are cited."""
+    cmp = a.authors
+    return cmp is not None and cmp.overlap >= SAME_AUTHORS_OVERLAP and cmp.matched >= min(2, cmp.cited)
+
+
 def h1_fabricated(ctx: JudgeContext) -> Finding | None:
     """No work with this title exists in sources that cover the citation."""
     if ctx.title_matches or ctx.failed_sources or not ctx.bundle.covered:
@@ -372,7 +379,7 @@ def h1_fabricated(ctx: JudgeContext) -> Finding | None:
     by_authors = [
         a
         for a in ctx.assessments
-        if a.authors is not None and a.authors.overlap >= SAME_AUTHORS_OVERLAP and a.authors.matched >= 1
+        if _by_the_cited_authors(a)
     ]
     if by_authors:
         works = "; ".join(_cite(a.candidate) for a in by_authors[:3])
@@ -467,7 +474,7 @@ def p1_unverified(ctx: JudgeContext) -> Finding | None:
     if ctx.bundle.covered:
         return None  # the search covers it: an absence the gate did not admit as proof says why itself
     gaps = f" ({'; '.join(ctx.bundle.coverage_gaps)})" if ctx.bundle.coverage_gaps else ""
-    known = [a for a in ctx.assessments if a.authors is not None and a.authors.overlap >= SAME_AUTHORS_OVERLAP]
+    known = [a for a in ctx.assessments if _by_the_cited_authors(a)]
     if known:
         works = "; ".join(_cite(a.candidate) for a in known[:2])
         return Finding(
