@@ -42,7 +42,10 @@ from pathlib import Path
 from typing import Any
 
 from citetracer.extract import InputError, plausibility, read_references
-from citetracer.extract.pdf import Limits, read_pdf
+from citetracer.extract.markers import find_markers
+from citetracer.extract.pdf import Limits, document_lines, read_pdf
+from citetracer.extract.region import find_region
+from citetracer.extract.segment import split_blocks
 from citetracer.match.normalize import canonical_arxiv, canonical_doi
 from citetracer.records import Reference
 
@@ -357,6 +360,47 @@ def report_ml(rows: list[dict[str, Any]]) -> None:
     print(f"  counts far from gold (>10% and >2 off) without a plausibility warning: {len(silent)}")
 
 
+def damaged_counts(pdf: Path) -> dict[str, tuple[int, bool]]:
+    """The failures the ml set showed before, made on purpose on a paper read right: (references, whether a
+    plausibility warning fires) when the region runs on to the document's end ("no end": appendices and
+    checklists read as references) and when each page of the list comes out as one reference ("collapsed":
+    the wrong numbering won). A count far from gold without a warning would be a silent failure."""
+    lines = document_lines(pdf)
+    region = find_region(lines)
+    if region is None:
+        return {}
+    body = lines[: region.start] + lines[region.end :]
+    markers = find_markers(ln.text for ln in body)
+    out = {}
+    tail = lines[region.start :]
+    blocks, _how = split_blocks(tail, find_markers(ln.text for ln in lines[: region.start]))
+    refs = [Reference(raw=b.text, page=b.lines[0].page + 1) for b in blocks]
+    pages = sorted({ln.page + 1 for ln in tail})
+    before = find_markers(ln.text for ln in lines[: region.start])
+    out["no end"] = (len(refs), bool(plausibility.check(refs, before, pages)))
+    listed = lines[region.start : region.end]
+    per_page = [Reference(raw=" ".join(ln.text for ln in listed if ln.page == p), page=p + 1)
+                for p in sorted({ln.page for ln in listed})]
+    pages = sorted({ln.page + 1 for ln in listed})
+    out["collapsed"] = (len(per_page), bool(plausibility.check(per_page, markers, pages)))
+    return out
+
+
+def report_damage(folders: list[Path]) -> None:
+    print("plausibility warnings on damaged readings (papers whose damaged count is far from gold: warned)")
+    for folder in folders:
+        counts: dict[str, list[int]] = {}
+        for pdf in sorted(folder.glob("*.pdf")):
+            gold = len(json.loads(gold_path(pdf).read_text())["references"])
+            for mode, (n, warned) in damaged_counts(pdf).items():
+                tally = counts.setdefault(mode, [0, 0])
+                if far_off(n, gold):
+                    tally[0] += 1
+                    tally[1] += warned
+        for mode, (far, warned) in counts.items():
+            print(f"  {folder.name:5s} {mode:10s} far from gold {far:3d}, warned {warned:3d}")
+
+
 def ocr_phase(images: list[Path], verbose: bool, queue: Any) -> None:
     """The OCR-path reading; puts (results, OCRed pages, seconds per OCRed page per paper, seconds,
     peak MB of this process tree (PSS sum), peak MB of its largest process (RSS))."""
@@ -409,7 +453,11 @@ def main() -> int:
     ap.add_argument("--ocr", type=int, default=12, help="papers sampled for the OCR path (0: none, -1: all)")
     ap.add_argument("--ocr-dpi", type=int, default=200, help="resolution of the rasterized copies")
     ap.add_argument("--verbose", action="store_true")
-    ap.add_argument("--sets", default="jose,ml,styles", help="comma-separated sets to read (jose, ml, styles)")
+    ap.add_argument(
+        "--sets",
+        default="jose,ml,damage,styles",
+        help="comma-separated sets: jose, ml, styles, and damage (plausibility warnings on damaged readings)",
+    )
     args = ap.parse_args()
     sets = {s.strip() for s in args.sets.split(",")}
     print("command: python bench/extract.py " + " ".join(sys.argv[1:]))
@@ -430,6 +478,9 @@ def main() -> int:
             report_ml(run_ml(ml, args.verbose))
         else:
             print(f"{ml} not present; ml set skipped")
+
+    if "damage" in sets:
+        report_damage([f for f in (jose, ml) if f.is_dir()])
 
     styles = SHARED / "pdfs" / "styles"
     if "styles" in sets and styles.is_dir():

@@ -61,6 +61,16 @@ def test_join_lines_repairs_hyphenation_urls_and_ligatures() -> None:
     assert join_lines(["Nature 1 (2). doi:10.", "1037/edu0000018"]) == "Nature 1 (2). doi:10.1037/edu0000018"
 
 
+def test_join_lines_around_dois_that_a_template_breaks() -> None:
+    """ICML/NeurIPS styles break a DOI inside its prefix, and set "URL" right after a DOI's period."""
+    assert join_lines(["Surveys, 51(4):1-37, 2018. doi: 10.1", "145/3212695."]) == (
+        "Surveys, 51(4):1-37, 2018. doi: 10.1145/3212695."
+    )
+    assert join_lines(["13:227-303, 2000. doi: 10.1613/jair.639.", "URL https://www.jair.org/10266."]) == (
+        "13:227-303, 2000. doi: 10.1613/jair.639. URL https://www.jair.org/10266."
+    )
+
+
 def foot_columns(right_foot_y: float) -> list[Fragment]:
     """Two columns of 10 pt text over a block of 8 pt lines at the foot of each column."""
     out = []

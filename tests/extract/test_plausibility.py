@@ -56,6 +56,10 @@ def test_kinds_of_items_that_are_not_references() -> None:
     assert kind_of_item("B.2 Experimental Setup") == "section heading"
     assert kind_of_item("Smith, J. (2020). A = B: a study of equality. Journal of Math, 3(2), 1-9.") is None
     assert kind_of_item("Kerner Lab. Fields of the world: releases. https://source.coop/kerner-lab") is None
+    run_on = " ".join(f"Author{n}, A. ({2010 + n}). Paper {n}. Journal, {n}." for n in range(4))
+    assert kind_of_item(run_on) == "several references run together"
+    accessed = "Lab, K. (2019). Tool. Version 2 (2020). https://x.org/tool. Accessed 2024."
+    assert kind_of_item(accessed) is None
 
 
 def _refs(pages: list[int]) -> list[Reference]:

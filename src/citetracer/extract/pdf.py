@@ -148,10 +148,22 @@ def _limit_memory(extra: int) -> None:
 
 def extract(path: Path, limits: Limits | None = None, ref_pages: PageRange | None = None) -> ReadResult:
     """The reader itself, in this process (read_pdf wraps it in a bounded child)."""
+    warnings: list[str] = []
+    lines = document_lines(path, limits, ref_pages, warnings)
+    refs, more = references_from_lines(lines, ref_pages)
+    warnings.extend(more)
+    return ReadResult(references=refs, warnings=warnings, kind="pdf")
+
+
+def document_lines(
+    path: Path, limits: Limits | None = None, ref_pages: PageRange | None = None, warnings: list[str] | None = None
+) -> list[Line]:
+    """The PDF's lines in reading order, without running heads, page numbers and review line numbers:
+    what the bibliography is looked for in (in this process; `read_pdf` bounds it in a child)."""
     from citetracer.extract.pdfdoc import Document
 
     limits = limits or Limits()
-    warnings: list[str] = []
+    warnings = [] if warnings is None else warnings
     with Document(path) as doc:
         n = len(doc)
         if n == 0:
@@ -160,13 +172,8 @@ def extract(path: Path, limits: Limits | None = None, ref_pages: PageRange | Non
             raise InputError(f"{path}: --ref-pages {ref_pages[0]}-{ref_pages[1]} is past the PDF's {n} pages")
         indices = _pages_to_read(doc, n, warnings, ref_pages)
         pages = _read_pages(doc, indices, limits, warnings)
-        dropped = drop_running_text(pages)
-        lines = [ln for p in pages for ln in p.lines]
-        refs, more = references_from_lines(lines, ref_pages)
-        warnings.extend(more)
-        if dropped:
-            pass  # running heads are expected; not worth a warning
-    return ReadResult(references=refs, warnings=warnings, kind="pdf")
+    drop_running_text(pages)  # running heads are expected: not worth a warning
+    return [ln for p in pages for ln in p.lines]
 
 
 def _pages_to_read(doc: Any, n: int, warnings: list[str], ref_pages: PageRange | None = None) -> list[int]:

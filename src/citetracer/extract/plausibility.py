@@ -32,6 +32,10 @@ AUTHOR_YEAR_LOW, AUTHOR_YEAR_HIGH = 0.5, 2.0
 #: Fewer references per page than this, over at least `SPREAD_PAGES` pages, is not one bibliography.
 MIN_PER_PAGE, SPREAD_PAGES = 3.0, 4
 
+#: A year closing a reference's date or its last part: "(2019).", ", 2019.", "2019)". A reference has one
+#: or two (published and accessed); more are several references read as one.
+_CLOSING_YEAR = re.compile(r"\b(?:19|20)\d\d[a-z]?(?:\)\.?|\.(?:\s|$))")
+MERGED_YEARS = 4
 _YEAR = re.compile(r"\b(?:1[6-9]|20)\d\d[a-z]?\b")
 _IDENTIFIER = re.compile(r"10\.\d{4,9}/|arxiv|https?://|www\.|doi", re.IGNORECASE)
 _MATH = re.compile(r"[=+<>≤≥≈∑∏∫∂∇∈∉⊂⊆∪∩→←↦×·∞±√∀∃ΣΠΔΩαβγδεζηθικλμνξπρστφχψω|^_{}]")
@@ -40,8 +44,11 @@ _SECTION = re.compile(r"^(?:[A-Z]|\d{1,2})(?:\.\d{1,2})*\.?\s+[A-Z]")
 
 
 def kind_of_item(text: str) -> str | None:
-    """'equation', 'table row' or 'section heading' when a reference's text is one, else None."""
+    """'equation', 'table row', 'section heading' or 'several references run together' when a
+    reference's text is one, else None."""
     text = text.strip()
+    if len(_CLOSING_YEAR.findall(text)) >= MERGED_YEARS:
+        return "several references run together"
     if not text or _YEAR.search(text) or _IDENTIFIER.search(text):
         return None
     tokens = text.split()
@@ -53,6 +60,10 @@ def kind_of_item(text: str) -> str | None:
     if len(text) < 60 and _SECTION.match(text) and not text.endswith((".", ",")) and "," not in text:
         return "section heading"
     return None
+
+
+def _plural(kind: str) -> str:
+    return kind if kind.startswith("several") else kind + "s"
 
 
 def _pages(numbers: Sequence[int]) -> str:
@@ -92,7 +103,7 @@ def check(refs: Sequence[Reference], markers: Markers, region_pages: Sequence[in
         pages = _pages([r.page for r in items if r.page])
         sample = (items[0].raw or "")[:60]
         warnings.append(
-            f"{PREFIX}: {len(items)} extracted item(s) on page(s) {pages} look like {kind}s, not references "
+            f"{PREFIX}: {len(items)} extracted item(s) on page(s) {pages} look like {_plural(kind)}, not references "
             f"(first: {sample!r}); {HINT}"
         )
     if region_pages:

@@ -324,6 +324,9 @@ def _by_sentences(lines: list[Line]) -> tuple[list[Block], str] | None:
 _URLISH = re.compile(r"(?:https?:|www\.|doi\.org|doi:|\b10\.\d{4,9}/|arxiv\.org)\S*$", re.IGNORECASE)
 
 
+_DOI_STEM = re.compile(r"(?:^|doi:?)10\.\d{0,8}$", re.IGNORECASE)
+
+
 def join_lines(texts: list[str]) -> str:
     """One reference's text from its lines, undoing hyphenation and broken URLs."""
     out = ""
@@ -344,7 +347,14 @@ def join_lines(texts: list[str]) -> str:
                 out = stem + text
             else:
                 out = stem + "-" + text
-        elif _URLISH.search(last_token) and (re.search(r"[/.\-_:=?&#~]$", last_token) or re.match(r"[/.\-_\d]", text)):
+        elif (
+            _URLISH.search(last_token)
+            and (re.search(r"[/.\-_:=?&#~]$", last_token) or re.match(r"[/.\-_\d]", text))
+            # A finished link followed by a capitalised word ("...853." then "URL https://", "In Proc."):
+            # link paths are lower case; the word starts the next part of the reference.
+            and not (last_token.endswith(".") and re.match(r"[A-Z][A-Za-z]*(?:\s|$)", text))
+        ) or (_DOI_STEM.search(last_token) and re.match(r"\d+/", text)):
+            # A DOI broken inside its prefix ("doi: 10.1" / "145/3212695") is glued back too.
             out = out + text
         else:
             out = out + " " + text
