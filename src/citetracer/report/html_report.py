@@ -13,7 +13,6 @@ run a script or load anything from the network.
 from __future__ import annotations
 
 import base64
-import difflib
 import hashlib
 import html
 import os
@@ -52,7 +51,7 @@ header.top{padding:16px 24px 8px;background:#fff;border-bottom:1px solid var(--l
 header.top h1{margin:0;font-size:22px}
 .meta{color:var(--mute);margin:4px 0 0}
 main{display:flex;flex-direction:column;gap:16px;padding:16px 24px 48px;max-width:1280px;margin:0 auto}
-#summary{order:1}#filters{order:2}#papers{order:3;display:flex;flex-direction:column;gap:16px}
+#summary{order:1;scroll-margin-top:0}a.top{font-size:12px;font-weight:400;margin-left:8px}#filters{order:2}#papers{order:3;display:flex;flex-direction:column;gap:16px}
 .card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px 16px}
 .totals{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 12px;padding:0;list-style:none}
 .totals li{border:1px solid var(--line);border-radius:6px;padding:6px 10px;background:#fafafb}
@@ -70,7 +69,7 @@ tr.riskp td.pn{color:var(--p);font-weight:600}tr.unread td{color:var(--mute);fon
 #filters legend{float:left;font-weight:600;margin-right:6px}
 #filters label{white-space:nowrap;cursor:pointer}
 #shown{color:var(--mute);margin-left:auto}
-.paper{display:flex;flex-direction:column}.paper>*{order:3}
+.paper{display:flex;flex-direction:column;scroll-margin-top:110px}.paper>*{order:3}
 .paper h2{order:0;font-size:17px;margin:0 0 4px;word-break:break-all}
 .paper .counts{order:1;margin:0 0 8px;color:var(--mute)}.paper ul.warn{order:2}
 .paper .counts b.H{color:var(--h)}.paper .counts b.P{color:var(--p)}.paper .counts b.R{color:var(--r)}
@@ -153,15 +152,24 @@ def file_href(target: Path, report_dir: Path | None, page: int | None = None) ->
 _WORD = re.compile(r"\S+")
 
 
+def _norm(word: str) -> str:
+    return word.strip(".,;:()[]'\"").lower()
+
+
 def _marked(text: str, other: str) -> str:
-    """`text` escaped, with the words that `other` does not have wrapped in <mark>."""
-    words = _WORD.findall(text)
-    theirs = [w.lower() for w in _WORD.findall(other)]
-    matcher = difflib.SequenceMatcher(a=[w.lower() for w in words], b=theirs, autojunk=False)
-    keep: set[int] = set()
-    for block in matcher.get_matching_blocks():
-        keep.update(range(block.a, block.a + block.size))
-    return " ".join(esc(w) if i in keep else f"<mark>{esc(w)}</mark>" for i, w in enumerate(words))
+    """`text` escaped, with the words `other` lacks wrapped in <mark>.
+
+    A word counts as present when `other` has it anywhere (reordered authors are no
+    difference), and an initial ('D.') when `other` has a word with that first letter.
+    """
+    theirs = {_norm(w) for w in _WORD.findall(other)} - {""}
+    firsts = {w[0] for w in theirs}
+
+    def present(word: str) -> bool:
+        n = _norm(word)
+        return not n or n in theirs or (len(n) <= 2 and n[0] in firsts)
+
+    return " ".join(esc(w) if present(w) else f"<mark>{esc(w)}</mark>" for w in _WORD.findall(text))
 
 
 def _field_cells(row: FieldRow) -> tuple[str, str]:
@@ -247,7 +255,7 @@ class HtmlReport:
         link = f' <a class="pdf" href="{esc(file_href(pdf, self.report_dir))}">open PDF</a>' if pdf else ""
         self.out.write(
             f'<section class="paper card" id="{self._anchor}">\n<h2 title="{esc(name)}">{esc(self._short(name))}'
-            f"{link}</h2>\n"
+            f'{link} <a class="top" href="#summary">↑ summary</a></h2>\n'
         )
         if warnings:
             items = "".join(f"<li>{esc(w)}</li>" for w in warnings)

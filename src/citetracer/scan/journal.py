@@ -5,8 +5,8 @@ and fsynced before the next paper is counted, so a scan killed at any moment los
 most the papers that were being checked; the next run with the same `-o DIR` skips
 every journaled paper and checks the rest. A line cut short by the kill is ignored.
 
-The first line records the settings that decide verdicts (offline, store, closed world,
-today's year, LLM model, connectors); resuming under different ones would mix two kinds
+The first line records what decides verdicts (citetracer's version, offline, store, closed
+world, today's year, LLM model, connectors); resuming under different ones would mix two kinds
 of verdicts in one report, so it is refused unless the scan is restarted.
 """
 
@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from citetracer import __version__
 from citetracer.config import Settings
 
 JOURNAL = "journal.jsonl"
@@ -62,6 +63,7 @@ class Entry:
 def settings_fingerprint(settings: Settings) -> dict[str, Any]:
     """The settings that change verdicts, as the journal records them."""
     return {
+        "citetracer": __version__,
         "offline": settings.offline,
         "closed_world": settings.closed_world,
         "today_year": settings.today_year,
