@@ -137,7 +137,7 @@ APPENDIX_HEADINGS: list[list[Item]] = [
     [(72, 240, "Appendix", 10, "B")],
     [(72, 240, "Supplementary Material", 14)],
     [(72, 240, "Contents", 12), (72, 256, "1 Introduction 1", 10), (72, 268, "2 Related Work 3", 10)],
-    [(72, 240, "NeurIPS Paper Checklist", 12, "B")],
+    [(72, 240, "NeurIPS Paper Checklist", 10)],
     [(72, 240, "LLM Usage Statement", 10, "B")],
     [(72, 240, "Broader Impact", 10, "B")],
     [(72, 240, "A.1 Experimental setup", 10, "B")],
@@ -226,3 +226,22 @@ def test_the_last_lines_of_a_list_in_a_column_of_their_own_stay_continuations(
     refs_read = read_references(make_pdf([BODY, refs, last])).references
     assert [r.year for r in refs_read] == [2023, 2006, 2015, 2015]
     assert (refs_read[-1].raw or "").endswith("deep scene CNNs, Apr. 2015.")
+
+
+def test_a_flush_list_without_spacing_splits_where_its_own_start_pattern_recurs(
+    make_pdf: Callable[..., Path],
+) -> None:
+    """No hanging indent, no space between references, names written given name first: a reference
+    starts after a sentence's end where a line opens the way the list's first line does."""
+    refs = [
+        "Lukas Balles and Philipp Hennig. Dissecting adam: The sign, magnitude and variance of",
+        "stochastic gradients. In International Conference on Machine Learning, 2018.",
+        "Jeremy Bernstein and Laker Newhouse. Old optimizer, new norm: An anthology. arXiv",
+        "preprint arXiv:2409.20325, 2024.",
+        "Tri Dao, Daniel Y. Fu, and Stefano Ermon. FlashAttention: Fast and memory-efficient",
+        "exact attention with IO-awareness. In Advances in Neural Information Processing Systems.",
+        "Kaiming He and Jian Sun. Deep residual learning for image recognition, 2016.",
+    ]
+    page: list[Item] = [(72, 80, "References", 12), *column(refs, 72, 100)]
+    result = read_references(make_pdf([BODY, page]))
+    assert [(r.raw or "").split(" ", 1)[0] for r in result.references] == ["Lukas", "Jeremy", "Tri", "Kaiming"]

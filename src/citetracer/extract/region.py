@@ -67,7 +67,8 @@ _NUMBERING = re.compile(r"^(?:\d{1,2}(?:\.\d{1,2})*\.?|[ivxlc]{1,5}\.|[a-z]\.|§
 _END = re.compile(
     r"^(?:[A-Z](?:\.\d+)*\.?\s+|\d{1,2}(?:\.\d{1,2})*\.?\s+)?(?:appendix|appendices|supplementary|supplemental|"
     r"acknowledg(?:e)?ments?|author contributions|about the authors?|biograph(?:y|ies)|checklist|"
-    r"(?:neurips |paper |reproducibility )?checklist|ethics statement|ethical considerations|broader impacts?|"
+    r"(?:neurips\s+)?(?:paper\s+|reproducibility\s+)?checklist|ethics statement|ethical considerations|"
+    r"broader impacts?|funding|competing interests|declarations?\b|data availability|code availability|"
     r"societal impacts?|impact statement|reproducibility statement|limitations\b|"
     r"(?:the )?(?:use|usage) of (?:large language models|llms?)|(?:llms?|large language models?) usage|"
     r"contents\b|table of contents|outline of the appendix)",

@@ -281,7 +281,28 @@ def _by_indent(lines: list[Line]) -> tuple[list[Block], str] | None:
     return _cut(lines, starts), "indent"
 
 
+#: How references of a list open, by style: "Smith, J." / "Smith, John"; "J. Smith" / "J. A. Smith";
+#: "John Smith," / "John A. Smith and" (ACL, NeurIPS and ICLR write names in full, given name first).
+_START_SHAPES = (
+    re.compile(r"^[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?,\s*(?:[A-Z]\.|[A-Z][a-z])"),
+    re.compile(r"^[A-Z]\.\s?(?:[A-Z]\.\s?)*[A-Z][\w'’\-]+"),
+    re.compile(r"^[A-Z][\w'’\-]+(?:\s[A-Z]\.)*(?:\s[A-Z][\w'’\-]+){1,2}(?:,|\s+and\s|\.\s)"),
+)
+
+
+def _list_start(lines: list[Line]) -> re.Pattern[str]:
+    """The start pattern the list itself shows: the first shape its first line has (the region's first
+    line opens a reference), else the general "Surname, X." / "X. Surname" one."""
+    first = lines[0].text.strip() if lines else ""
+    return next((shape for shape in _START_SHAPES if shape.match(first)), _AUTHOR_START)
+
+
+def _opens_reference(text: str, shape: re.Pattern[str]) -> bool:
+    return bool(shape.match(text) or _AUTHOR_START.match(text))
+
+
 def _by_gaps(lines: list[Line]) -> tuple[list[Block], str] | None:
+    shape = _list_start(lines)
     # Line pitch (top to top), not the white gap: OCR boxes grow and shrink with descenders, tops barely move.
     gaps = []
     for a, b in itertools.pairwise(lines):
@@ -302,7 +323,7 @@ def _by_gaps(lines: list[Line]) -> tuple[list[Block], str] | None:
             if b.y0 - a.y0 > usual + 0.35 * size:
                 starts.append(i)
         elif a.x1 < right[(a.page, a.column)] - 4 * size or (
-            re.search(r"[.)\]]$|\d$", a.text.rstrip()) and _AUTHOR_START.match(b.text)
+            re.search(r"[.)\]]$|\d$", a.text.rstrip()) and _opens_reference(b.text, shape)
         ):
             # Across a column or page break the gap says nothing: a finished last line does.
             starts.append(i)
@@ -312,9 +333,10 @@ def _by_gaps(lines: list[Line]) -> tuple[list[Block], str] | None:
 
 
 def _by_sentences(lines: list[Line]) -> tuple[list[Block], str] | None:
+    shape = _list_start(lines)
     starts = [0]
     for i in range(1, len(lines)):
-        if lines[i - 1].text.rstrip().endswith(".") and _AUTHOR_START.match(lines[i].text):
+        if lines[i - 1].text.rstrip().endswith(".") and _opens_reference(lines[i].text, shape):
             starts.append(i)
     if len(starts) < 2:
         return None
