@@ -151,3 +151,53 @@ def test_error_lines_are_not_wrapped_when_stderr_is_not_a_terminal(tmp_path: Pat
     )
     lines = [line for line in proc.stderr.splitlines() if line.strip()]
     assert proc.returncode == 2 and len(lines) == 1 and str(missing) in lines[0], proc.stderr
+
+
+def _without_timing(doc: dict[str, object]) -> dict[str, object]:
+    for c in doc["citations"]:  # type: ignore[attr-defined]
+        c["cost"].pop("seconds", None)
+    return doc
+
+
+def test_the_streamed_json_report_is_the_whole_report(seeded: Path, tmp_path: Path) -> None:
+    """JSON and JSONL are written citation by citation as judged; they say what the whole report says."""
+    import shutil
+
+    from citetracer.config import Settings
+    from citetracer.pipeline import Checker
+
+    bib = EXAMPLES / "references.bib"
+    twin = tmp_path / "twin" / "store.sqlite"  # the same store, as each run leaves verified links behind
+    shutil.copytree(seeded.parent, twin.parent, ignore=shutil.ignore_patterns("twin"))
+    out = tmp_path / "r.json"
+    assert main(["check", str(bib), "--store", str(seeded), "--offline", "--format", "json", "-o", str(out)]) == 1
+    streamed = json.loads(out.read_text(encoding="utf-8"))
+    with Checker(Settings(store=twin, offline=True)) as checker:
+        whole = checker.check(bib).to_json_dict()
+        whole["input"] = str(bib)
+    assert _without_timing(streamed) == _without_timing(whole)
+    lines = tmp_path / "r.jsonl"
+    assert main(["check", str(bib), "--store", str(seeded), "--offline", "--format", "jsonl", "-o", str(lines)]) == 1
+    rows = [json.loads(line) for line in lines.read_text(encoding="utf-8").splitlines()]
+    assert [r["id"] for r in rows] == [c["id"] for c in whole["citations"]]  # type: ignore[index]
+
+
+def test_streamed_results_come_in_order_and_are_not_kept(seeded: Path) -> None:
+    from citetracer.config import Settings
+    from citetracer.extract import read_references
+    from citetracer.pipeline import Checker
+
+    read = read_references(EXAMPLES / "references.bib")
+    got: list[str] = []
+    with Checker(Settings(store=seeded, offline=True, concurrency=8)) as checker:
+        report = checker.check_read(read, "refs", on_result=lambda c: got.append(c.id))
+    assert got == [r.label for r in read.references] and report.citations == []
+
+
+def test_output_into_a_missing_directory_fails_before_the_work(seeded: Path, tmp_path: Path, capsys) -> None:
+    target = tmp_path / "no" / "such" / "dir" / "r.json"
+    for fmt in ("json", "table", "markdown"):
+        args = ["check", str(EXAMPLES / "references.bib"), "--store", str(seeded), "--format", fmt, "-o", str(target)]
+        code = main(args)
+        assert code == 2
+        assert "no such directory" in capsys.readouterr().err

@@ -244,6 +244,11 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
     settings = _check_settings(args)
     if settings.llm.base_url and not settings.llm.model:
         err.print("warning: an LLM endpoint is set but no model (--llm-model): agents are off", style="yellow")
+    if args.output is not None and not args.output.parent.is_dir():  # say so now, not after all the work
+        err.print(f"error: {args.output}: no such directory {args.output.parent}", style="red", highlight=False)
+        return EXIT_USAGE
+    if args.format in ("json", "jsonl") and args.fix is None:
+        return _check_streaming(args, settings, err)
     reports: list[Report] = []
     checker = Checker(settings)
     try:
@@ -272,6 +277,48 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
     if args.exit_zero:
         return EXIT_OK
     return EXIT_HALLUCINATED if any(r.has_hallucinated for r in reports) else EXIT_OK
+
+
+def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console) -> int:
+    """`check` with a JSON or JSONL report: each citation is written as it is judged, none is kept
+    (report/stream.py), so memory stays that of the citations in flight however many there are."""
+    from citetracer.report.stream import JsonlStream, JsonStream
+
+    read_any = False
+    checker = Checker(settings)
+    try:
+        with ExitStack() as stack:
+            out = _open_out(stack, args.output)
+            many = len(args.files) > 1
+            writer = JsonStream(out, __version__, many) if args.format == "json" else JsonlStream(out, __version__)
+            with CheckProgress(err, enabled=any(p.suffix.lower() == ".pdf" for p in args.files)) as progress:
+                for path in args.files:
+                    progress.reading(path)
+                    try:
+                        read = read_references(path, args.ref_pages)
+                    except InputError as exc:
+                        progress.console.print(f"error: {exc}", style="red", highlight=False)
+                        continue
+                    for warning in read.warnings:
+                        progress.console.print(f"warning: {warning}", style="yellow", highlight=False)
+                    read_any = True
+                    progress.checking(len(read.references))
+                    writer.begin(str(path))
+                    report = checker.check_read(
+                        read, str(path), on_done=progress.citation_done, on_result=writer.citation
+                    )
+                    writer.end(report.warnings)
+                    for note in report.warnings[len(read.warnings) :]:
+                        progress.console.print(f"warning: {note}", style="yellow", highlight=False)
+                    progress.paper_done()
+            writer.close()
+    finally:
+        checker.close()
+    if not read_any:
+        return EXIT_USAGE
+    if args.exit_zero:
+        return EXIT_OK
+    return EXIT_HALLUCINATED if writer.hallucinated else EXIT_OK
 
 
 def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str], context: str) -> None:

@@ -109,51 +109,77 @@ class Checker:
         return outcome, time.perf_counter() - start
 
     async def check_references(
-        self, refs: Sequence[Reference], on_done: Callable[[int], None] | None = None
+        self,
+        refs: Sequence[Reference],
+        on_done: Callable[[int], None] | None = None,
+        on_result: Callable[[CitationResult], None] | None = None,
     ) -> list[CitationResult]:
-        """Results in the order of `refs`; `on_done(i)` is called as citation i is judged."""
-        semaphore = asyncio.Semaphore(max(1, self.settings.concurrency))
+        """Results in the order of `refs`; `on_done(i)` is called as citation i is judged.
 
-        async def one(i: int, ref: Reference) -> tuple[CascadeOutcome, float]:
+        With `on_result`, each result is handed over in the order of `refs` as soon as it
+        and those before it are judged, and not kept (the list returned is empty): a
+        report written that way costs memory for the citations in flight, not for all.
+        """
+        semaphore = asyncio.Semaphore(max(1, self.settings.concurrency))
+        links: list[tuple[str, Candidate, str]] = []
+        ready: dict[int, CitationResult] = {}
+        handed = 0
+
+        async def one(i: int, ref: Reference) -> CitationResult | None:
+            nonlocal handed
             async with semaphore:
-                done = await self.check_one(ref)
+                outcome, seconds = await self.check_one(ref)
+            # The result is made at once and the outcome (its evidence bundle, every candidate and
+            # assessment: ~100 KB a citation) dropped: 20,000 citations held them all until the end.
+            result = self._result(i, ref, outcome, seconds, links)
             if on_done is not None:
                 on_done(i)
-            return done
+            if on_result is None:
+                return result
+            ready[i] = result
+            while handed in ready:
+                on_result(ready.pop(handed))
+                handed += 1
+            return None
 
         try:
             for stage in self.stages:  # stages that batch lookups across a paper's citations (arXiv id_list)
                 prefetch = getattr(stage, "prefetch", None)
                 if prefetch is not None:
                     await prefetch(refs)
-            outcomes = await asyncio.gather(*(one(i, r) for i, r in enumerate(refs)))
+            results = [r for r in await asyncio.gather(*(one(i, r) for i, r in enumerate(refs))) if r is not None]
         finally:
             for stage in self.stages:  # online stages share an HTTP client bound to this event loop
                 closer = getattr(stage, "aclose", None)
                 if closer is not None:
                     await closer()
-        results = []
-        links: list[tuple[str, Candidate, str]] = []
-        for i, (ref, (outcome, seconds)) in enumerate(zip(refs, outcomes, strict=True)):
-            results.append(
-                CitationResult(
-                    id=ref.label or str(i + 1),
-                    reference=ref,
-                    verdict=outcome.verdict,
-                    cost=Cost(
-                        connector_calls=outcome.bundle.connector_calls,
-                        seconds=round(seconds, 6),
-                        sources=outcome.bundle.outcomes,
-                    ),
-                    comparisons=_comparisons(outcome),
-                )
-            )
-            results[-1].cost.add_agent_calls(outcome.agent_calls)
-            # Only the rules' Real verdicts become verified links: an agent's judgement is not stored as fact.
-            if self.settings.remember_verified and outcome.verdict.class_ == "Real" and outcome.by_rules:
-                self._remember(ref, outcome, links)
         self._save(links)
         return results
+
+    def _result(
+        self,
+        i: int,
+        ref: Reference,
+        outcome: CascadeOutcome,
+        seconds: float,
+        links: list[tuple[str, Candidate, str]],
+    ) -> CitationResult:
+        result = CitationResult(
+            id=ref.label or str(i + 1),
+            reference=ref,
+            verdict=outcome.verdict,
+            cost=Cost(
+                connector_calls=outcome.bundle.connector_calls,
+                seconds=round(seconds, 6),
+                sources=outcome.bundle.outcomes,
+            ),
+            comparisons=_comparisons(outcome),
+        )
+        result.cost.add_agent_calls(outcome.agent_calls)
+        # Only the rules' Real verdicts become verified links: an agent's judgement is not stored as fact.
+        if self.settings.remember_verified and outcome.verdict.class_ == "Real" and outcome.by_rules:
+            self._remember(ref, outcome, links)
+        return result
 
     def _save(self, links: list[tuple[str, Candidate, str]]) -> None:
         """Keep the run's evidence memo and verified links; a store busy with another writer beyond
@@ -179,8 +205,15 @@ class Checker:
         if evidence is not None:
             links.append((fingerprint(ref), evidence, outcome.verdict.code))
 
-    def check_read(self, read: ReadResult, name: str, on_done: Callable[[int], None] | None = None) -> Report:
-        """The report of references already read from `name` (`on_done` as in check_references)."""
+    def check_read(
+        self,
+        read: ReadResult,
+        name: str,
+        on_done: Callable[[int], None] | None = None,
+        on_result: Callable[[CitationResult], None] | None = None,
+    ) -> Report:
+        """The report of references already read from `name` (`on_done`, `on_result` as in check_references;
+        with `on_result` the report's citations are left empty: they were handed over one by one)."""
         refs, warnings = read.references, list(read.warnings)
         parser_calls: list[list[AgentCall]] = []
         if self.settings.llm.enabled and Path(name).suffix.lower() in (".pdf", ".txt"):
@@ -188,7 +221,16 @@ class Checker:
 
             refs, more, parser_calls = repair_with_agent(self.settings.llm, Path(name), refs)
             warnings += more
-        results = asyncio.run(self.check_references(refs, on_done))
+        if on_result is not None and parser_calls:
+            delivered = on_result
+            calls_of = dict(enumerate(parser_calls))
+            position = iter(range(len(refs)))
+
+            def on_result(result: CitationResult) -> None:  # the Parser Agent's calls join their citation
+                result.cost.add_agent_calls(calls_of.get(next(position), []))
+                delivered(result)
+
+        results = asyncio.run(self.check_references(refs, on_done, on_result))
         for result, calls in zip(results, parser_calls, strict=False):
             result.cost.add_agent_calls(calls)
         notes, self.notes = self.notes, []
