@@ -412,3 +412,10 @@ def test_a_venue_the_parser_misread_is_not_a_wrong_venue(real_store: Store) -> N
     invented = raw.replace("ICML", "Symposium on Neural Scaling Laws")
     ref = Reference(raw=invented, title=title, authors=LE, venue="Symposium on Neural Scaling Laws", year=2014)
     assert check_ref(real_store, ref).verdict.code == "H4"
+
+
+def test_every_accusation_says_what_it_rests_on(real_store: Store) -> None:
+    bib = """@inproceedings{x, author = {Le, Quoc V. and Mikolov, Tomas},
+      title = {Distributed Representations of Sentences and Documents}, booktitle = {ICML}, year = {2031}}"""
+    v = check(real_store, bib, ".bib").verdict
+    assert v.code == "H4" and v.basis and "has not come yet" in v.basis and "[" in v.rationale

@@ -75,8 +75,9 @@ def _merge_same_code(findings: list[Finding]) -> list[Finding]:
     for f in findings:
         if f.code in merged:
             m = merged[f.code]
+            basis = "; ".join(b for b in (m.basis, f.basis) if b)
             merged[f.code] = Finding(
-                f.code, f"{m.reason}; {f.reason}", [*m.fields, *f.fields], [*m.evidence, *f.evidence]
+                f.code, f"{m.reason}; {f.reason}", [*m.fields, *f.fields], [*m.evidence, *f.evidence], basis
             )
         else:
             merged[f.code] = f
