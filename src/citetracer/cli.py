@@ -468,7 +468,7 @@ def cmd_extract(args: argparse.Namespace, err: Console) -> int:
 
 def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
     settings = _settings(args)
-    out = Console()
+    out = Console(soft_wrap=True)  # one line per message, whatever the width
     if args.mirror_command == "add":
         from citetracer.mirror.jsonl import add_jsonl
 
@@ -481,7 +481,12 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
             err.print(f"warning: {e}", style="yellow", highlight=False)
         if len(report.errors) > 20:
             err.print(f"warning: {len(report.errors) - 20} more bad lines", style="yellow")
-        out.print(f"added {report.added} records from {args.file} to {settings.store}", highlight=False)
+        resumed = f" (resumed after {report.resumed_from} records an interrupted add had committed)"
+        out.print(
+            f"added {report.added} records from {args.file} to {settings.store}"
+            + (resumed if report.resumed_from else ""),
+            highlight=False,
+        )
         return EXIT_OK if report.added or not report.errors else EXIT_USAGE
     if args.mirror_command == "reindex":
         with Store(settings.store, lock_wait=None, notify=_notify(err)) as store:

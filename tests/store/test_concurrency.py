@@ -156,3 +156,25 @@ def test_kill_9_at_random_points_never_damages_the_store(tmp_path: Path) -> None
     assert got["by_source"] == {"dblp": 20_000, "mine": 20_000}
     assert got["indexed_documents"] == 40_000
     assert not list(tmp_path.glob("s.sqlite.building-*"))
+
+
+def test_a_killed_add_shows_in_stats_and_the_same_add_resumes_it(tmp_path: Path) -> None:
+    store = tmp_path / "s.sqlite"
+    data = jsonl(tmp_path / "a.jsonl", 60_000, "r")
+    proc = cli("mirror", "add", data, "--source", "mine", store=store)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:  # kill it once some batches are committed, before the end
+        time.sleep(0.2)
+        got = stats(store)
+        if got["unfinished_ingests"] and got["unfinished_ingests"]["mine"]["records_committed"] >= 10_000:
+            break
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=60)
+    unfinished = stats(store)["unfinished_ingests"]["mine"]
+    assert unfinished["state"].startswith("interrupted") and 0 < unfinished["records_committed"] < 60_000
+    code, out, err = run("mirror", "add", data, "--source", "mine", store=store)
+    assert code == 0, err
+    assert f"resumed after {unfinished['records_committed']} records" in out and "added 60000 records" in out
+    got = stats(store)
+    assert got["by_source"] == {"mine": 60_000} and got["indexed_documents"] == 60_000
+    assert got["unfinished_ingests"] == {}

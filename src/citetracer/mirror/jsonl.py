@@ -10,6 +10,9 @@ Bad lines are reported and skipped; nothing else is lost.
 from __future__ import annotations
 
 import json
+import os
+import sqlite3
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +30,11 @@ MAX_LINE_BYTES = 1_000_000
 class IngestReport:
     added: int = 0
     errors: list[str] = field(default_factory=list)
+    #: Bytes and lines of the file read so far (see iter_records).
+    offset: int = 0
+    line: int = 0
+    #: Where an interrupted ingest of the same file was taken up (records it had committed), if it was.
+    resumed_from: int = 0
 
 
 def _people(names: Any) -> tuple[list[Person], bool]:
@@ -93,17 +101,23 @@ def record_from_json(obj: dict[str, Any], source: str) -> WorkRecord:
     )
 
 
-def iter_records(path: Path, source: str, report: IngestReport) -> Iterator[WorkRecord]:
+def iter_records(path: Path, source: str, report: IngestReport, start: int = 0, line: int = 0) -> Iterator[WorkRecord]:
+    """The file's records from byte `start` (line number `line` there); `report.offset` / `report.line`
+    follow what has been read, so a batch written after a record knows where to resume."""
     with path.open("rb") as fh:
-        for n, raw in enumerate(fh, 1):
+        fh.seek(start)
+        report.offset, report.line = start, line
+        for n, raw in enumerate(fh, line + 1):
+            report.offset += len(raw)
+            report.line = n
             if len(raw) > MAX_LINE_BYTES:
                 report.errors.append(f"{path}:{n}: line longer than {MAX_LINE_BYTES} bytes; skipped")
                 continue
-            line = raw.decode("utf-8", errors="replace").strip()
-            if not line:
+            text = raw.decode("utf-8", errors="replace").strip()
+            if not text:
                 continue
             try:
-                obj = json.loads(line)
+                obj = json.loads(text)
                 if not isinstance(obj, dict):
                     raise ValueError("not a JSON object")
                 yield record_from_json(obj, source)
@@ -111,15 +125,79 @@ def iter_records(path: Path, source: str, report: IngestReport) -> Iterator[Work
                 report.errors.append(f"{path}:{n}: {exc}; skipped")
 
 
+def progress_key(source: str) -> str:
+    return f"ingest:{source}"
+
+
 def add_jsonl(store: Store, path: Path, source: str | None = None, complete: bool = False) -> IngestReport:
     """Upsert every record of a JSONL file; re-adding the same file changes nothing.
 
     `complete` declares that the file holds every paper of each venue-year it has any of,
     so that absence from those venue-years counts as evidence.
+
+    Progress is kept in the store's meta (`ingest:<source>`), written in each batch's own
+    transaction: an ingest that was killed shows in `mirror stats` with how far it got,
+    and the same command run again resumes after its last committed batch.
     """
     report = IngestReport()
     name = source or "local"
-    report.added = store.upsert(iter_records(path, name, report))
+    key = progress_key(name)
+    st = path.stat()
+    stamp = {"file": str(path.resolve()), "size": st.st_size, "mtime": st.st_mtime}
+    start = line = done = 0
+    previous = ingest_state(store, name)
+    if previous and previous.get("status") != "done" and all(previous.get(k) == v for k, v in stamp.items()):
+        start, line, done = int(previous["offset"]), int(previous["line"]), int(previous["records"])
+        report.resumed_from = done
+
+    def state(status: str) -> str:
+        return json.dumps(
+            {
+                **stamp,
+                "status": status,
+                "pid": os.getpid(),
+                "offset": report.offset,
+                "line": report.line,
+                "records": done + report.added,
+                "started": time.strftime("%Y-%m-%dT%H:%M:%S"),
+            }
+        )
+
+    def on_batch(db: sqlite3.Connection) -> None:
+        report.added += pending[0]
+        db.execute(
+            "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+            (key, state("running")),
+        )
+
+    pending = [0]
+
+    def counted() -> Iterator[WorkRecord]:
+        for record in iter_records(path, name, report, start, line):
+            pending[0] += 1
+            yield record
+
+    def batch_done(db: sqlite3.Connection) -> None:
+        on_batch(db)
+        pending[0] = 0
+
+    report.offset, report.line = start, line
+    store.set_meta(key, state("running"))
+    store.upsert(counted(), on_batch=batch_done)
     store.set_source_date(name)
     store.set_source_complete(name, complete)
+    store.set_meta(key, state("done"))
+    report.added += report.resumed_from
     return report
+
+
+def ingest_state(store: Store, source: str) -> dict[str, Any] | None:
+    """The recorded progress of the last ingest of `source`, if any."""
+    raw = store.meta_value(progress_key(source))
+    if not raw:
+        return None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None

@@ -270,6 +270,29 @@ class Store:
         """Forget what was indexed: the next `sync_index` rebuilds the index from SQLite."""
         self.db.execute("UPDATE meta SET value = '0' WHERE key = 'indexed_seq'")
 
+    def meta_value(self, key: str) -> str | None:
+        """A value of the store's `meta` table (ingest progress, source dates, ...)."""
+        return self._meta(key)
+
+    def unfinished_ingests(self) -> dict[str, dict[str, Any]]:
+        """Ingests (`mirror add`) that have not finished: still running, or interrupted (killed), with
+        how many records they had committed; the same command run again resumes them."""
+        out: dict[str, dict[str, Any]] = {}
+        for key, value in self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'ingest:%'"):
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                state = json.loads(value)
+                if state["status"] == "done":
+                    continue
+                alive = _pid_alive(int(state["pid"])) and int(state["pid"]) != os.getpid()
+                out[key.removeprefix("ingest:")] = {
+                    "state": f"running (pid {state['pid']})" if alive else "interrupted: run the same add to resume",
+                    "file": state["file"],
+                    "records_committed": state["records"],
+                    "lines_read": state["line"],
+                    "started": state["started"],
+                }
+        return out
+
     def _meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
@@ -692,6 +715,7 @@ class Store:
                 k.removeprefix("source_date:"): v
                 for k, v in self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'source_date:%'")
             },
+            "unfinished_ingests": self.unfinished_ingests(),
             "source_files": {
                 k.removeprefix("source_file:"): v
                 for k, v in self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'source_file:%'")
@@ -719,6 +743,16 @@ def indexed_work(rid: int, record: WorkRecord) -> IndexedWork:
     for person in record.authors:
         surnames.extend(surname_keys(person.family))
     return IndexedWork(rid=rid, titles=[t for t in titles if t], surnames=surnames, year=record.year)
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:
