@@ -245,3 +245,22 @@ def test_a_flush_list_without_spacing_splits_where_its_own_start_pattern_recurs(
     page: list[Item] = [(72, 80, "References", 12), *column(refs, 72, 100)]
     result = read_references(make_pdf([BODY, page]))
     assert [(r.raw or "").split(" ", 1)[0] for r in result.references] == ["Lukas", "Jeremy", "Tri", "Kaiming"]
+
+
+def test_an_ocr_page_estimated_larger_does_not_end_the_list() -> None:
+    """OCR gives each page one size: a next page estimated 20% larger is not a heading on every short line."""
+    from citetracer.extract.layout import Line
+    from citetracer.extract.region import region_end
+
+    def line(text: str, page: int, y: float, size: float) -> Line:
+        return Line(text=text, page=page, column=0, x0=72, y0=y, x1=400, y1=y + size, size=size)
+
+    first = [line(t.lstrip(">"), 0, 100 + 12 * i, 10.0) for i, t in enumerate(AUTHOR_YEAR)]
+    second = [
+        line("Lang, J. M. (2016). Small teaching: Everyday lessons from the science of learning. John", 1, 80, 12.0),
+        line("Wiley & Sons.", 1, 94, 12.0),
+        line("Roe, R. (2018). A study of teaching. Journal of Education, 3, 1-9.", 1, 108, 12.0),
+        line("A Proofs", 1, 140, 14.5),
+    ]
+    lines = first + second
+    assert region_end(lines, 0) == len(lines) - 1

@@ -152,8 +152,14 @@ def _share_reference_like(lines: list[Line]) -> float:
 def region_end(lines: list[Line], start: int) -> int:
     """Index of the first line after `start` that ends the bibliography (see the module docstring)."""
     size = body_size(lines[start : start + 40])
+    # Larger than the references and than its own page's text: OCR gives each page one size, which
+    # differs from page to page, so a whole page can look larger than the list's first page.
+    on_page: dict[int, float] = {}
     for i in range(start + 1, len(lines)):
-        if ends_bibliography(lines, i, size):
+        page = lines[i].page
+        if page not in on_page:
+            on_page[page] = body_size([ln for ln in lines[i : i + 400] if ln.page == page])
+        if ends_bibliography(lines, i, max(size, on_page[page])):
             return i
     return len(lines)
 
