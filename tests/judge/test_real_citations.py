@@ -419,3 +419,10 @@ def test_every_accusation_says_what_it_rests_on(real_store: Store) -> None:
       title = {Distributed Representations of Sentences and Documents}, booktitle = {ICML}, year = {2031}}"""
     v = check(real_store, bib, ".bib").verdict
     assert v.code == "H4" and v.basis and "has not come yet" in v.basis and "[" in v.rationale
+
+
+def test_a_reference_opening_with_a_particle_is_not_a_fragment(real_store: Store) -> None:
+    title = "Distributed representations of sentences and documents"
+    raw = f"van Smith, J. and de Boer, K. 2014. {title}. In ICML."
+    ref = Reference(raw=raw, title=title, authors=[Person(given="J.", family="van Smith")], venue="ICML", year=2014)
+    assert check_ref(real_store, ref).verdict.code == "H3"  # other people under a real title: still caught

@@ -32,7 +32,7 @@ from citetracer.judge.codes import (
     venue_conflict,
 )
 from citetracer.judge.context import JudgeContext
-from citetracer.match.names import surname_keys
+from citetracer.match.names import particles, surname_keys
 from citetracer.match.normalize import title_words
 from citetracer.match.rules import Assessment
 from citetracer.match.venues import spells_any, venue_kind
@@ -124,7 +124,8 @@ def _raw_trouble(ctx: JudgeContext) -> str | None:
     if len(_LABEL.findall(f" {raw} ")) >= 2:
         return "the reference's text holds two numbered references run together"
     head = raw.lstrip()
-    if head[:1].islower() or head.lower().startswith(("and ", "& ")):
+    first = head.split(" ", 1)[0].lower()
+    if (head[:1].islower() and first not in particles()) or first in ("and", "&"):
         return "the reference's text starts mid-sentence (its beginning is elsewhere, e.g. before a page break)"
     return None
 

@@ -31,6 +31,11 @@ def _particles() -> frozenset[str]:
     return frozenset(lines("name_particles.txt"))
 
 
+def particles() -> frozenset[str]:
+    """Name particles (van, de, da, von, ...), lower-case, from data/name_particles.txt."""
+    return _particles()
+
+
 def split_top_level(text: str, sep: re.Pattern[str]) -> list[str]:
     """Split at separators outside braces (BibTeX protects '{Barnes and Noble}')."""
     parts, depth, start, i = [], 0, 0, 0
