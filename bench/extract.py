@@ -17,9 +17,11 @@ once, so merged or split references cost recall); gold DOI/arXiv recall among th
 PDF prints (a .bib DOI that the style does not print cannot be extracted); the papers that miss,
 and whether a plausibility warning named the problem (a count far from gold with no warning is
 "silent").
+The damage set reads jose and ml papers wrong on purpose (the region run on to the document's end;
+one reference per page of the list) and counts how many far-off counts the plausibility warnings name.
 On ../shared/pdfs/styles: per-file reference counts and errors.
 
-    python bench/extract.py [--ocr N] [--ocr-dpi DPI] [--verbose] [--sets jose,ml,styles]
+    python bench/extract.py [--ocr N] [--ocr-dpi DPI] [--verbose] [--sets jose,ml,damage,styles]
 
 --ocr N samples N papers (evenly spread, deterministic) for the OCR path; 0 skips it; -1 all.
 """
