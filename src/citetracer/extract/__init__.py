@@ -156,7 +156,8 @@ def _over_cap(found: int, what: str) -> list[str]:
     return [f"{found:,} {what}; only the first {MAX_REFERENCES:,} were read"]
 
 
-_BIBITEM = re.compile(r"\\bibitem\s*(?:\[((?:[^\[\]]|\[[^\]]*\])*)\])?\s*\{([^}]*)\}")
+#: Keys and optional labels are bounded (an unclosed `\bibitem{` once made every match scan to the file's end).
+_BIBITEM = re.compile(r"\\bibitem\s*(?:\[((?:[^\[\]]|\[[^\]]{0,500}\]){0,500})\])?\s*\{([^}]{0,500})\}")
 
 
 def read_bbl(text: str) -> ReadResult:

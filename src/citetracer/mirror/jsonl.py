@@ -182,6 +182,9 @@ def add_jsonl(store: Store, path: Path, source: str | None = None, complete: boo
         pending[0] = 0
 
     report.offset, report.line = start, line
+    # No memory map for an ingest: it reads back every row it writes (to index them), and pages read
+    # through the map stay in its resident memory, growing with the store (GBs at millions of records).
+    store.db.execute("PRAGMA mmap_size=0")
     store.set_meta(key, state("running"))
     store.upsert(counted(), on_batch=batch_done)
     store.set_source_date(name)

@@ -1,0 +1,334 @@
+"""Hostile-input and fault suite: what citetracer does with inputs an attacker or an unlucky user gives it.
+
+Each case runs the real CLI in its own process on an input generated in a temporary
+folder (online cases against the fake scholarly web on 127.0.0.1, tests/fakeweb) and
+reports its exit code, wall seconds, peak resident memory of the process, whether it
+printed a traceback, and its first stderr line. The suite passes when no case prints a
+traceback, runs past 60 s or uses more than 1.5 GB.
+
+Then two memory figures: `check` of N synthetic BibTeX citations (JSON report, offline,
+store = examples/records.jsonl) and `mirror add` of M synthetic JSONL records.
+
+    python bench/hostile.py                       # the suite, 20,000 citations, 500,000 JSONL records
+    python bench/hostile.py --jsonl-records 8000000 --citations 20000
+    python bench/hostile.py --skip-figures        # the suite alone
+
+Timing depends on the machine (2 shared cores here); run under `nice` beside other work.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.fakeweb.server import FakeWeb, Fault  # noqa: E402
+
+LIMIT_SECONDS, LIMIT_BYTES = 60.0, 1.5e9
+RECORDS = ROOT / "tests" / "fakeweb" / "records.jsonl"
+WORDS = (
+    "learning neural graph deep model networks data analysis method robust efficient attention "
+    "transformer language vision reinforcement optimization bayesian inference sparse kernel"
+).split()
+DTD = (
+    "<!ELEMENT dblp (article)*>\n<!ELEMENT article (author|title|year|journal)*>\n"
+    "<!ATTLIST article key CDATA #REQUIRED mdate CDATA #IMPLIED>\n"
+    "<!ELEMENT author (#PCDATA)>\n<!ELEMENT title (#PCDATA)>\n<!ELEMENT year (#PCDATA)>\n"
+    '<!ELEMENT journal (#PCDATA)>\n<!ENTITY eacute "&#233;">\n'
+)
+XML = '<?xml version="1.0"?>\n'
+ARTICLE = '<article key="j/x/{i}"><author>A B</author><title>T {i} &inj;</title><year>2000</year></article>\n'
+
+
+@dataclass
+class Result:
+    name: str
+    code: int
+    seconds: float
+    peak: int
+    traceback: bool
+    message: str
+
+
+def measure(args: list[str], env: dict[str, str], timeout: float = 600) -> tuple[int, float, int, str]:
+    """Exit code, wall seconds, peak RSS (bytes) and stderr of one CLI run in its own process."""
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "citetracer.cli", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stderr is not None
+    err = b""
+    deadline = start + timeout
+    os.set_blocking(proc.stderr.fileno(), False)
+    while True:
+        chunk = proc.stderr.read()
+        if chunk:
+            err += chunk[: 1 << 20]
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
+        if time.monotonic() > deadline:
+            proc.kill()
+            pid, status, usage = os.wait4(proc.pid, 0)
+            err += b"\n(killed at the bench's time limit)"
+            break
+        time.sleep(0.02)
+    rest = proc.stderr.read()
+    err += rest or b""
+    code = os.waitstatus_to_exitcode(status)
+    return code, time.monotonic() - start, usage.ru_maxrss * 1024, err.decode("utf-8", errors="replace")
+
+
+def bib(n: int, seed: int = 5) -> str:
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        title = " ".join(rng.choice(WORDS) for _ in range(7)).capitalize()
+        out.append(
+            f"@inproceedings{{k{i},\n  title={{{title} {i}}},\n  author={{Smith, John and Doe, Jane}},\n"
+            f"  booktitle={{Proceedings of NeurIPS}},\n  year={{{2000 + i % 24}}},\n  pages={{1--10}}\n}}\n"
+        )
+    return "".join(out)
+
+
+def jsonl_records(path: Path, n: int, seed: int = 3) -> None:
+    rng = random.Random(seed)
+    with path.open("w", encoding="utf-8") as fh:
+        for i in range(n):
+            rec = {
+                "id": f"w{i}",
+                "title": " ".join(rng.choice(WORDS) for _ in range(8)) + f" {i}",
+                "authors": [f"Ann{rng.randrange(5000)} Smith{rng.randrange(20000)}" for _ in range(3)],
+                "year": 1990 + i % 35,
+                "venue": f"Venue {i % 300}",
+                "doi": f"10.1234/x.{i}",
+                "type": "inproceedings",
+            }
+            fh.write(json.dumps(rec) + "\n")
+
+
+def dump(path: Path, head: str, body: str) -> Path:
+    with gzip.open(path, "wb") as fh:
+        fh.write((head + "<dblp>\n" + body + "</dblp>\n").encode("latin-1"))
+    return path
+
+
+def cases(tmp: Path, web: FakeWeb | None) -> list[tuple[str, list[str], Callable[[], None]]]:
+    """(name, CLI arguments, what to do just before) for each input of the suite."""
+    store = tmp / "store.sqlite"
+    w = lambda name, data: (tmp / name).write_bytes(data if isinstance(data, bytes) else data.encode())  # noqa: E731
+    w("garbage.bib", os.urandom(200_000))
+    w("garbage.pdf", b"%PDF-1.7\n" + os.urandom(300_000))
+    w("empty.txt", b"")
+    w("nested.bib", "@article{a, title={" + "{" * 200_000 + "x" + "}" * 200_000 + "}, year={2020}}\n")
+    w("unbalanced.bib", "@article{a, title={x, year={2020}\n" * 5000)
+    w("long-line.txt", "[1] A. Writer. " + "x" * 10_000_000 + " 2019.\n")
+    w(
+        "long-url.txt",
+        "\n".join(f"[{i}] A. Author. Some title {i}. In Proc. of X, 2019." for i in range(10))
+        + "\n[11] B. Writer. Title. 2020. https://e.org/"
+        + "a" * 30_000
+        + "\n",
+    )
+    w("quotes.txt", "[1] " + '"' * 200_000 + " 2019.\n")
+    w("initials.txt", "\n".join(f"[{i}] " + "A. " * 5000 + "Title. 2019." for i in range(40)))
+    w("big.bib", bib(100_005))
+    w("mb8.bib", bib(40_000))
+    w("bad.bbl", "\\begin{thebibliography}{9}\n" + "\\bibitem{" * 50_000)
+    w("records-bad.jsonl", "\n".join(["{not json", "[]", '{"title": 5}', "x" * 2_000_000, '{"title": "ok"}']))
+    w("dblp.dtd", DTD)
+    subset = '<!DOCTYPE dblp SYSTEM "dblp.dtd" [<!ENTITY inj "INJECTED">]>\n'
+    laughs = "".join(f'<!ENTITY l{i} "{f"&l{i - 1};" * 10}">' for i in range(1, 10))
+    dumps = {
+        "dblp-after-64k-comment.xml.gz": '<?xml version="1.0"?>\n<!--' + "c" * 70_000 + "-->\n" + subset,
+        "dblp-gt-in-system-id.xml.gz": XML + '<!DOCTYPE dblp SYSTEM "a>b/dblp.dtd" [<!ENTITY inj "X">]>\n',
+        "dblp-billion-laughs.xml.gz": XML + f'<!DOCTYPE dblp SYSTEM "dblp.dtd" [<!ENTITY l0 "lol">{laughs}]>\n',
+        "dblp-xxe.xml.gz": '<?xml version="1.0"?>\n<!DOCTYPE dblp SYSTEM "dblp.dtd" [<!ENTITY inj SYSTEM "file:///etc/passwd">]>\n',
+    }
+    for name, head in dumps.items():
+        dump(tmp / name, head, ARTICLE.format(i=1))
+    (tmp / "truncated.xml.gz").write_bytes((tmp / "dblp-xxe.xml.gz").read_bytes()[:40])
+    w("config-bad.toml", "store = [unclosed\n")
+    w(
+        "one-doi.bib",
+        "@inproceedings{he, title={Deep Residual Learning for Image Recognition}, author={He, Kaiming "
+        "and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}, year={2016}, doi={10.1109/cvpr.2016.90}}\n",
+    )
+    w(
+        "invented-url.bib",
+        "@article{f, title={Recursive attention lattices for zero-shot protein folding}, "
+        "author={Sutskever, Ilya}, year={2019}, journal={NeurIPS}, url={file:///etc/passwd}}\n",
+    )
+    s = ["--store", str(store)]
+    off = [*s, "--offline"]
+
+    def damage_index() -> None:
+        (tmp / "store.sqlite.index" / "meta.json").unlink(missing_ok=True)
+
+    def faults(**f: Fault) -> Callable[[], None]:
+        def apply() -> None:
+            if web is not None:
+                web.faults.clear()
+                web.faults.update(f)
+
+        return apply
+
+    none = lambda: None  # noqa: E731
+    out = [
+        ("seed store (examples/records.jsonl)", ["mirror", "add", str(ROOT / "examples" / "records.jsonl"), *s], none),
+        ("garbage bytes as .bib", ["check", str(tmp / "garbage.bib"), *off], none),
+        ("garbage bytes as .pdf", ["check", str(tmp / "garbage.pdf"), *off], none),
+        ("empty file", ["check", str(tmp / "empty.txt"), *off], none),
+        ("200k nested braces .bib", ["check", str(tmp / "nested.bib"), *off], none),
+        ("5,000 unbalanced .bib entries", ["check", str(tmp / "unbalanced.bib"), *off], none),
+        ("10 MB line without spaces", ["check", str(tmp / "long-line.txt"), *off], none),
+        ("30 KB URL among 11 references", ["check", str(tmp / "long-url.txt"), *off], none),
+        ("200k quotes in one reference", ["check", str(tmp / "quotes.txt"), *off], none),
+        ("40 references of 5,000 initials", ["check", str(tmp / "initials.txt"), *off], none),
+        (
+            "100,005 BibTeX entries (extract)",
+            ["extract", str(tmp / "big.bib"), "--format", "json", "-o", str(tmp / "x.json")],
+            none,
+        ),
+        (
+            "8 MB .bib, 40,000 entries (extract)",
+            ["extract", str(tmp / "mb8.bib"), "--format", "json", "-o", str(tmp / "y.json")],
+            none,
+        ),
+        ("50,000 unclosed \\bibitem{", ["check", str(tmp / "bad.bbl"), *off], none),
+        (
+            "-o into a missing directory",
+            ["check", str(tmp / "long-url.txt"), *off, "-o", str(tmp / "no" / "r.json")],
+            none,
+        ),
+        ("bad config file", ["check", str(tmp / "long-url.txt"), *off, "--config", str(tmp / "config-bad.toml")], none),
+        ("store path is a folder", ["check", str(tmp / "long-url.txt"), "--offline", "--store", str(tmp)], none),
+        ("store is not SQLite", ["mirror", "stats", "--store", str(tmp / "garbage.pdf")], none),
+        ("JSONL with bad lines and a 2 MB line", ["mirror", "add", str(tmp / "records-bad.jsonl"), *s], none),
+        *[(f"DBLP: {n.removesuffix('.xml.gz')}", ["mirror", "dblp", str(tmp / n), *s], none) for n in dumps],
+        (
+            "DBLP: truncated gzip",
+            ["mirror", "dblp", str(tmp / "truncated.xml.gz"), "--dtd", str(tmp / "dblp.dtd"), *s],
+            none,
+        ),
+        ("index meta.json deleted, then stats", ["mirror", "stats", *s], damage_index),
+    ]
+    if web is not None:
+        body = Fault(mode="body", status=200, body="{}")
+        out += [
+            (
+                "online: Crossref + doi.org answer {} for a real DOI",
+                ["check", str(tmp / "one-doi.bib"), *s],
+                faults(crossref=body, doi=body),
+            ),
+            (
+                "online: Crossref + doi.org answer null",
+                ["check", str(tmp / "one-doi.bib"), *s],
+                faults(
+                    crossref=Fault(mode="body", status=200, body="null"),
+                    doi=Fault(mode="body", status=200, body="null"),
+                ),
+            ),
+            (
+                "online: every source answers 500",
+                ["check", str(tmp / "one-doi.bib"), *s],
+                faults(**{"*": Fault(mode="status", status=500)}),
+            ),
+            (
+                "online: every source hangs",
+                ["check", str(tmp / "one-doi.bib"), *s],
+                faults(**{"*": Fault(mode="hang", hang=20)}),
+            ),
+            ("online: citation URL file:///etc/passwd", ["check", str(tmp / "invented-url.bib"), *s], faults()),
+        ]
+    return out
+
+
+def run_suite(tmp: Path, env: dict[str, str], web: FakeWeb | None) -> list[Result]:
+    results = []
+    for name, args, before in cases(tmp, web):
+        before()
+        code, seconds, peak, err = measure(args, env)
+        lines = [line for line in err.splitlines() if line.strip()]
+        results.append(Result(name, code, seconds, peak, "Traceback" in err, (lines[0] if lines else "")[:110]))
+        print(f"  {name}: exit {code}, {seconds:.1f}s", file=sys.stderr, flush=True)
+    return results
+
+
+def figures(tmp: Path, env: dict[str, str], citations: int, records: int) -> list[tuple[str, int, float, int]]:
+    out = []
+    store = tmp / "fig.sqlite"
+    measure(["mirror", "add", str(ROOT / "examples" / "records.jsonl"), "--store", str(store)], env)
+    (tmp / "many.bib").write_text(bib(citations), encoding="utf-8")
+    for fmt in ("json", "jsonl"):
+        args = [
+            "check",
+            str(tmp / "many.bib"),
+            "--offline",
+            "--store",
+            str(store),
+            "--format",
+            fmt,
+            "-o",
+            str(tmp / f"many.{fmt}"),
+        ]
+        code, seconds, peak, _ = measure(args, env, timeout=3600)
+        out.append((f"check {citations:,} citations (--format {fmt}, offline)", code, seconds, peak))
+    jsonl_records(tmp / "records.jsonl", records)
+    code, seconds, peak, _ = measure(
+        ["mirror", "add", str(tmp / "records.jsonl"), "--store", str(tmp / "add.sqlite")], env, timeout=6 * 3600
+    )
+    out.append((f"mirror add {records:,} JSONL records", code, seconds, peak))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--citations", type=int, default=20_000)
+    ap.add_argument("--jsonl-records", type=int, default=500_000)
+    ap.add_argument("--skip-figures", action="store_true")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="citetracer-hostile-") as tmp_name, FakeWeb(RECORDS) as web:
+        tmp = Path(tmp_name)
+        env = {k: v for k, v in os.environ.items() if not k.startswith("CITETRACER_")}
+        env.update({f"CITETRACER_{n.upper()}_URL": url for n, url in web.sources().items()})
+        env.update({"CITETRACER_SEARXNG_URL": "", "CITETRACER_HTTP_CACHE": "", "HOME": str(tmp)})
+        results = run_suite(tmp, env, web)
+        print(f"\n{'input':52} {'exit':>4} {'s':>6} {'peak MB':>8} tb  first stderr line")
+        for r in results:
+            flag = "YES" if r.traceback else "no"
+            print(f"{r.name[:52]:52} {r.code:>4} {r.seconds:>6.1f} {r.peak / 1e6:>8.0f} {flag:3} {r.message}")
+        bad = [r for r in results if r.traceback or r.seconds > LIMIT_SECONDS or r.peak > LIMIT_BYTES]
+        print(
+            f"\n{len(results)} inputs; {len(bad)} with a traceback, over {LIMIT_SECONDS:.0f} s or over "
+            f"{LIMIT_BYTES / 1e9:.1f} GB" + (": " + ", ".join(r.name for r in bad) if bad else "")
+        )
+        if not args.skip_figures:
+            print(f"\n{'figure':52} {'exit':>4} {'s':>7} {'peak MB':>8}")
+            for name, code, seconds, peak in figures(tmp, env, args.citations, args.jsonl_records):
+                print(f"{name:52} {code:>4} {seconds:>7.1f} {peak / 1e6:>8.0f}")
+    print(
+        f"\ncommand: python bench/hostile.py --citations {args.citations} --jsonl-records {args.jsonl_records}"
+        + (" --skip-figures" if args.skip_figures else "")
+    )
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
