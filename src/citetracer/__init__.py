@@ -13,11 +13,10 @@ Python API (settings read like the CLI's: config file, environment, then keyword
 
 from __future__ import annotations
 
-__version__ = "0.1.0"
-
 from citetracer.config import Settings, load_settings
 from citetracer.pipeline import Checker, check
 from citetracer.records import CitationResult, Reference, Report, Verdict
+from citetracer.version import __version__
 
 __all__ = [
     "Checker",

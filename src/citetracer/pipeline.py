@@ -8,17 +8,18 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from citetracer import __version__
-from citetracer.collect.cascade import CascadeOutcome, Review, run_cascade
+from citetracer.cascade import CascadeOutcome, Review, run_cascade
 from citetracer.collect.memo import EvidenceMemo
 from citetracer.collect.memory import MemoryStage, fingerprint
-from citetracer.collect.stage import EvidenceBundle, Stage
+from citetracer.collect.stage import Stage
 from citetracer.config import Settings, load_settings
+from citetracer.evidence import EvidenceBundle
 from citetracer.extract import InputError, ReadResult, read_references, read_text
 from citetracer.judge.context import JudgeContext
 from citetracer.match.rules import Assessment
 from citetracer.records import AgentCall, Candidate, CitationResult, Cost, FieldComparison, Reference, Report
 from citetracer.store.db import Store, StoreBusy
+from citetracer.version import __version__
 
 #: Seconds a check waits at its end for another process writing the store (an ingest) before it
 #: gives up saving its memo and verified links (store/lock.py); it never waits to read.

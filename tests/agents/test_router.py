@@ -13,8 +13,8 @@ from citetracer.agents import guardrails
 from citetracer.agents.router import route, rules_unresolved
 from citetracer.agents.schemas import FieldLabel, JudgerReply
 from citetracer.collect.memory import fingerprint
-from citetracer.collect.stage import EvidenceBundle
 from citetracer.config import Settings
+from citetracer.evidence import EvidenceBundle
 from citetracer.extract import read_text
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.router import judge

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from citetracer.collect.http import HttpClient, OverBudget, RateLimiter
-from citetracer.collect.stage import RATE_BUDGET, EvidenceBundle
 from citetracer.config import OnlineSettings
+from citetracer.evidence import RATE_BUDGET, EvidenceBundle
 from citetracer.pipeline import Checker
 from citetracer.records import CitationResult, Reference, SourceOutcome
 from tests.collect.test_stages import FABRICATED

@@ -188,7 +188,7 @@ def test_datacite_software_record(web: FakeWeb) -> None:
 
 def test_wrong_shape_is_a_failure_not_an_empty_answer(web: FakeWeb) -> None:
     from citetracer.collect.consult import consult
-    from citetracer.collect.stage import EvidenceBundle
+    from citetracer.evidence import EvidenceBundle
 
     async def bad(call: Call) -> Any:
         data = await call.json("works/10.1109/cvpr.2016.90")

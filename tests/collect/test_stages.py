@@ -195,7 +195,7 @@ def test_wrong_base_url_or_empty_reply_is_a_failure_not_an_absence(web: FakeWeb,
 def test_a_substitute_does_not_restore_coverage(web: FakeWeb, make_settings: Any) -> None:
     """OpenAlex failed and Semantic Scholar stood in: the citation is not 'covered'."""
     from citetracer.collect.scholar import ScholarStage
-    from citetracer.collect.stage import EvidenceBundle
+    from citetracer.evidence import EvidenceBundle
 
     web.faults["openalex"] = Fault(mode="status", status=500)
     stage = online_stages(make_settings(retries=0))[1]

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from citetracer.collect.stage import EvidenceBundle
 from citetracer.config import Settings
+from citetracer.evidence import EvidenceBundle
 from citetracer.extract import read_text
 from citetracer.pipeline import Checker
 from citetracer.records import Reference, SourceOutcome

@@ -26,16 +26,13 @@ from typing import Any
 
 from citetracer.agents.schemas import FieldLabel, JudgerReply
 from citetracer.judge import gate
-from citetracer.judge.codes import NEAR_MISS_SIMILARITY, Finding, p2_non_scholarly
+from citetracer.judge.codes import Finding, p2_non_scholarly
 from citetracer.judge.context import UNINDEXED_TYPES, JudgeContext
 from citetracer.match.normalize import tokens
 from citetracer.match.rules import Assessment
 from citetracer.records import FieldStatus, Verdict
+from citetracer.thresholds import NEAR_MISS_SIMILARITY, VALID_AUTHOR_OVERLAP, VALID_TITLE_SIMILARITY
 
-#: A Real verdict's supporting candidate must be at least this similar in title (rules' measure)...
-VALID_TITLE_SIMILARITY = 0.85
-#: ...and share at least this share of the cited authors, when both list authors.
-VALID_AUTHOR_OVERLAP = 0.5
 IDENTIFIER_FIELDS = ("doi", "arxiv_id")
 
 

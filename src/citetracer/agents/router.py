@@ -16,17 +16,18 @@ from citetracer.agents.client import LLMClient
 from citetracer.agents.judgers import JUDGERS, ask_judger
 from citetracer.agents.matcher_agent import label_residuals, rule_profile, shown_candidates
 from citetracer.agents.schemas import FieldLabel, JudgerReply
-from citetracer.judge.codes import NEAR_MISS_CERTAIN, SAME_AUTHORS_OVERLAP
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.router import CONFIDENCE, evidence_entry
 from citetracer.match.rules import Assessment
 from citetracer.records import AgentCall, Verdict
 from citetracer.taxonomy import class_of
+from citetracer.thresholds import (
+    MAX_AGENT_CONFIDENCE,
+    NEAR_MISS_CERTAIN,
+    NEIGHBOUR_TITLE_SIMILARITY,
+    SAME_AUTHORS_OVERLAP,
+)
 
-#: An author neighbour (P1/H1 evidence) is worth a second look from this title similarity on.
-NEIGHBOUR_TITLE_SIMILARITY = 0.5
-#: Agent verdicts are never reported as surer than this.
-MAX_AGENT_CONFIDENCE = 0.8
 #: Fields whose contradiction sends a case to the Hallucinated judger.
 IDENTITY_FIELDS = frozenset({"title", "authors", "venue", "year", "doi", "arxiv_id"})
 

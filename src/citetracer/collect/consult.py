@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable
 
 from citetracer.collect.http import Call, HttpClient, OverBudget, Refused, SourceFailure
 from citetracer.collect.memo import memo_note
-from citetracer.collect.stage import RATE_BUDGET, EvidenceBundle
+from citetracer.evidence import RATE_BUDGET, EvidenceBundle
 from citetracer.records import Candidate, SourceOutcome
 
 Ask = Callable[[Call], Awaitable[list[Candidate]]]

@@ -45,6 +45,7 @@ import unicodedata
 from collections.abc import Iterable
 
 from citetracer.config import OnlineSettings
+from citetracer.evidence import MemoAnswer
 from citetracer.match.normalize import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference
 from citetracer.store.db import Store, WorkRecord
@@ -179,6 +180,6 @@ class EvidenceMemo:
         return len(entries)
 
 
-def memo_note(entry: MemoEntry) -> str:
+def memo_note(entry: MemoAnswer) -> str:
     """What the report says about a replayed answer."""
     return f"answer of {entry.fetched_iso} replayed from the store's evidence memo (not asked again)"

@@ -12,16 +12,13 @@ from __future__ import annotations
 
 import hashlib
 
-from citetracer.collect.stage import EvidenceBundle
+from citetracer.evidence import EvidenceBundle
 from citetracer.match.names import compare_author_lists, family_keys
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, title_key, tokens
 from citetracer.match.venues import is_preprint
 from citetracer.records import Candidate, Reference, SourceOutcome
 from citetracer.store.db import Store, WorkRecord, venue_key
-
-#: A venue-year (that very year, from a complete source whose snapshot covers it) with at least
-#: this many records in the store counts as covered: absence from it is evidence, not a gap.
-MIN_VENUE_RECORDS = 20
+from citetracer.thresholds import MIN_VENUE_RECORDS
 
 
 def fingerprint(reference: Reference) -> str:

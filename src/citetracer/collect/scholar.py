@@ -38,11 +38,11 @@ from citetracer.collect.connectors.pubmed import PubMed
 from citetracer.collect.connectors.semanticscholar import SemanticScholar
 from citetracer.collect.consult import consult
 from citetracer.collect.http import HttpClient, UsesHttp
-from citetracer.collect.stage import BROAD_QUORUM, EvidenceBundle, budget_end, is_budget_skip
 from citetracer.config import Settings
-from citetracer.judge.codes import NEAR_MISS_SIMILARITY
-from citetracer.match.rules import title_similarity
+from citetracer.evidence import EvidenceBundle, budget_end, is_budget_skip
+from citetracer.match.normalize import title_similarity
 from citetracer.records import Reference, SourceOutcome
+from citetracer.thresholds import BROAD_QUORUM, NEAR_MISS_SIMILARITY
 
 REGISTRY: dict[str, Connector] = {
     c.name: c

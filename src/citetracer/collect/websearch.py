@@ -15,9 +15,9 @@ from typing import Protocol
 from citetracer.collect.connectors import envelope
 from citetracer.collect.consult import consult
 from citetracer.collect.http import Call, HttpClient, UsesHttp
-from citetracer.collect.stage import EvidenceBundle
 from citetracer.collect.urlfetch import UrlFetchStage
 from citetracer.config import Settings
+from citetracer.evidence import EvidenceBundle
 from citetracer.records import Candidate, Reference
 
 #: Result pages read per citation.

@@ -16,14 +16,9 @@ from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefi
 from citetracer.match.rules import Assessment
 from citetracer.match.venues import is_known, is_preprint, venue_id, venue_kind
 from citetracer.records import Candidate, FieldStatus, Reference
+from citetracer.thresholds import NEAR_MISS_CERTAIN, NEAR_MISS_SIMILARITY, SAME_AUTHORS_OVERLAP
 
 M, X = FieldStatus.MATCH, FieldStatus.MISMATCH
-
-#: Title similarity from which a differing title reads as a corrupted copy of a real one.
-NEAR_MISS_SIMILARITY = 0.75
-NEAR_MISS_CERTAIN = 0.9
-#: Share of cited authors that must be a work's authors to call them "the same authors".
-SAME_AUTHORS_OVERLAP = 0.5
 
 
 @dataclass
@@ -376,11 +371,7 @@ def h1_fabricated(ctx: JudgeContext) -> Finding | None:
         # Uncovered: absence is not evidence (a real paper by known authors may sit in a
         # venue the store does not hold).
         return None
-    by_authors = [
-        a
-        for a in ctx.assessments
-        if _by_the_cited_authors(a)
-    ]
+    by_authors = [a for a in ctx.assessments if _by_the_cited_authors(a)]
     if by_authors:
         works = "; ".join(_cite(a.candidate) for a in by_authors[:3])
         return Finding(

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
-from citetracer.collect.stage import EvidenceBundle
 from citetracer.data import lines
+from citetracer.evidence import EvidenceBundle
 from citetracer.match.rules import Assessment
 from citetracer.records import Candidate, Reference
 

@@ -23,20 +23,14 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from citetracer.judge.codes import (
-    NEAR_MISS_CERTAIN,
-    SAME_AUTHORS_OVERLAP,
-    Finding,
-    is_book,
-    record_is_book,
-    venue_conflict,
-)
+from citetracer.judge.codes import Finding, is_book, record_is_book, venue_conflict
 from citetracer.judge.context import JudgeContext
 from citetracer.match.names import particles, surname_keys
 from citetracer.match.normalize import title_words
 from citetracer.match.rules import Assessment
 from citetracer.match.venues import spells_any, venue_kind
 from citetracer.records import FieldStatus
+from citetracer.thresholds import IMPLAUSIBLE_FUTURE, NEAR_MISS_CERTAIN, SAME_AUTHORS_OVERLAP
 
 M, X = FieldStatus.MATCH, FieldStatus.MISMATCH
 
@@ -52,8 +46,6 @@ UNIQUE_TITLE_WORDS, UNIQUE_SHARED = 5, 2
 #: Venues that publish a paper once: the same paper in another year of one is no later version of it
 #: (a journal prints reviews, errata and replies under a work's title in later volumes).
 _ONCE = frozenset({"conference", "workshop"})
-#: A cited year this far in the future is not a date but a number read as one (review-copy line numbers).
-IMPLAUSIBLE_FUTURE = 20
 #: Of a long author list (this many or more), a share this large matching the record means the rest
 #: are renderings of names (transliterations, compound surnames), not substituted people.
 LONG_LIST, LONG_LIST_MATCHED = 10, 0.75

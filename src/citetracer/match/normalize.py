@@ -13,6 +13,7 @@ import unicodedata
 from functools import lru_cache
 
 from pylatexenc.latex2text import LatexNodes2Text
+from rapidfuzz import fuzz
 
 _LATEX = LatexNodes2Text(math_mode="text", strict_latex_spaces=False)
 _LATEX_HINT = re.compile(r"[\\{}$~]")
@@ -106,6 +107,12 @@ def title_words(value: str) -> tuple[str, ...]:
     if "$" in text:
         text = _MATH.sub(lambda m: " " + latex_to_text(m.group(0)) + " ", text)
     return tuple(tokens(text))
+
+
+@lru_cache(maxsize=65536)
+def title_similarity(a: str, b: str) -> float:
+    """How alike two titles read (0..1): edit-distance ratio of their folded words."""
+    return fuzz.ratio(" ".join(title_words(a)), " ".join(title_words(b))) / 100.0
 
 
 @lru_cache(maxsize=65536)

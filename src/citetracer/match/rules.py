@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 from rapidfuzz import fuzz
 
@@ -23,6 +22,7 @@ from citetracer.match.normalize import (
     fold,
     title_key,
     title_key_plain,
+    title_similarity,
     title_words,
     tokens,
 )
@@ -81,11 +81,6 @@ class Assessment:
         if self.status("venue") == M:
             score += 0.3
         return score
-
-
-@lru_cache(maxsize=65536)
-def title_similarity(a: str, b: str) -> float:
-    return fuzz.ratio(" ".join(title_words(a)), " ".join(title_words(b))) / 100.0
 
 
 def title_form(cited: str, found: str) -> str | None:

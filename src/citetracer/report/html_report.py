@@ -24,7 +24,6 @@ from pathlib import Path
 from typing import IO
 from urllib.parse import quote
 
-from citetracer import __version__
 from citetracer.records import CitationResult
 from citetracer.report.views import (
     CLASSES,
@@ -40,6 +39,7 @@ from citetracer.report.views import (
     top_codes,
 )
 from citetracer.taxonomy import CODES, PRIMARY_ORDER
+from citetracer.version import __version__
 
 SHORT = {"Real": "R", "Potential": "P", "Hallucinated": "H"}
 

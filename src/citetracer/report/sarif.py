@@ -16,11 +16,11 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import quote
 
-from citetracer import __version__
 from citetracer.records import CitationResult
 from citetracer.report.sources import Location, entry_locations
 from citetracer.report.views import lead_reason
 from citetracer.taxonomy import CODES, PRIMARY_ORDER
+from citetracer.version import __version__
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 #: The rules, fixed so every result's ruleIndex is known before the run ends.

@@ -19,8 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from citetracer import __version__
 from citetracer.config import Settings
+from citetracer.version import __version__
 
 JOURNAL = "journal.jsonl"
 FORMAT = 1

@@ -1,6 +1,7 @@
 """The Cascading Evidence Collector's driver: cheapest stage first, stop once Real.
 
-After every stage the rule matcher and the judgers run on the cumulative
+It sits above the stages (collect/, match/, judge/), beside the pipeline that calls it:
+after every evidence stage the rule matcher and the judgers run on the cumulative
 bundle; the cascade stops at the first stage whose evidence supports Real,
 so a citation found in the local store costs no connector call.
 
@@ -18,7 +19,8 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from citetracer.collect.memo import EvidenceMemo, citation_subject
-from citetracer.collect.stage import AGENT_CALLS, EvidenceBundle, Stage
+from citetracer.collect.stage import AGENT_CALLS, Stage
+from citetracer.evidence import EvidenceBundle
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.router import judge, supports_real
 from citetracer.match.rules import Assessment, assess_all

@@ -1,0 +1,41 @@
+"""The decision thresholds, in one place: the numbers a verdict turns on.
+
+Each is a measure the rules and the agents' guardrails compare with; they are
+read here by name so that "why is 0.75 a near miss?" has one answer. Size and
+time bounds of readers (bytes, characters, seconds) stay beside the reader they
+bound: they protect the process, they do not decide a verdict.
+"""
+
+from __future__ import annotations
+
+# ----------------------------------------------------------------- titles and authors (judge/)
+
+#: Title similarity from which a differing title reads as a corrupted copy of a real one (H2) ...
+NEAR_MISS_SIMILARITY = 0.75
+#: ... and from which a title change is one anywhere, not only where the search covers the venue.
+NEAR_MISS_CERTAIN = 0.9
+#: Share of cited authors that must be a work's authors to call them "the same authors".
+SAME_AUTHORS_OVERLAP = 0.5
+#: A cited year this far in the future is not a date but a number read as one (review-copy line numbers).
+IMPLAUSIBLE_FUTURE = 20
+
+# ------------------------------------------------------------------------ evidence (collect/)
+
+#: Broad indexes that must have answered a title search before a source skipped for the rate
+#: budget stops counting as failed (see evidence.EvidenceBundle.failed_sources).
+BROAD_QUORUM = 2
+#: A venue-year (that very year, from a complete source whose snapshot covers it) with at least
+#: this many records in the store counts as covered: absence from it is evidence, not a gap.
+MIN_VENUE_RECORDS = 20
+
+# ------------------------------------------------------------------- LLM agents (judge/agent_*)
+
+#: A Real verdict from an agent needs a supporting candidate at least this similar in title
+#: (rules' measure) ...
+VALID_TITLE_SIMILARITY = 0.85
+#: ... and sharing at least this share of the cited authors, when both list authors.
+VALID_AUTHOR_OVERLAP = 0.5
+#: An author neighbour (P1/H1 evidence) is worth a second look from this title similarity on.
+NEIGHBOUR_TITLE_SIMILARITY = 0.5
+#: Agent verdicts are never reported as surer than this.
+MAX_AGENT_CONFIDENCE = 0.8
