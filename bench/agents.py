@@ -3,7 +3,7 @@
 Runs the split twice through the same Checker as bench/hallmark.py (memory
 store filled from the world file, closed world): once with agents off, once
 with agents on. By default the agents talk to the fake OpenAI-compatible server
-of tests/agents/fakellm.py on 127.0.0.1 with a model that agrees with the rules
+of tests/llm/fakellm.py on 127.0.0.1 with a model that agrees with the rules
 (`echo_rules_policy`), which measures the share of citations sent to an agent,
 the requests and (estimated, chars/4) tokens, and proves the plumbing changes
 no verdict. With --base-url and --model it uses a real endpoint instead (opt-in,
@@ -86,7 +86,7 @@ def main() -> int:
             on, on_s = run(store, path, refs, llm, closed)
             where = f"endpoint {args.base_url}, model {args.model}"
         else:
-            from tests.agents.fakellm import FakeLLM, echo_rules_policy
+            from tests.llm.fakellm import FakeLLM, echo_rules_policy
 
             with FakeLLM(accepts=args.accepts, policy=echo_rules_policy) as fake:
                 on, on_s = run(store, path, refs, llm.model_copy(update={"base_url": fake.url}), closed)

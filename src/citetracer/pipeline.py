@@ -218,7 +218,7 @@ class Checker:
         refs, warnings = read.references, list(read.warnings)
         parser_calls: list[list[AgentCall]] = []
         if self.settings.llm.enabled and Path(name).suffix.lower() in (".pdf", ".txt"):
-            from citetracer.agents.parser_agent import repair_with_agent
+            from citetracer.extract.parser_agent import repair_with_agent
 
             refs, more, parser_calls = repair_with_agent(self.settings.llm, Path(name), refs)
             warnings += more
@@ -266,8 +266,8 @@ def _agent_review(settings: Settings) -> Review | None:
     """The LLM agents' review of unresolved citations, when an endpoint is configured."""
     if not settings.llm.enabled:
         return None
-    from citetracer.agents.client import LLMClient
-    from citetracer.agents.router import AgentReviewer
+    from citetracer.judge.agent_review import AgentReviewer
+    from citetracer.llm.client import LLMClient
 
     return AgentReviewer(LLMClient.shared(settings.llm)).review
 

@@ -39,8 +39,8 @@ def online_stages(settings: Settings, http: HttpClient | None = None, memo: Evid
     url_stage = UrlFetchStage(settings, http)
     url_stage.memo = memo
     if settings.llm.enabled:
-        from citetracer.agents.client import LLMClient
-        from citetracer.agents.web_agent import WebAgent
+        from citetracer.collect.web_agent import WebAgent
+        from citetracer.llm.client import LLMClient
 
         url_stage.page_reader = WebAgent(LLMClient.shared(settings.llm)).read_page
     stages: list[Stage] = [url_stage, ScholarStage(settings, http), ScholarStage(settings, http, broad=False)]

@@ -39,9 +39,9 @@ import httpx
 from platformdirs import user_cache_dir
 from pydantic import BaseModel, ValidationError
 
-from citetracer.agents.cache import ResponseCache, cache_key
-from citetracer.agents.prompts import Prompt
 from citetracer.config import LLMSettings
+from citetracer.llm.cache import ResponseCache, cache_key
+from citetracer.llm.prompts import Prompt
 from citetracer.records import AgentCall
 
 T = TypeVar("T", bound=BaseModel)

@@ -5,18 +5,18 @@ URL Fetch and Web Search read citation_* tags, Dublin Core and JSON-LD first
 the agent (`UrlFetchStage.page_reader`). The agent sees the page's visible
 text (bounded, quoted as data) and never the citation, so it cannot copy the
 cited record back as "evidence"; and every value it returns must be in the
-page text (`guardrails.grounded`), the title word for word.
+page text (`llm.untrusted.grounded`), the title word for word.
 """
 
 from __future__ import annotations
 
 from html.parser import HTMLParser
 
-from citetracer.agents.client import LLMClient
-from citetracer.agents.guardrails import grounded, quote
-from citetracer.agents.prompts import load_prompt
-from citetracer.agents.schemas import WebReply
 from citetracer.collect.stage import AGENT_CALLS
+from citetracer.llm.client import LLMClient
+from citetracer.llm.prompts import load_prompt
+from citetracer.llm.schemas import WebReply
+from citetracer.llm.untrusted import grounded, quote
 from citetracer.match.normalize import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Person
 

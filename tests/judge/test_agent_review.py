@@ -9,21 +9,21 @@ from typing import Any
 
 import pytest
 
-from citetracer.agents import guardrails
-from citetracer.agents.router import route, rules_unresolved
-from citetracer.agents.schemas import FieldLabel, JudgerReply
 from citetracer.collect.memory import fingerprint
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle
 from citetracer.extract import read_text
+from citetracer.judge import agent_guardrails as guardrails
+from citetracer.judge.agent_review import route, rules_unresolved
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.router import judge
+from citetracer.llm.schemas import FieldLabel, JudgerReply
 from citetracer.match.rules import assess_all
 from citetracer.pipeline import Checker
 from citetracer.records import CitationResult, Reference
 from citetracer.store.db import Store
-from tests.agents.fakellm import FakeLLM, Reply, Status, echo_rules_policy, reply_json, user_text
 from tests.conftest import RECORDS, run_check
+from tests.llm.fakellm import FakeLLM, Reply, Status, echo_rules_policy, reply_json, user_text
 
 P3_GIVEN_NAME = """@inproceedings{p3, title={Deep Residual Learning for Image Recognition},
     author={He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Wei}, booktitle={CVPR}, year=2016}"""
@@ -293,7 +293,7 @@ def test_cli_flags_and_json_totals(store: Store, tmp_path: Path, monkeypatch: py
 def test_judger_schemas_admit_only_their_own_codes() -> None:
     import pydantic
 
-    from citetracer.agents.schemas import HallucinatedJudgerReply, PotentialJudgerReply, ValidJudgerReply
+    from citetracer.llm.schemas import HallucinatedJudgerReply, PotentialJudgerReply, ValidJudgerReply
 
     for schema, bad, good in ((PotentialJudgerReply, "H1", "P3"), (ValidJudgerReply, "H3", "R2"),
                               (HallucinatedJudgerReply, "R2", "H2")):

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from citetracer.agents.client import LLMClient
-from citetracer.agents.guardrails import quote
-from citetracer.agents.prompts import load_prompt
-from citetracer.agents.schemas import FieldLabel, MatcherReply
+from citetracer.llm.client import LLMClient
+from citetracer.llm.prompts import load_prompt
+from citetracer.llm.schemas import FieldLabel, MatcherReply
+from citetracer.llm.untrusted import quote, reference_data
 from citetracer.match.rules import Assessment
 from citetracer.records import AgentCall, Candidate, Reference, Verdict
 
@@ -26,13 +26,6 @@ MAX_CANDIDATES = 5
 def shown_candidates(assessments: list[Assessment]) -> dict[str, Assessment]:
     """Short ids (C1, C2, ...) for the candidates the agents may cite."""
     return {f"C{i}": a for i, a in enumerate(assessments[:MAX_CANDIDATES], 1)}
-
-
-def reference_data(ref: Reference) -> dict[str, Any]:
-    data = ref.model_dump(mode="json", exclude={"boxes", "page", "label"}, exclude_none=True)
-    data["authors"] = [p.display() for p in ref.authors] + (["et al."] if ref.et_al else [])
-    data.pop("et_al", None)
-    return {k: v for k, v in data.items() if v not in (None, "", [])}
 
 
 def candidate_data(cid: str, a: Assessment) -> dict[str, Any]:

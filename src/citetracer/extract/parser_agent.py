@@ -8,7 +8,7 @@ provenance (raw text, page, boxes, label). Two rules keep it cheap and honest:
   under three words, an identifier in the text the draft missed); a sound
   draft costs nothing;
 - a value the model returns is kept only if it is in the block's text
-  (`guardrails.grounded`); otherwise the draft's value stays.
+  (`llm.untrusted.grounded`); otherwise the draft's value stays.
 With a vision model configured and a crop available, the image goes along.
 A failed or invalid reply raises `AgentError`: the extractor keeps the draft and
 warns. `continues_previous` answers are collected in `continuations` (the
@@ -22,12 +22,11 @@ import re
 from pathlib import Path
 from typing import Any, Protocol
 
-from citetracer.agents.client import Content, LLMClient
-from citetracer.agents.guardrails import grounded, quote
-from citetracer.agents.matcher_agent import reference_data
-from citetracer.agents.prompts import load_prompt
-from citetracer.agents.schemas import ParserReply
 from citetracer.config import LLMSettings
+from citetracer.llm.client import Content, LLMClient
+from citetracer.llm.prompts import load_prompt
+from citetracer.llm.schemas import ParserReply
+from citetracer.llm.untrusted import grounded, quote, reference_data
 from citetracer.match.normalize import tokens
 from citetracer.match.venues import is_known
 from citetracer.records import FIELDS, AgentCall, Person, Reference

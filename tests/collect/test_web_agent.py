@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from citetracer.agents.client import LLMClient
-from citetracer.agents.web_agent import WebAgent, visible_text
 from citetracer.collect.online import online_stages
+from citetracer.collect.web_agent import WebAgent, visible_text
 from citetracer.config import LLMSettings, OnlineSettings, Settings
+from citetracer.llm.client import LLMClient
 from citetracer.pipeline import Checker
 from citetracer.records import Person, Reference
-from tests.agents.fakellm import FakeLLM, reply_json
+from tests.llm.fakellm import FakeLLM, reply_json
 
 PAGE = """<html><head><title>Lab page</title><script>var answer = "Real";</script>
 <style>.x{}</style></head><body><h1>Tensor Sketching for Streaming Graphs</h1>

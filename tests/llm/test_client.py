@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from citetracer.agents.client import LLMClient, parse_reply
-from citetracer.agents.prompts import Prompt, load_prompt
-from citetracer.agents.schemas import MatcherReply
 from citetracer.config import LLMSettings
-from tests.agents.fakellm import FakeLLM, Reply, Sleep, Status, reply_json
+from citetracer.llm.client import LLMClient, parse_reply
+from citetracer.llm.prompts import Prompt, load_prompt
+from citetracer.llm.schemas import MatcherReply
+from tests.llm.fakellm import FakeLLM, Reply, Sleep, Status, reply_json
 
 GOOD = {"fields": [{"field": "venue", "label": "normalizable", "candidate_ids": ["C1"], "note": "abbreviation"}]}
 

@@ -11,13 +11,13 @@ bundle: an agent is the most expensive step, so it never runs between stages.
 
 from __future__ import annotations
 
-from citetracer.agents import guardrails
-from citetracer.agents.client import LLMClient
-from citetracer.agents.judgers import JUDGERS, ask_judger
-from citetracer.agents.matcher_agent import label_residuals, rule_profile, shown_candidates
-from citetracer.agents.schemas import FieldLabel, JudgerReply
+from citetracer.judge import agent_guardrails as guardrails
+from citetracer.judge.agents import JUDGERS, ask_judger
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.router import CONFIDENCE, evidence_entry
+from citetracer.llm.client import LLMClient
+from citetracer.llm.schemas import FieldLabel, JudgerReply
+from citetracer.match.agent import label_residuals, rule_profile, shown_candidates
 from citetracer.match.rules import Assessment
 from citetracer.records import AgentCall, Verdict
 from citetracer.taxonomy import class_of

@@ -21,17 +21,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from citetracer.agents.client import LLMClient
-from citetracer.agents.guardrails import quote
-from citetracer.agents.matcher_agent import case_data
-from citetracer.agents.prompts import load_prompt
-from citetracer.agents.schemas import (
+from citetracer.llm.client import LLMClient
+from citetracer.llm.prompts import load_prompt
+from citetracer.llm.schemas import (
     FieldLabel,
     HallucinatedJudgerReply,
     JudgerReply,
     PotentialJudgerReply,
     ValidJudgerReply,
 )
+from citetracer.llm.untrusted import quote
+from citetracer.match.agent import case_data
 from citetracer.match.rules import Assessment
 from citetracer.records import AgentCall, Reference, Verdict
 

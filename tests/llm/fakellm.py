@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-from citetracer.agents.guardrails import unquote
+from citetracer.llm.untrusted import unquote
 
 
 @dataclass

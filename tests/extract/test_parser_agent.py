@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from citetracer.agents.client import LLMClient
-from citetracer.agents.parser_agent import LLMParserAgent, needs_repair
 from citetracer.config import LLMSettings, Settings
 from citetracer.extract import fields, read_references
+from citetracer.extract.parser_agent import LLMParserAgent, needs_repair
 from citetracer.extract.repair import RepairRequest, repair_references
+from citetracer.llm.client import LLMClient
 from citetracer.pipeline import Checker
 from citetracer.records import Person, Reference
 from citetracer.store.db import Store
-from tests.agents.fakellm import FakeLLM, Reply, reply_json
+from tests.llm.fakellm import FakeLLM, Reply, reply_json
 
 TEXT = "[3] A. Vaswani, N. Shazeer. Attention is all you need. In NIPS, pages 5998-6008, 2017."
 BROKEN = Reference(

@@ -1,10 +1,7 @@
-"""Guardrails that hold whatever the model says.
+"""Guardrails that hold whatever the judger agents say.
 
-- Untrusted text (reference strings, candidate records, web pages) enters a
-  prompt only through `quote`: as JSON inside an `<untrusted-...>` element, with
-  `<` and `>` escaped so no string can close the element or open a new one.
-  The system prompt says its content is data; the checks below make obeying an
-  injected instruction useless anyway.
+- Untrusted text enters a prompt only through `llm.untrusted.quote` (as data); the
+  checks below make obeying an injected instruction useless anyway.
 - `check_judgement`: an LLM verdict is accepted only if it meets its judger's
   evidence threshold against the rules' own comparisons: Real needs a supporting
   candidate that exists in the bundle and is the same work by the rules' measures;
@@ -15,39 +12,21 @@
   did not fail; and every accusation then passes the rules' accusation gate (judge/gate.py), so an
   agent cannot accuse on less proof than the rules may. Potential codes are held to their definitions too: P1 needs
   incomplete coverage, P2 a non-scholarly reference, P3 a matching candidate.
-- `grounded`: values an agent extracts from a text must be in that text.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from typing import Any
 
-from citetracer.agents.schemas import FieldLabel, JudgerReply
 from citetracer.judge import gate
 from citetracer.judge.codes import Finding, p2_non_scholarly
 from citetracer.judge.context import UNINDEXED_TYPES, JudgeContext
-from citetracer.match.normalize import tokens
+from citetracer.llm.schemas import FieldLabel, JudgerReply
 from citetracer.match.rules import Assessment
 from citetracer.records import FieldStatus, Verdict
 from citetracer.thresholds import NEAR_MISS_SIMILARITY, VALID_AUTHOR_OVERLAP, VALID_TITLE_SIMILARITY
 
 IDENTIFIER_FIELDS = ("doi", "arxiv_id")
-
-
-def quote(label: str, data: Any) -> str:
-    """`data` as inert JSON inside <untrusted-label>...</untrusted-label>."""
-    body = json.dumps(data, ensure_ascii=False, default=str).replace("<", "\\u003c").replace(">", "\\u003e")
-    return f"<untrusted-{label}>\n{body}\n</untrusted-{label}>"
-
-
-def unquote(label: str, text: str) -> Any:
-    """The data of a `quote` block in `text` (what a fake or a log reader needs), or None."""
-    start, end = text.find(f"<untrusted-{label}>"), text.find(f"</untrusted-{label}>")
-    if start < 0 or end < start:
-        return None
-    return json.loads(text[start + len(label) + 12 : end])
 
 
 def identifier_contradiction(ctx: JudgeContext, verdict: Verdict) -> bool:
@@ -153,14 +132,3 @@ def _same_work(a: Assessment) -> bool:
     authors_ok = a.authors is None or a.authors.overlap >= VALID_AUTHOR_OVERLAP
     no_id_conflict = not any(a.status(f) == FieldStatus.MISMATCH for f in IDENTIFIER_FIELDS)
     return (by_title or by_id) and authors_ok and no_id_conflict
-
-
-def grounded(value: str | None, text: str, share: float = 0.8) -> bool:
-    """Whether most words of `value` occur in `text` (an extractor copies, it does not invent)."""
-    if not value:
-        return True
-    words = tokens(value)
-    if not words:
-        return True
-    haystack = set(tokens(text))
-    return sum(w in haystack for w in words) >= share * len(words)
