@@ -9,6 +9,7 @@ raw signals the judgers need (title similarity, author overlap, year delta).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
@@ -125,10 +126,30 @@ def _compare_simple(name: str, cited: str | None, found: str | None) -> FieldCom
 
 
 def assess(reference: Reference, cand: Candidate) -> Assessment:
-    """Field-by-field comparison of one reference with one candidate."""
+    """Field-by-field comparison of one reference with one candidate: each comparer of COMPARERS in turn."""
     a = Assessment(candidate=cand)
-    fields = a.fields
+    for name, compare in COMPARERS:
+        comparison = compare(reference, cand, a)
+        if comparison is not None:
+            a.fields[name] = comparison
+    for name in ("title", "venue", "year", "doi", "arxiv_id", "pages", "volume", "issue", "publisher"):
+        cited_value = getattr(reference, name)
+        found_value = getattr(cand, name)
+        if cited_value in (None, "") and found_value not in (None, ""):
+            a.reference_missing[name] = _cmp(
+                name, MISS, None, found_value, residual=Residual.REFERENCE_MISSING, note="not given by the citation"
+            )
+    return a
 
+
+#: A comparer of one field: the comparison of the cited value with the candidate's (None when the
+#: citation does not give the field). It may record raw signals on the assessment (title
+#: similarity and form, author comparison, year delta) for the judgers and the later comparers.
+Comparer = Callable[[Reference, Candidate, Assessment], FieldComparison | None]
+
+
+def compare_title(reference: Reference, cand: Candidate, a: Assessment) -> FieldComparison | None:
+    """Same title up to formatting, the title without its subtitle, or found whole in the raw text."""
     if (
         cand.title
         and (not reference.title or title_form(reference.title, cand.title) is None)
@@ -138,7 +159,7 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
         # The parser split a reference string wrongly, but the record's title is in it.
         a.title_similarity = 1.0
         a.title_form = "raw-text"
-        fields["title"] = _cmp(
+        return _cmp(
             "title",
             M,
             reference.title,
@@ -147,200 +168,218 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
             residual=Residual.NORMALIZABLE,
             note="title found in the reference text (the field parser split it differently)",
         )
-    elif reference.title:
-        if cand.title:
-            a.title_similarity = title_similarity(reference.title, cand.title)
-            a.title_form = title_form(reference.title, cand.title)
-            if a.title_form == "exact":
-                fields["title"] = _cmp("title", M, reference.title, cand.title, similarity=a.title_similarity)
-            elif a.title_form == "subtitle":
-                fields["title"] = _cmp(
-                    "title",
-                    M,
-                    reference.title,
-                    cand.title,
-                    similarity=a.title_similarity,
-                    residual=Residual.NORMALIZABLE,
-                    note="subtitle omitted",
-                )
-            else:
-                fields["title"] = _cmp(
-                    "title",
-                    X,
-                    reference.title,
-                    cand.title,
-                    similarity=a.title_similarity,
-                    residual=Residual.CONTRADICTION,
-                )
-        else:
-            fields["title"] = _cmp("title", MISS, reference.title, None, residual=Residual.CANDIDATE_MISSING)
+    if not reference.title:
+        return None
+    if not cand.title:
+        return _cmp("title", MISS, reference.title, None, residual=Residual.CANDIDATE_MISSING)
+    a.title_similarity = title_similarity(reference.title, cand.title)
+    a.title_form = title_form(reference.title, cand.title)
+    if a.title_form == "exact":
+        return _cmp("title", M, reference.title, cand.title, similarity=a.title_similarity)
+    if a.title_form == "subtitle":
+        return _cmp(
+            "title",
+            M,
+            reference.title,
+            cand.title,
+            similarity=a.title_similarity,
+            residual=Residual.NORMALIZABLE,
+            note="subtitle omitted",
+        )
+    return _cmp("title", X, reference.title, cand.title, similarity=a.title_similarity, residual=Residual.CONTRADICTION)
 
-    if reference.authors:
-        cited_names = "; ".join(p.display() for p in reference.authors)
-        if cand.authors:
-            cmp = compare_author_lists(reference.authors, cand.authors, reference.et_al, cand.authors_truncated)
-            a.authors = cmp
-            found_names = "; ".join(p.display() for p in cand.authors)
-            complete = cmp.complete
-            if complete and cmp.variants:
-                fields["authors"] = _cmp(
-                    "authors",
-                    M,
-                    cited_names,
-                    found_names,
-                    similarity=1.0,
-                    residual=Residual.NORMALIZABLE,
-                    note=f"{cmp.variants} author name(s) spelt differently from the record (a typo, a name cut short)",
-                )
-            elif complete and cmp.in_order:
-                fields["authors"] = _cmp("authors", M, cited_names, found_names, similarity=1.0)
-            elif complete:
-                fields["authors"] = _cmp(
-                    "authors",
-                    M,
-                    cited_names,
-                    found_names,
-                    similarity=1.0,
-                    residual=Residual.NORMALIZABLE,
-                    note="same authors in another order",
-                )
-            else:
-                fields["authors"] = _cmp(
-                    "authors",
-                    X,
-                    cited_names,
-                    found_names,
-                    similarity=cmp.overlap,
-                    residual=Residual.CONTRADICTION,
-                    note=_author_note(cmp),
-                )
-        else:
-            fields["authors"] = _cmp("authors", MISS, cited_names, None, residual=Residual.CANDIDATE_MISSING)
 
-    if reference.year is not None:
-        if cand.year is not None:
-            a.year_delta = reference.year - cand.year
-            fields["year"] = _cmp(
-                "year",
-                M if a.year_delta == 0 else X,
-                reference.year,
-                cand.year,
-                residual=None if a.year_delta == 0 else Residual.CONTRADICTION,
-            )
-        else:
-            fields["year"] = _cmp("year", MISS, reference.year, None, residual=Residual.CANDIDATE_MISSING)
+def compare_authors(reference: Reference, cand: Candidate, a: Assessment) -> FieldComparison | None:
+    """The same people (in order, in another order, some names spelt differently), or not."""
+    if not reference.authors:
+        return None
+    cited_names = "; ".join(p.display() for p in reference.authors)
+    if not cand.authors:
+        return _cmp("authors", MISS, cited_names, None, residual=Residual.CANDIDATE_MISSING)
+    cmp = compare_author_lists(reference.authors, cand.authors, reference.et_al, cand.authors_truncated)
+    a.authors = cmp
+    found_names = "; ".join(p.display() for p in cand.authors)
+    if cmp.complete and cmp.variants:
+        return _cmp(
+            "authors",
+            M,
+            cited_names,
+            found_names,
+            similarity=1.0,
+            residual=Residual.NORMALIZABLE,
+            note=f"{cmp.variants} author name(s) spelt differently from the record (a typo, a name cut short)",
+        )
+    if cmp.complete and cmp.in_order:
+        return _cmp("authors", M, cited_names, found_names, similarity=1.0)
+    if cmp.complete:
+        return _cmp(
+            "authors",
+            M,
+            cited_names,
+            found_names,
+            similarity=1.0,
+            residual=Residual.NORMALIZABLE,
+            note="same authors in another order",
+        )
+    return _cmp(
+        "authors",
+        X,
+        cited_names,
+        found_names,
+        similarity=cmp.overlap,
+        residual=Residual.CONTRADICTION,
+        note=_author_note(cmp),
+    )
 
-    if reference.venue:
-        found_venue = cand.venue or cand.venue_full
-        if not found_venue:
-            fields["venue"] = _cmp("venue", MISS, reference.venue, None, residual=Residual.CANDIDATE_MISSING)
-        elif any(same_venue(reference.venue, v) for v in (cand.venue, cand.venue_full) if v):
-            exact = fold(reference.venue) in (fold(cand.venue or ""), fold(cand.venue_full or ""))
-            fields["venue"] = _cmp(
-                "venue",
-                M,
-                reference.venue,
-                found_venue,
-                residual=None if exact else Residual.NORMALIZABLE,
-                note=None if exact else f"venue '{reference.venue}' names '{found_venue}'",
-            )
-        elif any(spells(reference.venue, v) for v in (cand.venue, cand.venue_full) if v):
-            fields["venue"] = _cmp(
-                "venue",
-                M,
-                reference.venue,
-                found_venue,
-                residual=Residual.NORMALIZABLE,
-                note=f"venue '{reference.venue}' read as a spelling of '{cand.venue_full or found_venue}'",
-            )
-        elif a.title_form == "raw-text" and any(
-            _in_free_text(reference, v, tokens_only=True) for v in (cand.venue, cand.venue_full) if v
-        ):
-            fields["venue"] = _cmp(
-                "venue",
-                M,
-                reference.venue,
-                found_venue,
-                residual=Residual.NORMALIZABLE,
-                note="venue found in the reference text (the field parser split it differently)",
-            )
-        else:
-            note = (
-                "preprint cited as published" if is_preprint(found_venue) and not is_preprint(reference.venue) else None
-            )
-            fields["venue"] = _cmp(
-                "venue",
-                X,
-                reference.venue,
-                found_venue,
-                residual=Residual.CONTRADICTION,
-                note=note,
-            )
 
-    ref_doi = canonical_doi(reference.doi)
-    if ref_doi:
-        cand_doi = canonical_doi(cand.doi)
-        if cand_doi == ref_doi:
-            fields["doi"] = _cmp("doi", M, ref_doi, cand_doi)
-        elif arxiv_from_doi(ref_doi) and arxiv_from_doi(ref_doi) == canonical_arxiv(cand.arxiv_id):
-            fields["doi"] = _cmp("doi", M, ref_doi, cand.arxiv_id, residual=Residual.NORMALIZABLE, note="arXiv DOI")
-        elif not cand_doi:
-            fields["doi"] = _cmp("doi", MISS, ref_doi, None, residual=Residual.CANDIDATE_MISSING)
-        elif arxiv_from_doi(ref_doi) and not arxiv_from_doi(cand_doi):
-            # An arXiv DOI for a work whose published version has another DOI: two versions.
-            fields["doi"] = _cmp(
-                "doi",
-                MISS,
-                ref_doi,
-                cand_doi,
-                residual=Residual.CANDIDATE_MISSING,
-                note="arXiv DOI of a work with a publisher DOI",
-            )
-        else:
-            fields["doi"] = _cmp("doi", X, ref_doi, cand_doi, residual=Residual.CONTRADICTION)
+def compare_year(reference: Reference, cand: Candidate, a: Assessment) -> FieldComparison | None:
+    """The same year, or the difference (kept as `year_delta` for the judgers)."""
+    if reference.year is None:
+        return None
+    if cand.year is None:
+        return _cmp("year", MISS, reference.year, None, residual=Residual.CANDIDATE_MISSING)
+    a.year_delta = reference.year - cand.year
+    same = a.year_delta == 0
+    return _cmp("year", M if same else X, reference.year, cand.year, residual=None if same else Residual.CONTRADICTION)
 
-    ref_arxiv = canonical_arxiv(reference.arxiv_id)
-    if ref_arxiv and not (ref_doi and arxiv_from_doi(ref_doi) == ref_arxiv):
-        cand_arxiv = canonical_arxiv(cand.arxiv_id) or arxiv_from_doi(canonical_doi(cand.doi))
-        if cand_arxiv == ref_arxiv:
-            fields["arxiv_id"] = _cmp("arxiv_id", M, ref_arxiv, cand_arxiv)
-        elif not cand_arxiv:
-            fields["arxiv_id"] = _cmp("arxiv_id", MISS, ref_arxiv, None, residual=Residual.CANDIDATE_MISSING)
-        else:
-            fields["arxiv_id"] = _cmp("arxiv_id", X, ref_arxiv, cand_arxiv, residual=Residual.CONTRADICTION)
 
-    if reference.pages:
-        ref_pages, cand_pages = canonical_pages(reference.pages), canonical_pages(cand.pages)
-        if not cand_pages:
-            fields["pages"] = _cmp("pages", MISS, reference.pages, None, residual=Residual.CANDIDATE_MISSING)
-        elif ref_pages and ref_pages[0] == cand_pages[0]:
-            fields["pages"] = _cmp("pages", M, reference.pages, cand.pages)
-        else:
-            fields["pages"] = _cmp("pages", X, reference.pages, cand.pages, residual=Residual.CONTRADICTION)
-
-    for name, cited_value, found_value in (
-        ("volume", reference.volume, cand.volume),
-        ("issue", reference.issue, cand.issue),
+def compare_venue(reference: Reference, cand: Candidate, a: Assessment) -> FieldComparison | None:
+    """The same venue by name or abbreviation, a known spelling of it, or (after a raw-text
+    title) found in the reference text; a published venue against a preprint server is noted."""
+    if not reference.venue:
+        return None
+    found_venue = cand.venue or cand.venue_full
+    if not found_venue:
+        return _cmp("venue", MISS, reference.venue, None, residual=Residual.CANDIDATE_MISSING)
+    if any(same_venue(reference.venue, v) for v in (cand.venue, cand.venue_full) if v):
+        exact = fold(reference.venue) in (fold(cand.venue or ""), fold(cand.venue_full or ""))
+        return _cmp(
+            "venue",
+            M,
+            reference.venue,
+            found_venue,
+            residual=None if exact else Residual.NORMALIZABLE,
+            note=None if exact else f"venue '{reference.venue}' names '{found_venue}'",
+        )
+    if any(spells(reference.venue, v) for v in (cand.venue, cand.venue_full) if v):
+        return _cmp(
+            "venue",
+            M,
+            reference.venue,
+            found_venue,
+            residual=Residual.NORMALIZABLE,
+            note=f"venue '{reference.venue}' read as a spelling of '{cand.venue_full or found_venue}'",
+        )
+    if a.title_form == "raw-text" and any(
+        _in_free_text(reference, v, tokens_only=True) for v in (cand.venue, cand.venue_full) if v
     ):
-        comparison = _compare_simple(name, cited_value, found_value)
-        if comparison:
-            fields[name] = comparison
-    for name, cited_value in (("publisher", reference.publisher), ("location", reference.location)):
-        if cited_value:
-            found_value = cand.publisher if name == "publisher" else None
-            if found_value and fuzz.token_set_ratio(fold(cited_value), fold(found_value)) >= 90:
-                fields[name] = _cmp(name, M, cited_value, found_value)
-            else:
-                # Publisher names and places vary too much to contradict anything on their own.
-                fields[name] = _cmp(name, MISS, cited_value, found_value, residual=Residual.CANDIDATE_MISSING)
-    for name in ("title", "venue", "year", "doi", "arxiv_id", "pages", "volume", "issue", "publisher"):
-        cited_value = getattr(reference, name)
-        found_value = getattr(cand, name)
-        if cited_value in (None, "") and found_value not in (None, ""):
-            a.reference_missing[name] = _cmp(
-                name, MISS, None, found_value, residual=Residual.REFERENCE_MISSING, note="not given by the citation"
-            )
-    return a
+        return _cmp(
+            "venue",
+            M,
+            reference.venue,
+            found_venue,
+            residual=Residual.NORMALIZABLE,
+            note="venue found in the reference text (the field parser split it differently)",
+        )
+    note = "preprint cited as published" if is_preprint(found_venue) and not is_preprint(reference.venue) else None
+    return _cmp("venue", X, reference.venue, found_venue, residual=Residual.CONTRADICTION, note=note)
+
+
+def compare_doi(reference: Reference, cand: Candidate, a: Assessment) -> FieldComparison | None:
+    """The same DOI in canonical form; an arXiv DOI matches the arXiv id, or is another version."""
+    ref_doi = canonical_doi(reference.doi)
+    if not ref_doi:
+        return None
+    cand_doi = canonical_doi(cand.doi)
+    if cand_doi == ref_doi:
+        return _cmp("doi", M, ref_doi, cand_doi)
+    if arxiv_from_doi(ref_doi) and arxiv_from_doi(ref_doi) == canonical_arxiv(cand.arxiv_id):
+        return _cmp("doi", M, ref_doi, cand.arxiv_id, residual=Residual.NORMALIZABLE, note="arXiv DOI")
+    if not cand_doi:
+        return _cmp("doi", MISS, ref_doi, None, residual=Residual.CANDIDATE_MISSING)
+    if arxiv_from_doi(ref_doi) and not arxiv_from_doi(cand_doi):
+        # An arXiv DOI for a work whose published version has another DOI: two versions.
+        return _cmp(
+            "doi",
+            MISS,
+            ref_doi,
+            cand_doi,
+            residual=Residual.CANDIDATE_MISSING,
+            note="arXiv DOI of a work with a publisher DOI",
+        )
+    return _cmp("doi", X, ref_doi, cand_doi, residual=Residual.CONTRADICTION)
+
+
+def compare_arxiv_id(reference: Reference, cand: Candidate, a: Assessment) -> FieldComparison | None:
+    """The same arXiv id without its version (unless the cited DOI already is that arXiv DOI)."""
+    ref_arxiv = canonical_arxiv(reference.arxiv_id)
+    ref_doi = canonical_doi(reference.doi)
+    if not ref_arxiv or (ref_doi and arxiv_from_doi(ref_doi) == ref_arxiv):
+        return None
+    cand_arxiv = canonical_arxiv(cand.arxiv_id) or arxiv_from_doi(canonical_doi(cand.doi))
+    if cand_arxiv == ref_arxiv:
+        return _cmp("arxiv_id", M, ref_arxiv, cand_arxiv)
+    if not cand_arxiv:
+        return _cmp("arxiv_id", MISS, ref_arxiv, None, residual=Residual.CANDIDATE_MISSING)
+    return _cmp("arxiv_id", X, ref_arxiv, cand_arxiv, residual=Residual.CONTRADICTION)
+
+
+def compare_pages(reference: Reference, cand: Candidate, a: Assessment) -> FieldComparison | None:
+    """The same first page."""
+    if not reference.pages:
+        return None
+    ref_pages, cand_pages = canonical_pages(reference.pages), canonical_pages(cand.pages)
+    if not cand_pages:
+        return _cmp("pages", MISS, reference.pages, None, residual=Residual.CANDIDATE_MISSING)
+    if ref_pages and ref_pages[0] == cand_pages[0]:
+        return _cmp("pages", M, reference.pages, cand.pages)
+    return _cmp("pages", X, reference.pages, cand.pages, residual=Residual.CONTRADICTION)
+
+
+def compare_volume(reference: Reference, cand: Candidate, a: Assessment) -> FieldComparison | None:
+    """The same volume, word for word."""
+    return _compare_simple("volume", reference.volume, cand.volume)
+
+
+def compare_issue(reference: Reference, cand: Candidate, a: Assessment) -> FieldComparison | None:
+    """The same issue, word for word."""
+    return _compare_simple("issue", reference.issue, cand.issue)
+
+
+def compare_publisher(reference: Reference, cand: Candidate, a: Assessment) -> FieldComparison | None:
+    """A publisher that reads the same, else missing: publisher names vary too much to contradict."""
+    return _compare_loose("publisher", reference.publisher, cand.publisher)
+
+
+def compare_location(reference: Reference, cand: Candidate, a: Assessment) -> FieldComparison | None:
+    """Candidates record no place: a cited location is only ever missing from them."""
+    return _compare_loose("location", reference.location, None)
+
+
+def _compare_loose(name: str, cited: str | None, found: str | None) -> FieldComparison | None:
+    if not cited:
+        return None
+    if found and fuzz.token_set_ratio(fold(cited), fold(found)) >= 90:
+        return _cmp(name, M, cited, found)
+    # Publisher names and places vary too much to contradict anything on their own.
+    return _cmp(name, MISS, cited, found, residual=Residual.CANDIDATE_MISSING)
+
+
+#: The Field Matcher's table: each field the citation may give and how it is compared, in the
+#: order of the report (venue after title: a title found in the raw text lets the venue be found there too).
+COMPARERS: tuple[tuple[str, Comparer], ...] = (
+    ("title", compare_title),
+    ("authors", compare_authors),
+    ("year", compare_year),
+    ("venue", compare_venue),
+    ("doi", compare_doi),
+    ("arxiv_id", compare_arxiv_id),
+    ("pages", compare_pages),
+    ("volume", compare_volume),
+    ("issue", compare_issue),
+    ("publisher", compare_publisher),
+    ("location", compare_location),
+)
 
 
 #: Characters that end a field of a reference string: a title found in the raw text must sit
