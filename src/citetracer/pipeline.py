@@ -273,11 +273,14 @@ def _agent_review(settings: Settings) -> Review | None:
 
 
 def _online_stages(settings: Settings, memo: EvidenceMemo) -> list[Stage]:
-    """Online stages (URL Fetch, Scholar Connectors, Web Search) when installed and allowed."""
-    try:
-        from citetracer.collect.online import online_stages
-    except ImportError:
-        return []
+    """Online stages (URL Fetch, Scholar Connectors, Web Search), for a checker allowed online.
+
+    Imported here, not at the top, so an offline check never loads the HTTP layer; never
+    guarded by `except ImportError`: a broken import must fail loudly, not make every run
+    silently offline (httpx is a core dependency, so nothing optional is missing here).
+    """
+    from citetracer.collect.online import online_stages
+
     return list(online_stages(settings, memo=memo))
 
 

@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+from typing_extensions import TypedDict  # pydantic validates typing.TypedDict only from Python 3.12
 
 #: The bibliographic fields a reference may carry, in report order.
 FIELDS: tuple[str, ...] = (
@@ -132,6 +133,22 @@ class FieldComparison(BaseModel):
     note: str | None = None
 
 
+class EvidenceEntry(TypedDict, total=False):
+    """One record a verdict rests on, as the report shows it (the JSON contract's evidence item)."""
+
+    source: str
+    id: str
+    url: str | None
+    title: str | None
+    #: Display names ("Given Family").
+    authors: list[str]
+    venue: str | None
+    year: int | None
+    doi: str | None
+    arxiv_id: str | None
+    found_by: str | None
+
+
 class Verdict(BaseModel):
     """The judgement of one citation: class, codes, offending fields, evidence."""
 
@@ -141,7 +158,7 @@ class Verdict(BaseModel):
     code: str
     codes: list[str]
     fields: list[str] = Field(default_factory=list)
-    evidence: list[dict[str, Any]] = Field(default_factory=list)
+    evidence: list[EvidenceEntry] = Field(default_factory=list)
     stage: str | None = None
     rationale: str
     confidence: float = 0.5

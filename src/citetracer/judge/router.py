@@ -18,7 +18,7 @@ from citetracer.judge import codes, gate
 from citetracer.judge.codes import Finding
 from citetracer.judge.context import JudgeContext
 from citetracer.match.normalize import canonical_arxiv, canonical_doi
-from citetracer.records import Candidate, Verdict
+from citetracer.records import Candidate, EvidenceEntry, Verdict
 from citetracer.taxonomy import class_of, primary
 
 CodeRule = Callable[[JudgeContext], Finding | None]
@@ -54,7 +54,8 @@ CONFIDENCE = {
 }
 
 
-def evidence_entry(c: Candidate) -> dict[str, object]:
+def evidence_entry(c: Candidate) -> EvidenceEntry:
+    """How a candidate the verdict rests on is cited in the report."""
     return {
         "source": c.source,
         "id": c.id,
@@ -91,7 +92,7 @@ def _verdict(findings: list[Finding], stage: str | None) -> Verdict:
     lead = next(f for f in findings if f.code == main)
     ordered = [lead] + [f for f in findings if f is not lead]
     fields = list(dict.fromkeys(name for f in ordered for name in f.fields))
-    evidence: list[dict[str, object]] = []
+    evidence: list[EvidenceEntry] = []
     seen = set()
     for f in ordered:
         for c in f.evidence:
