@@ -49,6 +49,9 @@ async def run_cascade(
     review: Review | None = None,
     memo: EvidenceMemo | None = None,
 ) -> CascadeOutcome:
+    """Check one reference: each stage adds evidence, the rules assess and judge the cumulative bundle, and the cascade
+    stops at the first stage whose evidence supports Real; then the optional review sees the final verdict once.
+    """
     bundle = EvidenceBundle(memo=memo, subject=citation_subject(reference) if memo is not None else None)
     verdict: Verdict | None = None
     ctx: JudgeContext | None = None

@@ -108,6 +108,7 @@ class LLMSettings(BaseModel):
 
     @property
     def enabled(self) -> bool:
+        """Whether agents are on: an endpoint and a model are both configured."""
         return bool(self.base_url and self.model)
 
 

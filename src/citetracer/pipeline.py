@@ -77,6 +77,7 @@ class Checker:
         return stages
 
     def close(self) -> None:
+        """Close the stages' HTTP clients and the store."""
         for stage in self.stages:
             closer = getattr(stage, "close", None)
             if closer is not None:
@@ -105,6 +106,7 @@ class Checker:
         )
 
     async def check_one(self, ref: Reference) -> tuple[CascadeOutcome, float]:
+        """The cascade's outcome for one reference and the seconds it took."""
         start = time.perf_counter()
         outcome = await run_cascade(ref, self.stages, self._context, self.review, self.memo)
         return outcome, time.perf_counter() - start

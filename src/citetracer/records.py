@@ -44,6 +44,7 @@ class Person(BaseModel):
     family: str
 
     def display(self) -> str:
+        """The name as written in a report: 'Given Family', or the family name alone."""
         return f"{self.given} {self.family}" if self.given else self.family
 
 
@@ -208,6 +209,7 @@ class Cost(BaseModel):
     agents: list[AgentCall] = Field(default_factory=list)
 
     def add_agent_calls(self, calls: list[AgentCall]) -> None:
+        """Count these agent calls into the citation's LLM requests, tokens and cost."""
         self.agents.extend(calls)
         self.llm_calls += sum(c.attempts for c in calls)
         self.llm_tokens += sum(c.prompt_tokens + c.completion_tokens for c in calls)
@@ -225,6 +227,7 @@ class CitationResult(BaseModel):
     comparisons: list[FieldComparison] = Field(default_factory=list)
 
     def to_json_dict(self) -> dict[str, Any]:
+        """The CITATION object of the JSON contract (DESIGN.md), with 'class' for the class."""
         data = self.model_dump(mode="json", by_alias=True)
         return data
 
@@ -238,6 +241,7 @@ class Report(BaseModel):
     warnings: list[str] = Field(default_factory=list)
 
     def summary(self) -> dict[str, int]:
+        """The contract's summary: total, real, potential and hallucinated counts."""
         counts = {"total": len(self.citations), "real": 0, "potential": 0, "hallucinated": 0}
         for c in self.citations:
             counts[c.verdict.class_.lower()] += 1
@@ -262,9 +266,11 @@ class Report(BaseModel):
 
     @property
     def has_hallucinated(self) -> bool:
+        """Whether any citation is Hallucinated (exit code 1)."""
         return any(c.verdict.class_ == "Hallucinated" for c in self.citations)
 
     def to_json_dict(self) -> dict[str, Any]:
+        """The JSON contract's document of a checked input."""
         doc: dict[str, Any] = {
             "citetracer": self.version,
             "input": self.input,

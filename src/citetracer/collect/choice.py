@@ -31,11 +31,15 @@ class Choice:
     ask: dict[str, str] = field(default_factory=dict)  # connector -> reason
 
     def add(self, name: str, why: str) -> None:
+        """Ask connector `name`, for the first reason given."""
         self.ask.setdefault(name, why)
 
 
 @lru_cache(maxsize=1)
 def routes() -> tuple[Route, ...]:
+    """The routing table (data/connector_routes.tsv): which specialist connectors a citation's venue, type or
+    identifier calls for, and why.
+    """
     out = []
     for line in lines("connector_routes.tsv"):
         rule, values, connectors, why = line.split("\t")

@@ -143,10 +143,12 @@ class EvidenceMemo:
         return entry if 0 <= age < DAY * self._days(source, bool(entry.candidates)) else None
 
     def answered(self, source: str, subject: str, candidates: list[Candidate], detail: str | None = None) -> None:
+        """Keep a source's answer (possibly no candidates: 'not found') to replay while fresh."""
         if self.settings.memo:
             self.pending[(source, subject)] = MemoEntry(source, subject, "answered", time.time(), candidates, detail)
 
     def failed(self, source: str, subject: str, detail: str) -> None:
+        """Note a failure for diagnosis; it is never replayed, so the source is asked again next time."""
         if self.settings.memo and (source, subject) not in self.pending:
             self.pending[(source, subject)] = MemoEntry(source, subject, "failed", time.time(), [], detail)
 

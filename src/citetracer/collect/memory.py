@@ -72,9 +72,13 @@ class MemoryStage:
         return False
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
+        """The Memory stage of the cascade (the store is local, so the lookup runs synchronously)."""
         self.collect_sync(reference, bundle)
 
     def collect_sync(self, reference: Reference, bundle: EvidenceBundle) -> None:
+        """Candidates from the local store (verified link, DOI, arXiv id, title and author searches) and whether the
+        store covers the cited venue-year.
+        """
         found: dict[int, str] = {}
         link = self.store.verified_link(fingerprint(reference))
         if link:

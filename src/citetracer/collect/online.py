@@ -24,6 +24,7 @@ from citetracer.config import Settings
 
 
 def default_cache() -> str:
+    """The HTTP cache file in the user's cache directory."""
     return str(Path(user_cache_dir("citetracer")) / "http.sqlite")
 
 

@@ -78,6 +78,7 @@ class ScholarStage(UsesHttp):
         self.name = "connectors" if broad else "specialists"
 
     def available(self) -> set[str]:
+        """The configured connectors of this tier (broad indexes or specialists)."""
         return {n for n, c in REGISTRY.items() if self.settings.sources.get(n) and c.broad == self.broad}
 
     async def _ask(
@@ -133,6 +134,9 @@ class ScholarStage(UsesHttp):
         return pick[0] if pick else None
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
+        """Ask this tier's chosen connectors in parallel for the citation's title, each recorded as answered, failed or
+        skipped.
+        """
         available = self.available()
         if not (reference.title or "").strip():
             for name in sorted(available):

@@ -53,6 +53,7 @@ class _Visible(HTMLParser):
 
 
 def visible_text(html: str) -> str:
+    """The text a reader of the page sees (no scripts, styles or markup), bounded for a prompt."""
     parser = _Visible()
     parser.feed(html[:MAX_HTML])
     parser.close()

@@ -36,12 +36,14 @@ class SearxNG:
     name = "searxng"
 
     async def search(self, query: str, call: Call) -> list[str]:
+        """The result URLs of a SearXNG query (its JSON API)."""
         data = await call.json("search", {"q": query, "format": "json"}, search=True)
         results = envelope(self.name, data, "results") or []
         return [r["url"] for r in results if isinstance(r, dict) and isinstance(r.get("url"), str)]
 
 
 def web_query(reference: Reference) -> str | None:
+    """The web query of a citation: its quoted title and first author's surname; None without a title."""
     title = " ".join((reference.title or "").split())
     if not title:
         return None
@@ -59,6 +61,9 @@ class WebSearchStage(UsesHttp):
         self.provider: SearchProvider = SearxNG()
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
+        """Candidates from the pages a web search finds for the citation, read as the URL Fetch stage reads a cited
+        URL.
+        """
         base = self.settings.sources.get(self.provider.name, "")
         query = web_query(reference)
         if not base or not query:

@@ -12,6 +12,7 @@ from importlib import resources
 
 @cache
 def lines(name: str) -> tuple[str, ...]:
+    """The non-blank, non-comment lines of a knowledge table shipped in citetracer/data."""
     text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
     out = []
     for line in text.splitlines():

@@ -52,6 +52,9 @@ def check_judgement(
     labels: list[FieldLabel],
     rules: Verdict,
 ) -> Decision:
+    """A judger agent's reply, accepted (as a verdict) only when the evidence it cites meets its code's bar, else
+    refused with the reason the rules' verdict stands.
+    """
     unknown = [i for i in reply.supporting_candidate_ids if i not in shown]
     if unknown:
         return Decision(None, f"it cites candidates that are not in the evidence ({', '.join(unknown[:3])})")

@@ -93,6 +93,9 @@ class AgentReviewer:
         self.client = client
 
     async def review(self, ctx: JudgeContext, verdict: Verdict) -> tuple[Verdict, list[AgentCall]]:
+        """The agents' verdict for a citation the rules left unresolved (Matcher Agent, then one judger), else the
+        rules' verdict unchanged; with every agent call made.
+        """
         why = rules_unresolved(ctx, verdict)
         if why is None:
             return verdict, []

@@ -41,6 +41,7 @@ def _cite(c: Candidate) -> str:
 
 
 def r1_exact(ctx: JudgeContext) -> Finding | None:
+    """R1: one candidate matches every cited field with no difference to explain."""
     for a in ctx.title_matches:
         if a.all_match and all(c.residual is None for c in a.fields.values()):
             return Finding("R1", f"every cited field matches {_cite(a.candidate)}", evidence=[a.candidate])
@@ -101,6 +102,7 @@ def r3_incomplete(ctx: JudgeContext) -> Finding | None:
 
 
 def h4_future(ctx: JudgeContext) -> Finding | None:
+    """H4: a cited year after this year cannot be a publication date."""
     year = ctx.reference.year
     if year is not None and year > ctx.today_year:
         return Finding("H4", f"the cited year {year} is in the future", fields=["year"])
@@ -445,6 +447,9 @@ def p3_unsettled(ctx: JudgeContext) -> Finding:
 
 
 def p2_non_scholarly(ctx: JudgeContext) -> Finding | None:
+    """P2: software, data, a web page or a standard, which bibliographic sources do not index (unless a record has its
+    title).
+    """
     ref = ctx.reference
     if ctx.title_matches:
         return None
@@ -456,6 +461,9 @@ def p2_non_scholarly(ctx: JudgeContext) -> Finding | None:
 
 
 def p1_unverified(ctx: JudgeContext) -> Finding | None:
+    """P1: no record has the title, and the search could not show absence (a source failed, an unindexed kind of work,
+    or a venue the sources do not cover).
+    """
     if ctx.title_matches:
         return None
     if ctx.failed_sources:

@@ -21,6 +21,7 @@ NON_SCHOLARLY_TYPES = frozenset({"misc", "online", "software", "dataset", "elect
 
 @cache
 def known_registrants() -> frozenset[str]:
+    """DOI registrant prefixes of the knowledge table: a DOI under one of them is of a known publisher."""
     return frozenset(line.split("\t", 1)[0] for line in lines("doi_registrants.tsv"))
 
 
@@ -75,6 +76,7 @@ class JudgeContext:
 
     @property
     def failed_sources(self) -> list[str]:
+        """Sources whose silence is not evidence for this citation (see EvidenceBundle.failed_sources)."""
         return self.bundle.failed_sources
 
 

@@ -68,6 +68,7 @@ def _withhold(reason: str) -> Decision:
 
 
 def content_words(title: str | None) -> list[str]:
+    """A title's words without the stop words that make no title specific."""
     return [w for w in title_words(title or "") if w not in _TITLE_STOP]
 
 

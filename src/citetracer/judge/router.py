@@ -122,14 +122,19 @@ def _run(rules: tuple[CodeRule, ...], ctx: JudgeContext) -> list[Finding]:
 
 
 def valid_judger(findings: list[Finding], ctx: JudgeContext) -> Verdict:
+    """The Real verdict of the Real findings (R1, R2, or R3)."""
     return _verdict(findings, ctx.stage)
 
 
 def hallucinated_judger(findings: list[Finding], ctx: JudgeContext) -> Verdict:
+    """The Hallucinated verdict of the accusations the gate admitted, every code that fired with its basis."""
     return _verdict(findings, ctx.stage)
 
 
 def potential_judger(findings: list[Finding], ctx: JudgeContext) -> Verdict:
+    """The Potential verdict: the first finding and every P3 after it (withheld accusations say why they were
+    withheld); P3 'unsettled' when nothing fired.
+    """
     if not findings:
         findings = [codes.p3_unsettled(ctx)]
     return _verdict(findings[:1] + [f for f in findings[1:] if f.code == "P3"], ctx.stage)

@@ -21,6 +21,7 @@ MAX_ENTRY_BYTES = 1_000_000
 
 
 def cache_key(model: str, prompt_id: str, schema: str, messages: list[dict[str, Any]]) -> str:
+    """The response-cache key: model, prompt version, reply schema and the exact messages sent."""
     blob = json.dumps([model, prompt_id, schema, messages], ensure_ascii=False, sort_keys=True)
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
@@ -33,6 +34,7 @@ class ResponseCache:
         return self.directory / key[:2] / f"{key}.json"
 
     def get(self, key: str) -> str | None:
+        """The cached reply content for `key`, or None (absent, oversized or unreadable entries are misses)."""
         path = self._path(key)
         try:
             if path.stat().st_size > MAX_ENTRY_BYTES:
@@ -44,6 +46,7 @@ class ResponseCache:
         return content if isinstance(content, str) else None
 
     def put(self, key: str, content: str, meta: dict[str, Any]) -> None:
+        """Keep a reply under `key`, written atomically; a cache that cannot be written only costs future calls."""
         path = self._path(key)
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -124,9 +124,11 @@ class LLMClient:
 
     @property
     def response_format_mode(self) -> str:
+        """The structured-output mode the endpoint accepted (degraded from json_schema on refusal)."""
         return MODES[self.mode]
 
     def model_for(self, vision: bool) -> str:
+        """The model to ask: the vision model for block images when one is set, else the text model."""
         return (self.settings.vision_model or self.settings.model) if vision else self.settings.model
 
     def _semaphore(self) -> asyncio.Semaphore:

@@ -67,6 +67,7 @@ class JudgerReply(Reply):
         return self
 
     def all_codes(self) -> list[str]:
+        """The primary code and the other codes of the reply's own class, each once."""
         return list(dict.fromkeys([self.code, *(c for c in self.codes if class_of(c) == self.class_)]))
 
 

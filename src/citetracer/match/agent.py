@@ -29,6 +29,7 @@ def shown_candidates(assessments: list[Assessment]) -> dict[str, Assessment]:
 
 
 def candidate_data(cid: str, a: Assessment) -> dict[str, Any]:
+    """A candidate as the agents are shown it: its id for citing, its fields and the rules' field statuses."""
     c: Candidate = a.candidate
     record = {
         "id": cid,
@@ -48,6 +49,7 @@ def candidate_data(cid: str, a: Assessment) -> dict[str, Any]:
 
 
 def case_data(ref: Reference, shown: dict[str, Assessment], rules: Verdict) -> dict[str, Any]:
+    """The whole case the agents see: the reference, the shown candidates and the rules' verdict with its reasons."""
     return {
         "reference": reference_data(ref),
         "candidates": [candidate_data(cid, a) for cid, a in shown.items()],

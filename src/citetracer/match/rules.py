@@ -49,24 +49,30 @@ class Assessment:
 
     @property
     def same_title(self) -> bool:
+        """Whether the titles are the same up to formatting (exact, subtitle dropped, or whole in the raw text)."""
         return self.title_form is not None
 
     def status(self, name: str) -> FieldStatus | None:
+        """The comparison status of a field, or None when the citation does not give it."""
         comparison = self.fields.get(name)
         return comparison.status if comparison else None
 
     def mismatched(self) -> list[str]:
+        """The fields that contradict the candidate."""
         return [n for n, c in self.fields.items() if c.status == X]
 
     def missing_in_candidate(self) -> list[str]:
+        """The cited fields the candidate does not record."""
         return [n for n, c in self.fields.items() if c.residual == Residual.CANDIDATE_MISSING]
 
     @property
     def all_match(self) -> bool:
+        """Whether every field the citation gives matches (formatting differences allowed)."""
         return all(c.status == M for c in self.fields.values())
 
     @property
     def authors_ok(self) -> bool:
+        """Whether the authors match, or the citation names none."""
         return self.status("authors") in (M, None)
 
     @property

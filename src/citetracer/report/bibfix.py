@@ -153,6 +153,9 @@ def _record_has(c: CitationResult) -> str:
 
 
 def entry_comment(c: CitationResult, edits: list[Edit]) -> str | None:
+    """The comment written above an entry of the corrected BibTeX: its verdict, the reason and what was done to it
+    (None for a Real entry left as it is).
+    """
     v = c.verdict
     reason = re.sub(r"^[RPH]\d:\s*", "", lead_reason(v.rationale))
     codes = ", ".join(v.codes)
@@ -173,9 +176,13 @@ class BibFixer:
         self.results: dict[str, CitationResult] = {}
 
     def add(self, c: CitationResult) -> None:
+        """Keep a citation's result for its entry (the first result of a key wins)."""
         self.results.setdefault(c.id, c)
 
     def fixed_text(self, text: str) -> str:
+        """The BibTeX text with each checked entry corrected from its evidence or commented, everything else byte for
+        byte.
+        """
         text = re.sub(r"(?m)^" + re.escape(MARK) + r".*\n?", "", text)
         out: list[str] = []
         pos = 0
@@ -198,6 +205,7 @@ class BibFixer:
         return "".join(out)
 
     def write(self, sources: list[Path], out: IO[str]) -> None:
+        """The corrected BibTeX of every source file, one after another."""
         for i, path in enumerate(sources):
             text = read_text_file(path)
             if text is None:

@@ -61,6 +61,7 @@ class CitationCsv:
         self.writer.writerow(CITATION_COLUMNS)
 
     def add(self, file: str, c: CitationResult) -> None:
+        """One row per citation: file, id, verdict, the cited fields and the record it rests on."""
         v, ref = c.verdict, c.reference
         first = evidence_links(c)[0] if c.verdict.evidence else None
         row = {
@@ -95,6 +96,7 @@ class PaperCsv:
         self.writer.writerow(PAPER_COLUMNS)
 
     def add(self, counts: PaperCounts, notes: list[str] | None = None) -> None:
+        """One row per checked paper: its counts, warnings and top codes."""
         row = [
             counts.file,
             counts.references,
@@ -109,4 +111,5 @@ class PaperCsv:
         self.writer.writerow([cell(x) for x in row])
 
     def add_unchecked(self, file: str, error: str) -> None:
+        """One row for a paper that could not be checked, with the reason."""
         self.writer.writerow([cell(x) for x in (file, 0, 0, 0, 0, 0, "", "not checked", error)])

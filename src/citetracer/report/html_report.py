@@ -131,6 +131,7 @@ SCRIPT = """
 
 
 def esc(value: object) -> str:
+    """HTML-escaped text of any value (None is empty): every value in the report is untrusted."""
     return html.escape("" if value is None else str(value), quote=True)
 
 
@@ -230,6 +231,7 @@ class HtmlReport:
         return name[len(p) :] if p and name.startswith(p) and len(name) > len(p) else name
 
     def begin(self) -> None:
+        """Open the document: head, inline style and script pinned by the Content-Security-Policy."""
         csp = (
             f"default-src 'none'; style-src {_csp_hash(STYLE)}; script-src {_csp_hash(SCRIPT)}; "
             "img-src data:; base-uri 'none'; form-action 'none'"
@@ -248,6 +250,7 @@ class HtmlReport:
         )
 
     def begin_paper(self, name: str, pdf: Path | None = None, warnings: list[str] | None = None) -> None:
+        """Open a paper's section, with a link to its PDF and its extraction warnings."""
         self._n += 1
         self._anchor = f"paper-{self._n}"
         self._pdf = pdf
@@ -262,6 +265,9 @@ class HtmlReport:
             self.out.write(f'<ul class="warn" title="extraction warnings">{items}</ul>\n')
 
     def citation(self, c: CitationResult) -> None:
+        """Count a citation and hold its card until the paper ends (skipped when only flagged ones are shown and it is
+        Real).
+        """
         v = c.verdict
         self._classes[v.class_] += 1
         for code in v.codes:
@@ -272,6 +278,7 @@ class HtmlReport:
         self._pending.append((CLASSES.index(v.class_), self._citation_html(c)))
 
     def end_paper(self, counts: PaperCounts) -> None:
+        """Write the paper's cards, most serious first, and its counts."""
         self._pending.sort(key=lambda item: item[0])
         self.out.write("".join(text for _, text in self._pending))
         self._pending = []
@@ -295,6 +302,7 @@ class HtmlReport:
         self._rows.append(_PaperRow(anchor, name, None, error))
 
     def end(self) -> None:
+        """Close the document with the summary table and the filters."""
         self.out.write("</div>\n")
         self._write_summary()
         self._write_filters()

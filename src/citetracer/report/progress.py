@@ -59,10 +59,12 @@ class CheckProgress:
             self.bar.__exit__(kind, exc, tb)
 
     def reading(self, path: Path) -> None:
+        """Show which file is being read."""
         if self.bar is not None and self.files is not None:
             self.bar.update(self.files, description=f"reading {path.name}")
 
     def checking(self, n: int) -> None:
+        """Start the citation bar of a file with `n` references."""
         if self.bar is None:
             return
         if self.cites is not None:
@@ -70,10 +72,12 @@ class CheckProgress:
         self.cites = self.bar.add_task("citations", total=n)
 
     def citation_done(self, _index: int) -> None:
+        """Advance the citation bar by one."""
         if self.bar is not None and self.cites is not None:
             self.bar.advance(self.cites)
 
     def paper_done(self) -> None:
+        """Advance the file bar by one."""
         if self.bar is not None and self.files is not None:
             self.bar.update(self.files, description="files")
             self.bar.advance(self.files)
@@ -98,10 +102,12 @@ class ScanProgress:
             self.bar.__exit__(kind, exc, tb)
 
     def start(self, total: int, done: int) -> None:
+        """Start the papers bar, with the papers a resumed scan already finished."""
         if self.bar is not None:
             self.task = self.bar.add_task("papers", total=total, completed=done)
 
     def advance(self, entry: Entry) -> None:
+        """Advance the papers bar, counting the papers with a Hallucinated citation."""
         if entry.hallucinated:
             self.flagged += 1
         if self.bar is not None and self.task is not None:

@@ -31,16 +31,19 @@ def _short_ref(c: CitationResult, width: int = 70) -> str:
 
 
 def write_json(report: Report, out: IO[str]) -> None:
+    """The report as the JSON contract's document."""
     json.dump(report.to_json_dict(), out, ensure_ascii=False, indent=2)
     out.write("\n")
 
 
 def write_jsonl(report: Report, out: IO[str]) -> None:
+    """One CITATION object per line (the JSONL contract)."""
     for c in report.citations:
         out.write(json.dumps(c.to_json_dict(), ensure_ascii=False) + "\n")
 
 
 def write_markdown(report: Report, out: IO[str]) -> None:
+    """The report as a Markdown table: verdict, codes, fields, citation and reason per citation."""
     s = report.summary()
     out.write(f"# citetracer report: {report.input}\n\n")
     out.write(
@@ -74,6 +77,9 @@ def _lead_reason(rationale: str) -> str:
 
 
 def print_table(report: Report, console: Console, verbose: bool = False) -> None:
+    """The terminal table: verdict, codes and the reason per citation (`verbose`: the whole rationale, offending fields
+    and agent calls).
+    """
     table = Table(title=f"citetracer: {report.input}", show_lines=True, expand=False)
     table.add_column("id", no_wrap=True, max_width=24, overflow="ellipsis")
     table.add_column("verdict", no_wrap=True)

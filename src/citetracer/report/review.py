@@ -38,6 +38,7 @@ class ReviewSummary:
     codes: Counter[str] = field(default_factory=Counter)
 
     def paper(self, counts: PaperCounts, citations: list[CitationResult]) -> None:
+        """Count a checked paper and keep its flagged citations for the summary (a bounded number of rows)."""
         self.papers.append(counts)
         for c in citations:
             if c.verdict.class_ == "Real":
@@ -50,9 +51,11 @@ class ReviewSummary:
                     self.more_hallucinated += 1
 
     def unchecked_paper(self, file: str, error: str) -> None:
+        """Note a paper that could not be checked, with the reason."""
         self.unchecked.append((file, error))
 
     def write(self, out: IO[str], details: str = "index.html") -> None:
+        """The review-comment summary in Markdown: papers with Hallucinated citations first, a link to the details."""
         papers = sorted(self.papers, key=PaperCounts.risk_key)
         h1 = sum(1 for p in papers if p.hallucinated)
         h3 = sum(1 for p in papers if p.hallucinated >= 3)

@@ -57,6 +57,7 @@ class SarifWriter:
         self._notes: list[dict[str, Any]] = []
 
     def begin(self) -> None:
+        """Open the SARIF log; results are streamed between begin and end."""
         self.out.write('{\n"$schema": ' + json.dumps(SCHEMA_URI) + ',\n"version": "2.1.0",\n"runs": [{\n"results": [\n')
 
     def _uri(self, path: Path) -> tuple[str, str | None]:
@@ -81,6 +82,7 @@ class SarifWriter:
         return {"physicalLocation": physical}
 
     def add(self, source: str, c: CitationResult) -> None:
+        """One SARIF result for a flagged citation, at its entry's source line, with a stable fingerprint."""
         v = c.verdict
         if v.class_ not in LEVEL or v.code not in RULES:
             return
@@ -111,6 +113,7 @@ class SarifWriter:
         self._notes.append({"level": level, "message": {"text": message}})
 
     def end(self) -> None:
+        """Close the results and write the tool and its rules (one per code)."""
         tool = {
             "driver": {
                 "name": "citetracer",

@@ -17,6 +17,7 @@ Location = tuple[Path, int | None]
 
 
 def read_text_file(path: Path) -> str | None:
+    """The text of a bibliography source file, or None when it is too large, unreadable or binary."""
     try:
         if path.stat().st_size > MAX_TEXT_BYTES:
             return None

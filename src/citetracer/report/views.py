@@ -56,6 +56,7 @@ def safe_url(url: object) -> str | None:
 
 
 def cited_value(ref: Reference, field: str) -> str | None:
+    """A cited field as a person reads it (authors joined, 'et al.' kept), None when absent."""
     value = getattr(ref, field, None)
     if field == "authors":
         names = "; ".join(p.display() for p in ref.authors)
@@ -125,6 +126,7 @@ class EvidenceLink:
 
 
 def evidence_links(c: CitationResult) -> list[EvidenceLink]:
+    """The records a verdict rests on, each with a link a person can follow."""
     out = []
     for e in c.verdict.evidence:
         title = e.get("title")
@@ -180,6 +182,7 @@ def coverage_note(c: CitationResult) -> str | None:
 
 
 def short_ref(c: CitationResult, width: int = 110) -> str:
+    """A one-line label of a citation: first author, year and title, cut to `width`."""
     ref = c.reference
     who = ref.authors[0].family if ref.authors else ""
     if len(ref.authors) > 1 or ref.et_al:
@@ -203,6 +206,7 @@ class PaperCounts:
 
     @property
     def flagged(self) -> int:
+        """Citations that need a person's look: Potential and Hallucinated."""
         return self.potential + self.hallucinated
 
     def risk_key(self) -> tuple[int, float, int, str]:
@@ -212,6 +216,7 @@ class PaperCounts:
 
 
 def paper_counts(report: Report) -> PaperCounts:
+    """The counts of one paper's report and its most frequent non-Real codes."""
     s = report.summary()
     codes: Counter[str] = Counter()
     for c in report.citations:
@@ -229,10 +234,12 @@ def paper_counts(report: Report) -> PaperCounts:
 
 
 def top_codes(codes: Counter[str] | None, n: int = 3) -> str:
+    """The `n` most frequent codes with their counts ('H1 ×3, P1 ×2')."""
     if not codes:
         return ""
     return ", ".join(f"{code} ×{k}" for code, k in codes.most_common(n))
 
 
 def visible(citations: Iterable[CitationResult], only_flagged: bool) -> list[CitationResult]:
+    """The citations shown: all, or only the flagged ones."""
     return [c for c in citations if is_flagged(c)] if only_flagged else list(citations)

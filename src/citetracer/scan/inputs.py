@@ -63,10 +63,12 @@ def _display(path: Path) -> str:
 
 
 def is_archive(path: Path) -> bool:
+    """Whether the file is an archive whose papers are scanned (by name)."""
     return path.name.lower().endswith(ARCHIVE_SUFFIXES)
 
 
 def is_paper(path: Path) -> bool:
+    """Whether the file is of a kind citetracer reads (by suffix)."""
     return path.suffix.lower() in PAPER_SUFFIXES
 
 

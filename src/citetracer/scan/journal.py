@@ -56,6 +56,7 @@ class Entry:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Entry:
+        """An entry from a journal line, ignoring fields a newer or older version wrote."""
         known = set(cls.__dataclass_fields__)
         return cls(**{k: v for k, v in data.items() if k in known})
 
@@ -119,16 +120,19 @@ class Journal:
                 fh.write("\n")
 
     def finished(self, key: str) -> bool:
+        """Whether a resumed scan may skip this paper: its last entry is final."""
         entry = self.entries.get(key)
         return entry is not None and entry.status in FINISHED
 
     def append(self, entry: Entry) -> None:
+        """Write an entry and fsync it, so a crash loses at most the paper being checked."""
         self._fh.write(json.dumps(asdict(entry), ensure_ascii=False) + "\n")
         self._fh.flush()
         os.fsync(self._fh.fileno())
         self.entries[entry.key] = entry
 
     def close(self) -> None:
+        """Close the journal file."""
         self._fh.close()
 
 

@@ -29,6 +29,7 @@ SARIF_SUFFIXES = (".bib", ".tex", ".bbl")
 
 
 def entry_counts(e: Entry) -> PaperCounts:
+    """A journal entry's counts in the reports' form."""
     return PaperCounts(
         file=e.file,
         references=e.references,
@@ -41,6 +42,7 @@ def entry_counts(e: Entry) -> PaperCounts:
 
 
 def load_report(path: Path) -> Report:
+    """A paper's report read back from its JSON file."""
     doc = json.loads(path.read_text(encoding="utf-8"))
     return Report(
         version=str(doc.get("citetracer", "")),
@@ -52,6 +54,7 @@ def load_report(path: Path) -> Report:
 
 @contextmanager
 def replacing(path: Path) -> Iterator[IO[str]]:
+    """A file written in full beside `path`, then moved over it: readers never see half a report."""
     tmp = path.with_name(f".{path.name}.tmp")
     with tmp.open("w", encoding="utf-8", newline="") as fh:
         yield fh
@@ -68,6 +71,7 @@ def common_prefix(names: list[str]) -> str:
 
 
 def risk_order(entries: list[Entry]) -> list[Entry]:
+    """Checked papers most at risk first, then those that could not be checked."""
     checked = sorted((e for e in entries if e.status == "done"), key=lambda e: entry_counts(e).risk_key())
     return checked + [e for e in entries if e.status != "done"]
 

@@ -158,6 +158,9 @@ class Pool:
         return _Worker(process, parent)
 
     def run(self, jobs: Iterator[Job], on_result: Callable[[Job, dict[str, Any]], None]) -> None:
+        """Run every job on the workers, replacing a worker that dies, hangs or has checked enough papers; `on_result`
+        gets each job's result.
+        """
         pending = iter(jobs)
         exhausted = False
         try:
@@ -223,6 +226,7 @@ class Pool:
         self.retired.append(w)
 
     def close(self) -> None:
+        """Wait for retired workers to end (killing those that do not) and close their pipes."""
         for w in self.retired:
             w.process.join(10)
             if w.process.is_alive():
@@ -262,4 +266,5 @@ def default_workers() -> int:
 
 
 def report_path(folder: Path, name: str) -> Path:
+    """Where a paper's JSON report is kept in the scan folder."""
     return folder / "papers" / f"{name}.json"

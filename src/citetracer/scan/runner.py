@@ -59,10 +59,12 @@ class ScanOutcome:
 
     @property
     def hallucinated_papers(self) -> int:
+        """Checked papers with at least one Hallucinated citation."""
         return sum(1 for e in self.entries if e.status == "done" and e.hallucinated)
 
     @property
     def unchecked(self) -> list[Entry]:
+        """Papers that could not be checked (unreadable, failed, timed out)."""
         return [e for e in self.entries if e.status != "done"]
 
 
@@ -110,6 +112,9 @@ def run_scan(
     progress: Progress | None = None,
     context: str = "",
 ) -> ScanOutcome:
+    """Scan every paper under `paths` into `options.out_dir`, resuming its journal, one scan per folder at a time (a
+    lock).
+    """
     folder = options.out_dir
     folder.mkdir(parents=True, exist_ok=True)
     lock = _lock(folder)

@@ -44,6 +44,9 @@ def plausibility_warnings(path: Path, report: Report) -> list[str]:
 
 
 def check_paper(checker: Checker, job: Job) -> dict[str, Any]:
+    """A worker's check of one paper: its report written to the scan folder and the counts for the journal, or why it
+    could not be read.
+    """
     start = time.perf_counter()
     path = Path(job.path)
     try:
