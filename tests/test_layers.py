@@ -61,7 +61,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("judge", ("citetracer.judge",)),
     ("report", ("citetracer.report",)),
     ("pipeline", ("citetracer.pipeline", "citetracer.cascade")),
-    ("front ends", ("citetracer", "citetracer.__main__", "citetracer.cli", "citetracer.scan")),
+    ("front ends", ("citetracer", "citetracer.__main__", "citetracer.cli", "citetracer.scan", "citetracer.web")),
 ]
 
 #: Arrows against the order that exist today, each to be removed by a later change; the

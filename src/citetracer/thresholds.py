@@ -18,6 +18,25 @@ NEAR_MISS_CERTAIN = 0.9
 SAME_AUTHORS_OVERLAP = 0.5
 #: A cited year this far in the future is not a date but a number read as one (review-copy line numbers).
 IMPLAUSIBLE_FUTURE = 20
+#: A title names one work when it has at least this many content words and at most SHARED_TITLES
+#: stored works have a title holding all of them (the work itself and its versions). Others
+#: ("Deep Learning", "Random Forests", "Literate Programming", "GenBank", "Collaborative Filtering
+#: Recommender Systems") are shared by many works and need the year and venue to agree as well.
+SPECIFIC_TITLE_WORDS, SHARED_TITLES = 3, 3
+#: A title this long and this rare names one work even when the cited year is wrong.
+UNIQUE_TITLE_WORDS, UNIQUE_SHARED = 5, 2
+#: A preprint and its published version, or a work's printings, are at most this many years apart.
+VERSION_YEARS = 1
+#: Share of one author list found in the other (either way) from which two records name the same people.
+SAME_PEOPLE_OVERLAP = 0.8
+#: Of a long author list (this many or more), a share this large matching the record means the rest
+#: are renderings of names (transliterations, compound surnames), not substituted people.
+LONG_LIST, LONG_LIST_MATCHED = 10, 0.75
+
+# ------------------------------------------------------------------------- fields (match/)
+
+#: Publisher names read the same from this rapidfuzz token-set ratio (0-100) on.
+PUBLISHER_RATIO = 90
 
 # ------------------------------------------------------------------------ evidence (collect/)
 

@@ -16,7 +16,13 @@ from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefi
 from citetracer.match.rules import Assessment
 from citetracer.match.venues import is_known, is_preprint, venue_id, venue_kind
 from citetracer.records import Candidate, FieldStatus, Reference
-from citetracer.thresholds import NEAR_MISS_CERTAIN, NEAR_MISS_SIMILARITY, SAME_AUTHORS_OVERLAP
+from citetracer.thresholds import (
+    NEAR_MISS_CERTAIN,
+    NEAR_MISS_SIMILARITY,
+    SAME_AUTHORS_OVERLAP,
+    SAME_PEOPLE_OVERLAP,
+    VERSION_YEARS,
+)
 
 M, X = FieldStatus.MATCH, FieldStatus.MISMATCH
 
@@ -130,7 +136,11 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
             fields.append("venue")
     if work.fields.get("year") and not any(v.status("year") == M for v in versions):
         deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
-        if deltas and min(deltas) >= 2 and not (conflict and conflict[0] == "preprint-version" and min(deltas) <= 1):
+        if (
+            deltas
+            and min(deltas) > VERSION_YEARS
+            and not (conflict and conflict[0] == "preprint-version" and min(deltas) <= VERSION_YEARS)
+        ):
             years = sorted({v.candidate.year for v in versions if v.candidate.year})
             reasons.append(f"the work is from {', '.join(map(str, years))}, not {ctx.reference.year}")
             fields.append("year")
@@ -196,7 +206,7 @@ def venue_conflict(ctx: JudgeContext, work: Assessment) -> tuple[str, str] | Non
 
 def _years_compatible(ctx: JudgeContext, versions: list[Assessment]) -> bool:
     deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
-    return not deltas or min(deltas) <= 1
+    return not deltas or min(deltas) <= VERSION_YEARS
 
 
 def _other_work_with_authors(ctx: JudgeContext, exclude: Assessment) -> Assessment | None:
@@ -205,7 +215,7 @@ def _other_work_with_authors(ctx: JudgeContext, exclude: Assessment) -> Assessme
     for a in ctx.assessments:
         if a.same_title or a.authors is None or a.candidate.work == exclude.candidate.work:
             continue
-        if a.authors.overlap >= 0.8 and a.authors.coverage >= 0.5:
+        if a.authors.overlap >= SAME_PEOPLE_OVERLAP and a.authors.coverage >= SAME_AUTHORS_OVERLAP:
             if best is None or a.authors.overlap > best.authors.overlap:  # type: ignore[union-attr]
                 best = a
     return best

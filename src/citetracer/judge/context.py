@@ -10,6 +10,7 @@ from citetracer.data import lines
 from citetracer.evidence import EvidenceBundle
 from citetracer.match.rules import Assessment
 from citetracer.records import Candidate, Reference
+from citetracer.thresholds import SAME_PEOPLE_OVERLAP
 
 #: Entry kinds the bibliographic indexes do not cover well: absence is not evidence for them.
 UNINDEXED_TYPES = frozenset(
@@ -86,4 +87,4 @@ def _same_people(a: Candidate, b: Candidate) -> bool:
     if not a.authors or not b.authors:
         return True
     cmp = compare_author_lists(a.authors, b.authors, a.authors_truncated, b.authors_truncated)
-    return cmp.overlap >= 0.8 or cmp.coverage >= 0.8
+    return cmp.overlap >= SAME_PEOPLE_OVERLAP or cmp.coverage >= SAME_PEOPLE_OVERLAP

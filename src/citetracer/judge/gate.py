@@ -30,25 +30,27 @@ from citetracer.match.normalize import title_words
 from citetracer.match.rules import Assessment
 from citetracer.match.venues import spells_any, venue_kind
 from citetracer.records import FieldStatus
-from citetracer.thresholds import IMPLAUSIBLE_FUTURE, NEAR_MISS_CERTAIN, SAME_AUTHORS_OVERLAP
+from citetracer.thresholds import (
+    IMPLAUSIBLE_FUTURE,
+    LONG_LIST,
+    LONG_LIST_MATCHED,
+    NEAR_MISS_CERTAIN,
+    SAME_AUTHORS_OVERLAP,
+    SAME_PEOPLE_OVERLAP,
+    SHARED_TITLES,
+    SPECIFIC_TITLE_WORDS,
+    UNIQUE_SHARED,
+    UNIQUE_TITLE_WORDS,
+    VERSION_YEARS,
+)
 
 M, X = FieldStatus.MATCH, FieldStatus.MISMATCH
 
 #: Words that do not make a title specific to one work.
 _TITLE_STOP = frozenset("a an the of for and in on to with by from at via its is are as or into using".split())
-#: A title names one work when it has at least this many content words and at most SHARED_TITLES
-#: stored works have a title holding all of them (the work itself and its versions). Others
-#: ("Deep Learning", "Random Forests", "Literate Programming", "GenBank", "Collaborative Filtering
-#: Recommender Systems") are shared by many works and need the year and venue to agree as well.
-SPECIFIC_TITLE_WORDS, SHARED_TITLES = 3, 3
-#: A title this long and this rare names one work even when the cited year is wrong.
-UNIQUE_TITLE_WORDS, UNIQUE_SHARED = 5, 2
 #: Venues that publish a paper once: the same paper in another year of one is no later version of it
 #: (a journal prints reviews, errata and replies under a work's title in later volumes).
 _ONCE = frozenset({"conference", "workshop"})
-#: Of a long author list (this many or more), a share this large matching the record means the rest
-#: are renderings of names (transliterations, compound surnames), not substituted people.
-LONG_LIST, LONG_LIST_MATCHED = 10, 0.75
 
 
 @dataclass(frozen=True)
@@ -154,7 +156,7 @@ def _specific(
 
 def _years_agree(ctx: JudgeContext, work: Assessment) -> bool:
     deltas = [abs(v.year_delta) for v in ctx.versions_of(work) if v.year_delta is not None]
-    return not deltas or min(deltas) <= 1
+    return not deltas or min(deltas) <= VERSION_YEARS
 
 
 def _venue_agrees(ctx: JudgeContext, work: Assessment) -> bool:
@@ -190,7 +192,8 @@ def _identified(ctx: JudgeContext, work: Assessment, *, need_authors: bool) -> t
     if need_authors:
         cmp = work.authors
         if cmp is not None and not (
-            work.status("authors") == M or (cmp.overlap >= 0.8 and cmp.matched + cmp.variants >= min(2, cmp.cited))
+            work.status("authors") == M
+            or (cmp.overlap >= SAME_PEOPLE_OVERLAP and cmp.matched + cmp.variants >= min(2, cmp.cited))
         ):
             return "the cited authors are not the record's", ""
         if cmp is not None:

@@ -29,6 +29,7 @@ from citetracer.match.normalize import (
 )
 from citetracer.match.venues import is_preprint, same_venue, spells
 from citetracer.records import Candidate, FieldComparison, FieldStatus, Reference, Residual
+from citetracer.thresholds import PUBLISHER_RATIO, VERSION_YEARS
 
 M, MISS, X = FieldStatus.MATCH, FieldStatus.MISSING, FieldStatus.MISMATCH
 
@@ -365,7 +366,7 @@ def compare_location(reference: Reference, cand: Candidate, a: Assessment) -> Fi
 def _compare_loose(name: str, cited: str | None, found: str | None) -> FieldComparison | None:
     if not cited:
         return None
-    if found and fuzz.token_set_ratio(fold(cited), fold(found)) >= 90:
+    if found and fuzz.token_set_ratio(fold(cited), fold(found)) >= PUBLISHER_RATIO:
         return _cmp(name, M, cited, found)
     # Publisher names and places vary too much to contradict anything on their own.
     return _cmp(name, MISS, cited, found, residual=Residual.CANDIDATE_MISSING)
@@ -428,7 +429,7 @@ def _whole_field(folded_raw: str, words: tuple[str, ...]) -> bool:
 
 def _years_close(cited: int | None, found: int | None) -> bool:
     """Years that do not rule out one work (unknown, or at most one apart: preprint and proceedings)."""
-    return cited is None or found is None or abs(cited - found) <= 1
+    return cited is None or found is None or abs(cited - found) <= VERSION_YEARS
 
 
 def _author_note(cmp: AuthorListComparison) -> str:
