@@ -142,6 +142,9 @@ def read_text(text: str, suffix: str = "") -> ReadResult:
 
 
 def read_bibtex(text: str) -> ReadResult:
+    """References from BibTeX text, with the parser's errors and a warning when more entries than MAX_REFERENCES were
+    given.
+    """
     parsed = parse_bibtex(text)
     refs = [entry_to_reference(e) for e in parsed.entries[:MAX_REFERENCES]]
     return ReadResult(
@@ -246,6 +249,9 @@ def read_jsonl(text: str) -> ReadResult:
 
 
 def reference_from_json(obj: dict[str, Any]) -> Reference:
+    """A reference from one JSONL object: a BibTeX-like field dump (bibtex_type, bibtex_key, fields) or the REFERENCE
+    contract's own fields.
+    """
     raw_fields = obj.get("fields")
     if isinstance(raw_fields, dict):
         fields = {str(k).lower(): str(v) for k, v in raw_fields.items() if v is not None}

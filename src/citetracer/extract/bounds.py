@@ -51,9 +51,11 @@ class ParseBudget:
         self.end = time.monotonic() + self.seconds
 
     def spent(self) -> bool:
+        """Whether the time budget of this read is used up."""
         return time.monotonic() > self.end
 
     def warning(self, done: int) -> str:
+        """The warning that says where reading stopped and how many entries were left unread."""
         return (
             f"reading stopped after {self.seconds:.0f}s at entry {done + 1} of {self.entries}: "
             f"the last {self.entries - done} entries were not read"

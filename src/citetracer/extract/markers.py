@@ -90,6 +90,7 @@ class Markers:
         return None
 
     def describe(self) -> str:
+        """What the body's citation markers say about the list, for a plausibility warning."""
         if self.style == "numbered":
             return f"the text cites reference numbers up to {self.numbered_count}"
         return f"the text cites about {len(self.author_year)} distinct works by author and year"

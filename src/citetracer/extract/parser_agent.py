@@ -81,6 +81,9 @@ class LLMParserAgent:
         self.continuations: list[int] = []
 
     def repair(self, request: RequestLike) -> Reference | None:
+        """The Parser Agent's repaired record for a draft that looks misparsed (None: keep the draft); its calls are
+        kept per reference.
+        """
         calls: list[AgentCall] = []
         self.calls.append(calls)
         if needs_repair(request.draft, request.text) is None:

@@ -77,12 +77,14 @@ class Document:
         self.close()
 
     def close(self) -> None:
+        """Release the PDF."""
         self._doc.close()
 
     def __len__(self) -> int:
         return len(self._doc)
 
     def page_size(self, index: int) -> tuple[float, float]:
+        """A page's width and height in PDF points."""
         page = self._doc[index]
         try:
             w, h = page.get_size()

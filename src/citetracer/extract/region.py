@@ -102,6 +102,9 @@ class Region:
 
 
 def find_region(lines: list[Line]) -> Region | None:
+    """The bibliography region of a document's lines: under the last heading with references below it, else from a
+    numbered list or a dense run of reference-like lines; None when none reads as one.
+    """
     headings = [i for i in range(len(lines) - 1) if is_heading(lines[i].text)]
     if headings:
         # The last heading with references under it; a heading in a table or in running text has none.

@@ -51,6 +51,7 @@ class Block:
 
     @property
     def text(self) -> str:
+        """The block's lines joined into one reference string (hyphenation and wrapped URLs repaired)."""
         return join_lines([ln.text for ln in self.lines])
 
 
