@@ -266,37 +266,6 @@ def test_french_quotes_standing_apart_from_their_words_close_the_title() -> None
     assert _whole_quote("When Craft Gets Sloppy ». Crafts no", text) == "When Craft Gets Sloppy »"
 
 
-@pytest.mark.parametrize(
-    ("run", "title"),
-    [
-        ("Orden Mesostigmata. In: A Manual of Acarology", "Orden Mesostigmata"),
-        ("The Europeans, in Novels, 1871–1880", "The Europeans"),
-        ("Dom Casmurro, trans. John Gledson", "Dom Casmurro"),
-        ("The Day after Tomorrow. Dir. Roland Emmerich", "The Day after Tomorrow"),
-        ("In Memoriam A. H. H.", "In Memoriam A. H. H."),  # a title may open with "In"
-        ("Coding in Practice, in Theory", "Coding in Practice"),
-        ("Sorting in place", "Sorting in place"),
-        ("Guided tour, https:/ /www.m5.ma.tum.de", "Guided tour"),
-        ("Salinity processes. Retrieved from Australasian Digital Theses", "Salinity processes"),
-        ("Document dissemination for the www.", "Document dissemination for the www."),
-        ("Molecular Quantum Electrodynamics (Dover", "Molecular Quantum Electrodynamics "),
-        ("Foundations (ICML) of learning", "Foundations (ICML) of learning"),
-        ("Lattice Models,1st", "Lattice Models"),
-        ("GPGPU at the LHCb Trigger, Technical Report CERN-LHCb-PUB-2014-034", "GPGPU at the LHCb Trigger"),
-        ("A noise interferometer PhDThesis Technische Informationsbibliothek", "A noise interferometer"),
-        ("A dissertation on the theory of dissertations", "A dissertation on the theory of dissertations"),
-        ("Concise Encyclopedia of Mathematics, 2 n d edition", "Concise Encyclopedia of Mathematics"),
-        ("Labyrinthe: Erscheinungsformen. Revised and expanded", "Labyrinthe: Erscheinungsformen"),
-        ("History of Hanover, New Hampshire", "History of Hanover, New Hampshire"),
-        ("Committee Assignments, 103rd to 112th Congresses", "Committee Assignments, 103rd to 112th Congresses"),
-    ],
-)
-def test_a_title_run_stops_where_the_title_ends(run: str, title: str) -> None:
-    from citetracer.extract.fields import _trim_title_run
-
-    assert _trim_title_run(run) == title
-
-
 def test_names_the_model_reads_as_the_title_are_not_kept_as_authors() -> None:
     from citetracer.extract.fields import _combine, _read_by_rules, prepare
 
@@ -309,42 +278,7 @@ def test_names_the_model_reads_as_the_title_are_not_kept_as_authors() -> None:
     assert combined.title == "White Plague, Black Labour: Tuberculosis and the"
 
 
-@pytest.mark.parametrize(
-    ("raw", "title"),
-    [
-        ("Ghost Stories. Ed. Peter Washington. New York: Alfred A. Knopf, 2008.", "Ghost Stories"),
-        ("Being There. Dir, Hal Ashby. Prod. Andrew Braunsberg. United Artists, 1979.", "Being There"),
-    ],
-)
-def test_an_entry_opening_with_its_title_before_an_editor_or_director(raw: str, title: str) -> None:
-    ref = parse_reference_string(raw, labeller=None)
-    assert (ref.authors, ref.title, ref.year) == ([], title, int(raw[-5:-1]))
-
-
 def test_a_name_before_an_editor_mark_is_still_read_as_the_author() -> None:
     raw = "Smith, John. Ed. Peter Washington. Ghost Stories. London: Verso, 2008."
     ref = parse_reference_string(raw, labeller=None)
     assert [p.family for p in ref.authors][:1] == ["Smith"]
-
-
-def test_a_surname_after_initials_is_not_the_first_word_of_the_title() -> None:
-    from citetracer.extract.fields import _after_initial
-
-    text = "I. Antoniadis, J. Rizos, K. Tamvakis Singularity-free cosmological solutions, Nucl. Phys. B415 (1994)."
-    run, person = _after_initial("Tamvakis Singularity-free cosmological solutions,", text)
-    assert run == "Singularity-free cosmological solutions,"
-    assert person is not None and (person.given, person.family) == ("K.", "Tamvakis")
-    # An inverted name is complete at its initials; a title opener is not a surname.
-    assert _after_initial("Howards End.", "Forster, E. M. Howards End. London: Arnold, 1910.") == ("Howards End.", None)
-    text = "J. Dilts and D. Maxwell The Yamabe classification (2015)."
-    assert _after_initial("The Yamabe classification", text) == ("The Yamabe classification", None)
-
-
-def test_the_surname_a_title_run_took_is_added_to_the_authors() -> None:
-    from citetracer.extract.fields import _combine, _read_by_rules, prepare
-
-    raw = "I. Antoniadis, J. Rizos, K. Tamvakis Singularity-free cosmological solutions, Nucl. Phys. B415 (1994)."
-    ref, text, _marks = _read_by_rules(raw, prepare(raw))
-    combined = _combine(ref, {"title": "Tamvakis Singularity-free cosmological solutions,"}, text)
-    assert combined.title == "Singularity-free cosmological solutions"
-    assert [p.family for p in combined.authors] == ["Antoniadis", "Rizos", "Tamvakis"]

@@ -78,3 +78,42 @@ def test_normalizers_never_fail_and_return_their_span_s_own_text(span: str) -> N
     year = normalizers.date(span)
     assert year is None or str(year) in span
     normalizers.title(span, span)
+
+
+@pytest.mark.parametrize(
+    ("run", "title"),
+    [
+        ("Orden Mesostigmata. In: A Manual of Acarology", "Orden Mesostigmata"),
+        ("The Europeans, in Novels, 1871–1880", "The Europeans"),
+        ("Dom Casmurro, trans. John Gledson", "Dom Casmurro"),
+        ("The Day after Tomorrow. Dir. Roland Emmerich", "The Day after Tomorrow"),
+        ("Operationalizing the model, in: Technologies for homeland security", "Operationalizing the model"),
+        ("Salinity processes. Retrieved from Australasian Digital Theses", "Salinity processes"),
+        ("GPGPU at the LHCb Trigger, Technical Report CERN-LHCb-PUB-2014-034", "GPGPU at the LHCb Trigger"),
+        ("Guided tour, https:/ /www.m5.ma.tum.de", "Guided tour,"),
+        ("Molecular Quantum Electrodynamics (Dover", "Molecular Quantum Electrodynamics "),
+        ("The Jacaranda atlas, 3rd edn,", "The Jacaranda atlas"),
+        ("Lattice Models,1st", "Lattice Models"),
+        ("Labyrinthe: Erscheinungsformen. Revised and expanded", "Labyrinthe: Erscheinungsformen"),
+        # What is part of a title stays.
+        ("In Memoriam A. H. H.", "In Memoriam A. H. H."),
+        ("Coding in Practice, in Theory", "Coding in Practice"),
+        ("Sorting in place", "Sorting in place"),
+        ("Private Power, Online Information Flows and EU Law", "Private Power, Online Information Flows and EU Law"),
+        ("Foundations (ICML) of learning", "Foundations (ICML) of learning"),
+        ("A dissertation on the theory of dissertations", "A dissertation on the theory of dissertations"),
+        ("History of Hanover, New Hampshire", "History of Hanover, New Hampshire"),
+        ("Committee Assignments, 103rd to 112th Congresses", "Committee Assignments, 103rd to 112th Congresses"),
+        ("The second edition of war", "The second edition of war"),
+    ],
+)
+def test_a_title_run_is_cut_where_the_title_ends(run: str, title: str) -> None:
+    assert normalizers.cut_run(run) == title
+
+
+def test_a_nested_quotation_is_read_from_its_outer_quote() -> None:
+    text = "Fahrni, Magda. “‘Elles sont partout’: les femmes et la ville, 1918-1920.” Revue d’histoire 58 (2004)."
+    assert (
+        normalizers.title("“‘Elles sont partout’: les femmes", text)
+        == "‘Elles sont partout’: les femmes et la ville, 1918-1920"
+    )

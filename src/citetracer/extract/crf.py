@@ -63,7 +63,7 @@ _MAX_WORD_LEN = 25
 #: Word classes that cue a field in every style (a class, not a list of venues or names: unseen venues are
 #: recognised by the structure around these words, not by memorising them). The open classes are lexicon files
 #: (data/lexicon/*.txt, read by the rules too); a word in two of them takes the later one ("trans": a role).
-LEXICON_CLASSES = ("month", "venue", "publisher", "institution", "place", "genre", "role")
+LEXICON_CLASSES = ("month", "venue", "publisher", "institution", "place", "genre", "access", "role")
 #: The closed classes of function words a reference's numbers and lists are written with.
 _FUNCTION_WORDS = {
     "pages": "pp p pages page s",

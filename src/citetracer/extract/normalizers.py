@@ -18,17 +18,87 @@ from __future__ import annotations
 
 import re
 
+from citetracer.data.lexicon import words
 from citetracer.match.normalize import clean_title
 
+_GENRES = words("genre")
+_ROLES = words("role")
+_EDITIONS = words("edition")
+
 _PAIRS = {"“": "”", '"': '"', "‘": "’", "«": "»", "„": "“", "'": "'"}
-_STRIP = ' ,;:"“”‘’«»'
 
 
 def title(span: str, text: str) -> str | None:
     """The title from its labelled run: made whole when it is quoted (whatever periods or colons the quotation
-    holds, and no further than its closing quote), quotes and trailing punctuation removed, LaTeX rendered."""
-    value = clean_title(whole_quote(span, text).strip(_STRIP))
+    holds, and no further than its closing quote), cut where the run went on into what follows the title
+    (`cut_run`), quotes and trailing punctuation removed, LaTeX rendered."""
+    value = clean_title(_unquote(whole_quote(cut_run(span), text)))
     return value or None
+
+
+def _unquote(value: str) -> str:
+    """Surrounding punctuation and quotes off, but a quote inside the title kept with its pair ("“‘Elles sont
+    partout’: les femmes”" -> "‘Elles sont partout’: les femmes")."""
+    value = value.strip(" ,;:")
+    while value[:1] in _PAIRS and value.rstrip(" .,;:")[-1:] == _PAIRS[value[0]] and len(value) > 2:
+        value = value[1:].rstrip(" .,;:")[:-1].strip(" ,;:")
+    while value[:1] in _PAIRS and _PAIRS[value[0]] not in value[1:]:
+        value = value[1:].lstrip()
+    while value[-1:] in _PAIRS.values() and not any(o in value[:-1] for o, c in _PAIRS.items() if c == value[-1]):
+        value = value[:-1].rstrip(" ,;:")
+    return value.strip(" ,;:")
+
+
+#: Words that open what follows a title when punctuation precedes them ("..., in Novels", ". Dir. X", ", trans.
+#: J. Gledson", ". Retrieved from", ", Technical Report 12"): the lexicon's role, access and genre words and "in".
+_AFTER_TITLE = _ROLES | words("access") | _GENRES | {"in"}
+_CUE = re.compile(r"[.,;]\s+([^\W\d_][\w'’]*)(\.?:?)(?=\s|$)|\s(?=https?\s*:|www\.\w|doi\s*:)", re.IGNORECASE)
+#: An edition statement ending a run: ", 2nd ed.", "(3rd edn", ",1st", ". Revised and expanded".
+_EDITION = re.compile(r"(?:,\s*|\s*\(\s*|\.\s+)(?:\d+\s*(?:st|nd|rd|th|e|\.)?|[^\W\d_]+)(?:\s+[^\W\d_]+\.?){0,2}$")
+
+
+def cut_run(span: str) -> str:
+    """A title run cut where it went on past the title (the model's run carried on into what follows it): at a
+    cue word after punctuation (_AFTER_TITLE; "In" only before a capital, a role word only abbreviated or as
+    "edited by", other cue words only capitalised, as styles write them there), at a URL, at a parenthesis it
+    opens and never closes ("Molecular Quantum Electrodynamics (Dover"), and at an edition statement ending it
+    ("..., 3rd edn"). Only past the first few characters: "In Memoriam" opening a title stays. Measured on
+    held-out folds: these cuts add to what the model learns from its features (README)."""
+    for m in _CUE.finditer(span):
+        word, low = m.group(1) or "", (m.group(1) or "").lower()
+        rest = span[m.end() :].lstrip()
+        if m.start() <= 3 or (word and low not in _AFTER_TITLE):
+            continue
+        if low == "in" and not (rest[:1].isupper() or rest[:1].isdigit() or rest[:1] in '“"«'):
+            continue
+        if low in _ROLES and not (m.group(2) or rest.lower().startswith("by")):
+            continue
+        if low not in _ROLES and low != "in" and word and not word[0].isupper():
+            continue
+        return span[: m.start()]
+    opened: list[int] = []
+    for i, ch in enumerate(span):
+        if ch in "([":
+            opened.append(i)
+        elif ch in ")]" and opened:
+            opened.pop()
+    if opened and opened[0] > 3:
+        span = span[: opened[0]]
+    m = _EDITION.search(span.rstrip(" .,;:)"))
+    if m and m.start() > 3 and _is_edition(m.group(0)):
+        span = span[: m.start()]
+    return span
+
+
+def _is_edition(statement: str) -> bool:
+    """ "3rd edn", "second edition", "1st", "Revised and expanded": ordinal numbers and edition words only."""
+    tokens = re.findall(r"[^\W_]+", statement.lower())
+    ordinal = re.compile(r"\d+(?:st|nd|rd|th|e)?|first|second|third|fourth|fifth|sixth|new|and")
+    return (
+        bool(tokens)
+        and all(t in _EDITIONS or ordinal.fullmatch(t) for t in tokens)
+        and (any(t in _EDITIONS for t in tokens) or bool(re.fullmatch(r"\d+(?:st|nd|rd|th)", tokens[0])))
+    )
 
 
 def whole_quote(span: str, text: str) -> str:
@@ -38,8 +108,12 @@ def whole_quote(span: str, text: str) -> str:
     at = text.find(span) if span else -1
     if at < 0:
         return span
-    start = at + len(span) - len(span.lstrip(" “\"‘«„'"))
-    quote_at = start - 1
+    lead = span[: len(span) - len(span.lstrip(" “\"‘«„'"))]
+    start = at + len(lead)
+    first = next((k for k, ch in enumerate(lead) if ch != " "), None)
+    quote_at = at + first if first is not None else start - 1  # the outer quote of “‘Elles sont partout’: ...”
+    if first is not None:
+        start = quote_at + 1
     if quote_at > 0 and text[quote_at] == " " and text[quote_at - 1] in "«„“":
         quote_at -= 1  # "« When Craft Gets Sloppy »": French quotes stand apart from their words
     opener = text[quote_at] if quote_at >= 0 else ""
