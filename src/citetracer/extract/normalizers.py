@@ -84,9 +84,9 @@ def cut_run(span: str) -> str:
             opened.pop()
     if opened and opened[0] > 3:
         span = span[: opened[0]]
-    m = _EDITION.search(span.rstrip(" .,;:)"))
-    if m and m.start() > 3 and _is_edition(m.group(0)):
-        span = span[: m.start()]
+    edition = _EDITION.search(span.rstrip(" .,;:)"))
+    if edition and edition.start() > 3 and _is_edition(edition.group(0)):
+        span = span[: edition.start()]
     return span
 
 
