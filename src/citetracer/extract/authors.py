@@ -31,9 +31,12 @@ _INIT_BARE = re.compile(r"^[A-Z]{1,3}$|^[A-Z]{1,2}-[A-Z]{1,2}$")
 _ROLE_MARK = re.compile(r"^\(?([^\W\d_]+)\.?\)?$")
 _ROLES = words("role")
 _ABBREVIATIONS = words("abbreviation")
-_AND = frozenset({"and", "&", "und", "et", "y", "e", "dan"})
-_SUFFIX = frozenset({"jr", "sr", "ii", "iii", "iv"})
-MAX_NAME_TOKENS = 4
+_AND = frozenset({"and", "&", "und", "et", "y", "e", "a", "dan"})  # lower case only but "and", "und", "&"
+_SUFFIX = frozenset({"jr", "sr", "ii", "iii", "iv", "2nd", "3rd"})
+MAX_NAME_TOKENS = 4  # words of one name besides its particles ("G. L. Van der Heijde" is four)
+_GLUED_PARTICLE = re.compile(r"^(?:de|da|di|du|del|van|von|le|la)[A-Z][a-z]")
+#: Initials in parentheses after the surname (French: "Blancquaert (G.), Deschodt (L.).", "ARNAUD (A.-F.),").
+_BRACKETED_INITIALS = re.compile(r"^\(((?:[A-Z][a-z]?\.?[-–]?){1,4})\)([,.;:]*)$")
 _GLUED_INITIAL = re.compile(r"^(?:[A-Z]\.){1,3}(?=[A-Z][a-z]{2,}[,.;:]?$)")
 
 INIT, NAME, PARTICLE, AND, ETAL, EDITOR, SUFFIX, OTHER = range(8)
@@ -62,7 +65,7 @@ def _kind(core: str, nxt: str | None) -> int:
         return AND  # "E" and "Y" upper case are initials
     if len(core.rstrip(".")) == 1 and core[:1].isupper():
         return INIT  # "Y", "E.": never a particle or a conjunction when capitalised
-    if low.rstrip(".") in _SUFFIX and core[:1].isupper():
+    if low.rstrip(".") in _SUFFIX and (core[:1].isupper() or core[:1].isdigit()):
         return SUFFIX
     if _is_role(core):
         return EDITOR
@@ -70,6 +73,8 @@ def _kind(core: str, nxt: str | None) -> int:
         return PARTICLE
     if _INIT_DOTTED.match(core) or _INIT_DOTTED.match(_case_shape(core)) or _INIT_BARE.match(_case_shape(core)):
         return INIT
+    if _GLUED_PARTICLE.match(core):
+        return NAME  # "deBros", "deFazio", "vanDyke"
     letters = re.sub(r"['’\-]", "", core)
     if (
         len(letters) >= 2
@@ -138,6 +143,10 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
     i = 0
     while i < len(toks):
         _start, end, tok = toks[i]
+        tok = tok.lstrip("*")  # "*Scaggs, M.": a mark for students or corresponding authors
+        bracketed = _BRACKETED_INITIALS.match(tok) if cur else None
+        if bracketed:
+            tok = bracketed.group(1) + bracketed.group(2)
         bare = tok.rstrip(",.;:")
         if tok[:1] in "([\"“«`'" and not _is_role(bare):
             # A year, a bracket or a quote right after a name ends the list: "Jin-yi Cai (1990), ...".
@@ -200,7 +209,7 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
             cur = []
             good_end, good_pieces, good_etal = toks[i - 1][1], len(pieces), et_al
             break
-        if kind == OTHER or len(cur) >= MAX_NAME_TOKENS or (not cur and core.lower() in TITLE_OPENERS):
+        if kind == OTHER or sum(k != PARTICLE for _, k in cur) >= MAX_NAME_TOKENS or (not cur and core.lower() in TITLE_OPENERS):
             break
         if not cur:
             # "and" joins a name to a list read so far, not to unconfirmed pieces ("Key, Politics, Parties, and ...")

@@ -30,7 +30,9 @@ test fold never shares a reference list with its training folds: the TEI file
 names each source document in a comment before its references (`source`);
 the anystyle files carry no grouping, so their folds are contiguous blocks in
 file order (strings of one list sit together in core.xml: adjacent strings
-share their field layout 5x more often than random pairs). The sets also
+share their sequence of field tags 5x more often than random pairs, 0.075 vs
+0.015; in good, ugly and bad.xml adjacent and random pairs agree alike, 0.079
+vs 0.067, 0.007 vs 0.007, 0.022 vs 0.022: those files look shuffled). The sets also
 repeat one another (237 of bad.xml's 368 strings are in the TEI set, 252
 core.xml strings are in good.xml): `dedupe_key` finds those copies so that a
 held-out string's copy in another set is never trained on.
