@@ -209,7 +209,17 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
             cur = []
             good_end, good_pieces, good_etal = toks[i - 1][1], len(pieces), et_al
             break
-        if kind == OTHER or sum(k != PARTICLE for _, k in cur) >= MAX_NAME_TOKENS or (not cur and core.lower() in TITLE_OPENERS):
+        if (
+            kind == OTHER
+            or sum(k != PARTICLE for _, k in cur) >= MAX_NAME_TOKENS
+            or (not cur and core.lower() in TITLE_OPENERS)
+        ):
+            cut = _title_after_initials(cur, pieces)
+            if cut:
+                # "J. Rizos, K. Tamvakis Singularity-free cosmological ...": physics styles put no period after
+                # the names; the initials and one surname are the last name, the title starts after them.
+                pieces.append(cur[:cut])
+                good_end, good_pieces, good_etal = toks[i - len(cur) + cut - 1][1], len(pieces), et_al
             break
         if not cur:
             # "and" joins a name to a list read so far, not to unconfirmed pieces ("Key, Politics, Parties, and ...")
@@ -266,6 +276,17 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
     if not people:
         return [], False, 0
     return people, good_etal, good_end
+
+
+def _title_after_initials(cur: list[tuple[str, int]], pieces: list[list[tuple[str, int]]]) -> int:
+    """How many tokens of `cur` are a name when a title follows a list of initials-first names without a
+    boundary ("K. Tamvakis Singularity-free"): the initials and the surname after them, else 0."""
+    k = 0
+    while k < len(cur) and cur[k][1] == INIT:
+        k += 1
+    if k == 0 or len(cur) < k + 2 or cur[k][1] != NAME or not pieces or not _initials_first(pieces):
+        return 0
+    return k + 1
 
 
 def _acceptable(cur: list[tuple[str, int]], pieces: list[list[tuple[str, int]]], joined: bool = False) -> bool:

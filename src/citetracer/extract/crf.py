@@ -169,6 +169,8 @@ def _word_features(tok: str) -> dict[str, Any]:
     cls = _CLASS_OF.get(lower)
     if cls:
         feats["class"] = cls
+    if trail[:1] == "." and lower in ABBREVIATIONS:
+        feats["abbr"] = 1  # "Phys.", "Nucl.", "Proc.": a journal word, not a sentence end
     if word[:1].islower():
         feats["lower"] = 1
     return feats
