@@ -65,7 +65,7 @@ def test_volume_and_issue(span: str, volume: str | None, issue: str | None) -> N
 @pytest.mark.parametrize(
     ("span", "year"),
     [("(2009, June 29).", 2009), ("1989 [1972].", 1989), ("2015a,", 2015), ("Jul. 1977", 1977), ("n.d.", None),
-     ("(12345)", None)],
+     ("(12345)", None), ("9(8):1735-1780, 1997.", 1997), ("1998-2001", None)],
 )  # fmt: skip
 def test_date(span: str, year: int | None) -> None:
     assert normalizers.date(span) == year

@@ -184,11 +184,12 @@ def issue(span: str) -> str | None:
     return m.group(1).replace("–", "-") if m else None
 
 
-_YEAR = re.compile(r"(?<!\d)((?:1[5-9]|20)\d\d)(?!\d)")
+_YEAR = re.compile(r"(?<![\d/.\-–:])((?:1[5-9]|20)\d\d)[a-z]?(?![\d/\-–]|\.\d)")
 
 
 def date(span: str) -> int | None:
     """The year of a labelled date ("(2009, June 29).", "1989 [1972].", "2015a", "Jul. 1977"): the first
-    plausible year; None for "n.d." or no year."""
+    plausible year that is not part of a page range or a volume ("9(8):1735-1780, 1997." gives 1997); None for
+    "n.d." or no year."""
     m = _YEAR.search(span)
     return int(m.group(1)) if m else None
