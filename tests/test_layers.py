@@ -133,6 +133,31 @@ def test_imports_point_down_the_layers() -> None:
     assert not new, "imports against the layer order (see LAYERS):\n" + describe(new)
 
 
+#: The services know no stage, and none knows another: each is usable (and replaceable) on its own.
+SERVICES: dict[str, tuple[str, ...]] = {
+    "store": ("citetracer.store",),
+    "llm": ("citetracer.llm",),
+    "http": ("citetracer.collect.http", "citetracer.collect.httpcache", "citetracer.collect.ssrf"),
+}
+
+
+def service_of(module: str) -> str | None:
+    for service, prefixes in SERVICES.items():
+        if any(module == p or module.startswith(p + ".") for p in prefixes):
+            return service
+    return None
+
+
+def test_services_do_not_import_each_other() -> None:
+    crossing = set()
+    for path in sorted(SRC.rglob("*.py")):
+        source = module_name(path)
+        for target in imported_modules(path):
+            if service_of(source) and service_of(target) and service_of(source) != service_of(target):
+                crossing.add((source, target))
+    assert not crossing, "services importing each other:\n" + describe(crossing)
+
+
 def test_known_violations_are_still_there() -> None:
     """A removed violation leaves the list, so it cannot come back unseen."""
     gone = KNOWN_VIOLATIONS - upward_arrows()
