@@ -36,6 +36,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "citetracer.evidence",
             "citetracer.taxonomy",
             "citetracer.thresholds",
+            "citetracer.sources",
             "citetracer.config",
             "citetracer.data",
         ),
@@ -67,7 +68,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
 #: Arrows against the order that exist today, each to be removed by a later change; the
 #: test fails when one of them is gone (so the list only shrinks) or a new one appears.
 KNOWN_VIOLATIONS: set[tuple[str, str]] = {
-    ("citetracer.collect.http", "citetracer"),
     ("citetracer.report.progress", "citetracer.scan.journal"),
 }
 

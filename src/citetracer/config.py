@@ -17,21 +17,10 @@ from typing import Any
 from platformdirs import user_config_dir, user_data_dir
 from pydantic import BaseModel, Field, ValidationError
 
-#: Default base URLs of the online sources (DESIGN.md, 'Contracts').
-DEFAULT_SOURCE_URLS: dict[str, str] = {
-    "crossref": "https://api.crossref.org",
-    "openalex": "https://api.openalex.org",
-    "semanticscholar": "https://api.semanticscholar.org/graph/v1",
-    "dblp": "https://dblp.org",
-    "arxiv": "http://export.arxiv.org",
-    "pubmed": "https://eutils.ncbi.nlm.nih.gov/entrez/eutils",
-    "europepmc": "https://www.ebi.ac.uk/europepmc/webservices/rest",
-    "acl": "https://aclanthology.org",
-    "openreview": "https://api2.openreview.net",
-    "datacite": "https://api.datacite.org",
-    "doi": "https://doi.org",
-    "searxng": "",
-}
+from citetracer.sources import SOURCES
+
+#: Default base URLs of the online sources (DESIGN.md, 'Contracts'), from the source registry.
+DEFAULT_SOURCE_URLS: dict[str, str] = {s.name: s.base_url for s in SOURCES if s.base_url is not None}
 
 
 class OnlineSettings(BaseModel):
@@ -39,7 +28,7 @@ class OnlineSettings(BaseModel):
 
     #: API keys per source (semanticscholar, pubmed, openalex, ...); env CITETRACER_<SOURCE>_KEY.
     keys: dict[str, str] = Field(default_factory=dict)
-    #: Requests per second per source; unset sources use collect.http.POLITE_RATES. 0 = unlimited.
+    #: Requests per second per source; unset sources use their polite rate (sources.py). 0 = unlimited.
     rate_limits: dict[str, float] = Field(default_factory=dict)
     #: Seconds one HTTP request may take, body included (defeats slow-drip replies).
     timeout: float = 8.0

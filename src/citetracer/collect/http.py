@@ -35,42 +35,12 @@ from urllib.parse import urlencode, urljoin, urlsplit
 
 import httpx
 
-from citetracer import __version__
 from citetracer.collect.httpcache import HttpCache
 from citetracer.collect.ssrf import Pinned, Resolver, UnsafeURL, check_url, pinned
 from citetracer.config import OnlineSettings
+from citetracer.sources import BY_NAME
+from citetracer.version import __version__
 
-#: Published polite request rates (requests per second) of each service, checked against
-#: their documentation (2026-11): Crossref: limits depend on the pool and are advertised in
-#: x-rate-limit-limit/-interval headers (heeded when lower than ours); 10/s and 3 at a time is the
-#: polite pool's (with mailto);
-#: OpenAlex: at most 100 requests/s for anyone, plus a daily credit allowance (searches cost
-#: credits, lookups by id are free): 10/s stays far below; Semantic Scholar: 1/s for keyed
-#: clients, the unauthenticated pool is shared by all users and answers 429 when busy (we use
-#: the keyed rate as a ceiling and honour Retry-After); arXiv: one request every 3 s, one
-#: connection; NCBI E-utilities: 3/s without a key (10 with); DBLP: "you should always be fine
-#: when waiting for at least one or two second between two consecutive requests" (dblp.org FAQ).
-#: Europe PMC, ACL Anthology, OpenReview, DataCite and doi.org publish no per-second number: we
-#: stay well below what they tolerate. Speed comes from design (rate budget, batching, choosing
-#: services), never from raising these.
-POLITE_RATES: dict[str, float] = {
-    "crossref": 10.0,
-    "openalex": 10.0,
-    "semanticscholar": 1.0,
-    "arxiv": 1 / 3,
-    "pubmed": 3.0,
-    "europepmc": 10.0,
-    "dblp": 1.0,
-    "acl": 5.0,
-    "openreview": 5.0,
-    "datacite": 10.0,
-    "doi": 10.0,
-    "searxng": 5.0,
-    "web": 5.0,
-}
-KEYED_RATES: dict[str, float] = {"pubmed": 10.0}
-#: Requests in flight at once per source (Crossref's polite pool allows 3).
-POLITE_CONCURRENCY: dict[str, int] = {"crossref": 3, "semanticscholar": 1, "arxiv": 1, "dblp": 1, "pubmed": 3}
 MAX_REDIRECTS = 5
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _SECRET_PARAMS = re.compile(r"(?<=[?&])(?:api_key|mailto)=[^&]*&?")
@@ -357,8 +327,10 @@ class HttpClient:
     def limiter(self, source: str) -> RateLimiter:
         if source not in self._limiters:
             rates = self.settings.rate_limits
-            default = KEYED_RATES.get(source) if source in self.settings.keys else None
-            rate = rates.get(source, rates.get("*", default or POLITE_RATES.get(source, 5.0)))
+            known = BY_NAME.get(source)
+            default = known.keyed_rate if known is not None and source in self.settings.keys else None
+            polite = known.rate if known is not None else 5.0
+            rate = rates.get(source, rates.get("*", default or polite))
             self._limiters[source] = RateLimiter(rate)
         return self._limiters[source]
 
@@ -367,7 +339,8 @@ class HttpClient:
         key = (source, id(asyncio.get_running_loop()))
         if key not in self._slots:
             unlimited = self.settings.rate_limits.get(source, self.settings.rate_limits.get("*")) == 0
-            self._slots[key] = asyncio.Semaphore(64 if unlimited else POLITE_CONCURRENCY.get(source, 8))
+            known = BY_NAME.get(source)
+            self._slots[key] = asyncio.Semaphore(64 if unlimited else known.concurrency if known is not None else 8)
         return self._slots[key]
 
     def turn_within(self, source: str, seconds: float) -> bool:

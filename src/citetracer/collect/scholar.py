@@ -22,42 +22,31 @@ has a turn free within the budget and whose circuit is closed.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import time
 from collections.abc import Iterable
+from typing import cast
 
 from citetracer.collect.choice import choose
 from citetracer.collect.connectors import Connector
-from citetracer.collect.connectors.arxiv import Arxiv
-from citetracer.collect.connectors.crossref import Crossref
-from citetracer.collect.connectors.datacite import DataCite
-from citetracer.collect.connectors.dblp import Dblp
-from citetracer.collect.connectors.europepmc import EuropePmc
-from citetracer.collect.connectors.openalex import OpenAlex
-from citetracer.collect.connectors.openreview import OpenReview
-from citetracer.collect.connectors.pubmed import PubMed
-from citetracer.collect.connectors.semanticscholar import SemanticScholar
 from citetracer.collect.consult import consult
 from citetracer.collect.http import HttpClient, UsesHttp
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle, budget_end, is_budget_skip
 from citetracer.match.normalize import title_similarity
 from citetracer.records import Reference, SourceOutcome
+from citetracer.sources import SOURCES, Source
 from citetracer.thresholds import BROAD_QUORUM, NEAR_MISS_SIMILARITY
 
-REGISTRY: dict[str, Connector] = {
-    c.name: c
-    for c in (
-        OpenAlex(),
-        SemanticScholar(),
-        Crossref(),
-        Dblp(),
-        Arxiv(),
-        PubMed(),
-        EuropePmc(),
-        OpenReview(),
-        DataCite(),
-    )
-}
+
+def connector_of(source: Source) -> Connector:
+    """The connector a registry line names ("module:Class"), made once."""
+    module, _, name = (source.connector or "").partition(":")
+    return cast(Connector, getattr(importlib.import_module(module), name)())
+
+
+#: The Scholar Connectors: every source of the registry (sources.py) this stage asks.
+REGISTRY: dict[str, Connector] = {s.name: connector_of(s) for s in SOURCES if s.scholar}
 BROAD_CHAIN = ("openalex", "semanticscholar", "crossref")
 SECOND_BROAD = "a second broad index: the first found nothing close to the cited title"
 

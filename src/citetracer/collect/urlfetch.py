@@ -28,7 +28,7 @@ from citetracer.collect.connectors.datacite import DataCite
 from citetracer.collect.connectors.dblp import from_record_xml
 from citetracer.collect.connectors.doi import DoiResolver
 from citetracer.collect.connectors.europepmc import EuropePmc
-from citetracer.collect.connectors.openreview import FORUM, OpenReview
+from citetracer.collect.connectors.openreview import OpenReview
 from citetracer.collect.connectors.pubmed import PubMed
 from citetracer.collect.consult import Ask, consult
 from citetracer.collect.http import Call, HttpClient, SourceFailure, UsesHttp
@@ -38,24 +38,13 @@ from citetracer.collect.stage import EvidenceBundle, budget_end
 from citetracer.config import Settings
 from citetracer.match.normalize import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference
+from citetracer.sources import url_routes
 
-#: Known services' URLs -> (source, id pattern); the id is looked up at the source's configured base.
 PageReader = Callable[[str, str], Awaitable[Candidate | None]]
 
-URL_ROUTES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("doi", re.compile(r"^https?://(?:dx\.)?doi\.org/(10\.\d{4,9}/\S+)", re.I)),
-    ("arxiv", re.compile(r"^https?://(?:www\.|export\.)?arxiv\.org/(?:abs|pdf)/(\S+?)(?:\.pdf)?/?$", re.I)),
-    ("openreview", FORUM),
-    ("acl", re.compile(r"^https?://(?:www\.)?aclanthology\.org/([^/?#\s]+?)(?:\.pdf|\.bib)?/?$", re.I)),
-    ("dblp", re.compile(r"^https?://dblp\.(?:org|uni-trier\.de)/rec/(?:bibtex/|xml/)?(\S+?)(?:\.html|\.xml|\.bib)?$")),
-    ("pubmed", re.compile(r"^https?://(?:pubmed\.ncbi\.nlm\.nih\.gov|www\.ncbi\.nlm\.nih\.gov/pubmed)/(\d+)", re.I)),
-    (
-        "europepmc",
-        re.compile(
-            r"^https?://(?:www\.ncbi\.nlm\.nih\.gov/pmc/articles|europepmc\.org/articles?(?:/pmc)?)/(PMC\d+)", re.I
-        ),
-    ),
-)
+#: Known services' URLs -> (source, id pattern), from the source registry (sources.py); the id is
+#: looked up at the source's configured base.
+URL_ROUTES: tuple[tuple[str, re.Pattern[str]], ...] = url_routes()
 
 
 @dataclass

@@ -6,7 +6,8 @@ answers two questions: `lookup` (the record behind an identifier the citation
 carries, e.g. a DOI or arXiv id; [] when the service has no such record) and
 `search` (records resembling the citation). Both raise `SourceFailure` when the
 service did not give a usable answer. Adding a source is one file here plus
-one line in `REGISTRY`.
+its line in the source registry (sources.py: base URL, polite rate and
+concurrency, the cited URLs it resolves, whether the Scholar Connectors ask it).
 """
 
 from __future__ import annotations

@@ -13,8 +13,10 @@ from typing import Any
 from citetracer.collect.connectors import SEARCH_ROWS, candidate, envelope, people, query_of
 from citetracer.collect.http import Call
 from citetracer.records import Candidate, Reference
+from citetracer.sources import BY_NAME
 
-FORUM = re.compile(r"openreview\.net/(?:forum|pdf)\?id=([\w-]+)")
+#: An OpenReview forum URL; its group 1 is the note id (the registry's URL pattern of OpenReview).
+FORUM = BY_NAME["openreview"].url_patterns[0]
 
 
 def _value(content: dict[str, Any], key: str) -> Any:

@@ -1,0 +1,82 @@
+"""The source registry (sources.py) is the one list of sources: settings, HTTP limits, URL Fetch,
+the Scholar Connectors and the routing table all read it."""
+
+from __future__ import annotations
+
+import asyncio
+
+from citetracer.collect.choice import routes
+from citetracer.collect.http import HttpClient
+from citetracer.collect.scholar import REGISTRY
+from citetracer.collect.urlfetch import URL_ROUTES, UrlFetchStage
+from citetracer.config import DEFAULT_SOURCE_URLS, OnlineSettings, Settings
+from citetracer.sources import BY_NAME, SOURCES
+
+#: DESIGN.md, 'Contracts': each online source's default base URL.
+CONTRACT_URLS = {
+    "crossref": "https://api.crossref.org",
+    "openalex": "https://api.openalex.org",
+    "semanticscholar": "https://api.semanticscholar.org/graph/v1",
+    "dblp": "https://dblp.org",
+    "arxiv": "http://export.arxiv.org",
+    "pubmed": "https://eutils.ncbi.nlm.nih.gov/entrez/eutils",
+    "europepmc": "https://www.ebi.ac.uk/europepmc/webservices/rest",
+    "acl": "https://aclanthology.org",
+    "openreview": "https://api2.openreview.net",
+    "datacite": "https://api.datacite.org",
+    "doi": "https://doi.org",
+    "searxng": "",
+}
+
+#: A cited URL of each source that resolves identifiers, and the identifier in it.
+CITED_URLS = {
+    "doi": ("https://doi.org/10.1109/CVPR.2016.90", "10.1109/CVPR.2016.90"),
+    "arxiv": ("https://arxiv.org/abs/1706.03762v5", "1706.03762v5"),
+    "openreview": ("https://openreview.net/forum?id=rJ4km2R5t7", "rJ4km2R5t7"),
+    "acl": ("https://aclanthology.org/N19-1423.pdf", "N19-1423"),
+    "dblp": ("https://dblp.org/rec/conf/cvpr/HeZRS16.html", "conf/cvpr/HeZRS16"),
+    "pubmed": ("https://pubmed.ncbi.nlm.nih.gov/31452104/", "31452104"),
+    "europepmc": ("https://www.ncbi.nlm.nih.gov/pmc/articles/PMC6819056/", "PMC6819056"),
+}
+
+
+def test_names_are_unique_and_the_settings_defaults_are_the_contracts() -> None:
+    assert len(BY_NAME) == len(SOURCES)
+    assert DEFAULT_SOURCE_URLS == CONTRACT_URLS
+    assert Settings().sources == CONTRACT_URLS
+
+
+def test_the_scholar_connectors_are_the_registry_lines_that_say_so() -> None:
+    assert set(REGISTRY) == {s.name for s in SOURCES if s.scholar}
+    for name, connector in REGISTRY.items():
+        assert connector.name == name
+    assert {n for n, c in REGISTRY.items() if c.broad} == {"openalex", "semanticscholar", "crossref"}
+
+
+def test_routing_names_only_registered_scholar_connectors() -> None:
+    for route in routes():
+        assert set(route.connectors) <= set(REGISTRY), route
+
+
+def test_each_cited_url_resolves_at_its_source_only() -> None:
+    assert {name for name, _ in URL_ROUTES} == set(CITED_URLS)
+    for source, (url, ident) in CITED_URLS.items():
+        matches = [(name, m.group(1)) for name, pattern in URL_ROUTES if (m := pattern.search(url))]
+        assert matches == [(source, ident)], url
+    stage = UrlFetchStage(Settings(), HttpClient(OnlineSettings()))
+    assert set(stage.by_url) <= {name for name, _ in URL_ROUTES}
+
+
+def test_the_http_layer_takes_rates_and_concurrency_from_the_registry() -> None:
+    http = HttpClient(OnlineSettings())
+    for source in SOURCES:
+        assert http.limiter(source.name).rate == source.rate
+    assert http.limiter("unknown-source").rate == 5.0
+    keyed = HttpClient(OnlineSettings(keys={"pubmed": "k"}))
+    assert keyed.limiter("pubmed").rate == BY_NAME["pubmed"].keyed_rate == 10.0
+
+    async def slots() -> dict[str, int]:
+        return {s.name: http.slots(s.name)._value for s in SOURCES}
+
+    assert asyncio.run(slots()) == {s.name: s.concurrency for s in SOURCES}
+    assert (BY_NAME["crossref"].concurrency, BY_NAME["arxiv"].concurrency, BY_NAME["arxiv"].rate) == (3, 1, 1 / 3)
