@@ -12,8 +12,8 @@ from citetracer.config import Settings
 from citetracer.extract import read_text
 from citetracer.match.names import parse_person
 from citetracer.pipeline import Checker
-from citetracer.records import CitationResult, Person
-from citetracer.store.db import Store, WorkRecord
+from citetracer.records import CitationResult, Person, WorkRecord
+from citetracer.store.db import Store
 
 
 def people(*names: str) -> list[Person]:

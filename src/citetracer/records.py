@@ -107,6 +107,12 @@ class Candidate(Work):
     found_by: str | None = None
 
 
+class WorkRecord(Candidate):
+    """A record as the local store keeps it: one rendering of a work plus its other renderings (versions)."""
+
+    variants: list[Candidate] = Field(default_factory=list)
+
+
 class FieldStatus(StrEnum):
     """Outcome of comparing one field of a reference with one candidate."""
 

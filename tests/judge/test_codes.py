@@ -8,8 +8,8 @@ from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle
 from citetracer.extract import read_text
 from citetracer.pipeline import Checker
-from citetracer.records import Reference, SourceOutcome
-from citetracer.store.db import Store, WorkRecord
+from citetracer.records import Reference, SourceOutcome, WorkRecord
+from citetracer.store.db import Store
 from tests.conftest import people, run_check
 
 RESNET = "He, Kaiming and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian"

@@ -13,8 +13,8 @@ import pytest
 
 from citetracer.mirror.dblp import ingest_dblp
 from citetracer.mirror.safexml import DumpError
-from citetracer.records import Candidate, Person
-from citetracer.store.db import Store, WorkRecord
+from citetracer.records import Candidate, Person, WorkRecord
+from citetracer.store.db import Store
 
 
 def _by_id(store: Store) -> dict[str, WorkRecord]:

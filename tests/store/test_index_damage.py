@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from citetracer.cli import main
-from citetracer.store.db import Store, WorkRecord
+from citetracer.records import WorkRecord
+from citetracer.store.db import Store
 from citetracer.store.swap import index_path
 
 N = 300

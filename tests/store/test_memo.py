@@ -47,7 +47,7 @@ def test_a_failure_never_replaces_an_answer(tmp_path: Path) -> None:
 def test_a_store_written_before_the_memo_gains_it_and_keeps_its_records(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite"
     with Store(path) as store:
-        from citetracer.store.db import WorkRecord
+        from citetracer.records import WorkRecord
 
         store.upsert([WorkRecord(**CAND.model_dump(exclude={"work", "found_by"}))])
         store.db.execute("DROP TABLE memo")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from citetracer.store.db import Store, WorkRecord, venue_key
+from citetracer.records import WorkRecord
+from citetracer.store.db import Store, venue_key
 
 
 def test_an_old_dump_does_not_cover_years_after_it(tmp_path: Path) -> None:

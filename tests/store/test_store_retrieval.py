@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from citetracer.records import Person
+from citetracer.records import Person, WorkRecord
 from citetracer.store.bulk import BulkBuild
-from citetracer.store.db import Store, WorkRecord
+from citetracer.store.db import Store
 
 TRUE = [
     ("Attention Is All You Need", "Vaswani", 2017),

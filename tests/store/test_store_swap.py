@@ -5,8 +5,9 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from citetracer.records import WorkRecord
 from citetracer.store.bulk import BulkBuild
-from citetracer.store.db import Store, WorkRecord
+from citetracer.store.db import Store
 from citetracer.store.swap import index_path, read_marker
 
 

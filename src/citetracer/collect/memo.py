@@ -47,8 +47,8 @@ from collections.abc import Iterable
 from citetracer.config import OnlineSettings
 from citetracer.evidence import MemoAnswer
 from citetracer.match.normalize import canonical_arxiv, canonical_doi
-from citetracer.records import Candidate, Reference
-from citetracer.store.db import Store, WorkRecord
+from citetracer.records import Candidate, Reference, WorkRecord
+from citetracer.store.db import Store
 from citetracer.store.lock import StoreBusy
 from citetracer.store.memo import MemoEntry
 

@@ -30,8 +30,8 @@ from lxml import etree
 
 from citetracer.match.normalize import canonical_doi, parse_year
 from citetracer.mirror.safexml import PROLOG_BYTES, DumpError, describe_failure, open_dump
-from citetracer.records import Person
-from citetracer.store.db import Store, WorkRecord
+from citetracer.records import Person, WorkRecord
+from citetracer.store.db import Store
 
 SOURCE = "acl"
 MAX_FILE_BYTES = 200_000_000

@@ -20,8 +20,8 @@ from typing import Any
 
 from citetracer.match.names import parse_person
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, parse_year
-from citetracer.records import Candidate, Person
-from citetracer.store.db import Store, WorkRecord
+from citetracer.records import Candidate, Person, WorkRecord
+from citetracer.store.db import Store
 
 MAX_LINE_BYTES = 1_000_000
 

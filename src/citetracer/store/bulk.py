@@ -29,8 +29,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix
+from citetracer.records import WorkRecord
 from citetracer.store.codec import pack, record_json
-from citetracer.store.db import INDEXES, SCHEMA_VERSION, TABLES, Store, WorkRecord, indexed_work, venue_key
+from citetracer.store.db import INDEXES, SCHEMA_VERSION, TABLES, Store, indexed_work, venue_key
 from citetracer.store.index import TitleIndex, add_fields, index_tokens
 from citetracer.store.memo import TABLE as MEMO_TABLE
 from citetracer.store.swap import index_path, remove_store_files, replace_store, write_marker

@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import json
 import zlib
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from citetracer.store.db import WorkRecord
+from citetracer.records import WorkRecord
 
 _V1 = b"\x01"
 
@@ -71,8 +69,6 @@ def pack(json_bytes: bytes) -> bytes:
 
 def decode(data: bytes | str, key: str) -> WorkRecord:
     """The record of a stored row (`key` is `source:id`; older rows also carry them in the JSON)."""
-    from citetracer.store.db import WorkRecord
-
     obj = json.loads(decode_text(data))
     source, _, rec_id = key.partition(":")
     obj.setdefault("source", source)

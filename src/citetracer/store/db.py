@@ -25,12 +25,10 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
-
 from citetracer.match.names import surname_keys
 from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix, parse_year
 from citetracer.match.venues import venue_id
-from citetracer.records import Candidate
+from citetracer.records import Candidate, WorkRecord
 from citetracer.store.codec import decode, decode_text, encode
 from citetracer.store.index import IndexedWork, RankingFields, TitleIndex
 from citetracer.store.lock import StoreBusy, writer_lock
@@ -92,12 +90,6 @@ DROP INDEX IF EXISTS records_seq;
 CREATE INDEX IF NOT EXISTS records_seq2 ON records(seq) WHERE seq > 1;
 CREATE INDEX IF NOT EXISTS records_venue_year ON records(venue_key, year);
 """
-
-
-class WorkRecord(Candidate):
-    """A record as stored: one rendering of a work plus its other renderings (versions)."""
-
-    variants: list[Candidate] = Field(default_factory=list)
 
 
 class StoreError(Exception):
