@@ -22,6 +22,7 @@ from typing import IO
 from rich.console import Console
 
 from citetracer import __version__
+from citetracer.cli.progress import CheckProgress, ScanProgress
 from citetracer.config import ConfigError, Settings, load_settings
 from citetracer.extract import InputError, PageRange, parse_page_range, read_references
 from citetracer.pipeline import Checker
@@ -29,7 +30,6 @@ from citetracer.records import Report
 from citetracer.report.bibfix import BibFixer
 from citetracer.report.csv_report import CitationCsv
 from citetracer.report.html_report import HtmlReport
-from citetracer.report.progress import CheckProgress, ScanProgress
 from citetracer.report.render import print_table, write_json, write_jsonl, write_markdown
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources
@@ -494,7 +494,7 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
         out.print(f"reindexed {n} records of {settings.store}", highlight=False)
         return EXIT_OK
     if args.mirror_command in ("dblp", "acl"):
-        from citetracer.mirror.commands import run_acl, run_dblp
+        from citetracer.cli.mirror import run_acl, run_dblp
 
         run = run_dblp if args.mirror_command == "dblp" else run_acl
         return run(args, settings.store, out, err)
@@ -543,7 +543,3 @@ def main(argv: Sequence[str] | None = None) -> int:
             highlight=False,
         )
         return EXIT_INTERNAL
-
-
-if __name__ == "__main__":
-    sys.exit(main())

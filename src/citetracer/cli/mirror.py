@@ -1,7 +1,7 @@
 """`citetracer mirror dblp|acl`: run an ingest with a progress bar and report the outcome.
 
-Kept out of cli.py so the CLI stays a thin adapter; exit codes follow it
-(0 done, 2 unusable input, with the previous store left as it was).
+Part of the CLI front end (the ingesters in mirror/ know no terminal); exit codes follow
+the CLI's (0 done, 2 unusable input, with the previous store left as it was).
 """
 
 from __future__ import annotations

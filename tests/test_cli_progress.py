@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from citetracer.cli import main
-from citetracer.report.progress import CheckProgress, ScanProgress
+from citetracer.cli.progress import CheckProgress, ScanProgress
 from citetracer.scan.journal import Entry
 from tests.scan.conftest import make_pdf
 
