@@ -48,7 +48,7 @@ from citetracer.extract.markers import find_markers
 from citetracer.extract.pdf import Limits, document_lines, read_pdf
 from citetracer.extract.region import find_region
 from citetracer.extract.segment import split_blocks
-from citetracer.match.normalize import canonical_arxiv, canonical_doi
+from citetracer.normalize.text import canonical_arxiv, canonical_doi
 from citetracer.records import Reference
 
 PLAUSIBILITY = plausibility.PREFIX

@@ -42,9 +42,9 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from citetracer.match.names import family_keys
-from citetracer.match.normalize import title_key, tokens
 from citetracer.mirror.dblp import DblpReport, ingest_dblp, iter_dblp
+from citetracer.normalize.names import family_keys
+from citetracer.normalize.text import title_key, tokens
 from citetracer.records import Person
 from citetracer.store.db import Store
 

@@ -60,7 +60,7 @@ from citetracer.extract.authors import split_names
 from citetracer.extract.crf import Labeller
 from citetracer.extract.fields import PACKAGED, _respace, parse_reference_string, prepare
 from citetracer.extract.labelled import LabelledString, copies_of, held_out_folds, read_sets
-from citetracer.match.normalize import canonical_doi
+from citetracer.normalize.text import canonical_doi
 from citetracer.records import Reference
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))

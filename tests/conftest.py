@@ -10,7 +10,7 @@ import pytest
 
 from citetracer.config import Settings
 from citetracer.extract import read_text
-from citetracer.match.names import parse_person
+from citetracer.normalize.names import parse_person
 from citetracer.pipeline import Checker
 from citetracer.records import CitationResult, Person, WorkRecord
 from citetracer.store.db import Store

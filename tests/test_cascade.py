@@ -8,8 +8,8 @@ from citetracer.cascade import CascadeOutcome, Review, run_cascade
 from citetracer.collect.stage import AGENT_CALLS
 from citetracer.evidence import EvidenceBundle
 from citetracer.judge.context import JudgeContext
-from citetracer.match.names import parse_person
 from citetracer.match.rules import Assessment
+from citetracer.normalize.names import parse_person
 from citetracer.records import AgentCall, Candidate, Reference, SourceOutcome, Verdict
 
 TITLE = "Attention Is All You Need"

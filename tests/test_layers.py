@@ -43,7 +43,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     (
         "normalize",
-        ("citetracer.normalize", "citetracer.match.normalize", "citetracer.match.names", "citetracer.match.venues"),
+        ("citetracer.normalize",),
     ),
     (
         "services",

@@ -395,7 +395,7 @@ def test_misparsed_reference_string_is_matched_through_its_raw_text(store: Store
 
 
 def test_record_author_list_cut_mid_name_is_treated_as_truncated() -> None:
-    from citetracer.match.names import compare_author_lists
+    from citetracer.normalize.names import compare_author_lists
     from tests.conftest import people
 
     record = people("John Jumper", "Richard Evans", "Z")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from citetracer.evidence import EvidenceBundle
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.router import CONFIDENCE, evidence_entry, judge, supports_real
-from citetracer.match.names import parse_person
 from citetracer.match.rules import assess_all
+from citetracer.normalize.names import parse_person
 from citetracer.records import Candidate, Person, Reference, SourceOutcome, Verdict
 from citetracer.taxonomy import CODES, class_of
 

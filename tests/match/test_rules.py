@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from citetracer.match.names import parse_person
 from citetracer.match.rules import COMPARERS, assess, assess_all
+from citetracer.normalize.names import parse_person
 from citetracer.records import FIELDS, Candidate, FieldStatus, Person, Reference, Residual
 
 M, MISS, X = FieldStatus.MATCH, FieldStatus.MISSING, FieldStatus.MISMATCH

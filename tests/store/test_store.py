@@ -10,7 +10,7 @@ import sys
 import time
 from pathlib import Path
 
-from citetracer.match.names import family_keys
+from citetracer.normalize.names import family_keys
 from citetracer.store.db import Store
 from tests.conftest import RECORDS, people
 

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from citetracer.data import lines
-from citetracer.match.normalize import tokens
-from citetracer.match.venues import venue_id
+from citetracer.normalize.text import tokens
+from citetracer.normalize.venues import venue_id
 from citetracer.records import Reference
 
 

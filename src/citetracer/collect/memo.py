@@ -46,7 +46,7 @@ from collections.abc import Iterable
 
 from citetracer.config import OnlineSettings
 from citetracer.evidence import MemoAnswer
-from citetracer.match.normalize import canonical_arxiv, canonical_doi
+from citetracer.normalize.text import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference, WorkRecord
 from citetracer.store.db import Store
 from citetracer.store.lock import StoreBusy

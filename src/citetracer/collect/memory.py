@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 
 from citetracer.evidence import EvidenceBundle
-from citetracer.match.names import compare_author_lists, family_keys
-from citetracer.match.normalize import canonical_arxiv, canonical_doi, title_key, tokens
-from citetracer.match.venues import is_preprint
+from citetracer.normalize.names import compare_author_lists, family_keys
+from citetracer.normalize.text import canonical_arxiv, canonical_doi, title_key, tokens
+from citetracer.normalize.venues import is_preprint
 from citetracer.records import Candidate, Reference, SourceOutcome, WorkRecord
 from citetracer.store.db import Store, venue_key
 from citetracer.thresholds import MIN_VENUE_RECORDS

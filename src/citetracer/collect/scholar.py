@@ -33,7 +33,7 @@ from citetracer.collect.consult import consult
 from citetracer.collect.http import HttpClient, UsesHttp
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle, budget_end, is_budget_skip
-from citetracer.match.normalize import title_similarity
+from citetracer.normalize.text import title_similarity
 from citetracer.records import Reference, SourceOutcome
 from citetracer.sources import SOURCES, Source
 from citetracer.thresholds import BROAD_QUORUM, NEAR_MISS_SIMILARITY

@@ -36,7 +36,7 @@ from citetracer.collect.landing import page_candidate
 from citetracer.collect.memo import EvidenceMemo
 from citetracer.collect.stage import EvidenceBundle, budget_end
 from citetracer.config import Settings
-from citetracer.match.normalize import canonical_arxiv, canonical_doi
+from citetracer.normalize.text import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference
 from citetracer.sources import url_routes
 

@@ -17,7 +17,7 @@ from citetracer.llm.client import LLMClient
 from citetracer.llm.prompts import load_prompt
 from citetracer.llm.schemas import WebReply
 from citetracer.llm.untrusted import grounded, quote
-from citetracer.match.normalize import canonical_arxiv, canonical_doi
+from citetracer.normalize.text import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Person
 
 #: Characters of visible page text sent to the model (a landing page's record is near the top).

@@ -20,8 +20,8 @@ from pydantic import ValidationError
 from citetracer.extract.bibtex import BibEntry, entry_to_reference, parse_bibtex
 from citetracer.extract.bounds import ParseBudget, bounded
 from citetracer.extract.fields import parse_reference_string
-from citetracer.match.names import parse_people, parse_person
-from citetracer.match.normalize import canonical_arxiv, canonical_doi, clean_title, parse_year
+from citetracer.normalize.names import parse_people, parse_person
+from citetracer.normalize.text import canonical_arxiv, canonical_doi, clean_title, parse_year
 from citetracer.records import Person, Reference
 
 #: Largest text input accepted (a bibliography is never this big; a mistake or an attack is).

@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from citetracer.match.names import parse_people
-from citetracer.match.normalize import (
+from citetracer.normalize.names import parse_people
+from citetracer.normalize.text import (
     arxiv_from_doi,
     canonical_arxiv,
     canonical_doi,

@@ -39,7 +39,7 @@ from citetracer.data.lexicon import words
 from citetracer.extract import normalizers
 from citetracer.extract.authors import split_names
 from citetracer.extract.crf import ABBREVIATIONS, Labeller, default_labeller, spans
-from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi, clean_title, latex_to_text
+from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi, clean_title, latex_to_text
 from citetracer.records import Person, Reference
 
 _DOI = re.compile(

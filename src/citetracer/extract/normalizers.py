@@ -10,7 +10,7 @@ Vancouver volume). They are pure functions of the span (the title also looks
 at the text around it for its quotation marks); errors of the labelling
 itself are fixed with training data and features, not here.
 
-Not to be confused with match/normalize.py, which folds values of any source
+Not to be confused with normalize/text.py, which folds values of any source
 for comparison; these produce the value the record shows.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from citetracer.data.lexicon import words
-from citetracer.match.normalize import clean_title
+from citetracer.normalize.text import clean_title
 
 _GENRES = words("genre")
 _ROLES = words("role")

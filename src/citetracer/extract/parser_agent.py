@@ -27,8 +27,8 @@ from citetracer.llm.client import Content, LLMClient
 from citetracer.llm.prompts import load_prompt
 from citetracer.llm.schemas import ParserReply
 from citetracer.llm.untrusted import grounded, quote, reference_data
-from citetracer.match.normalize import tokens
-from citetracer.match.venues import is_known
+from citetracer.normalize.text import tokens
+from citetracer.normalize.venues import is_known
 from citetracer.records import FIELDS, AgentCall, Person, Reference
 
 #: Longer "titles" are usually a title run into the venue or the next reference.

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 from citetracer.data import lexicon
 from citetracer.judge.context import NON_SCHOLARLY_TYPES, UNINDEXED_TYPES, JudgeContext, known_registrants
-from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix, tokens
 from citetracer.match.rules import Assessment
-from citetracer.match.venues import is_known, is_preprint, venue_id, venue_kind
+from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix, tokens
+from citetracer.normalize.venues import is_known, is_preprint, venue_id, venue_kind
 from citetracer.records import Candidate, FieldStatus, Reference
 from citetracer.thresholds import (
     NEAR_MISS_CERTAIN,

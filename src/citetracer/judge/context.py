@@ -82,7 +82,7 @@ class JudgeContext:
 
 
 def _same_people(a: Candidate, b: Candidate) -> bool:
-    from citetracer.match.names import compare_author_lists
+    from citetracer.normalize.names import compare_author_lists
 
     if not a.authors or not b.authors:
         return True

@@ -25,10 +25,10 @@ from dataclasses import dataclass, replace
 
 from citetracer.judge.codes import Finding, is_book, record_is_book, venue_conflict
 from citetracer.judge.context import JudgeContext
-from citetracer.match.names import particles, surname_keys
-from citetracer.match.normalize import title_words
 from citetracer.match.rules import Assessment
-from citetracer.match.venues import spells_any, venue_kind
+from citetracer.normalize.names import particles, surname_keys
+from citetracer.normalize.text import title_words
+from citetracer.normalize.venues import spells_any, venue_kind
 from citetracer.records import FieldStatus
 from citetracer.thresholds import (
     IMPLAUSIBLE_FUTURE,

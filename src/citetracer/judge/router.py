@@ -17,7 +17,7 @@ from dataclasses import replace
 from citetracer.judge import codes, gate
 from citetracer.judge.codes import Finding
 from citetracer.judge.context import JudgeContext
-from citetracer.match.normalize import canonical_arxiv, canonical_doi
+from citetracer.normalize.text import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, EvidenceEntry, Verdict
 from citetracer.taxonomy import class_of, primary
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from citetracer.match.normalize import tokens
+from citetracer.normalize.text import tokens
 from citetracer.records import Reference
 
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 
 from rapidfuzz import fuzz
 
-from citetracer.match.names import AuthorListComparison, compare_author_lists
-from citetracer.match.normalize import (
+from citetracer.normalize.names import AuthorListComparison, compare_author_lists
+from citetracer.normalize.text import (
     arxiv_from_doi,
     canonical_arxiv,
     canonical_doi,
@@ -27,7 +27,7 @@ from citetracer.match.normalize import (
     title_words,
     tokens,
 )
-from citetracer.match.venues import is_preprint, same_venue, spells
+from citetracer.normalize.venues import is_preprint, same_venue, spells
 from citetracer.records import Candidate, FieldComparison, FieldStatus, Reference, Residual
 from citetracer.thresholds import PUBLISHER_RATIO, VERSION_YEARS
 

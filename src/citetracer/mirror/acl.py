@@ -28,8 +28,8 @@ from typing import Any
 
 from lxml import etree
 
-from citetracer.match.normalize import canonical_doi, parse_year
 from citetracer.mirror.safexml import PROLOG_BYTES, DumpError, describe_failure, open_dump
+from citetracer.normalize.text import canonical_doi, parse_year
 from citetracer.records import Person, WorkRecord
 from citetracer.store.db import Store
 

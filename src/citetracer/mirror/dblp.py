@@ -44,8 +44,6 @@ from typing import Any
 
 from lxml import etree
 
-from citetracer.match.names import parse_person, surname_keys
-from citetracer.match.normalize import canonical_arxiv, canonical_doi, parse_year
 from citetracer.mirror.safexml import (
     PROLOG_BYTES,
     Chunk,
@@ -58,6 +56,8 @@ from citetracer.mirror.safexml import (
     parse_chunk,
     parser_for,
 )
+from citetracer.normalize.names import parse_person, surname_keys
+from citetracer.normalize.text import canonical_arxiv, canonical_doi, parse_year
 from citetracer.store.bulk import BulkBuild, Row
 from citetracer.store.codec import pack
 from citetracer.store.db import venue_key

@@ -18,8 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from citetracer.match.names import parse_person
-from citetracer.match.normalize import canonical_arxiv, canonical_doi, parse_year
+from citetracer.normalize.names import parse_person
+from citetracer.normalize.text import canonical_arxiv, canonical_doi, parse_year
 from citetracer.records import Candidate, Person, WorkRecord
 from citetracer.store.db import Store
 

@@ -28,7 +28,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix
+from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix
 from citetracer.records import WorkRecord
 from citetracer.store.codec import pack, record_json
 from citetracer.store.db import INDEXES, SCHEMA_VERSION, TABLES, Store, indexed_work, venue_key

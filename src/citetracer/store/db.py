@@ -25,9 +25,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from citetracer.match.names import surname_keys
-from citetracer.match.normalize import canonical_arxiv, canonical_doi, doi_prefix, parse_year
-from citetracer.match.venues import venue_id
+from citetracer.normalize.names import surname_keys
+from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix, parse_year
+from citetracer.normalize.venues import venue_id
 from citetracer.records import Candidate, WorkRecord
 from citetracer.store.codec import decode, decode_text, encode
 from citetracer.store.index import IndexedWork, RankingFields, TitleIndex

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import tantivy
 
-from citetracer.match.normalize import tokens
+from citetracer.normalize.text import tokens
 
 _LATEX_OR_PUNCT_HINT = re.compile(r"[\\{}$~]")
 _NON_ALNUM = re.compile(r"[^0-9a-z]+")

@@ -16,8 +16,8 @@ from collections.abc import Iterable
 from typing import Any, Protocol
 
 from citetracer.collect.http import Call, SourceFailure
-from citetracer.match.names import parse_person
-from citetracer.match.normalize import canonical_arxiv, canonical_doi, parse_year
+from citetracer.normalize.names import parse_person
+from citetracer.normalize.text import canonical_arxiv, canonical_doi, parse_year
 from citetracer.records import Candidate, Person, Reference
 
 #: Characters left unescaped when an identifier goes into a URL path (DOIs keep their slashes).

@@ -11,7 +11,7 @@ import re
 from citetracer.collect.connectors import SearchOnly, candidate
 from citetracer.collect.http import Call, SourceFailure
 from citetracer.extract import read_bibtex
-from citetracer.match.normalize import canonical_doi
+from citetracer.normalize.text import canonical_doi
 from citetracer.records import Candidate, Reference
 
 ANTHOLOGY_ID = re.compile(r"^(?:[A-Z]\d{2}-\d{4}|\d{4}\.[a-z0-9-]+\.\d+)$", re.IGNORECASE)

@@ -11,7 +11,7 @@ import xml.etree.ElementTree as ET
 
 from citetracer.collect.connectors import SEARCH_ROWS, candidate, people, query_of
 from citetracer.collect.http import Call, SourceFailure
-from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi
+from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference
 
 NS = {"a": "http://www.w3.org/2005/Atom", "arxiv": "http://arxiv.org/schemas/atom"}

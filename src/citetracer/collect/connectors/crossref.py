@@ -22,7 +22,7 @@ from citetracer.collect.connectors import (
     record_reply,
 )
 from citetracer.collect.http import Call
-from citetracer.match.normalize import canonical_doi
+from citetracer.normalize.text import canonical_doi
 from citetracer.records import Candidate, Reference
 
 #: The body of Crossref's 404 for a DOI it does not hold (recorded reply: text/plain "Resource not found.").

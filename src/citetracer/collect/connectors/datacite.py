@@ -20,7 +20,7 @@ from citetracer.collect.connectors import (
     record_reply,
 )
 from citetracer.collect.http import Call
-from citetracer.match.normalize import arxiv_from_doi, canonical_doi
+from citetracer.normalize.text import arxiv_from_doi, canonical_doi
 from citetracer.records import Candidate, Person, Reference
 
 #: DataCite's 404 for a DOI it does not hold: `{"errors": [{"status": "404", "title": "The resource ..."}]}`.

@@ -11,7 +11,7 @@ from typing import Any
 
 from citetracer.collect.connectors import SEARCH_ROWS, SearchOnly, candidate, envelope, people, query_of
 from citetracer.collect.http import Call
-from citetracer.match.normalize import canonical_arxiv
+from citetracer.normalize.text import canonical_arxiv
 from citetracer.records import Candidate, Reference
 
 

@@ -14,7 +14,7 @@ from urllib.parse import quote
 from citetracer.collect.connectors import SAFE, SearchOnly, no_record, record_reply
 from citetracer.collect.connectors.crossref import from_work
 from citetracer.collect.http import Call
-from citetracer.match.normalize import arxiv_from_doi, canonical_doi
+from citetracer.normalize.text import arxiv_from_doi, canonical_doi
 from citetracer.records import Candidate, Reference
 
 CSL_JSON = "application/vnd.citationstyles.csl+json"

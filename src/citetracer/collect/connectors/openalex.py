@@ -19,7 +19,7 @@ from citetracer.collect.connectors import (
     record_reply,
 )
 from citetracer.collect.http import Call
-from citetracer.match.normalize import canonical_doi
+from citetracer.normalize.text import canonical_doi
 from citetracer.records import Candidate, Reference
 
 SELECT = "id,doi,title,display_name,publication_year,type,authorships,primary_location,biblio,ids"

@@ -19,7 +19,7 @@ from citetracer.collect.connectors import (
     record_reply,
 )
 from citetracer.collect.http import Call
-from citetracer.match.normalize import arxiv_from_doi, canonical_arxiv, canonical_doi
+from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference
 
 FIELDS = "title,authors,year,venue,externalIds,url,publicationTypes,journal"

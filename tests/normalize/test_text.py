@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citetracer.match.normalize import (
+from citetracer.normalize.text import (
     _fold_general,
     canonical_arxiv,
     canonical_doi,

@@ -17,7 +17,7 @@ from functools import lru_cache
 from rapidfuzz.distance import OSA
 
 from citetracer.data import lines
-from citetracer.match.normalize import fold, latex_to_text
+from citetracer.normalize.text import fold, latex_to_text
 from citetracer.records import Person
 
 _AND = re.compile(r"\s+and\s+", re.IGNORECASE)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citetracer.match.venues import is_known, is_preprint, same_venue, spells, venue_id
+from citetracer.normalize.venues import is_known, is_preprint, same_venue, spells, venue_id
 
 
 def test_aliases_of_known_venues() -> None:

@@ -15,7 +15,7 @@ from functools import lru_cache
 from rapidfuzz import fuzz
 
 from citetracer.data import lines
-from citetracer.match.normalize import tokens
+from citetracer.normalize.text import tokens
 
 #: Words that carry no venue identity (boilerplate around the name).
 _BOILERPLATE = frozenset("proceedings proc the of in annual volume vol part pp edition ed eds".split())

@@ -7,8 +7,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from citetracer.data import lines
-from citetracer.match.names import compare_author_lists
-from citetracer.match.normalize import (
+from citetracer.normalize.names import compare_author_lists
+from citetracer.normalize.text import (
     arxiv_from_doi,
     canonical_arxiv,
     canonical_doi,
@@ -17,7 +17,7 @@ from citetracer.match.normalize import (
     title_similarity,
     title_words,
 )
-from citetracer.match.venues import same_venue, venue_id
+from citetracer.normalize.venues import same_venue, venue_id
 from citetracer.records import Person
 
 suffix = st.text(alphabet="abcdefghijklmnopqrstuvwxyzABCDEFGHIJ0123456789.-_()/:", min_size=1, max_size=30).filter(

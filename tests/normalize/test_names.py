@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citetracer.match.names import (
+from citetracer.normalize.names import (
     NameMatch,
     compare_author_lists,
     compare_people,
