@@ -7,12 +7,12 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev,pdf,ocr]"
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[dev,pdf,ocr,web]"
 # The OCR tests need the Tesseract program; install it only when missing (CI runs as root on Debian).
 if ! command -v tesseract >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq && apt-get install -y -qq --no-install-recommends tesseract-ocr tesseract-ocr-eng >/dev/null
 fi
-# The HTML report's browser tests need Chromium (Debian's package; Playwright drives it, nothing is downloaded).
+# The HTML report's and the web app's browser tests need Chromium (Debian's package; Playwright drives it, nothing is downloaded).
 if ! command -v chromium >/dev/null 2>&1 && command -v apt-get >/dev/null 2>&1; then
     apt-get update -qq && apt-get install -y -qq --no-install-recommends chromium >/dev/null
 fi

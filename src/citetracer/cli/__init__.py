@@ -1,4 +1,4 @@
-"""Command line: `citetracer check|scan|extract|mirror`. A thin adapter over the pipeline.
+"""Command line: `citetracer check|scan|serve|extract|mirror`. A thin adapter over the pipeline.
 
 Exit codes: 0 nothing Hallucinated, 1 something Hallucinated, 2 usage or input
 error (only when nothing at all could be read; also a store that another process
@@ -47,8 +47,9 @@ EXIT_CODES = """exit codes:
 FORMATS = ["table", "json", "jsonl", "markdown", "html", "csv", "sarif"]
 
 
-def _settings_arguments() -> argparse.ArgumentParser:
-    """The flags that choose how citations are checked; `check` and `scan` take the same ones."""
+def _settings_arguments(reports: bool = True) -> argparse.ArgumentParser:
+    """The flags that choose how citations are checked; `check`, `scan` and `serve` take the same ones
+    (`serve` without those about the command's own report and exit code: `reports=False`)."""
     p = argparse.ArgumentParser(add_help=False)
     p.add_argument("--offline", action="store_true", default=None, help="use only the local store, no network")
     p.add_argument(
@@ -74,6 +75,8 @@ def _settings_arguments() -> argparse.ArgumentParser:
         "--connectors", metavar="LIST", help="comma-separated Scholar Connectors to ask (default: chosen per citation)"
     )
     p.add_argument("--no-http-cache", action="store_true", help="do not read or write the on-disk HTTP cache")
+    if not reports:
+        return p
     p.add_argument(
         "--only-flagged",
         action="store_true",
@@ -174,6 +177,43 @@ def _parser() -> argparse.ArgumentParser:
         default=1800.0,
         metavar="SECONDS",
         help="stop a paper that takes longer than this and report it as not checked (default: 1800; 0: no limit)",
+    )
+
+    serve = sub.add_parser(
+        "serve",
+        parents=[common, _settings_arguments(reports=False)],
+        help="run the web app: upload papers in a browser, or call its JSON API",
+        description="Run the web app (needs the web extra: pip install 'citetracer[web]'): a page to upload a "
+        "PDF, .bib, .bbl, .tex or zip, or paste references, with live progress and the HTML report; a JSON API "
+        "under /api/ (described at /openapi.json); /healthz. Jobs and their reports are kept in web-jobs/ beside "
+        "the store for --keep-hours.",
+        formatter_class=fmt,
+    )
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine)")
+    serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
+    serve.add_argument(
+        "--jobs-dir", type=Path, metavar="DIR", help="where jobs and their reports are kept (default: web-jobs/ "
+        "beside the store)"
+    )
+    serve.add_argument(
+        "--keep-hours", type=float, default=24.0, metavar="H", help="delete jobs this long after they end (default: 24)"
+    )
+    serve.add_argument("--workers", type=int, default=2, metavar="N", help="jobs checked at once (default: 2)")
+    serve.add_argument(
+        "--queue", type=int, default=16, metavar="N", help="jobs that may wait; more are refused with 503 (default: 16)"
+    )
+    serve.add_argument(
+        "--max-upload-mb", type=int, default=50, metavar="MB", help="largest submission, files together (default: 50)"
+    )
+    serve.add_argument(
+        "--max-files", type=int, default=20, metavar="N", help="most files in one submission (default: 20)"
+    )
+    serve.add_argument(
+        "--submits-per-minute",
+        type=float,
+        default=10.0,
+        metavar="N",
+        help="submissions a client (address) may make per minute, in bursts of up to 10; more get 429 (default: 10)",
     )
 
     extract = sub.add_parser(
@@ -440,6 +480,32 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
     return EXIT_HALLUCINATED if outcome.hallucinated_papers else EXIT_OK
 
 
+def cmd_serve(args: argparse.Namespace, err: Console) -> int:
+    """`citetracer serve`: check that the store opens, then serve until interrupted."""
+    try:
+        from citetracer.web.app import WebOptions
+        from citetracer.web.server import serve
+        from citetracer.web.uploads import Limits
+    except ImportError as exc:
+        err.print(f"error: the web app needs the web extra: pip install 'citetracer[web]' ({exc})", style="red")
+        return EXIT_USAGE
+    if min(args.workers, args.queue, args.max_upload_mb, args.max_files) < 1 or args.keep_hours <= 0:
+        err.print("error: --workers, --queue, --max-upload-mb, --max-files, --keep-hours must be positive", style="red")
+        return EXIT_USAGE
+    settings = _check_settings(args)
+    Checker(settings).close()  # a store that cannot be opened is a clear error now, not a failed startup
+    options = WebOptions(
+        jobs_dir=args.jobs_dir or settings.store.parent / "web-jobs",
+        keep_hours=args.keep_hours,
+        workers=args.workers,
+        queue_size=args.queue,
+        limits=Limits(max_bytes=args.max_upload_mb * 1024 * 1024, max_files=args.max_files),
+        submits_per_minute=args.submits_per_minute,
+    )
+    serve(settings, options, args.host, args.port)
+    return EXIT_OK
+
+
 def cmd_extract(args: argparse.Namespace, err: Console) -> int:
     try:
         read = read_references(args.file, args.ref_pages)
@@ -525,6 +591,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_scan(args, err)
         if args.command == "extract":
             return cmd_extract(args, err)
+        if args.command == "serve":
+            return cmd_serve(args, err)
         return cmd_mirror(args, err)
     except (ConfigError, StoreError, StoreBusy) as exc:
         err.print(f"error: {exc}", style="red", highlight=False)

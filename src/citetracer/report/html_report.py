@@ -100,6 +100,8 @@ pre.raw{white-space:pre-wrap;word-break:break-word;background:#fafafb;border:1px
 a{color:#0b57d0}
 .hidden{display:none!important}
 .legend{color:var(--mute);font-size:13px;margin:8px 0 0}
+.actions{margin:6px 0 0;display:flex;flex-wrap:wrap;gap:6px}
+.actions a{border:1px solid var(--line);border-radius:6px;padding:2px 10px;text-decoration:none;background:#fafafb}
 """
 
 SCRIPT = """
@@ -137,6 +139,16 @@ def esc(value: object) -> str:
 
 def _csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def content_security_policy() -> str:
+    """The page's policy: only its own style and script (by hash), nothing fetched, no form sent.
+
+    A server that serves the report (the web app) sends the same policy as a header."""
+    return (
+        f"default-src 'none'; style-src {_csp_hash(STYLE)}; script-src {_csp_hash(SCRIPT)}; "
+        "img-src data:; base-uri 'none'; form-action 'none'"
+    )
 
 
 def file_href(target: Path, report_dir: Path | None, page: int | None = None) -> str:
@@ -217,10 +229,12 @@ class HtmlReport:
     #: Leading folders every paper's name shares (e.g. '../shared/pdfs/jose/'), left out of the
     #: names shown; the full name stays in the heading's tooltip.
     common_prefix: str = ""
+    #: Links shown under the title, (label, href): the web app's downloads (none in a file report).
+    actions: list[tuple[str, str]] = field(default_factory=list)
     _rows: list[_PaperRow] = field(default_factory=list)
     _codes: Counter[str] = field(default_factory=Counter)
     _classes: Counter[str] = field(default_factory=Counter)
-    _pdf: Path | None = None
+    _pdf_href: str | None = None
     _anchor: str = ""
     _n: int = 0
     _pending: list[tuple[int, str]] = field(default_factory=list)
@@ -232,10 +246,7 @@ class HtmlReport:
 
     def begin(self) -> None:
         """Open the document: head, inline style and script pinned by the Content-Security-Policy."""
-        csp = (
-            f"default-src 'none'; style-src {_csp_hash(STYLE)}; script-src {_csp_hash(SCRIPT)}; "
-            "img-src data:; base-uri 'none'; form-action 'none'"
-        )
+        csp = content_security_policy()
         when = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
         self.out.write(
             '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
@@ -246,16 +257,22 @@ class HtmlReport:
             f'<header class="top"><h1>{esc(self.title)}</h1>'
             f'<p class="meta">citetracer {esc(__version__)} · {esc(when)}'
             + (f" · {esc(self.context)}" if self.context else "")
-            + '</p></header>\n<main>\n<div id="papers">\n'
+            + "</p>"
+            + _actions_html(self.actions)
+            + '</header>\n<main>\n<div id="papers">\n'
         )
 
-    def begin_paper(self, name: str, pdf: Path | None = None, warnings: list[str] | None = None) -> None:
-        """Open a paper's section, with a link to its PDF and its extraction warnings."""
+    def begin_paper(
+        self, name: str, pdf: Path | None = None, warnings: list[str] | None = None, pdf_href: str | None = None
+    ) -> None:
+        """Open a paper's section, with a link to its PDF and its extraction warnings.
+
+        The PDF is linked relative to the report's folder, or at `pdf_href` when a server serves it."""
         self._n += 1
         self._anchor = f"paper-{self._n}"
-        self._pdf = pdf
+        self._pdf_href = pdf_href or (file_href(pdf, self.report_dir) if pdf else None)
         self._warnings = list(warnings or [])
-        link = f' <a class="pdf" href="{esc(file_href(pdf, self.report_dir))}">open PDF</a>' if pdf else ""
+        link = f' <a class="pdf" href="{esc(self._pdf_href)}">open PDF</a>' if self._pdf_href else ""
         self.out.write(
             f'<section class="paper card" id="{self._anchor}">\n<h2 title="{esc(name)}">{esc(self._short(name))}'
             f'{link} <a class="top" href="#summary">↑ summary</a></h2>\n'
@@ -319,8 +336,8 @@ class HtmlReport:
         page = ""
         if ref.page:
             page = (
-                f' <a class="page" href="{esc(file_href(self._pdf, self.report_dir, ref.page))}">p. {ref.page}</a>'
-                if self._pdf
+                f' <a class="page" href="{esc(self._pdf_href)}#page={ref.page}">p. {ref.page}</a>'
+                if self._pdf_href
                 else f' <span class="page">p. {ref.page}</span>'
             )
         head = (
@@ -474,6 +491,13 @@ class HtmlReport:
                 f'value="{esc(code)}" checked> {esc(code)} {self._codes[code]}</label>'
             )
         w('</fieldset><span id="shown"></span></nav>\n')
+
+
+def _actions_html(actions: list[tuple[str, str]]) -> str:
+    if not actions:
+        return ""
+    links = " ".join(f'<a href="{esc(href)}">{esc(label)}</a>' for label, href in actions)
+    return f'<p class="actions">{links}</p>'
 
 
 def _warnings_cell(warnings: list[str]) -> str:

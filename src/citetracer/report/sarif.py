@@ -49,9 +49,12 @@ def _rule(code: str) -> dict[str, Any]:
 class SarifWriter:
     """Write `begin()`, then `add(input_path, citation)` per citation, then `end()`."""
 
-    def __init__(self, out: IO[str], base_dir: Path | None = None) -> None:
+    def __init__(self, out: IO[str], base_dir: Path | None = None, *, publish_base: bool = True) -> None:
+        """`publish_base=False` leaves the base folder's file URI out of the log (a server's folders are
+        nobody's business; the consumer then supplies the base, as code scanning does)."""
         self.out = out
         self.base = (base_dir or Path.cwd()).resolve()
+        self.publish_base = publish_base
         self._locations: dict[str, dict[str, Location]] = {}
         self._n = 0
         self._notes: list[dict[str, Any]] = []
@@ -125,10 +128,8 @@ class SarifWriter:
         invocation: dict[str, Any] = {"executionSuccessful": True}
         if self._notes:
             invocation["toolExecutionNotifications"] = self._notes
-        tail = {
-            "tool": tool,
-            "invocations": [invocation],
-            "originalUriBaseIds": {BASE_ID: {"uri": self.base.as_uri() + "/"}},
-            "columnKind": "unicodeCodePoints",
-        }
+        tail: dict[str, Any] = {"tool": tool, "invocations": [invocation]}
+        if self.publish_base:
+            tail["originalUriBaseIds"] = {BASE_ID: {"uri": self.base.as_uri() + "/"}}
+        tail["columnKind"] = "unicodeCodePoints"
         self.out.write("],\n" + json.dumps(tail, ensure_ascii=False, indent=1)[1:-1] + "\n}]\n}\n")

@@ -1,0 +1,317 @@
+"""The web app's routes: the form and result pages, the JSON API under /api/, /healthz.
+
+A thin adapter like the CLI: a submission is saved (uploads.py), queued (workers.py) and
+checked by the pipeline's Checker; the pages and the API read the job's state and the
+reports its worker wrote (results.py). Errors are said plainly, as JSON under /api/ and as
+a page elsewhere, never with a server path or a traceback (those go to the log).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator, Mapping
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, File, Form, Query, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException
+
+from citetracer.config import Settings
+from citetracer.report.html_report import content_security_policy
+from citetracer.version import __version__
+from citetracer.web import pages
+from citetracer.web.jobs import Job, JobStore
+from citetracer.web.results import DOWNLOADS, PAGE, pdf_file
+from citetracer.web.security import (
+    CSRF_COOKIE,
+    CSRF_FIELD,
+    BodyLimit,
+    RateLimit,
+    RateLimiter,
+    SecurityHeaders,
+    csrf_ok,
+    new_csrf_token,
+)
+from citetracer.web.uploads import Limits, UploadError, accepted, papers, safe_name, save_text, save_upload
+from citetracer.web.workers import Workers, context_line
+
+log = logging.getLogger("citetracer.web")
+#: Multipart framing around the files; the body limit is the upload limit plus this.
+FRAMING_BYTES = 256 * 1024
+
+
+@dataclass
+class WebOptions:
+    """How the server runs: where jobs live, how long, how many at once, what a client may send."""
+
+    jobs_dir: Path
+    keep_hours: float = 24.0
+    workers: int = 2
+    queue_size: int = 16
+    limits: Limits = field(default_factory=Limits)
+    #: Submissions per minute per client (burst: `submit_burst`); other requests `reads_per_minute`.
+    submits_per_minute: float = 10.0
+    submit_burst: int = 10
+    reads_per_minute: float = 600.0
+    read_burst: int = 120
+    #: Seconds between sweeps of expired jobs.
+    sweep_seconds: float = 600.0
+    #: Seconds the event stream waits between looks at a job.
+    poll_seconds: float = 0.25
+
+
+def _error(request: Request, status: int, message: str, headers: Mapping[str, str] | None = None) -> Response:
+    """An error as the caller reads it: JSON for the API and /healthz, a page for a browser."""
+    if request.url.path.startswith("/api/") or request.url.path == "/healthz":
+        return JSONResponse({"error": message}, status_code=status, headers=headers)
+    return HTMLResponse(pages.error_page(status, message), status_code=status, headers=headers)
+
+
+MESSAGES = {404: "not found", 405: "method not allowed", 409: "not ready", 413: "too large", 429: "too many requests"}
+
+
+def create_app(settings: Settings, options: WebOptions) -> FastAPI:
+    """The app for these check settings and server options (the workers start with it)."""
+    jobs = JobStore(options.jobs_dir, options.keep_hours)
+    workers = Workers(settings, jobs, options.workers, options.queue_size)
+    context = context_line(settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        await asyncio.to_thread(workers.start)
+        sweeper = asyncio.create_task(_sweep(jobs, options.sweep_seconds))
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            await asyncio.to_thread(workers.close)
+
+    app = FastAPI(
+        title="citetracer",
+        version=__version__,
+        description="Find hallucinated references in scientific papers: submit a paper or a bibliography, "
+        "get every citation judged Real, Potential or Hallucinated with its evidence "
+        "(the report is the JSON of `citetracer check --format json`).",
+        docs_url=None,  # the interactive docs load their script from a CDN; /openapi.json is the description
+        redoc_url=None,
+        lifespan=lifespan,
+    )
+    app.state.jobs, app.state.workers = jobs, workers
+    static = resources.files("citetracer.web") / "static"
+    app.mount("/static", StaticFiles(directory=str(static)), name="static")
+
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        message = exc.detail if isinstance(exc.detail, str) else MESSAGES.get(exc.status_code, "error")
+        return _error(request, exc.status_code, message, exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> Response:
+        where = ", ".join(".".join(str(p) for p in e.get("loc", ())) for e in exc.errors()[:5])
+        return _error(request, 422, f"invalid request ({where})")
+
+    @app.exception_handler(Exception)
+    async def crashed(request: Request, exc: Exception) -> Response:
+        log.exception("error serving %s %s", request.method, request.url.path)
+        return _error(request, 500, "internal error (logged on the server)")
+
+    def submit(uploads: list[UploadFile], text: str | None) -> Job:
+        files = [u for u in uploads if u.filename]
+        if len(files) > options.limits.max_files:
+            raise HTTPException(413, f"more than {options.limits.max_files} files; send fewer at once")
+        if not files and not (text and text.strip()):
+            raise HTTPException(400, "nothing to check: send a file (field 'file') or references (field 'text')")
+        names = [safe_name(u.filename, i) for i, u in enumerate(files, 1)]
+        for name in names:
+            if not accepted(name):
+                raise HTTPException(415, f"{name}: not a kind of file citetracer reads (PDF, .bib, .bbl, .tex, zip)")
+        job = jobs.create(names or ["pasted text"])
+        try:
+            budget = [options.limits.max_bytes]
+            saved = [save_upload(u.file, job.input_dir, n, budget) for u, n in zip(files, names, strict=True)]
+            if text and text.strip():
+                saved.append(save_text(text, job.input_dir))
+            inputs, problems = papers(job.folder, saved, options.limits)
+        except UploadError as exc:
+            jobs.discard(job)
+            raise HTTPException(exc.status, str(exc)) from None
+        job.update(warnings=problems)
+        job.save()
+        if not workers.submit(job, inputs):
+            jobs.discard(job)
+            raise HTTPException(503, "the server is busy; try again shortly", headers={"Retry-After": "30"})
+        return job
+
+    def get_job(job_id: str) -> Job:
+        job = jobs.get(job_id)
+        if job is None:
+            raise HTTPException(404, "no such job (it may have expired)")
+        return job
+
+    # ------------------------------------------------------------------ the API
+
+    @app.post("/api/jobs", status_code=202, tags=["api"], summary="Submit files or pasted references")
+    async def api_submit(
+        file: Annotated[list[UploadFile] | None, File(description="PDF, .bib, .bbl, .tex, .txt or zip")] = None,
+        text: Annotated[str | None, Form(description="references: BibTeX, .bbl or one per line")] = None,
+    ) -> dict[str, Any]:
+        """Queue a check; answers the job's id at once (poll `GET /api/jobs/{id}`)."""
+        job = await asyncio.to_thread(submit, file or [], text)
+        return {"id": job.id, "status": job.status, "url": f"/api/jobs/{job.id}"}
+
+    @app.get("/api/jobs/{job_id}", tags=["api"], summary="A job's status, progress and report")
+    async def api_job(job_id: str) -> dict[str, Any]:
+        """`status` queued|running|done|failed, `progress` {done, total}; `report` (the check JSON) when done."""
+        job = get_job(job_id)
+        state = job.state()
+        if state["status"] == "done":
+            state["report"] = json.loads(await asyncio.to_thread((job.folder / "report.json").read_text, "utf-8"))
+        return state
+
+    @app.get("/api/jobs/{job_id}/report.{ext}", tags=["api"], summary="A finished job's report as a file")
+    async def api_report(job_id: str, ext: str) -> Response:
+        """`ext`: json (the check JSON), csv, md (Markdown), bib (corrected BibTeX, BibTeX inputs only), sarif."""
+        return report_file(job_id, ext)
+
+    @app.get("/api/jobs/{job_id}/events", tags=["api"], summary="A job's progress as server-sent events")
+    async def api_events(
+        job_id: str, request: Request, start: Annotated[int, Query(alias="from", ge=0)] = 0
+    ) -> StreamingResponse:
+        """Events `progress` {done, total, status}, `citation` {n, paper, id, class, code, title}, then `end`."""
+        job = get_job(job_id)
+        first = max(start, _last_event_id(request))
+        stream = _events(job, first, options.poll_seconds)
+        return StreamingResponse(stream, media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+    @app.get("/healthz", tags=["api"], summary="200 when the server takes jobs")
+    async def healthz() -> Response:
+        alive = bool(workers.threads) and all(t.is_alive() for t in workers.threads)
+        body = {"status": "ok" if alive else "down", "waiting": workers.waiting()}
+        return JSONResponse(body, status_code=200 if alive else 503)
+
+    # ------------------------------------------------------------------ the pages
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def index(request: Request) -> Response:
+        token = request.cookies.get(CSRF_COOKIE) or ""
+        if not 20 <= len(token) <= 200:
+            token = new_csrf_token()
+        limits = options.limits
+        page = pages.index_page(token, context, limits.max_bytes // (1024 * 1024), limits.max_files)
+        response = HTMLResponse(page, headers={"Cache-Control": "no-store"})
+        response.set_cookie(
+            CSRF_COOKIE, token, httponly=True, samesite="strict", secure=request.url.scheme == "https", path="/"
+        )
+        return response
+
+    @app.post("/jobs", include_in_schema=False)
+    async def form_submit(
+        request: Request,
+        file: Annotated[list[UploadFile] | None, File()] = None,
+        text: Annotated[str | None, Form()] = None,
+        csrf_token: Annotated[str | None, Form(alias=CSRF_FIELD)] = None,
+    ) -> Response:
+        if not csrf_ok(request.cookies.get(CSRF_COOKIE), csrf_token):
+            raise HTTPException(403, "the form has expired or did not come from this site: reload it and try again")
+        job = await asyncio.to_thread(submit, file or [], text)
+        return RedirectResponse(f"/jobs/{job.id}", status_code=303)
+
+    @app.get("/jobs/{job_id}", include_in_schema=False)
+    async def job_page(job_id: str) -> Response:
+        job = get_job(job_id)
+        headers = {"Cache-Control": "no-store"}
+        if job.status == "done":
+            headers["Content-Security-Policy"] = content_security_policy() + "; frame-ancestors 'none'"
+            return FileResponse(job.folder / PAGE, media_type="text/html", headers=headers)
+        if job.status == "failed":
+            return HTMLResponse(pages.failed_page(job), headers=headers)
+        return HTMLResponse(pages.progress_page(job), headers=headers)
+
+    @app.get("/jobs/{job_id}/report.{ext}", include_in_schema=False)
+    async def page_report(job_id: str, ext: str) -> Response:
+        return report_file(job_id, ext)
+
+    @app.get("/jobs/{job_id}/pdf/{n}", include_in_schema=False)
+    async def job_pdf(job_id: str, n: int) -> Response:
+        job = get_job(job_id)
+        path = pdf_file(job.folder, n)
+        if path is None:
+            raise HTTPException(404, "no such PDF in this job")
+        # the browser's PDF viewer needs its own resources: only framing and plugins elsewhere are refused
+        return FileResponse(
+            path,
+            media_type="application/pdf",
+            headers={"Content-Security-Policy": "frame-ancestors 'none'", "Content-Disposition": "inline"},
+        )
+
+    def report_file(job_id: str, ext: str) -> Response:
+        job = get_job(job_id)
+        if ext not in DOWNLOADS:
+            raise HTTPException(404, f"no report of kind '{ext[:20]}': json, csv, md, bib or sarif")
+        if job.status != "done":
+            raise HTTPException(409, f"the job is {job.status}; its reports exist once it is done")
+        name, media = DOWNLOADS[ext]
+        path = job.folder / name
+        if not path.is_file():
+            raise HTTPException(404, "no corrected BibTeX: this job had no BibTeX input")
+        disposition = f'attachment; filename="citetracer-report.{ext}"'
+        return FileResponse(path, media_type=media, headers={"Content-Disposition": disposition})
+
+    app.add_middleware(BodyLimit, max_bytes=options.limits.max_bytes + FRAMING_BYTES)
+    app.add_middleware(
+        RateLimit,
+        submit=RateLimiter(options.submits_per_minute, options.submit_burst),
+        read=RateLimiter(options.reads_per_minute, options.read_burst),
+    )
+    app.add_middleware(SecurityHeaders)
+    return app
+
+
+def _last_event_id(request: Request) -> int:
+    value = request.headers.get("last-event-id", "")
+    return int(value) + 1 if value.isdigit() and len(value) < 10 else 0
+
+
+async def _events(job: Job, first: int, poll: float) -> AsyncIterator[str]:
+    """The job's news as server-sent events until it ends; a comment every 15 s keeps proxies from closing it."""
+    sent = max(0, first)
+    last: tuple[str, int, int] | None = None
+    quiet = 0.0
+    while True:
+        with job.lock:  # the object its worker updates (or, for a job read back from disk, a finished one)
+            status, done, total = job.status, job.done, job.total
+            news = job.events[sent:]
+        for i, event in enumerate(news, sent):
+            yield f"id: {i}\nevent: citation\ndata: {json.dumps({'n': i, **event}, ensure_ascii=False)}\n\n"
+        sent += len(news)
+        if (status, done, total) != last:
+            last = (status, done, total)
+            yield f"event: progress\ndata: {json.dumps({'done': done, 'total': total, 'status': status})}\n\n"
+            quiet = 0.0
+        if status in ("done", "failed"):
+            yield f"event: end\ndata: {json.dumps({'status': status})}\n\n"
+            return
+        await asyncio.sleep(poll)
+        quiet += poll
+        if quiet >= 15:
+            quiet = 0.0
+            yield ": still running\n\n"
+
+
+async def _sweep(jobs: JobStore, every: float) -> None:
+    """Delete expired jobs now and then, for as long as the server runs."""
+    while True:
+        with contextlib.suppress(OSError):
+            gone = await asyncio.to_thread(jobs.sweep)
+            if gone:
+                log.info("deleted %d expired jobs", gone)
+        await asyncio.sleep(every)

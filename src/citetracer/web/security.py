@@ -1,0 +1,227 @@
+"""What makes the web app safe to run for a department: headers, body limits, rate limits, CSRF.
+
+- Every response carries security headers; pages get a Content-Security-Policy that allows
+  only the app's own script and style files (the result page: the HTML report's hashed
+  inline ones), no framing, no referrer, no MIME sniffing.
+- A request body larger than the upload limit is refused with 413 before it is read
+  (Content-Length) or as soon as it grows past the limit (chunked bodies): the limit holds
+  whatever the client announces.
+- Each client (its address) has a token bucket per kind of request; an empty bucket is 429
+  with Retry-After. Submissions, which cost a check, have a small bucket; reads a large one.
+- The HTML form is CSRF-safe by a double-submit token: a random token in a SameSite=Strict
+  cookie and the same token in the form; a POST without both, or with two that differ, is
+  refused. The JSON API takes no cookie at all (nothing to forge a request with).
+"""
+
+from __future__ import annotations
+
+import hmac
+import math
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+CSRF_COOKIE = "citetracer_csrf"
+CSRF_FIELD = "csrf_token"
+
+#: The policy of the app's own pages: its script and style files, its event stream, nothing else.
+PAGE_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+    "form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+)
+
+HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+    (b"cross-origin-resource-policy", b"same-origin"),
+    (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
+]
+
+
+class SecurityHeaders:
+    """ASGI middleware: the headers above on every response, and PAGE_CSP unless the route set its own."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers", []))
+                names = {name.lower() for name, _ in headers}
+                headers += [(k, v) for k, v in HEADERS if k not in names]
+                if b"content-security-policy" not in names:
+                    headers.append((b"content-security-policy", PAGE_CSP.encode()))
+                message["headers"] = headers
+            await send(message)
+
+        await self.app(scope, receive, with_headers)
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class BodyLimit:
+    """ASGI middleware: 413 for a request body over `max_bytes`, announced or not."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        length = dict(scope.get("headers", [])).get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
+            await _too_large(send)
+            return
+        seen = 0
+        started = exceeded = False
+
+        async def counted() -> Message:
+            nonlocal seen, exceeded
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > self.max_bytes:
+                    exceeded = True
+                    raise _TooLarge
+            return message
+
+        async def tracked(message: Message) -> None:
+            # a framework that turns the failed read into its own error (FastAPI: 400) still answers 413
+            nonlocal started
+            if exceeded:
+                if message["type"] == "http.response.start" and not started:
+                    started = True
+                    await _too_large(send)
+                return
+            if message["type"] == "http.response.start":
+                started = True
+            await send(message)
+
+        try:
+            await self.app(scope, counted, tracked)
+        except _TooLarge:
+            if not started:
+                await _too_large(send)
+
+
+async def _too_large(send: Send) -> None:
+    body = b'{"error": "the upload is larger than this server accepts"}'
+    await send(
+        {
+            "type": "http.response.start",
+            "status": 413,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *HEADERS,
+                (b"connection", b"close"),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+@dataclass
+class _Bucket:
+    tokens: float
+    stamp: float
+
+
+class RateLimiter:
+    """Token buckets per client: `per_minute` requests a minute, bursts up to `burst`.
+
+    The table of clients is bounded (the least recently seen are forgotten first), so a
+    flood of addresses costs bounded memory.
+    """
+
+    def __init__(self, per_minute: float, burst: int, max_clients: int = 100_000) -> None:
+        self.rate = per_minute / 60.0
+        self.burst = max(1, burst)
+        self.max_clients = max_clients
+        self._buckets: OrderedDict[str, _Bucket] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def take(self, client: str, now: float | None = None) -> float:
+        """Take one token for `client`: 0 when allowed, else the seconds until one is free."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            bucket = self._buckets.pop(client, None) or _Bucket(float(self.burst), now)
+            bucket.tokens = min(float(self.burst), bucket.tokens + (now - bucket.stamp) * self.rate)
+            bucket.stamp = now
+            self._buckets[client] = bucket
+            while len(self._buckets) > self.max_clients:
+                self._buckets.popitem(last=False)
+            if bucket.tokens >= 1.0:
+                bucket.tokens -= 1.0
+                return 0.0
+            return math.inf if self.rate <= 0 else (1.0 - bucket.tokens) / self.rate
+
+
+def new_csrf_token() -> str:
+    """A fresh token for the form's cookie and hidden field."""
+    return secrets.token_urlsafe(32)
+
+
+def csrf_ok(cookie: str | None, field: str | None) -> bool:
+    """Whether the form's token matches its cookie (both present, compared in constant time)."""
+    if not cookie or not field or len(cookie) > 200 or len(field) > 200:
+        return False
+    return hmac.compare_digest(cookie.encode(), field.encode())
+
+
+#: Requests that start a check (and so are rate-limited hardest): (method, path).
+SUBMISSIONS = {("POST", "/api/jobs"), ("POST", "/jobs")}
+
+
+class RateLimit:
+    """ASGI middleware: 429 with Retry-After once a client has used its bucket (submissions or reads).
+
+    Checked before the body is read, so a client over its limit costs no upload. The client is
+    the connection's address (behind a reverse proxy, run uvicorn with --forwarded-allow-ips so
+    that it is the real client's)."""
+
+    def __init__(self, app: ASGIApp, submit: RateLimiter, read: RateLimiter) -> None:
+        self.app = app
+        self.submit = submit
+        self.read = read
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("path") == "/healthz":
+            await self.app(scope, receive, send)
+            return
+        client = (scope.get("client") or ("unknown", 0))[0]
+        kind = self.submit if (scope.get("method"), scope.get("path")) in SUBMISSIONS else self.read
+        wait = kind.take(client)
+        if wait <= 0:
+            await self.app(scope, receive, send)
+            return
+        body = b'{"error": "too many requests from this address; try again later"}'
+        retry = str(max(1, math.ceil(min(wait, 3600)))).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 429,
+                "headers": [
+                    (b"content-type", b"application/json"),
+                    (b"content-length", str(len(body)).encode()),
+                    (b"retry-after", retry),
+                    *HEADERS,
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})

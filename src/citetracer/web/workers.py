@@ -1,0 +1,158 @@
+"""The web app's bounded worker pool: a few threads, each with its own Checker, one job at a time.
+
+Why threads and not `citetracer scan`'s worker processes: a job reports every citation as it
+is judged (the live page), which a thread hands over by a shared object and a process only
+through a pipe protocol of its own; and the part of a check that can crash or run away, the
+PDF reader, already runs in a bounded child process (extract/pdf.py). Each thread opens its
+own Checker (store, index and online clients opened once, used by that thread only: SQLite
+connections stay in their thread). The queue is bounded: a full queue refuses a submission
+(the app answers 503 with Retry-After) instead of growing without end.
+
+The check is the pipeline's `Checker.check_read`, the call `citetracer check` makes; this
+module only reads the inputs, counts the progress and writes the reports.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from dataclasses import dataclass
+
+from citetracer.config import Settings
+from citetracer.extract import InputError, read_references
+from citetracer.pipeline import Checker
+from citetracer.records import CitationResult, Report
+from citetracer.web.jobs import Job, JobStore
+from citetracer.web.results import write_results
+from citetracer.web.uploads import Input, scrub
+
+log = logging.getLogger("citetracer.web")
+
+
+class PoolError(Exception):
+    """The workers cannot start (the store cannot be opened); the message names the problem."""
+
+
+@dataclass(frozen=True)
+class Task:
+    job: Job
+    inputs: list[Input]
+
+
+def context_line(settings: Settings) -> str:
+    """How the checks were made, for the report's header (no server path in it)."""
+    mode = "offline (local store only)" if settings.offline else "online sources allowed"
+    return mode + (" · closed world" if settings.closed_world else "")
+
+
+class Workers:
+    """`size` threads taking jobs from a queue of at most `queue_size` waiting jobs."""
+
+    def __init__(self, settings: Settings, jobs: JobStore, size: int = 2, queue_size: int = 16) -> None:
+        self.settings = settings
+        self.jobs = jobs
+        self.size = max(1, size)
+        self.queue: queue.Queue[Task | None] = queue.Queue(maxsize=max(1, queue_size))
+        self.threads: list[threading.Thread] = []
+        self._started: list[str | None] = []
+        self._ready = threading.Condition()
+
+    def start(self) -> None:
+        """Start the threads and wait until each has its Checker (raises PoolError if one cannot)."""
+        for i in range(self.size):
+            thread = threading.Thread(target=self._run, name=f"citetracer-web-{i}", daemon=True)
+            thread.start()
+            self.threads.append(thread)
+        with self._ready:
+            self._ready.wait_for(lambda: len(self._started) == self.size, timeout=300)
+        problems = [p for p in self._started if p]
+        if problems or len(self._started) < self.size:
+            self.close()
+            raise PoolError(problems[0] if problems else "the workers did not start within 300 s")
+
+    def submit(self, job: Job, inputs: list[Input]) -> bool:
+        """Queue a job; False when the queue is full (nothing is queued then)."""
+        try:
+            self.queue.put_nowait(Task(job, inputs))
+        except queue.Full:
+            return False
+        return True
+
+    def waiting(self) -> int:
+        """Jobs in the queue, not yet taken by a worker."""
+        return self.queue.qsize()
+
+    def close(self) -> None:
+        """Let each thread finish its job and stop (daemon threads: a stuck one does not hold the exit)."""
+        for _ in self.threads:
+            try:
+                self.queue.put(None, timeout=1)
+            except queue.Full:
+                break
+        for thread in self.threads:
+            thread.join(timeout=10)
+        self.threads = []
+
+    def _run(self) -> None:
+        try:
+            checker = Checker(self.settings)
+        except Exception as exc:  # the thread's start: its reason goes to start(), which raises
+            with self._ready:
+                self._started.append(f"cannot open the checker: {exc}")
+                self._ready.notify_all()
+            return
+        with self._ready:
+            self._started.append(None)
+            self._ready.notify_all()
+        try:
+            while (task := self.queue.get()) is not None:
+                try:
+                    run_job(checker, task.job, task.inputs, context_line(self.settings))
+                except Exception:  # one job's failure must not end the worker (logged, never shown)
+                    log.exception("job %s failed", task.job.id)
+                    task.job.update(status="failed", error="internal error while checking", finished=time.time())
+                    task.job.save()
+                finally:
+                    self.jobs.finished(task.job)
+        finally:
+            checker.close()
+
+
+def run_job(checker: Checker, job: Job, inputs: list[Input], context: str) -> None:
+    """Read every input, check its references (each citation counted and shown as judged), write the reports."""
+    job.update(status="running")
+    job.save()
+    folder = job.folder
+    read = []
+    unread: list[tuple[str, str]] = []
+    for paper in inputs:
+        try:
+            read.append((paper, read_references(paper.path)))
+        except InputError as exc:
+            unread.append((paper.display, scrub(str(exc), folder)))
+    job.update(total=sum(len(r.references) for _, r in read), warnings=job.warnings + [why for _, why in unread])
+    papers: list[tuple[Input, Report]] = []
+    for paper, result in read:
+        citations: list[CitationResult] = []
+
+        def judged(c: CitationResult, paper: Input = paper, citations: list[CitationResult] = citations) -> None:
+            citations.append(c)
+            title = c.reference.title or (c.reference.raw or "")[:160]
+            job.add_event(
+                {"paper": paper.display, "id": c.id, "class": c.verdict.class_, "code": c.verdict.code, "title": title}
+            )
+
+        report = checker.check_read(result, paper.display, on_result=judged)
+        report.citations = citations
+        report.warnings = [scrub(w, folder) for w in report.warnings]
+        papers.append((paper, report))
+    if not papers:
+        error = "; ".join(why for _, why in unread) or "nothing to check"
+        job.update(status="failed", error=error, finished=time.time())
+        job.save()
+        return
+    write_results(folder, papers, f"/jobs/{job.id}", context, unread)
+    job.update(status="done", finished=time.time())
+    job.save()

@@ -1,0 +1,148 @@
+"""The JSON API: submit, status, result; the same verdicts and files as `citetracer check`."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import jsonschema
+from fastapi.testclient import TestClient
+
+from citetracer.cli import main
+from tests.web.conftest import EXAMPLE_BIB, seed_store, wait_done
+
+SARIF_SCHEMA = Path(__file__).resolve().parents[1] / "report" / "sarif-schema-2.1.0.json"
+
+
+def _submit_example(client: TestClient) -> str:
+    with EXAMPLE_BIB.open("rb") as fh:
+        response = client.post("/api/jobs", files={"file": ("references.bib", fh, "text/x-bibtex")})
+    assert response.status_code == 202, response.text
+    return str(response.json()["id"])
+
+
+def _verdicts(doc: dict) -> dict[str, tuple]:
+    return {
+        c["id"]: (
+            c["verdict"]["class"],
+            c["verdict"]["code"],
+            tuple(c["verdict"]["codes"]),
+            tuple(c["verdict"]["fields"]),
+            tuple((e["source"], e["id"]) for e in c["verdict"]["evidence"]),
+            c["verdict"]["rationale"],
+        )
+        for c in doc["citations"]
+    }
+
+
+def test_a_bib_is_checked_like_the_cli_checks_it(client: TestClient, tmp_path: Path) -> None:
+    job_id = _submit_example(client)
+    state = wait_done(client, job_id)
+    assert state["status"] == "done", state
+    assert state["progress"] == {"done": 16, "total": 16}
+    report = state["report"]
+    assert report["input"] == "references.bib"
+    assert report["summary"] == {"total": 16, "real": 5, "potential": 5, "hallucinated": 6}
+
+    cli_store = seed_store(tmp_path / "cli" / "store.sqlite")  # a store of its own: the web's remembered links
+    out, fixed = tmp_path / "cli.json", tmp_path / "cli-fixed.bib"
+    args = ["check", str(EXAMPLE_BIB), "--offline", "--store", str(cli_store), "--format", "json", "-o", str(out)]
+    assert main([*args, "--fix", str(fixed)]) == 1
+    assert _verdicts(report) == _verdicts(json.loads(out.read_text(encoding="utf-8")))
+    assert client.get(f"/api/jobs/{job_id}/report.json").json() == report
+
+    # the corrected BibTeX is check --fix's, byte for byte
+    bib = client.get(f"/api/jobs/{job_id}/report.bib")
+    assert bib.status_code == 200 and "attachment" in bib.headers["content-disposition"]
+    assert bib.text == fixed.read_text(encoding="utf-8")
+
+
+def test_every_download(client: TestClient) -> None:
+    job_id = _submit_example(client)
+    assert wait_done(client, job_id)["status"] == "done"
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/api/jobs/{job_id}/report.csv").text)))
+    assert len(rows) == 16 and {r["file"] for r in rows} == {"references.bib"}
+    assert sum(r["class"] == "Hallucinated" for r in rows) == 6
+    md = client.get(f"/api/jobs/{job_id}/report.md").text
+    assert md.startswith("# citetracer report: references.bib") and "6 Hallucinated" in md
+    sarif_text = client.get(f"/api/jobs/{job_id}/report.sarif").text
+    sarif = json.loads(sarif_text)
+    jsonschema.validate(sarif, json.loads(SARIF_SCHEMA.read_text(encoding="utf-8")))
+    results = sarif["runs"][0]["results"]
+    assert len(results) == 11  # the 5 Potential and 6 Hallucinated, each at its entry's line
+    assert {r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results} == {"references.bib"}
+    assert all(r["locations"][0]["physicalLocation"]["region"]["startLine"] > 1 for r in results)
+    assert "file:" not in sarif_text and "web-jobs" not in sarif_text  # no server path
+    page = client.get(f"/jobs/{job_id}")
+    assert page.status_code == 200 and "Content-Security-Policy" in page.headers
+    assert f'href="/jobs/{job_id}/report.bib"' in page.text and 'data-class="Hallucinated"' in page.text
+    assert client.get(f"/api/jobs/{job_id}/report.exe").status_code == 404
+
+
+def test_pasted_text_and_progress_events(client: TestClient) -> None:
+    text = EXAMPLE_BIB.read_text(encoding="utf-8")
+    response = client.post("/api/jobs", data={"text": text})
+    assert response.status_code == 202
+    job_id = response.json()["id"]
+    assert wait_done(client, job_id)["report"]["summary"]["hallucinated"] == 6
+    stream = client.get(f"/api/jobs/{job_id}/events").text
+    assert "event: progress" in stream and stream.rstrip().endswith('data: {"status": "done"}')
+    # a finished job read back after the fact still ends its stream; a live one streams each citation
+    plain = "[1] A. Nobody. A Study That Nobody Has Ever Written Down. In Nowhere, 2020.\n"
+    live = client.post("/api/jobs", data={"text": plain}).json()["id"]
+    events = client.get(f"/api/jobs/{live}/events").text
+    progress = [json.loads(line[6:]) for line in events.splitlines() if line.startswith("data: {\"done\"")]
+    assert progress[-1] == {"done": 1, "total": 1, "status": "done"}
+    assert "event: end" in events
+
+
+def test_several_files_and_a_zip(client: TestClient, tmp_path: Path) -> None:
+    import zipfile
+
+    archive = tmp_path / "papers.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        zf.writestr("sub/refs.bib", EXAMPLE_BIB.read_text(encoding="utf-8"))
+        zf.writestr("notes.docx", "ignored")
+    plain = b"[1] A. Nobody. A Study That Nobody Has Ever Written Down. In Nowhere, 2020.\n"
+    with archive.open("rb") as fh:
+        files = [("file", ("papers.zip", fh, "application/zip")), ("file", ("list.txt", plain, "text/plain"))]
+        job_id = client.post("/api/jobs", files=files).json()["id"]
+    state = wait_done(client, job_id)
+    assert state["status"] == "done" and state["inputs"] == ["papers.zip", "list.txt"]
+    reports = state["report"]
+    assert isinstance(reports, list) and [r["input"] for r in reports] == ["papers.zip:sub/refs.bib", "list.txt"]
+    assert state["progress"] == {"done": 17, "total": 17}
+
+
+def test_tex_with_its_bib(client: TestClient) -> None:
+    tex = b"\\documentclass{article}\\begin{document}\\cite{x}\\bibliography{refs}\\end{document}"
+    files = [("file", ("paper.tex", tex, "text/x-tex")), ("file", ("refs.bib", EXAMPLE_BIB.read_bytes(), "x"))]
+    job_id = client.post("/api/jobs", files=files).json()["id"]
+    state = wait_done(client, job_id)
+    assert state["report"]["input"] == "paper.tex"  # refs.bib is checked through the .tex, once
+    assert state["report"]["summary"]["total"] == 16
+    assert client.get(f"/api/jobs/{job_id}/report.bib").status_code == 200
+
+
+def test_openapi_and_health(client: TestClient) -> None:
+    spec = client.get("/openapi.json").json()
+    paths = spec["paths"]
+    for route in ("/api/jobs", "/api/jobs/{job_id}", "/api/jobs/{job_id}/report.{ext}", "/healthz"):
+        assert route in paths, sorted(paths)
+    body = paths["/api/jobs"]["post"]["requestBody"]["content"]["multipart/form-data"]["schema"]
+    assert body  # file and text fields are described
+    assert "/jobs/{job_id}" not in paths  # the pages are not API
+    assert client.get("/healthz").json()["status"] == "ok"
+    assert client.get("/docs").status_code == 404  # it would load script from a CDN
+
+
+def test_a_job_that_cannot_be_read_fails_with_a_clear_message(client: TestClient, tmp_path: Path) -> None:
+    job_id = client.post("/api/jobs", files={"file": ("empty.bib", b"   \n% nothing\n", "x")}).json()["id"]
+    state = wait_done(client, job_id)
+    assert state["status"] == "failed" and state["error"].startswith("empty.bib")
+    assert str(tmp_path) not in json.dumps(state)
+    assert client.get(f"/api/jobs/{job_id}/report.json").status_code == 409
+    page = client.get(f"/jobs/{job_id}")
+    assert page.status_code == 200 and "Could not check" in page.text and str(tmp_path) not in page.text
