@@ -14,4 +14,13 @@ def serve(settings: Settings, options: WebOptions, host: str = "127.0.0.1", port
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     app = create_app(settings, options)
-    uvicorn.run(app, host=host, port=port, log_level="info", proxy_headers=True, server_header=False)
+    # an open event stream lasts as long as its job: shutdown waits for it 5 s at most
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        log_level="info",
+        proxy_headers=True,
+        server_header=False,
+        timeout_graceful_shutdown=5,
+    )
