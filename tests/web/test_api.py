@@ -146,3 +146,20 @@ def test_a_job_that_cannot_be_read_fails_with_a_clear_message(client: TestClient
     assert client.get(f"/api/jobs/{job_id}/report.json").status_code == 409
     page = client.get(f"/jobs/{job_id}")
     assert page.status_code == 200 and "Could not check" in page.text and str(tmp_path) not in page.text
+
+
+def test_a_pdf_is_read_in_its_child_process_and_served_at_its_pages(client: TestClient, tmp_path: Path) -> None:
+    from tests.scan.conftest import make_pdf
+
+    pdf = make_pdf(tmp_path / "paper.pdf", 1)
+    job_id = client.post("/api/jobs", files={"file": ("paper.pdf", pdf.read_bytes(), "application/pdf")}).json()["id"]
+    state = wait_done(client, job_id)
+    assert state["status"] == "done" and state["report"]["input"] == "paper.pdf"
+    assert state["progress"]["total"] == state["report"]["summary"]["total"] >= 1
+    page = client.get(f"/jobs/{job_id}").text
+    assert f'href="/jobs/{job_id}/pdf/1"' in page and f'href="/jobs/{job_id}/pdf/1#page=' in page
+    served = client.get(f"/jobs/{job_id}/pdf/1")
+    assert served.status_code == 200 and served.headers["content-type"] == "application/pdf"
+    assert served.content == pdf.read_bytes()
+    assert client.get(f"/jobs/{job_id}/pdf/2").status_code == 404
+    assert client.get(f"/api/jobs/{job_id}/report.bib").status_code == 404  # no BibTeX input
