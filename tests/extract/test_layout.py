@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
-from citetracer.extract.layout import Fragment, Page, drop_running_text, find_gutter, page_lines
+from citetracer.extract.layout import (
+    Fragment,
+    Page,
+    document_gutters,
+    drop_running_text,
+    find_gutter,
+    find_gutters,
+    page_lines,
+)
 from citetracer.extract.segment import join_lines
 
 
@@ -114,3 +122,34 @@ def test_three_columns_interleaved_are_read_column_by_column() -> None:
     assert texts[1:] == [f"col{k} line {i}" for k in (1, 2, 3) for i in range(12)]
     assert [ln.column for ln in page.lines[1:]] == [k for k in (1, 2, 3) for _ in range(12)]
     assert len(page.gutters) == 2
+
+
+def short_right_column() -> list[Fragment]:
+    """The last page of a two-column bibliography: a full left column, three lines at the right's top."""
+    out = [frag(f"left {i}", 50, 100 + 12 * i) for i in range(40)]
+    out += [frag(f"right {i}", 320, 100 + 12 * i) for i in range(3)]
+    return out
+
+
+def test_a_short_column_is_read_as_a_column_where_the_document_has_that_gutter() -> None:
+    page = short_right_column()
+    assert find_gutters(page, 595) == []  # too little text on the right for the page alone
+    texts = [ln.text for ln in page_lines(page, 0, 595, 842).lines]
+    assert texts[:2] == ["left 0 right 0", "left 1 right 1"]  # what the page alone gives: lines read across
+
+    others = [find_gutters(two_columns(), 595) for _ in range(3)]
+    shared = document_gutters([*others, []])
+    assert len(shared) == 1 and 250 < shared[0] < 320
+    texts = [ln.text for ln in page_lines(page, 0, 595, 842, known_gutters=shared).lines]
+    assert texts == [f"left {i}" for i in range(40)] + [f"right {i}" for i in range(3)]
+
+
+def test_the_document_gutter_does_not_split_a_single_column_page() -> None:
+    shared = document_gutters([find_gutters(two_columns(), 595) for _ in range(3)])
+    single = [frag(f"line {i}", 50, 100 + 12 * i, width=480) for i in range(20)]
+    page = page_lines(single, 0, 595, 842, known_gutters=shared)
+    assert [ln.text for ln in page.lines] == [f"line {i}" for i in range(20)] and page.gutters == []
+
+
+def test_a_gutter_on_one_page_only_is_not_the_documents() -> None:
+    assert document_gutters([find_gutters(two_columns(), 595), [], [], []]) == []

@@ -264,3 +264,48 @@ def test_an_ocr_page_estimated_larger_does_not_end_the_list() -> None:
     ]
     lines = first + second
     assert region_end(lines, 0) == len(lines) - 1
+
+
+def _bibliography_page(first: int, left: int, right: int) -> list[Item]:
+    """A two-column page of author-year references (hanging indents): `left` of them in the left column,
+    then `right` at the top of the right column."""
+    items: list[Item] = []
+    words = ["graphs", "kernels", "agents", "proteins", "speech", "robots", "tables", "music", "sensors"]
+    for k in range(left + right):
+        n = first + k
+        ref = [
+            f"Author{n}, A., and Writer{n}, B. (20{10 + n % 15}).",
+            f">A study of {words[n % 9]} and {words[(n * 7) % 9]}, part {n}. In",
+            f">Proc. Conference on {words[(n * 5) % 9].title()}, pp. {n}-{n + 9}.",
+        ]
+        x, row = (50, k) if k < left else (310, k - left)
+        items += column(ref, x, 110 + 38 * row, size=9, indent=10, leading=11)
+    return items
+
+
+def test_last_page_with_a_short_right_column_is_read_column_by_column(make_pdf: Callable[..., Path]) -> None:
+    """The bibliography's last page: a full left column and two references at the top of the right one.
+    The page alone shows too little text on the right to find its gutter; the document's other pages do."""
+    body = [(x, 100 + 14 * i, f"Body text {i} of the paper, in two columns.", 9) for i in range(40) for x in (50, 310)]
+    heading: list[Item] = [(50, 96, "References", 11, "B")]
+    path = make_pdf([body, heading + _bibliography_page(1, 17, 17), _bibliography_page(35, 17, 2)])
+    refs = read_references(path).references
+    assert [r.raw.split(",")[0] for r in refs] == [f"Author{n}" for n in range(1, 54)]
+
+
+def test_last_page_with_one_reference_in_its_left_column(make_pdf: Callable[..., Path]) -> None:
+    """A page holding a single reference (five lines, four of them indented): its lines are one reference
+    whose first line is flush with the edge the other pages show, not five references."""
+    heading: list[Item] = [(50, 96, "References", 11, "B")]
+    last = [
+        "Author35, A., Writer35, B., Third, C., Fourth, D.,",
+        ">and Fifth, E. (2019). A study of tables that",
+        ">goes on over several lines of its column. In",
+        ">Proc. Conference on Long Titles and Many",
+        ">Authors, pages 35-44.",
+    ]
+    path = make_pdf(
+        [BODY, heading + _bibliography_page(1, 17, 17), column(last, 50, 110, size=9, indent=10, leading=11)]
+    )
+    refs = read_references(path).references
+    assert [r.raw.split(",")[0] for r in refs] == [f"Author{n}" for n in range(1, 36)]

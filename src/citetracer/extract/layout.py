@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import statistics
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -142,6 +143,56 @@ def _gutter_in(frags: list[Fragment], lo: float, hi: float) -> float | None:
     return (widest[0] + widest[-1]) / 2
 
 
+#: A gutter seen at the same x (within this many points: ragged-right text moves a gutter's middle)
+#: on several pages is the document's.
+GUTTER_TOLERANCE = 12.0
+#: ... when it is on at least this many pages and this share of the pages read.
+GUTTER_MIN_PAGES, GUTTER_MIN_SHARE = 2, 0.25
+
+
+def document_gutters(per_page: Sequence[Sequence[float]]) -> list[float]:
+    """The gutters the document's pages share: x of each gutter found (`find_gutters`) on several
+    of its pages; `per_page` holds each page's own gutters, [] for a page without columns.
+
+    A page's own evidence can be too thin: the last page of a two-column bibliography often has a
+    short right column (a few references at its top), too few fragments for `find_gutters`'s share
+    rule, and its lines would then be read across both columns. Other pages of the same document
+    say where its columns are."""
+    found = sorted(g for gutters in per_page for g in gutters)
+    out: list[float] = []
+    for g in found:
+        near = [h for h in found if abs(h - g) <= GUTTER_TOLERANCE]
+        if len(near) >= GUTTER_MIN_PAGES and len(near) >= GUTTER_MIN_SHARE * len(per_page):
+            centre = statistics.median(near)
+            if not any(abs(centre - o) <= GUTTER_TOLERANCE for o in out):
+                out.append(centre)
+    return out
+
+
+def _gutter_near(frags: list[Fragment], near: float) -> float | None:
+    """The document's gutter (at `near`) on this page, if it splits it too: the x within
+    GUTTER_TOLERANCE of it with text on both sides (a short column counts) and almost nothing
+    set across it."""
+    body = [f for f in frags if f.x1 - f.x0 > 2]
+    if len(body) < 10:
+        return None
+    limit = max(2, len(body) // 12)
+    best: tuple[int, float] | None = None
+    for step in range(-int(GUTTER_TOLERANCE), int(GUTTER_TOLERANCE) + 1, 2):
+        x = near + step
+        cross = sum(1 for f in body if f.x0 < x - 1 and f.x1 > x + 1)
+        left = sum(1 for f in body if f.x1 <= x)
+        right = sum(1 for f in body if f.x0 >= x)
+        if (
+            cross <= limit
+            and left >= 3
+            and right >= 3
+            and (best is None or (cross, abs(step)) < (best[0], abs(best[1] - near)))
+        ):
+            best = (cross, x)
+    return None if best is None else best[1]
+
+
 def _same_line(a: Fragment, b: Fragment) -> bool:
     h = min(a.y1 - a.y0, b.y1 - b.y0)
     overlap = min(a.y1, b.y1) - max(a.y0, b.y0)
@@ -236,13 +287,23 @@ def _weighted_size(row: list[Fragment]) -> float:
 
 
 def page_lines(
-    frags: list[Fragment], index: int, width: float, height: float, line_numbers: Sequence[float] = ()
+    frags: list[Fragment],
+    index: int,
+    width: float,
+    height: float,
+    line_numbers: Sequence[float] = (),
+    known_gutters: Sequence[float] = (),
+    own_gutters: Sequence[float] | None = None,
 ) -> Page:
     """Lines of one page in reading order (bands; in each band the columns left to right).
 
-    `line_numbers`: right edges of review line numbers found on the document's other pages."""
+    `line_numbers`: right edges of review line numbers found on the document's other pages;
+    `known_gutters`: the document's gutters (`document_gutters`), used when this page alone shows none;
+    `own_gutters`: this page's own, when already found (`find_gutters` on the page without line numbers)."""
     frags = drop_line_numbers(frags, line_numbers)
-    gutters = find_gutters(frags, width)
+    gutters = list(own_gutters) if own_gutters is not None else find_gutters(frags, width)
+    if not gutters:
+        gutters = [x for x in (_gutter_near(frags, g) for g in known_gutters) if x is not None][:1]
     if not gutters:
         return Page(index, width, height, _lines_of(frags, index, 0))
     lines: list[Line] = []

@@ -28,7 +28,16 @@ from typing import Any
 
 from citetracer.extract import InputError, PageRange, ReadResult, plausibility
 from citetracer.extract.fields import parse_reference_string
-from citetracer.extract.layout import Line, Page, drop_running_text, line_number_edges, page_lines
+from citetracer.extract.layout import (
+    Line,
+    Page,
+    document_gutters,
+    drop_line_numbers,
+    drop_running_text,
+    find_gutters,
+    line_number_edges,
+    page_lines,
+)
 from citetracer.extract.markers import find_markers
 from citetracer.extract.region import find_region, is_heading, region_in_pages
 from citetracer.extract.segment import Block, split_blocks
@@ -210,10 +219,16 @@ def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str
     ]
     pages: dict[int, Page] = {}
     numbering = line_number_edges([texts[i].fragments for i in indices if i not in needs_ocr])
+    own = {
+        i: find_gutters(drop_line_numbers(texts[i].fragments, numbering), texts[i].width)
+        for i in indices
+        if i not in needs_ocr
+    }
+    shared = document_gutters(list(own.values()))
     for i in indices:
         if i not in needs_ocr:
             t = texts[i]
-            pages[i] = page_lines(t.fragments, i, t.width, t.height, numbering)
+            pages[i] = page_lines(t.fragments, i, t.width, t.height, numbering, shared, own[i])
     if needs_ocr:
         _ocr_pages(doc, sorted(needs_ocr), pages, limits, warnings)
     return [pages[i] for i in sorted(pages)]

@@ -219,6 +219,11 @@ def _left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
             by_column[key[1]].append(edges[key])
     measured = list(edges.values())
     for key, xs in groups.items():
+        if key in edges and edges[key] - 3 * size < min(xs) < edges[key] - 2:
+            # Mostly continuation lines (a page or column holding one or two references): their edge is
+            # where a line sits flush with an edge measured elsewhere in the list, not their commonest x.
+            if any(abs(e - min(xs)) <= 2.0 for k, e in edges.items() if k != key):
+                edges[key] = min(xs)
         if key not in edges:
             known = by_column.get(key[1])
             if known:
