@@ -359,3 +359,39 @@ def test_characters_beyond_the_bmp_are_whole_characters(tmp_path: Path) -> None:
     assert len(refs) == 2
     assert "GHASP: an H\U0001d6fc kinematic survey" in (refs[0].raw or "")
     assert refs[0].year == 2008
+
+
+def test_accents_set_as_glyphs_of_their_own_are_put_back_on_their_letters(make_pdf: Callable[..., Path]) -> None:
+    """TeX's OT1 fonts draw an accent as a separate glyph over its letter, and the text layer may hold it
+    anywhere (here: after the whole line): 'Horvath ´' must read 'Horváth'."""
+    from fpdf import FPDF
+
+    def width(text: str) -> float:
+        pdf = FPDF(unit="pt")
+        pdf.set_font("Helvetica", size=10)
+        return float(pdf.get_string_width(text))
+
+    line = "[1] S. Horvath and P. Richtarik. On biased compression for learning. arXiv preprint, 2020."
+    accents = []
+    for word, before in (("Horvath", "Horv"), ("Richtarik", "Richt")):
+        start = 72 + width(line[: line.index(word)]) + width(before)
+        accents.append((start + (width("a") - width("\u00b4")) / 2, 120.0, "\u00b4", 10.0))
+    items = [(72, 100, "References", 12, "B"), (72, 120, line, 10), *accents]
+    refs = read_references(make_pdf([BODY, items])).references
+    assert len(refs) == 1
+    assert "Horváth" in refs[0].raw and "Richtárik" in refs[0].raw and "\u00b4" not in refs[0].raw
+    assert [a.family for a in refs[0].authors] == ["Horváth", "Richtárik"]
+
+
+def test_attach_accents_only_over_a_letter() -> None:
+    from citetracer.extract.pdfdoc import _attach_accents, _Char
+
+    def c(ch: str, x0: float, w: float = 5.0) -> _Char:
+        return _Char(ch, x0, 0.0, x0 + w, 10.0, 10.0)
+
+    # 'L o ı c' with a diaeresis over the dotless i, emitted after a generated space
+    chars = [c("L", 0), c("o", 5), c("\u0131", 10, 3), c("c", 13), _Char(" "), c("\u00a8", 9.5, 4), _Char(" ")]
+    assert "".join(ch.ch for ch in _attach_accents(chars)) == "Loïc"
+    # An opening quote beside a word (not over a letter) stays a quote; so does a prime after a digit.
+    quote = [c("`", 0, 3), c("`", 3, 3), c("P", 6), c("x", 11), c("2", 20), c("\u00b4", 25, 3)]
+    assert "".join(ch.ch for ch in _attach_accents(quote)) == "``Px2\u00b4"

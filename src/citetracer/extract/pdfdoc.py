@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -152,28 +153,84 @@ def _is_bold(tp: Any, index: int, name_buffer: Any) -> bool:
     return 0 < n <= len(name_buffer) and _BOLD_NAME.search(name_buffer.value) is not None
 
 
-def _fragments(textpage: Any, width: float, height: float, images: int) -> PageText:
+#: Spacing accents that TeX's OT1 fonts (the default of most conference templates) set as glyphs of
+#: their own over or under a letter, with the combining mark each stands for. The text layer has them
+#: as separate characters, often far from their letter in stream order ("Richt ´ arik" and the accent
+#: of "Horváth" a word later), so they are put back on the letter they are drawn over.
+SPACING_ACCENTS = {
+    "\u00b4": "\u0301",  # acute
+    "`": "\u0300",  # grave (an opening quote `` sits beside a letter, never over one)
+    "\u02c7": "\u030c",  # caron
+    "\u00a8": "\u0308",  # diaeresis
+    "\u02dc": "\u0303",  # tilde
+    "\u02c6": "\u0302",  # circumflex
+    "^": "\u0302",
+    "\u00b8": "\u0327",  # cedilla
+    "\u02db": "\u0328",  # ogonek
+    "\u02d8": "\u0306",  # breve
+    "\u02d9": "\u0307",  # dot above
+    "\u02da": "\u030a",  # ring above
+    "\u02dd": "\u030b",  # double acute
+    "\u00af": "\u0304",  # macron
+}
+#: Letters TeX puts accents on in their dotless form (\'{\i}).
+DOTLESS = {"\u0131": "i", "\u0237": "j"}
+
+
+@dataclass
+class _Char:
+    """One visible character of the text layer, or a line break / space marker (`ch` "\n" / " ")."""
+
+    ch: str
+    x0: float = 0.0
+    y0: float = 0.0
+    x1: float = 0.0
+    y1: float = 0.0
+    size: float = 0.0
+    bold: bool = False
+
+
+def _attach_accents(chars: list[_Char]) -> list[_Char]:
+    """Spacing accents drawn over (or under) a letter become part of that letter ("a" + "´" -> "á"),
+    wherever the text layer put them; the spaces the layer generated around a moved accent go too.
+    An accent over no letter (a prime, a quote) stays as it is."""
+    accents = [k for k, c in enumerate(chars) if c.ch in SPACING_ACCENTS]
+    if not accents:
+        return chars
+    letters = [k for k, c in enumerate(chars) if c.ch.isalpha()]
+    drop: set[int] = set()
+    for k in accents:
+        a = chars[k]
+        centre, mid = (a.x0 + a.x1) / 2, (a.y0 + a.y1) / 2
+        best, best_overlap = None, 0.0
+        for j in letters:
+            b = chars[j]
+            if b.x0 <= centre <= b.x1 and b.y0 <= mid <= b.y1:
+                overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
+                if best is None or overlap > best_overlap:
+                    best, best_overlap = j, overlap
+        if best is None:
+            continue
+        base = chars[best]
+        letter = DOTLESS.get(base.ch, base.ch)
+        base.ch = unicodedata.normalize("NFC", letter + SPACING_ACCENTS[a.ch])
+        drop.add(k)
+        # The layer's own spaces around an accent it moved are not word spaces (the gap rule of the
+        # fragments still spaces words that are apart on the page).
+        for side in (k - 1, k + 1):
+            if 0 <= side < len(chars) and chars[side].ch == " ":
+                drop.add(side)
+    return [c for k, c in enumerate(chars) if k not in drop]
+
+
+def _chars(textpage: Any, height: float) -> tuple[list[_Char], int, int]:
+    """The page's characters in the layer's order with their boxes (top-left points), and how many
+    are visible and how many of those are garbage."""
     tp = textpage.raw
     count = pdfium_c.FPDFText_CountChars(tp)
     rect = pdfium_c.FS_RECTF()
-    frags: list[Fragment] = []
-    cur: list[str] = []
-    box = [0.0, 0.0, 0.0, 0.0]
-    size = 0.0
-    space_pending = False
+    out: list[_Char] = []
     visible = garbage = 0
-    #: Characters of the current run, and how many of them are set in a bold face.
-    run_chars = run_bold = 0
-
-    def flush() -> None:
-        nonlocal cur, run_chars, run_bold
-        text = "".join(cur).strip()
-        if text:
-            bold = run_bold > 0.5 * max(run_chars, 1)
-            frags.append(Fragment(text=text, x0=box[0], y0=box[1], x1=box[2], y1=box[3], size=size, bold=bold))
-        cur = []
-        run_chars = run_bold = 0
-
     name_buffer = ctypes.create_string_buffer(128)
     skip = False
     for i in range(count):
@@ -190,17 +247,15 @@ def _fragments(textpage: Any, width: float, height: float, images: int) -> PageT
                 skip = True
         ch = chr(code) if 0 < code < 0x110000 and not 0xD800 <= code < 0xE000 else "\ufffd"
         if ch in "\r\n":
-            flush()
-            space_pending = False
+            out.append(_Char("\n"))
             continue
         if ch.isspace():
-            space_pending = True
+            out.append(_Char(" "))
             continue
         if abs(math.sin(pdfium_c.FPDFText_GetCharAngle(tp, i))) > 0.1:
             continue  # rotated text: margin stamps, axis labels
         if not pdfium_c.FPDFText_GetLooseCharBox(tp, i, ctypes.byref(rect)):
             continue
-        x0, x1 = rect.left, rect.right
         y0, y1 = height - rect.top, height - rect.bottom
         fs = pdfium_c.FPDFText_GetFontSize(tp, i)
         if fs < 0.5 * (y1 - y0):
@@ -209,6 +264,39 @@ def _fragments(textpage: Any, width: float, height: float, images: int) -> PageT
         visible += 1
         if ch in GARBAGE or 0xE000 <= code <= 0xF8FF:
             garbage += 1
+        # Headings are told from text by their face as much as by their size (pdfium: -1 when unknown).
+        out.append(_Char(ch, rect.left, y0, rect.right, y1, fs, _is_bold(tp, i, name_buffer)))
+    return out, visible, garbage
+
+
+def _fragments(textpage: Any, width: float, height: float, images: int) -> PageText:
+    chars, visible, garbage = _chars(textpage, height)
+    frags: list[Fragment] = []
+    cur: list[str] = []
+    box = [0.0, 0.0, 0.0, 0.0]
+    size = 0.0
+    space_pending = False
+    #: Characters of the current run, and how many of them are set in a bold face.
+    run_chars = run_bold = 0
+
+    def flush() -> None:
+        nonlocal cur, run_chars, run_bold
+        text = "".join(cur).strip()
+        if text:
+            bold = run_bold > 0.5 * max(run_chars, 1)
+            frags.append(Fragment(text=text, x0=box[0], y0=box[1], x1=box[2], y1=box[3], size=size, bold=bold))
+        cur = []
+        run_chars = run_bold = 0
+
+    for c in _attach_accents(chars):
+        if c.ch == "\n":
+            flush()
+            space_pending = False
+            continue
+        if c.ch == " ":
+            space_pending = True
+            continue
+        x0, y0, x1, y1, fs = c.x0, c.y0, c.x1, c.y1, c.size
         if cur:
             line_h = max(box[3] - box[1], 1.0)
             mid = (y0 + y1) / 2
@@ -227,10 +315,9 @@ def _fragments(textpage: Any, width: float, height: float, images: int) -> PageT
         else:
             box = [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
             size = max(size, fs)
-        cur.append("\u00ad" if ch in SOFT_HYPHENS else ch)
+        cur.append("\u00ad" if c.ch in SOFT_HYPHENS else c.ch)
         run_chars += 1
-        # Headings are told from text by their face as much as by their size (pdfium: -1 when unknown).
-        run_bold += _is_bold(tp, i, name_buffer)
+        run_bold += c.bold
         space_pending = False
     flush()
     return PageText(width=width, height=height, fragments=frags, chars=visible, garbage=garbage, images=images)
