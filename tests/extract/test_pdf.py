@@ -392,6 +392,10 @@ def test_attach_accents_only_over_a_letter() -> None:
     # 'L o ı c' with a diaeresis over the dotless i, emitted after a generated space
     chars = [c("L", 0), c("o", 5), c("\u0131", 10, 3), c("c", 13), _Char(" "), c("\u00a8", 9.5, 4), _Char(" ")]
     assert "".join(ch.ch for ch in _attach_accents(chars)) == "Loïc"
+    # A combining acute held as a character of its own, a line away in stream order, over 'Žıdek''s ı
+    chars = [c("Ž", 0), c("\u0131", 5, 3), c("d", 8), c("e", 13), c("k", 18), _Char(" "), c("H", 30), _Char(" ")]
+    chars += [c("\u0301", 5, 3), _Char("\n")]
+    assert "".join(ch.ch for ch in _attach_accents(chars)) == "Žídek H\n"
     # An opening quote beside a word (not over a letter) stays a quote; so does a prime after a digit.
     quote = [c("`", 0, 3), c("`", 3, 3), c("P", 6), c("x", 11), c("2", 20), c("\u00b4", 25, 3)]
     assert "".join(ch.ch for ch in _attach_accents(quote)) == "``Px2\u00b4"

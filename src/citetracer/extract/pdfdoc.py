@@ -190,11 +190,20 @@ class _Char:
     bold: bool = False
 
 
+def _mark(ch: str) -> str:
+    """The combining mark a standalone accent character stands for ("" for any other character):
+    a spacing accent, or a combining mark the layer holds as a character of its own (some producers
+    write U+0301 with its own box, away from its letter in stream order)."""
+    if ch in SPACING_ACCENTS:
+        return SPACING_ACCENTS[ch]
+    return ch if len(ch) == 1 and unicodedata.category(ch) == "Mn" else ""
+
+
 def _attach_accents(chars: list[_Char]) -> list[_Char]:
-    """Spacing accents drawn over (or under) a letter become part of that letter ("a" + "´" -> "á"),
+    """Accents drawn over (or under) a letter become part of that letter ("a" + "´" -> "á"),
     wherever the text layer put them; the spaces the layer generated around a moved accent go too.
     An accent over no letter (a prime, a quote) stays as it is."""
-    accents = [k for k, c in enumerate(chars) if c.ch in SPACING_ACCENTS]
+    accents = [k for k, c in enumerate(chars) if _mark(c.ch)]
     if not accents:
         return chars
     letters = [k for k, c in enumerate(chars) if c.ch.isalpha()]
@@ -213,7 +222,7 @@ def _attach_accents(chars: list[_Char]) -> list[_Char]:
             continue
         base = chars[best]
         letter = DOTLESS.get(base.ch, base.ch)
-        base.ch = unicodedata.normalize("NFC", letter + SPACING_ACCENTS[a.ch])
+        base.ch = unicodedata.normalize("NFC", letter + _mark(a.ch))
         drop.add(k)
         # The layer's own spaces around an accent it moved are not word spaces (the gap rule of the
         # fragments still spaces words that are apart on the page).
