@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import json
 from collections.abc import Iterator
 
 import pytest
@@ -185,6 +186,17 @@ RECORDS = "".join(
 )
 
 
+#: A record whose long author list is itself incomplete (as HALLMARK's world.jsonl has Llama 2: 70 names,
+#: four of the paper's real authors missing).
+LONG_LIST_RECORD = {
+    "id": "llama2",
+    "title": "Llama 2: Open Foundation and Fine-Tuned Chat Models",
+    "authors": [f"Given{i} Surname{i}" for i in range(1, 31)],
+    "year": 2023,
+    "venue": "CoRR",
+}
+
+
 @pytest.fixture(scope="module")
 def real_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     folder = tmp_path_factory.mktemp("dblp")
@@ -198,6 +210,8 @@ def real_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     records.write_text(
         '{"id": "x1", "title": "Scalable Multiple Channel Scheduling with Optimal Utility in Wireless Local Area '
         'Networks", "authors": ["Chonggang Wang", "Bo Li", "others"], "year": 2006, "venue": "Wireless Networks"}\n'
+        + json.dumps(LONG_LIST_RECORD)
+        + "\n"
     )
     with Store(folder / "store.sqlite") as store:
         add_jsonl(store, records, "crossref-sample")
@@ -426,3 +440,20 @@ def test_a_reference_opening_with_a_particle_is_not_a_fragment(real_store: Store
     raw = f"van Smith, J. and de Boer, K. 2014. {title}. In ICML."
     ref = Reference(raw=raw, title=title, authors=[Person(given="J.", family="van Smith")], venue="ICML", year=2014)
     assert check_ref(real_store, ref).verdict.code == "H3"  # other people under a real title: still caught
+
+
+def test_names_missing_from_a_long_record_are_described_not_accused(real_store: Store) -> None:
+    """A withheld H3 says what was seen ("not in the record's author list"), never that real people
+    "did not write" a work whose record may simply be incomplete."""
+    cited = [f"Given{i} Surname{i}" for i in range(1, 31) if i not in (7, 19)] + [
+        "Cristian Canton-Ferrer",
+        "Isabel Kloumann",
+    ]
+    bib = (
+        "@article{touvron2023, title = {Llama 2: Open Foundation and Fine-Tuned Chat Models}, "
+        f"author = {{{' and '.join(cited)}}}, journal = {{arXiv preprint arXiv:2307.09288}}, year = {{2023}}}}"
+    )
+    r = check(real_store, bib, ".bib")
+    not_accused(r)
+    assert "not in the record's author list" in r.verdict.rationale, r.verdict.rationale
+    assert "did not write" not in r.verdict.rationale, r.verdict.rationale

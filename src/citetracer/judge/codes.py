@@ -35,6 +35,9 @@ class Finding:
     evidence: list[Candidate] = field(default_factory=list)
     #: For an accusation the gate admitted: the positive evidence it rests on (judge/gate.py).
     basis: str = ""
+    #: What was seen, in words that accuse no one: what a withheld accusation reports instead of
+    #: `reason` (a record's author list may itself be incomplete or wrong).
+    observed: str = ""
 
 
 def _cite(c: Candidate) -> str:
@@ -237,18 +240,26 @@ def h3_authors(ctx: JudgeContext) -> Finding | None:
         reason = (
             f"the author list omits {cmp.uncited} of the work's {cmp.found} authors without 'et al.' (authors: {real})"
         )
+        observed = f"the cited list names {cmp.cited} of the record's {cmp.found} authors, without 'et al.'"
     elif cmp.given_conflicts == 1 and cmp.matched + 1 == cmp.cited and cmp.uncited <= 1:
         return None  # one given-name difference: an honest variant is possible, left to P3
     elif cmp.matched == 0 and cmp.given_conflicts == 0:
         reason = f"none of the cited authors wrote this work (its authors: {real})"
+        observed = f"none of the cited authors is in the record's author list (the record's authors: {real})"
     elif cmp.matched == cmp.found and cmp.cited > cmp.found:
         reason = f"the author list is padded with {', '.join(cmp.unmatched_cited)} (authors: {real})"
+        observed = f"the record's author list does not have {', '.join(cmp.unmatched_cited[:4])}"
     else:
+        names = ", ".join(cmp.unmatched_cited[:4])
         reason = (
             f"{len(cmp.unmatched_cited)} of {cmp.cited} cited authors did not write this work "
-            f"({', '.join(cmp.unmatched_cited[:4])}; its authors: {real})"
+            f"({names}; its authors: {real})"
         )
-    return Finding("H3", reason, fields=["authors"], evidence=[work.candidate])
+        observed = (
+            f"{len(cmp.unmatched_cited)} of {cmp.cited} cited authors are not in the record's author list "
+            f"({names}; the record's authors: {real})"
+        )
+    return Finding("H3", reason, fields=["authors"], evidence=[work.candidate], observed=observed)
 
 
 def h6_chimera(ctx: JudgeContext) -> Finding | None:

@@ -421,6 +421,6 @@ def withheld_finding(ctx: JudgeContext, finding: Finding, reason: str) -> Findin
     """The Potential finding a withheld accusation becomes: what was found, and why it is not proof."""
     work = ctx.work
     code = "P3" if work is not None else "P1"
-    text = f"{finding.reason}, but this is not proof ({reason})"
+    text = f"{finding.observed or finding.reason}, but this is not proof ({reason})"
     evidence = finding.evidence or ([work.candidate] if work is not None else [])
     return replace(finding, code=code, reason=f"not accused of {finding.code}: {text}", evidence=evidence)
