@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -139,3 +142,36 @@ def run_check(store: Store, bib: str, **settings: object) -> dict[str, CitationR
     read = read_text(bib, suffix=".bib")
     results = asyncio.run(checker.check_references(read.references))
     return {r.id: r for r in results}
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[str]:
+    """A throwaway PostgreSQL server for the session (tests/pgserver.py), stopped at the end; its base URL.
+
+    Skipped when none can be started here (no PostgreSQL installed, or no psycopg); under CI
+    (CI=true) that is a failure instead, so the PostgreSQL tests can never be skipped unseen.
+    """
+    from tests import pgserver
+
+    try:
+        import psycopg  # noqa: F401
+
+        server = pgserver.start()
+    except (ImportError, pgserver.NoServer) as exc:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"CI must run the PostgreSQL tests, but no server could be started: {exc}")
+        pytest.skip(f"no PostgreSQL server could be started: {exc}")
+    try:
+        yield server.url
+    finally:
+        server.stop()
+
+
+def pg_location(base_url: str) -> str:
+    """A store URL of its own on the test server: a fresh schema, named in the URL's search_path."""
+    import psycopg
+
+    schema = f"t_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(base_url, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+    return f"{base_url}?options={quote(f'-c search_path={schema}')}"

@@ -12,15 +12,37 @@ import os
 import tomllib
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any
 
 from platformdirs import user_config_dir, user_data_dir
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, PlainSerializer, PlainValidator, ValidationError
 
 from citetracer.sources import SOURCES
 
 #: Default base URLs of the online sources (DESIGN.md, 'Contracts'), from the source registry.
 DEFAULT_SOURCE_URLS: dict[str, str] = {s.name: s.base_url for s in SOURCES if s.base_url is not None}
+
+
+#: URL schemes that name a PostgreSQL store (libpq's two spellings); anything else is a SQLite file.
+PG_SCHEMES = ("postgresql://", "postgres://")
+
+
+def is_store_url(location: object) -> bool:
+    """Whether a `--store` value names a PostgreSQL server rather than a SQLite file."""
+    return isinstance(location, str) and location.lower().startswith(PG_SCHEMES)
+
+
+def _store_location(value: object) -> Path | str:
+    """A store URL stays a string (a Path would fold its '//'); anything else is a file path."""
+    if isinstance(value, Path) or is_store_url(value):
+        return value  # type: ignore[return-value]
+    if isinstance(value, str):
+        return Path(value)
+    raise ValueError("the store is a file path or a postgresql:// URL")
+
+
+#: Where the store is: a SQLite file, or a `postgresql://USER@HOST:PORT/DB` URL (store/api.py).
+StoreLocation = Annotated[Path | str, PlainValidator(_store_location), PlainSerializer(str, when_used="json")]
 
 
 class OnlineSettings(BaseModel):
@@ -40,6 +62,10 @@ class OnlineSettings(BaseModel):
     rate_budget: float | None = 1.0
     retries: int = 2
     max_response_bytes: int = 5_000_000
+    #: Polite rates shared by every process that uses the same store (store/turns.py): a scan's
+    #: workers, a cluster's machines and the web app's workers together keep each source's rate.
+    #: Off: each process keeps its own.
+    shared_rates: bool = True
     #: Consecutive failures that open a source's circuit, and how long it stays open.
     breaker_failures: int = 5
     breaker_seconds: float = 30.0
@@ -102,7 +128,7 @@ class LLMSettings(BaseModel):
 
 
 class Settings(BaseModel):
-    store: Path = Field(default_factory=lambda: Path(user_data_dir("citetracer")) / "store.sqlite")
+    store: StoreLocation = Field(default_factory=lambda: Path(user_data_dir("citetracer")) / "store.sqlite")
     offline: bool = False
     #: Year taken as "now" for future-date checks (defaults to today's).
     today_year: int = Field(default_factory=lambda: date.today().year)

@@ -18,7 +18,8 @@ from citetracer.extract import InputError, ReadResult, read_references, read_tex
 from citetracer.judge.context import JudgeContext
 from citetracer.match.rules import Assessment
 from citetracer.records import AgentCall, Candidate, CitationResult, Cost, FieldComparison, Reference, Report
-from citetracer.store.db import Store, StoreBusy
+from citetracer.store.api import StoreAPI, open_store
+from citetracer.store.db import StoreBusy, StoreError
 from citetracer.version import __version__
 
 #: Seconds a check waits at its end for another process writing the store (an ingest) before it
@@ -34,7 +35,7 @@ class Checker:
     (`config`, else `$CITETRACER_CONFIG`, else the user config file) < environment
     (`CITETRACER_STORE`, `CITETRACER_OFFLINE`, ...) < the keyword `flags` (the CLI's
     flag names: `offline`, `closed_world`, `today_year`, `mailto`, ...; `store` may be the
-    store file's path, or an open `Store`)::
+    store file's path or a PostgreSQL URL, or an open store)::
 
         with citetracer.Checker(offline=True) as checker:
             report = checker.check("paper.pdf")
@@ -46,21 +47,21 @@ class Checker:
     def __init__(
         self,
         settings: Settings | None = None,
-        store: Store | Path | str | None = None,
+        store: StoreAPI | Path | str | None = None,
         stages: Sequence[Stage] | None = None,
         *,
         config: Path | str | None = None,
         **flags: Any,
     ) -> None:
-        if isinstance(store, str | Path):  # a store file is a setting like the CLI's --store
-            flags["store"] = Path(store)
+        if isinstance(store, str | Path):  # a store file or URL is a setting like the CLI's --store
+            flags["store"] = store
             store = None
         if settings is None:
             settings = load_settings(Path(config) if config is not None else None, **flags)
         elif flags or config is not None:
             raise TypeError("give either settings or config/flags, not both")
         self.settings = settings
-        self.store = store if store is not None else Store(settings.store, lock_wait=SAVE_WAIT)
+        self.store = store if store is not None else open_store(settings.store, lock_wait=SAVE_WAIT)
         #: Problems of this checker's own writes (the store busy with another writer), for the report.
         self.notes: list[str] = []
         #: What online sources answered before (collect/memo.py); offline it is only replayed.
@@ -196,7 +197,7 @@ class Checker:
                 self.memo.save()
                 if links:
                     self.store.link_verified_many(links)
-        except StoreBusy as exc:
+        except (StoreBusy, StoreError) as exc:
             self.memo.pending.clear()
             note = f"{exc}: this run's evidence memo and verified links were not saved"
             if note not in self.notes:

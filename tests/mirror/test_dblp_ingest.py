@@ -14,10 +14,12 @@ import pytest
 from citetracer.mirror.dblp import ingest_dblp
 from citetracer.mirror.safexml import DumpError
 from citetracer.records import Candidate, Person, WorkRecord
+from citetracer.store.api import StoreAPI, open_store
 from citetracer.store.db import Store
+from tests.conftest import pg_location
 
 
-def _by_id(store: Store) -> dict[str, WorkRecord]:
+def _by_id(store: StoreAPI) -> dict[str, WorkRecord]:
     return {r.id: r for r in store.all_records()}
 
 
@@ -71,19 +73,26 @@ def test_parallel_parse_gives_the_same_store(tmp_path: Path, dump: Path, dtd: Pa
         assert a.index.count() == b.index.count() == 5
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """The store a dump is ingested into: a SQLite file (rebuilt and swapped) or a PostgreSQL store (COPY batches)."""
+    if request.param == "postgresql":
+        return pg_location(request.getfixturevalue("pg_server"))
+    return tmp_path / "store.sqlite"
+
+
 def test_reingest_newer_dump_updates_without_duplicates_and_keeps_other_sources(
-    tmp_path: Path, dump: Path, dtd: Path, make_dump
+    target: Path | str, dump: Path, dtd: Path, make_dump
 ) -> None:
-    target = tmp_path / "store.sqlite"
-    with Store(target) as store:
+    with open_store(target) as store:
         store.upsert([WorkRecord(source="world", id="w1", title="A World Record", year=2001)])
         store.set_source_complete("world")
     ingest_dblp(target, dump, dtd, parallel=False)
-    with Store(target) as store:
+    with open_store(target) as store:
         evidence = Candidate(source="dblp", id="journals/jmlr/SmithV18", title="Sparse Coding for Music Transcription")
         store.link_verified("fp-1", evidence, "R1")
     ingest_dblp(target, dump, dtd, parallel=False)  # same dump again: nothing changes
-    with Store(target) as store:
+    with open_store(target) as store:
         assert store.stats()["records"] == 6 and store.index.count() == 6
 
     newer = (
@@ -94,7 +103,7 @@ def test_reingest_newer_dump_updates_without_duplicates_and_keeps_other_sources(
         "<journal>J. X</journal><year>2021</year></article>\n"
     )
     ingest_dblp(target, make_dump("dblp-2021-01-02.xml.gz", newer), dtd, parallel=False)
-    with Store(target) as store:
+    with open_store(target) as store:
         recs = _by_id(store)
         assert set(recs) == {"journals/jmlr/SmithV18", "journals/x/New21", "w1"}  # dropped records are gone
         assert recs["journals/jmlr/SmithV18"].title == "Sparse Coding for Polyphonic Music Transcription"

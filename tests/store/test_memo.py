@@ -9,6 +9,7 @@ from pathlib import Path
 from citetracer.records import Candidate, Person
 from citetracer.store.db import Store
 from citetracer.store.memo import MemoEntry
+from tests.store.conftest import Stores
 
 CAND = Candidate(
     source="openalex",
@@ -22,8 +23,8 @@ CAND = Candidate(
 )
 
 
-def test_answers_round_trip_exactly(tmp_path: Path) -> None:
-    with Store(tmp_path / "s.sqlite") as store:
+def test_answers_round_trip_exactly(stores: Stores) -> None:
+    with stores.open() as store:
         store.memo.put_many([MemoEntry("openalex", "ref:a", "answered", 1000.0, [CAND, CAND])])
         entry = store.memo.get("openalex", "ref:a")
         assert entry is not None and entry.status == "answered" and entry.fetched_at == 1000.0
@@ -31,8 +32,8 @@ def test_answers_round_trip_exactly(tmp_path: Path) -> None:
         assert store.memo.get("crossref", "ref:a") is None and store.memo.get("openalex", "ref:b") is None
 
 
-def test_a_failure_never_replaces_an_answer(tmp_path: Path) -> None:
-    with Store(tmp_path / "s.sqlite") as store:
+def test_a_failure_never_replaces_an_answer(stores: Stores) -> None:
+    with stores.open() as store:
         store.memo.put_many([MemoEntry("dblp", "ref:a", "failed", 1000.0, detail="HTTP 500")])
         store.memo.put_many([MemoEntry("dblp", "ref:a", "answered", 2000.0, [])])
         store.memo.put_many([MemoEntry("dblp", "ref:a", "failed", 3000.0, detail="HTTP 429")])
@@ -64,8 +65,8 @@ def test_a_damaged_row_reads_as_absent(tmp_path: Path) -> None:
         assert store.memo.get("openalex", "ref:a") is None
 
 
-def test_prune_forgets_only_old_rows(tmp_path: Path) -> None:
-    with Store(tmp_path / "s.sqlite") as store:
+def test_prune_forgets_only_old_rows(stores: Stores) -> None:
+    with stores.open() as store:
         store.memo.put_many(
             [MemoEntry("a", "ref:x", "answered", 100.0, []), MemoEntry("b", "ref:x", "answered", 5000.0, [])]
         )

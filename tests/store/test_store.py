@@ -11,29 +11,30 @@ import time
 from pathlib import Path
 
 from citetracer.normalize.names import family_keys
+from citetracer.store.api import StoreAPI
 from citetracer.store.db import Store
 from tests.conftest import RECORDS, people
 
 
-def titles(store: Store, rids: list[int]) -> list[str]:
+def titles(store: StoreAPI, rids: list[int]) -> list[str]:
     records = store.records(rids)
     return [records[r].title or "" for r in rids]
 
 
-def test_upsert_is_idempotent(store: Store) -> None:
+def test_upsert_is_idempotent(store: StoreAPI) -> None:
     before = store.stats()["records"]
     store.upsert(RECORDS)
     assert store.stats()["records"] == before == len(RECORDS)
     assert store.index.count() == len(RECORDS)
 
 
-def test_lookup_by_doi_and_arxiv(store: Store) -> None:
+def test_lookup_by_doi_and_arxiv(store: StoreAPI) -> None:
     assert titles(store, store.rids_by_doi("10.1109/cvpr.2016.90")) == ["Deep Residual Learning for Image Recognition"]
     assert titles(store, store.rids_by_arxiv("1412.6980")) == ["Adam: A Method for Stochastic Optimization"]
     assert store.knows_doi_prefix("10.1109") and not store.knows_doi_prefix("10.99999")
 
 
-def test_title_search_tolerates_wrong_missing_and_extra_words(store: Store) -> None:
+def test_title_search_tolerates_wrong_missing_and_extra_words(store: StoreAPI) -> None:
     target = "Sequence to Sequence Learning with Neural Networks"
     for query in (
         target,
@@ -44,7 +45,7 @@ def test_title_search_tolerates_wrong_missing_and_extra_words(store: Store) -> N
         assert titles(store, store.index.by_title(query, 3))[0] == target, query
 
 
-def test_author_year_search_finds_the_real_work_behind_a_fabricated_title(store: Store) -> None:
+def test_author_year_search_finds_the_real_work_behind_a_fabricated_title(store: StoreAPI) -> None:
     surnames = [k for p in people("Ilya Sutskever", "Oriol Vinyals", "Quoc Le") for k in family_keys(p)]
     found = titles(store, store.index.by_authors(surnames, 2014, 5))
     assert found[0] == "Sequence to Sequence Learning with Neural Networks"
@@ -95,7 +96,8 @@ def test_killed_writer_leaves_a_consistent_store(tmp_path: Path) -> None:
         assert ok == "ok"
 
 
-def test_record_counts_are_kept_until_a_write_changes_them(store: Store) -> None:
+def test_record_counts_are_kept_until_a_write_changes_them(sqlite_store: Store) -> None:
+    store = sqlite_store
     first = store.stats()["by_source_and_type"]
     assert json.loads(store._meta("counts") or "{}")["counts"] == first  # cached for the next `mirror stats`
     store.upsert([RECORDS[0].model_copy(update={"id": "another-id", "type": "book"})])
@@ -112,7 +114,8 @@ def _counted(store: Store) -> dict[str, dict[str, int]]:
     return counts
 
 
-def test_writes_carry_the_cached_counts_forward_instead_of_forcing_a_recount(store: Store) -> None:
+def test_writes_carry_the_cached_counts_forward_instead_of_forcing_a_recount(sqlite_store: Store) -> None:
+    store = sqlite_store
     store.record_counts()  # cached at the current change counter
     base = RECORDS[0]
     store.upsert(

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from citetracer.records import WorkRecord
-from citetracer.store.db import Store, venue_key
+from citetracer.store.db import venue_key
+from tests.store.conftest import Stores
 
 
-def test_an_old_dump_does_not_cover_years_after_it(tmp_path: Path) -> None:
-    with Store(tmp_path / "s.sqlite") as store:
+def test_an_old_dump_does_not_cover_years_after_it(stores: Stores) -> None:
+    with stores.open() as store:
         store.upsert(
             [WorkRecord(source="dblp", id=f"c{i}", title=f"Paper {i}", venue="CVPR", year=2015) for i in range(30)]
         )
@@ -35,9 +34,9 @@ def test_an_old_dump_does_not_cover_years_after_it(tmp_path: Path) -> None:
         assert store.venue_year_count(key, 2015) == 30
 
 
-def test_a_year_indexed_in_part_is_not_covered(tmp_path: Path) -> None:
+def test_a_year_indexed_in_part_is_not_covered(stores: Stores) -> None:
     """DBLP's JMLR 2008 held 66 records between 91 (2007) and 100 (2009): t-SNE was not among them."""
-    with Store(tmp_path / "s.sqlite") as store:
+    with stores.open() as store:
         counts = {2006: 100, 2007: 91, 2008: 66, 2009: 100, 2010: 118}
         store.upsert(
             [

@@ -9,8 +9,12 @@ from pathlib import Path
 import pytest
 
 from citetracer.records import Person, WorkRecord
+from citetracer.store.api import StoreAPI, open_store
 from citetracer.store.bulk import BulkBuild
-from citetracer.store.db import Store
+from tests.conftest import pg_location
+from tests.store.conftest import BACKENDS
+
+Store = StoreAPI
 
 TRUE = [
     ("Attention Is All You Need", "Vaswani", 2017),
@@ -22,20 +26,44 @@ TRUE = [
 FILLER = "learning deep neural network model image language graph data robust efficient via for of the".split()
 
 
-def _committed(build: BulkBuild, path: Path) -> Iterator[Store]:
-    """Finish a fixture's bulk build and open the store for the module's tests."""
-    build.commit()
-    s = Store(path)
+class _Build:
+    """A module's store on one backend: a bulk build for SQLite (as `mirror dblp` makes it), upserts
+    (COPY batches) for PostgreSQL."""
+
+    def __init__(self, request: pytest.FixtureRequest, folder: Path) -> None:
+        self.location: Path | str
+        if request.param == "postgresql":
+            self.location, self.bulk, self.rows = pg_location(request.getfixturevalue("pg_server")), None, []
+        else:
+            self.location = folder / "s.sqlite"
+            self.bulk, self.rows = BulkBuild(self.location), []
+
+    def add(self, record: WorkRecord) -> None:
+        if self.bulk is not None:
+            self.bulk.add(record)
+        else:
+            self.rows.append(record)
+
+
+def _committed(build: _Build) -> Iterator[Store]:
+    """Finish a fixture's build and open the store for the module's tests."""
+    if build.bulk is not None:
+        build.bulk.commit()
+    s = open_store(build.location)
+    if build.rows:
+        s.upsert(build.rows)
     yield s
     s.close()
 
 
-@pytest.fixture(scope="module")
-def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+@pytest.fixture(scope="module", params=BACKENDS)
+def store(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Store]:
     """The true records among near neighbours (two or three of their words replaced) and random titles."""
-    path = tmp_path_factory.mktemp("retrieval") / "s.sqlite"
+    folder = tmp_path_factory.mktemp("retrieval")
     rng = random.Random(3)
-    build = BulkBuild(path)
+    build = _Build(request, folder)
     n = 0
     for title, surname, year in TRUE:
         build.add(
@@ -61,7 +89,7 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
             rng.choice([*FILLER, "attention", "residual", "adversarial"]) for _ in range(rng.randint(4, 9))
         )
         build.add(WorkRecord(source="t", id=f"r{i}", title=title, year=rng.randint(1990, 2024)))
-    yield from _committed(build, path)
+    yield from _committed(build)
 
 
 def _top(store: Store, rids: list[int]) -> str:
@@ -94,12 +122,14 @@ def test_author_search_respects_the_year_window(store: Store) -> None:
     assert rids == []
 
 
-@pytest.fixture(scope="module")
-def common_words_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+@pytest.fixture(scope="module", params=BACKENDS)
+def common_words_store(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Store]:
     """Two titles that differ only in a common word ("of" / "for"), among titles full of common words."""
-    path = tmp_path_factory.mktemp("common") / "s.sqlite"
+    folder = tmp_path_factory.mktemp("common")
     rng = random.Random(5)
-    build = BulkBuild(path)
+    build = _Build(request, folder)
     build.add(WorkRecord(source="t", id="of", title="Sparse Coding of Natural Images", year=2001))
     build.add(WorkRecord(source="t", id="for", title="Sparse Coding for Natural Images", year=2002))
     build.add(
@@ -115,7 +145,7 @@ def common_words_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Sto
         words = [rng.choice(FILLER) for _ in range(rng.randint(3, 7))] + [("of", "for")[i % 2]]
         rng.shuffle(words)
         build.add(WorkRecord(source="t", id=f"f{i}", title=" ".join(words), year=2000))
-    yield from _committed(build, path)
+    yield from _committed(build)
 
 
 def test_common_words_still_decide_between_near_neighbours(common_words_store: Store) -> None:
@@ -151,12 +181,14 @@ def test_without_stored_fields_the_index_ranks_by_itself(common_words_store: Sto
         s.index.fields_of = s.ranking_fields
 
 
-@pytest.fixture(scope="module")
-def citation_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+@pytest.fixture(scope="module", params=BACKENDS)
+def citation_store(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Store]:
     """A real work among neighbours whose titles are closer to a garbled citation than its own title is."""
-    path = tmp_path_factory.mktemp("citation") / "s.sqlite"
+    folder = tmp_path_factory.mktemp("citation")
     rng = random.Random(7)
-    build = BulkBuild(path)
+    build = _Build(request, folder)
     real = [Person(given="Weicheng", family="Kuo"), Person(given="Bharath", family="Hariharan")]
     build.add(WorkRecord(source="t", id="real", title="Learning to Propose Objects", authors=real, year=2015))
     # Same title, same authors, another decade: the cited year tells them apart.
@@ -175,7 +207,7 @@ def citation_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
     for i in range(2000):
         words = [rng.choice(FILLER) for _ in range(rng.randint(3, 8))]
         build.add(WorkRecord(source="t", id=f"r{i}", title=" ".join(words), authors=[rng.choice(others)], year=2015))
-    yield from _committed(build, path)
+    yield from _committed(build)
 
 
 def test_cited_authors_and_year_put_the_real_work_first_when_two_title_words_are_wrong(citation_store: Store) -> None:

@@ -23,7 +23,7 @@ from rich.console import Console
 
 from citetracer import __version__
 from citetracer.cli.progress import CheckProgress, ScanProgress
-from citetracer.config import ConfigError, Settings, load_settings
+from citetracer.config import ConfigError, Settings, is_store_url, load_settings
 from citetracer.extract import InputError, PageRange, parse_page_range, read_references
 from citetracer.pipeline import Checker
 from citetracer.records import Report
@@ -34,7 +34,8 @@ from citetracer.report.render import print_table, write_json, write_jsonl, write
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources
 from citetracer.report.views import paper_counts, visible
-from citetracer.store.db import Store, StoreBusy, StoreError
+from citetracer.store.api import display_location, open_store
+from citetracer.store.db import StoreBusy, StoreError
 
 EXIT_OK, EXIT_HALLUCINATED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_CODES = """exit codes:
@@ -103,10 +104,19 @@ def _add_ref_pages(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _store_arg(value: str) -> Path | str:
+    """`--store`: a PostgreSQL URL stays as written, anything else is a file path."""
+    return value if is_store_url(value) else Path(value)
+
+
 def _parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument(
-        "--store", type=Path, metavar="FILE", help="local store file (default: $CITETRACER_STORE or user data dir)"
+        "--store",
+        type=_store_arg,
+        metavar="FILE|URL",
+        help="local store file, or a shared store postgresql://USER@HOST:PORT/DB "
+        "(default: $CITETRACER_STORE or user data dir)",
     )
     common.add_argument(
         "--config", type=Path, metavar="FILE", help="TOML config file (default: $CITETRACER_CONFIG or user config dir)"
@@ -169,6 +179,12 @@ def _parser() -> argparse.ArgumentParser:
     scan.add_argument("-o", "--output", type=Path, required=True, metavar="DIR", help="folder for the reports")
     scan.add_argument(
         "--workers", type=int, metavar="N", help="papers checked at once, one process each (default: the cores)"
+    )
+    scan.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="check the papers on a Dask cluster: a scheduler's tcp://HOST:PORT, or 'local' to start one of "
+        "--workers processes here (needs citetracer[cluster]; machines share a --store postgresql://...)",
     )
     scan.add_argument("--restart", action="store_true", help="forget DIR's journal and check every paper again")
     scan.add_argument(
@@ -277,7 +293,7 @@ def _check_settings(args: argparse.Namespace) -> Settings:
 def _context(settings: Settings) -> str:
     """What a report's reader needs to know about how it was checked."""
     mode = "offline (local store only)" if settings.offline else "online sources allowed"
-    return f"{mode} · store {settings.store}" + (" · closed world" if settings.closed_world else "")
+    return f"{mode} · store {display_location(settings.store)}" + (" · closed world" if settings.closed_world else "")
 
 
 def cmd_check(args: argparse.Namespace, err: Console) -> int:
@@ -452,6 +468,7 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
         only_flagged=args.only_flagged,
         restart=args.restart,
         paper_timeout=args.paper_timeout or None,
+        cluster=args.cluster,
     )
     try:
         with ScanProgress(err) as progress:
@@ -541,7 +558,7 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
         if not args.file.is_file():
             err.print(f"error: {args.file}: no such file", style="red", highlight=False)
             return EXIT_USAGE
-        with Store(settings.store, lock_wait=None, notify=_notify(err)) as store:
+        with open_store(settings.store, lock_wait=None, notify=_notify(err)) as store:
             report = add_jsonl(store, args.file, args.source, complete=args.complete_venues)
         for e in report.errors[:20]:
             err.print(f"warning: {e}", style="yellow", highlight=False)
@@ -549,22 +566,22 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
             err.print(f"warning: {len(report.errors) - 20} more bad lines", style="yellow")
         resumed = f" (resumed after {report.resumed_from} records an interrupted add had committed)"
         out.print(
-            f"added {report.added} records from {args.file} to {settings.store}"
+            f"added {report.added} records from {args.file} to {display_location(settings.store)}"
             + (resumed if report.resumed_from else ""),
             highlight=False,
         )
         return EXIT_OK if report.added or not report.errors else EXIT_USAGE
     if args.mirror_command == "reindex":
-        with Store(settings.store, lock_wait=None, notify=_notify(err)) as store:
+        with open_store(settings.store, lock_wait=None, notify=_notify(err)) as store:
             n = store.reindex()
-        out.print(f"reindexed {n} records of {settings.store}", highlight=False)
+        out.print(f"reindexed {n} records of {display_location(settings.store)}", highlight=False)
         return EXIT_OK
     if args.mirror_command in ("dblp", "acl"):
         from citetracer.cli.mirror import run_acl, run_dblp
 
         run = run_dblp if args.mirror_command == "dblp" else run_acl
         return run(args, settings.store, out, err)
-    with Store(settings.store) as store:
+    with open_store(settings.store) as store:
         stats = store.stats()
     out.print_json(json.dumps(stats))
     return EXIT_OK

@@ -24,7 +24,7 @@ from rich.progress import (
 from citetracer.mirror.acl import ingest_acl
 from citetracer.mirror.dblp import ingest_dblp
 from citetracer.mirror.safexml import DumpError
-from citetracer.store.db import Store
+from citetracer.store.api import display_location, open_store
 
 EXIT_OK, EXIT_USAGE = 0, 2
 #: A new store takes about 3.2x the gzip'd dump (8M synthetic records: 0.84 GB dump -> 2.65 GB store, bench/mirror.py).
@@ -38,7 +38,7 @@ def _notify(err: Console) -> Callable[[str], None]:
     return say
 
 
-def run_dblp(args: argparse.Namespace, store_path: Path, out: Console, err: Console) -> int:
+def run_dblp(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
     dump: Path = args.dump
     if not dump.is_file():
         err.print(f"error: {dump}: no such file", style="red", highlight=False)
@@ -53,9 +53,10 @@ def run_dblp(args: argparse.Namespace, store_path: Path, out: Console, err: Cons
         )
         return EXIT_USAGE
     size = dump.stat().st_size
-    store_path.parent.mkdir(parents=True, exist_ok=True)
-    free = shutil.disk_usage(store_path.parent).free
-    if free < NEED_PER_DUMP_BYTE * size:
+    if isinstance(store_path, Path):
+        store_path.parent.mkdir(parents=True, exist_ok=True)
+    free = shutil.disk_usage(store_path.parent).free if isinstance(store_path, Path) else None
+    if free is not None and free < NEED_PER_DUMP_BYTE * size:
         err.print(
             f"warning: {free / 1e9:.1f} GB free beside {store_path}; a store built from this dump may need "
             f"about {NEED_PER_DUMP_BYTE * size / 1e9:.1f} GB (if the disk fills, the build stops and the "
@@ -84,26 +85,28 @@ def run_dblp(args: argparse.Namespace, store_path: Path, out: Console, err: Cons
             report = ingest_dblp(store_path, dump, dtd, progress=tick, notify=_notify(err))
         except DumpError as exc:
             err.print(f"error: {exc}", style="red", highlight=False)
-            err.print(f"the store at {store_path} was not changed", highlight=False)
+            err.print(f"the store at {display_location(store_path)} was not changed", highlight=False)
             return EXIT_USAGE
     kinds = ", ".join(f"{n:,} {k}" for k, n in report.by_type.most_common())
     out.print(
         f"dblp: {report.added:,} records ({kinds}) in {report.seconds:.0f}s "
         f"({report.added / max(report.seconds, 1e-9):,.0f}/s; the last {report.finish_seconds:.0f}s building "
         f"indexes); kept {report.carried_over:,} records "
-        f"of other sources; skipped {report.skipped.get('www', 0):,} person pages; store {store_path}",
+        f"of other sources; skipped {report.skipped.get('www', 0):,} person pages; "
+        f"store {display_location(store_path)}",
         highlight=False,
     )
     return EXIT_OK
 
 
-def run_acl(args: argparse.Namespace, store_path: Path, out: Console, err: Console) -> int:
+def run_acl(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
     missing = [p for p in args.paths if not p.exists()]
     for p in missing:
         err.print(f"error: {p}: no such file or directory", style="red", highlight=False)
-    with Store(store_path, lock_wait=None, notify=_notify(err)) as store:
+    with open_store(store_path, lock_wait=None, notify=_notify(err)) as store:
         report = ingest_acl(store, [p for p in args.paths if p.exists()])
     for e in report.errors:
         err.print(f"warning: {e}; file skipped", style="yellow", highlight=False)
-    out.print(f"acl: {report.added:,} records from {report.files} files into {store_path}", highlight=False)
+    where = display_location(store_path)
+    out.print(f"acl: {report.added:,} records from {report.files} files into {where}", highlight=False)
     return EXIT_OK if report.files and not missing else EXIT_USAGE

@@ -9,6 +9,12 @@ freshness, a descriptive User-Agent with a contact e-mail, and counters of
 calls, bytes and time. Every failure surfaces as `SourceFailure`, which the
 stages record as a failed source, never as "not found".
 
+The polite rates are owed by the whole fleet, not by each process: when the store
+offers shared turns (store/turns.py: a table of the PostgreSQL store, or a file beside
+a SQLite store), every process that uses that store takes its turns from the same
+bucket (`SharedRateLimiter`), so 32 scan workers on 8 machines together keep arXiv's
+one request every 3 s. Concurrency caps stay per process.
+
 A call may carry a rate budget (`Call.start_by`): when our own queue for the
 source (its polite rate, its connection cap) would start the request later,
 the request is not sent and `OverBudget` is raised, reserving nothing; the
@@ -28,9 +34,10 @@ import json
 import random
 import re
 import time
+import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlencode, urljoin, urlsplit
 
 import httpx
@@ -145,6 +152,51 @@ class RateLimiter:
         delay = self.reserve()
         if delay:
             await asyncio.sleep(delay)
+
+
+class SharedTurns(Protocol):
+    """A keeper of rate turns that many processes share (implemented by the stores: store/turns.py)."""
+
+    def take_turn(self, key: str, rate: float, burst: int, max_wait: float | None) -> float | None: ...
+
+    def turn_wait(self, key: str, rate: float, burst: int) -> float: ...
+
+
+class SharedRateLimiter(RateLimiter):
+    """The same token bucket, kept by a `SharedTurns` that every process of the fleet consults.
+
+    If the keeper fails (its server is gone), this process falls back to its own bucket for
+    the source, with a warning once: still polite per process, never stopped.
+    """
+
+    def __init__(self, rate: float, source: str, turns: SharedTurns) -> None:
+        super().__init__(rate)
+        self.source = source
+        self.turns: SharedTurns | None = turns
+
+    def _lost(self, exc: ConnectionError) -> None:
+        self.turns = None
+        warnings.warn(
+            f"{self.source}: the shared rate turns failed ({exc}); this process keeps its own rate from now on",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+
+    def wait_needed(self) -> float:
+        if self.rate > 0 and self.turns is not None:
+            try:
+                return self.turns.turn_wait(self.source, self.rate, int(self.capacity))
+            except ConnectionError as exc:
+                self._lost(exc)
+        return super().wait_needed()
+
+    def reserve(self, max_wait: float | None = None) -> float | None:
+        if self.rate > 0 and self.turns is not None:
+            try:
+                return self.turns.take_turn(self.source, self.rate, int(self.capacity), max_wait)
+            except ConnectionError as exc:
+                self._lost(exc)
+        return super().reserve(max_wait)
 
 
 @dataclass
@@ -283,8 +335,10 @@ class HttpClient:
     a new one is made when a later run uses another loop (each `asyncio.run`).
     """
 
-    def __init__(self, settings: OnlineSettings, mailto: str | None = None) -> None:
+    def __init__(self, settings: OnlineSettings, mailto: str | None = None, turns: SharedTurns | None = None) -> None:
         self.settings = settings
+        #: Rate turns shared with every other process using the same store (None: this process's own).
+        self.turns = turns
         contact = f"; mailto:{mailto}" if mailto else ""
         self.user_agent = f"citetracer/{__version__} (+https://github.com/citetracer/citetracer{contact})"
         self.mailto = mailto
@@ -331,7 +385,10 @@ class HttpClient:
             default = known.keyed_rate if known is not None and source in self.settings.keys else None
             polite = known.rate if known is not None else 5.0
             rate = rates.get(source, rates.get("*", default or polite))
-            self._limiters[source] = RateLimiter(rate)
+            if self.turns is not None and rate > 0:
+                self._limiters[source] = SharedRateLimiter(rate, source, self.turns)
+            else:
+                self._limiters[source] = RateLimiter(rate)
         return self._limiters[source]
 
     def slots(self, source: str) -> asyncio.Semaphore:

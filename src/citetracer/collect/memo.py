@@ -48,7 +48,8 @@ from citetracer.config import OnlineSettings
 from citetracer.evidence import MemoAnswer
 from citetracer.normalize.text import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, Reference, WorkRecord
-from citetracer.store.db import Store
+from citetracer.store.api import StoreAPI
+from citetracer.store.db import StoreError
 from citetracer.store.lock import StoreBusy
 from citetracer.store.memo import MemoEntry
 
@@ -122,7 +123,7 @@ class EvidenceMemo:
     of a run, like the verified links.
     """
 
-    def __init__(self, store: Store, settings: OnlineSettings, network: bool = True) -> None:
+    def __init__(self, store: StoreAPI, settings: OnlineSettings, network: bool = True) -> None:
         self.store = store
         self.settings = settings
         self.network = network
@@ -165,7 +166,7 @@ class EvidenceMemo:
         try:
             with self.store.writing():
                 return self._write(entries)
-        except (sqlite3.OperationalError, StoreBusy):
+        except (sqlite3.OperationalError, StoreBusy, StoreError):
             return 0
 
     def _write(self, entries: list[MemoEntry]) -> int:

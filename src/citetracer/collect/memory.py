@@ -17,7 +17,8 @@ from citetracer.normalize.names import compare_author_lists, family_keys
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, title_key, tokens
 from citetracer.normalize.venues import is_preprint
 from citetracer.records import Candidate, Reference, SourceOutcome, WorkRecord
-from citetracer.store.db import Store, venue_key
+from citetracer.store.api import StoreAPI
+from citetracer.store.db import venue_key
 from citetracer.thresholds import MIN_VENUE_RECORDS
 
 
@@ -49,7 +50,9 @@ def candidates_of(record: WorkRecord, found_by: str) -> list[Candidate]:
 class MemoryStage:
     name = "memory"
 
-    def __init__(self, store: Store, title_hits: int = 10, author_hits: int = 10, closed_world: bool = False) -> None:
+    def __init__(
+        self, store: StoreAPI, title_hits: int = 10, author_hits: int = 10, closed_world: bool = False
+    ) -> None:
         self.store = store
         self.closed_world = closed_world
         self.title_hits = title_hits

@@ -36,7 +36,10 @@ def online_stages(settings: Settings, http: HttpClient | None = None, memo: Evid
             online = online.model_copy(update={"http_cache": ""})
         elif online.http_cache is None:
             online = online.model_copy(update={"http_cache": default_cache()})
-        http = HttpClient(online, settings.mailto)
+        turns = None
+        if settings.online.shared_rates and memo is not None and memo.network:
+            turns = memo.store.rate_turns()  # the polite rates are the whole fleet's (store/turns.py)
+        http = HttpClient(online, settings.mailto, turns)
     url_stage = UrlFetchStage(settings, http)
     url_stage.memo = memo
     if settings.llm.enabled:

@@ -31,7 +31,7 @@ from lxml import etree
 from citetracer.mirror.safexml import PROLOG_BYTES, DumpError, describe_failure, open_dump
 from citetracer.normalize.text import canonical_doi, parse_year
 from citetracer.records import Person, WorkRecord
-from citetracer.store.db import Store
+from citetracer.store.api import StoreAPI
 
 SOURCE = "acl"
 MAX_FILE_BYTES = 200_000_000
@@ -170,7 +170,7 @@ def collection_files(paths: list[Path]) -> list[Path]:
     return out
 
 
-def ingest_acl(store: Store, paths: list[Path]) -> AclReport:
+def ingest_acl(store: StoreAPI, paths: list[Path]) -> AclReport:
     """Upsert every paper of these collection files; a bad file is reported and skipped."""
     report = AclReport()
     for path in collection_files(paths):

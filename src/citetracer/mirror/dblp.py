@@ -44,6 +44,7 @@ from typing import Any
 
 from lxml import etree
 
+from citetracer.config import is_store_url
 from citetracer.mirror.safexml import (
     PROLOG_BYTES,
     Chunk,
@@ -459,8 +460,44 @@ def _collect(
             queue.close()
 
 
+def _ingest_shared(
+    url: str,
+    dump: Path,
+    batches: Iterator[list[tuple[Any, ...]]],
+    report: DblpReport,
+    size: int,
+    progress: Callable[[int, int, int], None] | None,
+) -> None:
+    """Replace the DBLP part of a PostgreSQL store: rows arrive by COPY in batches stamped with a new
+    generation; at the end the DBLP records the dump no longer has are deleted.
+
+    No second store is built and swapped in (the SQLite way): a record keeps its row and
+    id across rebuilds (so verified links stay valid), every batch is one transaction that
+    readers never wait for, and the other sources' records are never touched. A rebuild
+    killed half-way leaves the store with some records from the new dump and the rest
+    from the old one, every record whole; running it again finishes the job.
+    """
+    from citetracer.store.pg import PgStore
+
+    with PgStore(url) as store:
+        gen = store.next_generation()
+        n = 0
+        for rows in batches:
+            store.write_rows(rows, gen=gen)
+            n += len(rows)
+            if progress is not None:
+                progress(n, report.bytes_read, size)
+        finishing = time.monotonic()
+        store.delete_older(SOURCE, gen)
+        report.dump_date = dump_date(dump, report.max_mdate)
+        store.set_meta(f"source_date:{SOURCE}", report.dump_date)
+        store.set_meta(f"complete:{SOURCE}", "1")  # DBLP indexes whole proceedings and volumes
+        store.set_meta(f"source_file:{SOURCE}", str(dump.resolve()))
+        report.finish_seconds = time.monotonic() - finishing
+
+
 def ingest_dblp(
-    target: Path,
+    target: Path | str,
     dump: Path,
     dtd: Path | None,
     progress: Callable[[int, int, int], None] | None = None,
@@ -483,6 +520,17 @@ def ingest_dblp(
         check_dtd(dtd)
     workers = max(1, os.cpu_count() or 1)
     batches = _batches_in_workers(dump, dtd, report, workers) if parallel else _batches(dump, dtd, report, packed=True)
+    if is_store_url(target):
+        try:
+            _ingest_shared(str(target), dump, batches, report, size, progress)
+        finally:
+            close = getattr(batches, "close", None)
+            if close is not None:
+                close()
+        report.added = sum(report.by_type.values())
+        report.seconds = time.monotonic() - started
+        return report
+    target = Path(target)
     build = BulkBuild(target)
     try:
         n = 0

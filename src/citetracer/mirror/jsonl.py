@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import sqlite3
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -21,7 +20,7 @@ from typing import Any
 from citetracer.normalize.names import parse_person
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, parse_year
 from citetracer.records import Candidate, Person, WorkRecord
-from citetracer.store.db import Store
+from citetracer.store.api import BatchMeta, StoreAPI
 
 MAX_LINE_BYTES = 1_000_000
 
@@ -129,7 +128,7 @@ def progress_key(source: str) -> str:
     return f"ingest:{source}"
 
 
-def add_jsonl(store: Store, path: Path, source: str | None = None, complete: bool = False) -> IngestReport:
+def add_jsonl(store: StoreAPI, path: Path, source: str | None = None, complete: bool = False) -> IngestReport:
     """Upsert every record of a JSONL file; re-adding the same file changes nothing.
 
     `complete` declares that the file holds every paper of each venue-year it has any of,
@@ -156,6 +155,7 @@ def add_jsonl(store: Store, path: Path, source: str | None = None, complete: boo
                 **stamp,
                 "status": status,
                 "pid": os.getpid(),
+                "host": os.uname().nodename,
                 "offset": report.offset,
                 "line": report.line,
                 "records": done + report.added,
@@ -163,12 +163,9 @@ def add_jsonl(store: Store, path: Path, source: str | None = None, complete: boo
             }
         )
 
-    def on_batch(db: sqlite3.Connection) -> None:
+    def on_batch(batch: BatchMeta) -> None:
         report.added += pending[0]
-        db.execute(
-            "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-            (key, state("running")),
-        )
+        batch.set_meta(key, state("running"))
 
     pending = [0]
 
@@ -177,14 +174,12 @@ def add_jsonl(store: Store, path: Path, source: str | None = None, complete: boo
             pending[0] += 1
             yield record
 
-    def batch_done(db: sqlite3.Connection) -> None:
-        on_batch(db)
+    def batch_done(batch: BatchMeta) -> None:
+        on_batch(batch)
         pending[0] = 0
 
     report.offset, report.line = start, line
-    # No memory map for an ingest: it reads back every row it writes (to index them), and pages read
-    # through the map stay in its resident memory, growing with the store (GBs at millions of records).
-    store.db.execute("PRAGMA mmap_size=0")
+    store.prepare_ingest()
     store.set_meta(key, state("running"))
     store.upsert(counted(), on_batch=batch_done)
     store.set_source_date(name)
@@ -194,7 +189,7 @@ def add_jsonl(store: Store, path: Path, source: str | None = None, complete: boo
     return report
 
 
-def ingest_state(store: Store, source: str) -> dict[str, Any] | None:
+def ingest_state(store: StoreAPI, source: str) -> dict[str, Any] | None:
     """The recorded progress of the last ingest of `source`, if any."""
     raw = store.meta_value(progress_key(source))
     if not raw:

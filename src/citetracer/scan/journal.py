@@ -19,7 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from citetracer.config import Settings
+from citetracer.config import Settings, is_store_url
+from citetracer.store.api import display_location
 from citetracer.version import __version__
 
 JOURNAL = "journal.jsonl"
@@ -68,7 +69,9 @@ def settings_fingerprint(settings: Settings) -> dict[str, Any]:
         "offline": settings.offline,
         "closed_world": settings.closed_world,
         "today_year": settings.today_year,
-        "store": str(Path(settings.store).expanduser().resolve()),
+        "store": display_location(settings.store)
+        if is_store_url(settings.store)
+        else str(Path(settings.store).expanduser().resolve()),
         "llm_model": settings.llm.model if settings.llm.enabled else "",
         "connectors": sorted(settings.online.connectors),
     }

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from citetracer.config import Settings
+from citetracer.scan.cluster import ClusterPool
 from citetracer.scan.inputs import Paper, collect, content_key
 from citetracer.scan.journal import Entry, Journal
 from citetracer.scan.outputs import write_outputs
 from citetracer.scan.pool import RECYCLE_AFTER, Job, Pool, report_path
-from citetracer.store.db import Store
+from citetracer.store.api import open_store
 
 
 class ScanError(Exception):
@@ -45,6 +46,9 @@ class ScanOptions:
     paper_timeout: float | None = 1800.0
     #: Papers a worker checks before a fresh process takes its place (bounds its memory).
     recycle_after: int = RECYCLE_AFTER
+    #: A Dask scheduler (`tcp://HOST:PORT`) to check the papers on, or "local" to start a cluster of
+    #: `workers` processes here (scan/cluster.py); None: this machine's own worker pool.
+    cluster: str | None = None
 
 
 @dataclass
@@ -146,7 +150,7 @@ def _run(
         todo = [(k, p) for k, p in zip(keys, readable, strict=True) if not journal.finished(k)]
         outcome.resumed = len(readable) - len(todo)
         if todo:
-            with Store(settings.store):  # brings the index up to date once, before the workers open it
+            with open_store(settings.store):  # brings the index up to date once, before the workers open it
                 pass
         if progress:
             progress.start(len(readable), outcome.resumed)
@@ -177,7 +181,10 @@ def _run(
         if todo:
             workers = max(1, min(options.workers, len(todo)))
             try:
-                Pool(workers, settings, options.paper_timeout, options.recycle_after).run(jobs(), on_result)
+                if options.cluster:
+                    ClusterPool(options.cluster, options.workers, settings).run(jobs(), on_result)
+                else:
+                    Pool(workers, settings, options.paper_timeout, options.recycle_after).run(jobs(), on_result)
             except KeyboardInterrupt:
                 outcome.interrupted = True
         outcome.entries = [journal.entries[k] for k in keys if k in journal.entries]

@@ -47,11 +47,20 @@ def check_paper(checker: Checker, job: Job) -> dict[str, Any]:
     """A worker's check of one paper: its report written to the scan folder and the counts for the journal, or why it
     could not be read.
     """
+    result = check_file(checker, Path(job.path), job.display)
+    text = result.pop("report_json", None)
+    if text is not None:
+        write_atomic(Path(job.report), text)
+    return result
+
+
+def check_file(checker: Checker, path: Path, display: str) -> dict[str, Any]:
+    """The journal's counts of one paper and its report (`report_json`, the `check` JSON), or why it could not be
+    read; nothing is written, so a worker on another machine can hand the report back to the scan."""
     start = time.perf_counter()
-    path = Path(job.path)
     try:
         read = read_references(path)
-        report = checker.check_read(read, job.display)
+        report = checker.check_read(read, display)
     except InputError as exc:
         return {"status": "unreadable", "error": str(exc), "seconds": round(time.perf_counter() - start, 3)}
     except Exception as exc:  # a process boundary: one paper's failure must not end the scan
@@ -61,7 +70,6 @@ def check_paper(checker: Checker, job: Job) -> dict[str, Any]:
             "error": f"{type(exc).__name__}: {exc}",
             "seconds": round(time.perf_counter() - start, 3),
         }
-    write_atomic(Path(job.report), json.dumps(report.to_json_dict(), ensure_ascii=False, indent=1) + "\n")
     s = report.summary()
     codes = Counter(c.verdict.code for c in report.citations if c.verdict.class_ != "Real")
     return {
@@ -73,6 +81,7 @@ def check_paper(checker: Checker, job: Job) -> dict[str, Any]:
         "codes": dict(codes),
         "warnings": list(report.warnings) + plausibility_warnings(path, report),
         "seconds": round(time.perf_counter() - start, 3),
+        "report_json": json.dumps(report.to_json_dict(), ensure_ascii=False, indent=1) + "\n",
     }
 
 

@@ -16,7 +16,6 @@ import json
 import os
 import shutil
 import sqlite3
-import statistics
 import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -29,11 +28,14 @@ from citetracer.normalize.names import surname_keys
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix, parse_year
 from citetracer.normalize.venues import venue_id
 from citetracer.records import Candidate, WorkRecord
-from citetracer.store.codec import decode, decode_text, encode
+from citetracer.store.api import BatchMeta
+from citetracer.store.codec import decode, encode, ranking_fields_of
+from citetracer.store.coverage import venue_year_coverage
 from citetracer.store.index import IndexedWork, RankingFields, TitleIndex
 from citetracer.store.lock import StoreBusy, writer_lock
 from citetracer.store.memo import MemoTable
 from citetracer.store.swap import heal_index_pair, index_path, read_marker, write_marker
+from citetracer.store.turns import FileTurns
 
 SCHEMA_VERSION = "2"
 #: Parsed records kept in memory per open store (a bibliography cites few works twice,
@@ -262,6 +264,15 @@ class Store:
         """Forget what was indexed: the next `sync_index` rebuilds the index from SQLite."""
         self.db.execute("UPDATE meta SET value = '0' WHERE key = 'indexed_seq'")
 
+    def prepare_ingest(self) -> None:
+        """No memory map for an ingest: it reads back every row it writes (to index them), and pages read
+        through the map stay in its resident memory, growing with the store (GBs at millions of records)."""
+        self.db.execute("PRAGMA mmap_size=0")
+
+    def rate_turns(self) -> FileTurns:
+        """The polite rates' turns shared by every process using this store (store/turns.py): a file beside it."""
+        return FileTurns(self.path.with_name(self.path.name + ".turns"))
+
     def meta_value(self, key: str) -> str | None:
         """A value of the store's `meta` table (ingest progress, source dates, ...)."""
         return self._meta(key)
@@ -295,7 +306,7 @@ class Store:
         self,
         records: Iterable[WorkRecord],
         batch_size: int = 5000,
-        on_batch: Callable[[sqlite3.Connection], None] | None = None,
+        on_batch: Callable[[BatchMeta], None] | None = None,
     ) -> int:
         """Insert or replace records (by source and id); returns how many were written.
 
@@ -326,7 +337,7 @@ class Store:
         return total
 
     def _write_batch(
-        self, batch: Sequence[WorkRecord], on_batch: Callable[[sqlite3.Connection], None] | None = None
+        self, batch: Sequence[WorkRecord], on_batch: Callable[[BatchMeta], None] | None = None
     ) -> int:
         with self._transaction() as db:
             seq = int(db.execute("SELECT value FROM meta WHERE key='seq'").fetchone()[0]) + 1
@@ -360,7 +371,7 @@ class Store:
             )
             db.executemany("INSERT OR IGNORE INTO doi_prefixes VALUES (?)", [(p,) for p in prefixes])
             if on_batch is not None:
-                on_batch(db)
+                on_batch(_BatchMeta(db))
         self._known_prefixes = None
         self._venue_names.clear()
         self._cache.clear()
@@ -505,20 +516,7 @@ class Store:
         if not ids:
             return {}
         rows = self.db.execute(f"SELECT rid, data, year FROM records WHERE rid IN ({','.join('?' * len(ids))})", ids)
-        out: dict[int, RankingFields] = {}
-        for rid, data, year in rows:
-            obj = json.loads(decode_text(data))
-            titles = [obj.get("title")] + [v.get("title") for v in obj.get("variants") or ()]
-            surnames: set[str] = set()
-            for person in obj.get("authors") or ():
-                if isinstance(person, dict) and isinstance(person.get("family"), str):
-                    surnames.update(surname_keys(person["family"]))
-            out[int(rid)] = RankingFields(
-                titles=[t for t in dict.fromkeys(titles) if isinstance(t, str) and t],
-                surnames=frozenset(surnames),
-                year=year if isinstance(year, int) else None,
-            )
-        return out
+        return {int(rid): ranking_fields_of(data, year) for rid, data, year in rows}
 
     def all_records(self, exclude_sources: set[str] | None = None) -> Iterator[WorkRecord]:
         """Every record, in insertion order, optionally without some sources (streams; bounded memory)."""
@@ -584,45 +582,15 @@ class Store:
         return self.venue_year_coverage(key, year)[0]
 
     def venue_year_coverage(self, key: str, year: int | None) -> tuple[int, str]:
-        """(records of this venue in exactly `year` from complete sources whose snapshot covers
-        that year, and a sentence saying which sources and snapshots those are, or why none does).
+        """(records of this venue in exactly `year` from complete sources whose snapshot covers that year,
+        and a sentence saying which; store/coverage.py holds the rule)."""
+        return venue_year_coverage(key, year, self.complete_sources(), self.source_dates(), self._count_years)
 
-        A neighbouring year proves nothing about this one (NIPS 2014 does not vouch for NIPS
-        2015), and a source whose dump was taken before the cited year was over by at least
-        SNAPSHOT_LAG_DAYS cannot hold all of it: late proceedings and journal issues are indexed
-        months after they appear, so an old mirror must not turn "not yet in the dump" into
-        evidence.
-        """
-        if year is None:
-            return 0, "the citation has no year"  # an undated citation cannot be placed in a covered venue-year
-        complete = self.complete_sources()
-        if not complete:
-            return 0, "no source in the local store is complete for its venues"
-        dates = self.source_dates()
-        fresh = sorted(src for src in complete if _snapshot_covers(dates.get(src), year))
-        if not fresh:
-            ends = ", ".join(
-                f"the {src} mirror ends {dates.get(src) or 'at an unknown date'}" for src in sorted(complete)
-            )
-            return 0, f"{ends}; this citation is from {year}"
-        where = f"venue_key = ? AND year BETWEEN ? AND ? AND source IN ({','.join('?' * len(fresh))})"
-        rows = self.db.execute(
-            f"SELECT year, count(*) FROM records WHERE {where} GROUP BY year", (key, year - 2, year + 2, *fresh)
-        )
-        by_year = {int(y): int(n) for y, n in rows if y is not None}
-        count = by_year.pop(year, 0)
-        snapshots = ", ".join(f"{src} snapshot of {dates.get(src)}" for src in fresh)
-        if not count:
-            return 0, f"the local store holds no records of this venue in {year} ({snapshots})"
-        usual = statistics.median(by_year.values()) if by_year else 0
-        if count < PARTIAL_YEAR_SHARE * usual:
-            # A year with far fewer records than the years around it was indexed only in part
-            # (DBLP's JMLR 2008: 66 records between 91 and 100): absence from it proves nothing.
-            return 0, (
-                f"the local store holds {count} records of this venue in {year}, against about {usual:.0f} "
-                f"in the years around it: that year looks indexed only in part ({snapshots})"
-            )
-        return count, f"local store holds {count} records of this venue in {year} ({snapshots})"
+    def _count_years(self, key: str, first: int, last: int, sources: Sequence[str]) -> dict[int, int]:
+        where = f"venue_key = ? AND year BETWEEN ? AND ? AND source IN ({','.join('?' * len(sources))})"
+        query = f"SELECT year, count(*) FROM records WHERE {where} GROUP BY year"
+        rows = self.db.execute(query, (key, first, last, *sources))
+        return {int(y): int(n) for y, n in rows if y is not None}
 
     def complete_sources(self) -> set[str]:
         """Sources that hold every paper of each venue-year they hold any of (DBLP, ACL Anthology).
@@ -719,6 +687,18 @@ class Store:
         self.set_meta(f"source_date:{source}", date or datetime.now(UTC).date().isoformat())
 
 
+class _BatchMeta:
+    """`BatchMeta` (store/api.py) inside one of `upsert`'s batch transactions."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db = db
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute(
+            "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value)
+        )
+
+
 def venue_key(venue: str | None) -> str | None:
     """The key under which venue coverage is counted: the canonical id when known."""
     if not venue:
@@ -753,24 +733,6 @@ def _file_id(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return (st.st_dev, st.st_ino)
-
-
-#: Days after the end of a year from which a source's snapshot holds all of that year.
-SNAPSHOT_LAG_DAYS = 182
-#: A venue-year holding fewer than this share of the records of the years around it counts as partly indexed.
-PARTIAL_YEAR_SHARE = 0.8
-
-
-def _snapshot_covers(date: str | None, year: int) -> bool:
-    """Whether a snapshot taken on `date` (ISO) is late enough to hold every record of `year`
-    (a complete source without a recorded date is taken as current)."""
-    if not date:
-        return True
-    try:
-        taken = datetime.fromisoformat(date[:10]).date()
-    except ValueError:
-        return False
-    return (taken - datetime(year, 12, 31).date()).days >= SNAPSHOT_LAG_DAYS
 
 
 def now_year() -> int:

@@ -1,0 +1,63 @@
+"""Whether a store covers a venue in a year, so that absence from it is evidence: one rule for every backend.
+
+A neighbouring year proves nothing about this one (NIPS 2014 does not vouch for NIPS
+2015), and a source whose dump was taken before the cited year was over by at least
+SNAPSHOT_LAG_DAYS cannot hold all of it: late proceedings and journal issues are
+indexed months after they appear, so an old mirror must not turn "not yet in the
+dump" into evidence. The backends only count records (`count_years`).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+#: Days after the end of a year from which a source's snapshot holds all of that year.
+SNAPSHOT_LAG_DAYS = 182
+#: A venue-year holding fewer than this share of the records of the years around it counts as partly indexed.
+PARTIAL_YEAR_SHARE = 0.8
+
+#: (venue key, first year, last year, sources) -> records per year in that window.
+CountYears = Callable[[str, int, int, Sequence[str]], dict[int, int]]
+
+
+def snapshot_covers(date: str | None, year: int) -> bool:
+    """Whether a snapshot taken on `date` (ISO) is late enough to hold every record of `year`
+    (a complete source without a recorded date is taken as current)."""
+    if not date:
+        return True
+    try:
+        taken = datetime.fromisoformat(date[:10]).date()
+    except ValueError:
+        return False
+    return (taken - datetime(year, 12, 31).date()).days >= SNAPSHOT_LAG_DAYS
+
+
+def venue_year_coverage(
+    key: str, year: int | None, complete: set[str], dates: dict[str, str], count_years: CountYears
+) -> tuple[int, str]:
+    """(records of this venue in exactly `year` from complete sources whose snapshot covers
+    that year, and a sentence saying which sources and snapshots those are, or why none does)."""
+    if year is None:
+        return 0, "the citation has no year"  # an undated citation cannot be placed in a covered venue-year
+    if not complete:
+        return 0, "no source in the local store is complete for its venues"
+    fresh = sorted(src for src in complete if snapshot_covers(dates.get(src), year))
+    if not fresh:
+        ends = ", ".join(f"the {src} mirror ends {dates.get(src) or 'at an unknown date'}" for src in sorted(complete))
+        return 0, f"{ends}; this citation is from {year}"
+    by_year = dict(count_years(key, year - 2, year + 2, fresh))
+    count = by_year.pop(year, 0)
+    snapshots = ", ".join(f"{src} snapshot of {dates.get(src)}" for src in fresh)
+    if not count:
+        return 0, f"the local store holds no records of this venue in {year} ({snapshots})"
+    usual = statistics.median(by_year.values()) if by_year else 0
+    if count < PARTIAL_YEAR_SHARE * usual:
+        # A year with far fewer records than the years around it was indexed only in part
+        # (DBLP's JMLR 2008: 66 records between 91 and 100): absence from it proves nothing.
+        return 0, (
+            f"the local store holds {count} records of this venue in {year}, against about {usual:.0f} "
+            f"in the years around it: that year looks indexed only in part ({snapshots})"
+        )
+    return count, f"local store holds {count} records of this venue in {year} ({snapshots})"

@@ -1,0 +1,622 @@
+"""The shared store: PostgreSQL, for a team whose machines all read and write one store.
+
+`--store postgresql://USER@HOST:PORT/DB` (or `CITETRACER_STORE`, or `store =` in the config)
+opens this backend instead of the SQLite file; it implements the same interface
+(store/api.py) and ranks candidates with the same code (store/ranking.py, store/pgindex.py).
+
+Why PostgreSQL: the mirror, the evidence memo and the verified links must be one for a
+whole fleet (an editorial office's machines, a conference's, the web app's workers),
+with concurrent writers on several machines and readers that are never blocked. Its
+MVCC gives every reader a consistent snapshot, and each write batch is one transaction.
+
+Writers: a batch of records takes a transaction-scoped advisory lock (`WRITE_LOCK`), so
+batches from different processes and machines are applied one after another; each
+batch computes, from the rows it replaces, the exact change to the document
+frequencies in `terms`, which could not be right if two batches replaced the same key
+at once. Batches are short (bulk rows arrive with COPY into a temporary table, then
+one INSERT ... ON CONFLICT), so writers interleave and none waits for a whole ingest.
+Memo rows and verified links are single-row upserts that need no such lock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+from citetracer.normalize.text import doi_prefix
+from citetracer.records import Candidate, WorkRecord
+from citetracer.store.api import BatchMeta, display_location
+from citetracer.store.codec import decode, pack, ranking_fields_of
+from citetracer.store.coverage import venue_year_coverage
+from citetracer.store.db import RECORD_CACHE_SIZE, StoreError, _pid_alive, venue_key
+from citetracer.store.memo import MemoEntry, _decode, _encode
+from citetracer.store.pgindex import PgIndex
+from citetracer.store.pgschema import SchemaTooNew, migrate
+from citetracer.store.ranking import RankingFields
+
+if TYPE_CHECKING:
+    from citetracer.store.turns import PgTurns
+
+try:
+    import psycopg
+except ImportError:  # the `postgres` extra is not installed
+    psycopg = None  # type: ignore[assignment]
+
+#: Advisory lock key that serialises record batches (see the module docstring).
+WRITE_LOCK = 0x43495446
+#: Seconds to wait for the server when connecting (libpq's `connect_timeout`), unless the URL says.
+CONNECT_TIMEOUT = 10
+#: Rows per transaction of a bulk ingest (`write_rows`).
+BULK_BATCH = 20_000
+
+_STAGE = """
+CREATE TEMP TABLE IF NOT EXISTS stage (
+    key text, source text, type text, doi text, arxiv text, year integer, venue_key text, data bytea,
+    xref text, words text[], nwords integer, surnames text[], gen bigint, ord integer
+) ON COMMIT DELETE ROWS
+"""
+_COLUMNS = "key, source, type, doi, arxiv, year, venue_key, data, xref, words, nwords, surnames, gen"
+
+
+def _connect_url(url: str) -> str:
+    if "connect_timeout" in url:
+        return url
+    return url + ("&" if "?" in url else "?") + f"connect_timeout={CONNECT_TIMEOUT}"
+
+
+class _Meta:
+    """`BatchMeta` on a transaction of this store."""
+
+    def __init__(self, store: PgStore) -> None:
+        self.store = store
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.store._set_meta(key, value)
+
+
+class PgStore:
+    """A citetracer store in a PostgreSQL database (see the module docstring)."""
+
+    def __init__(self, url: str, *, readonly: bool = False) -> None:
+        if psycopg is None:
+            raise StoreError(
+                f"{display_location(url)}: a PostgreSQL store needs the postgres extra "
+                "(pip install 'citetracer[postgres]')"
+            )
+        self.path: str = url
+        self.readonly = readonly
+        self.index_lag = 0
+        try:
+            self.db = psycopg.connect(_connect_url(url), autocommit=True)
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot connect to the store {display_location(url)}: {_first_line(exc)}") from exc
+        try:
+            if not readonly:
+                migrate(self.db)
+            else:
+                self._check_version()
+        except SchemaTooNew as exc:
+            self.db.close()
+            raise StoreError(f"{display_location(url)}: {exc}") from exc
+        except psycopg.Error as exc:
+            self.db.close()
+            raise StoreError(f"{display_location(url)}: not a usable citetracer store ({_first_line(exc)})") from exc
+        self.index = PgIndex(self._rows)
+        self.index.fields_of = self.ranking_fields
+        self.memo = PgMemo(self)
+        self._cache: dict[int, WorkRecord] = {}
+        self._known_prefixes: set[str] | None = None
+        self._source_dates: dict[str, str] | None = None
+        self._venue_names: dict[str, list[str]] = {}
+
+    def _check_version(self) -> None:
+        from citetracer.store.pgschema import SCHEMA_VERSION
+
+        try:
+            row = self.db.execute("SELECT version FROM schema_version").fetchone()
+        except psycopg.errors.UndefinedTable as exc:
+            raise StoreError(f"{display_location(self.path)}: not a citetracer store (no schema)") from exc
+        if row is None or int(row[0]) != SCHEMA_VERSION:
+            raise StoreError(
+                f"{display_location(self.path)}: schema version {row[0] if row else 0}, this citetracer reads "
+                f"{SCHEMA_VERSION}; open it once for writing to migrate it"
+            )
+
+    # ---------------------------------------------------------------- plumbing
+
+    def _rows(self, sql: str, params: Any = None) -> list[Any]:
+        """Run one statement; a lost server is a StoreError (one clear line), never a traceback."""
+        try:
+            cur = self.db.execute(sql, params)
+            return cur.fetchall() if cur.description is not None else []
+        except psycopg.OperationalError as exc:
+            raise StoreError(f"the store {display_location(self.path)} failed: {_first_line(exc)}") from exc
+
+    def _one(self, sql: str, params: Any = None) -> Any:
+        rows = self._rows(sql, params)
+        return rows[0] if rows else None
+
+    def _writable(self) -> None:
+        if self.readonly:
+            raise StoreError(f"{display_location(self.path)}: opened read-only")
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> PgStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def writing(self, wait: float | Literal["default"] | None = "default") -> Iterator[None]:
+        """Groups writes like the SQLite store's writer lock; here the server orders concurrent writers
+        (each write is its own transaction), so nothing is waited for and no writer is ever refused."""
+        self._writable()
+        yield
+
+    def prepare_ingest(self) -> None:
+        """Nothing to prepare: the server manages its own memory."""
+
+    def rate_turns(self) -> PgTurns:
+        from citetracer.store.turns import PgTurns
+
+        return PgTurns(self.path)
+
+    # ------------------------------------------------------------------ writes
+
+    def upsert(
+        self,
+        records: Iterable[WorkRecord],
+        batch_size: int = 5000,
+        on_batch: Callable[[BatchMeta], None] | None = None,
+    ) -> int:
+        """Insert or replace records (by source and id), one transaction per batch; returns how many."""
+        from citetracer.store.bulk import row_from_record
+
+        self._writable()
+        total = 0
+        batch: list[tuple[Any, ...]] = []
+        for record in records:
+            batch.append(row_from_record(record))
+            if len(batch) >= batch_size:
+                total += self.write_rows(batch, on_batch=on_batch)
+                batch = []
+        if batch:
+            total += self.write_rows(batch, on_batch=on_batch)
+        return total
+
+    def write_rows(
+        self, rows: Sequence[tuple[Any, ...]], gen: int = 0, on_batch: Callable[[BatchMeta], None] | None = None
+    ) -> int:
+        """Write rows (`store.bulk.Row`, or the plain tuples mirror parsers send) in one transaction.
+
+        COPY into a temporary table, then: lock (`WRITE_LOCK`), read the terms of the rows
+        being replaced, upsert, and move the document frequencies by the difference.
+        A key given twice keeps its last row.
+        """
+        self._writable()
+        latest: dict[str, tuple[Any, ...]] = {}
+        xref_titles: dict[str, str] = {}
+        prefixes: set[str] = set()
+        for key, source, kind, doi, arxiv, year, vkey, data, xref, titles, surnames, xref_title, packed in rows:
+            words = [w for t in titles for w in t.split()]
+            latest[key] = (
+                key, source, kind, doi, arxiv, year, vkey, data if packed else pack(data),
+                f"{source}:{xref}" if xref else None, sorted(set(words)), len(words), sorted(set(surnames)), gen,
+            )  # fmt: skip
+            if xref_title:
+                xref_titles[key] = xref_title
+            if doi:
+                prefixes.add(doi_prefix(doi))
+        ordered = list(latest.values())  # in the order given: row ids follow it, as in the SQLite store
+        try:
+            with self.db.transaction(), self.db.cursor() as cur:
+                cur.execute(_STAGE)
+                with cur.copy(f"COPY stage ({_COLUMNS}, ord) FROM STDIN") as copy:
+                    for i, row in enumerate(ordered):
+                        copy.write_row((*row, i))
+                cur.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+                delta: Counter[tuple[str, str]] = Counter()
+                old = cur.execute("SELECT r.words, r.surnames, r.year FROM records r JOIN stage s USING (key)")
+                replaced = 0
+                for words, surnames, year in old.fetchall():
+                    replaced += 1
+                    _count_terms(delta, words, surnames, year, -1)
+                for row in ordered:
+                    _count_terms(delta, row[9], row[11], row[5], +1)
+                delta[("n", "")] += len(ordered) - replaced
+                cur.execute(
+                    f"INSERT INTO records ({_COLUMNS}) SELECT {_COLUMNS} FROM stage ORDER BY ord "
+                    "ON CONFLICT (key) DO UPDATE SET source = excluded.source, type = excluded.type, "
+                    "doi = excluded.doi, arxiv = excluded.arxiv, year = excluded.year, venue_key = excluded.venue_key, "
+                    "data = excluded.data, xref = excluded.xref, words = excluded.words, nwords = excluded.nwords, "
+                    "surnames = excluded.surnames, gen = excluded.gen"
+                )
+                changed = sorted((k, n) for k, n in delta.items() if n)
+                if changed:
+                    cur.execute(
+                        'INSERT INTO terms SELECT * FROM unnest(%s::"char"[], %s::text[], %s::bigint[]) '
+                        "ORDER BY 1, 2 ON CONFLICT (field, term) DO UPDATE SET df = terms.df + excluded.df",
+                        ([f for (f, _), _ in changed], [t for (_, t), _ in changed], [n for _, n in changed]),
+                    )
+                if prefixes:
+                    cur.execute(
+                        "INSERT INTO doi_prefixes SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING", (sorted(prefixes),)
+                    )
+                if xref_titles:
+                    cur.execute(
+                        "INSERT INTO xrefs SELECT * FROM unnest(%s::text[], %s::text[]) "
+                        "ON CONFLICT (key) DO UPDATE SET title = excluded.title",
+                        (list(xref_titles), list(xref_titles.values())),
+                    )
+                if on_batch is not None:
+                    on_batch(_Meta(self))
+        except psycopg.OperationalError as exc:
+            raise StoreError(f"the store {display_location(self.path)} failed: {_first_line(exc)}") from exc
+        self._forget()
+        return len(rows)
+
+    def delete_older(self, source: str, gen: int) -> int:
+        """Delete `source`'s records written before generation `gen` (a rebuilt mirror's vanished records)."""
+        self._writable()
+        removed = 0
+        while True:
+            with self.db.transaction(), self.db.cursor() as cur:
+                cur.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+                gone = cur.execute(
+                    "DELETE FROM records WHERE rid IN (SELECT rid FROM records WHERE source = %s AND gen < %s "
+                    "LIMIT %s) RETURNING words, surnames, year",
+                    (source, gen, BULK_BATCH),
+                ).fetchall()
+                delta: Counter[tuple[str, str]] = Counter()
+                for words, surnames, year in gone:
+                    _count_terms(delta, words, surnames, year, -1)
+                delta[("n", "")] -= len(gone)
+                changed = sorted((k, n) for k, n in delta.items() if n)
+                if changed:
+                    cur.execute(
+                        'UPDATE terms t SET df = t.df + d.n FROM unnest(%s::"char"[], %s::text[], %s::bigint[]) '
+                        "d(field, term, n) WHERE t.field = d.field AND t.term = d.term",
+                        ([f for (f, _), _ in changed], [t for (_, t), _ in changed], [n for _, n in changed]),
+                    )
+            removed += len(gone)
+            if len(gone) < BULK_BATCH:
+                break
+        self._forget()
+        return removed
+
+    def next_generation(self) -> int:
+        """A number larger than any record's `gen`: what a rebuild stamps its records with."""
+        row = self._one("SELECT coalesce(max(gen), 0) + 1 FROM records")
+        return int(row[0])
+
+    def _forget(self) -> None:
+        self._known_prefixes = None
+        self._venue_names.clear()
+        self._cache.clear()
+        self.index.forget()
+
+    def sync_index(self) -> int:
+        """Nothing to catch up: the index is in the same transactions as the records."""
+        return 0
+
+    def reindex(self, why: str = "asked to") -> int:
+        """Recount every document frequency from the records (the GIN indexes need no rebuild); returns the records."""
+        self._writable()
+        with self.db.transaction(), self.db.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+            cur.execute("DELETE FROM terms")
+            cur.execute(
+                "INSERT INTO terms SELECT 't', w, count(*) FROM records, unnest(words) w GROUP BY w "
+                "UNION ALL SELECT 's', s, count(*) FROM records, unnest(surnames) s GROUP BY s "
+                "UNION ALL SELECT 'y', year::text, count(*) FROM records WHERE year IS NOT NULL GROUP BY year "
+                "UNION ALL SELECT 'n', '', count(*) FROM records"
+            )
+            n = int(cur.execute("SELECT df FROM terms WHERE field = 'n'").fetchone()[0])  # type: ignore[index]
+        self._forget()
+        return n
+
+    def link_verified(self, fingerprint: str, evidence: Candidate, code: str) -> None:
+        self.link_verified_many([(fingerprint, evidence, code)])
+
+    def link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
+        """Remember which evidence record proved each citation fingerprint (online evidence is stored first)."""
+        self._writable()
+        fresh = {
+            (c.source, c.id): WorkRecord(**c.model_dump(exclude={"work", "found_by"}))
+            for _, c, _ in links
+            if self.rid_of(c) is None and not c.source.startswith("memory")
+        }
+        if fresh:
+            self.upsert(fresh.values())
+        stamp = datetime.now(UTC).isoformat(timespec="seconds")
+        rows = []
+        for fingerprint, evidence, code in links:
+            rid = self.rid_of(evidence)
+            if rid is not None:
+                rows.append((fingerprint, rid, evidence.source, evidence.id, code, stamp))
+        if rows:
+            with self.db.transaction(), self.db.cursor() as cur:
+                cur.executemany(
+                    "INSERT INTO verified VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (fingerprint) DO UPDATE SET "
+                    "rid = excluded.rid, source = excluded.source, source_id = excluded.source_id, "
+                    "code = excluded.code, verified_at = excluded.verified_at",
+                    rows,
+                )
+        return len(rows)
+
+    # ------------------------------------------------------------------- reads
+
+    def rid_of_key(self, key: str) -> int | None:
+        row = self._one("SELECT rid FROM records WHERE key = %s", (key,))
+        return int(row[0]) if row else None
+
+    def rid_of(self, candidate: Candidate) -> int | None:
+        key = candidate.work or f"{candidate.source}:{candidate.id}"
+        for k in (key, key.removeprefix("memory:")):
+            rid = self.rid_of_key(k)
+            if rid is not None:
+                return rid
+        return None
+
+    def records(self, rids: Iterable[int]) -> dict[int, WorkRecord]:
+        ids = list(dict.fromkeys(rids))
+        out = {rid: self._cache[rid] for rid in ids if rid in self._cache}
+        missing = [rid for rid in ids if rid not in out]
+        if missing:
+            rows = self._rows(
+                "SELECT r.rid, r.key, r.data, x.title FROM records r LEFT JOIN xrefs x ON x.key = r.xref "
+                "WHERE r.rid = ANY(%s)",
+                (missing,),
+            )
+            for rid, key, data, xref_title in rows:
+                record = decode(bytes(data), key)
+                if xref_title and not record.venue_full:
+                    record.venue_full = xref_title
+                out[int(rid)] = record
+                if len(self._cache) >= RECORD_CACHE_SIZE:
+                    self._cache.pop(next(iter(self._cache)))
+                self._cache[int(rid)] = record
+        return out
+
+    def ranking_fields(self, rids: Sequence[int]) -> dict[int, RankingFields]:
+        ids = list(dict.fromkeys(rids))
+        if not ids:
+            return {}
+        rows = self._rows("SELECT rid, data, year FROM records WHERE rid = ANY(%s)", (ids,))
+        return {int(rid): ranking_fields_of(bytes(data), year) for rid, data, year in rows}
+
+    def all_records(self, exclude_sources: set[str] | None = None) -> Iterator[WorkRecord]:
+        """Every record in insertion order, streamed by a server-side cursor (bounded memory)."""
+        skip = sorted(exclude_sources or ())
+        with psycopg.connect(_connect_url(self.path)) as conn, conn.cursor(name="all_records") as cur:
+            cur.execute(
+                "SELECT r.key, r.data, x.title FROM records r LEFT JOIN xrefs x ON x.key = r.xref "
+                "WHERE NOT (r.source = ANY(%s)) ORDER BY r.rid",
+                (skip,),
+            )
+            for key, data, xref_title in cur:
+                record = decode(bytes(data), key)
+                if xref_title and not record.venue_full:
+                    record.venue_full = xref_title
+                yield record
+
+    def rids_by_doi(self, doi: str) -> list[int]:
+        return [int(r[0]) for r in self._rows("SELECT rid FROM records WHERE doi = %s", (doi,))]
+
+    def rids_by_arxiv(self, arxiv: str) -> list[int]:
+        return [int(r[0]) for r in self._rows("SELECT rid FROM records WHERE arxiv = %s", (arxiv,))]
+
+    def verified_link(self, fingerprint: str) -> tuple[int, str] | None:
+        row = self._one("SELECT rid, verified_at FROM verified WHERE fingerprint = %s", (fingerprint,))
+        return (int(row[0]), str(row[1])) if row else None
+
+    def knows_doi_prefix(self, prefix: str) -> bool:
+        if self._known_prefixes is None:
+            self._known_prefixes = {r[0] for r in self._rows("SELECT prefix FROM doi_prefixes")}
+        return prefix in self._known_prefixes
+
+    def knows_venue(self, venue: str) -> bool:
+        key = venue_key(venue)
+        return bool(key) and self._one("SELECT 1 FROM records WHERE venue_key = %s LIMIT 1", (key,)) is not None
+
+    def venue_names(self, venue: str, limit: int = 60) -> list[str]:
+        """The names the store's records give this venue (proceedings titles); see `Store.venue_names`."""
+        key = venue_key(venue)
+        if not key:
+            return []
+        cached = self._venue_names.get(key)
+        if cached is None:
+            rows = self._rows(
+                "SELECT DISTINCT x.title FROM records r JOIN xrefs x ON x.key = r.xref "
+                "WHERE r.venue_key = %s AND x.title IS NOT NULL LIMIT %s",
+                (key, limit),
+            )
+            cached = self._venue_names[key] = [t for (t,) in rows]
+        return cached
+
+    def titles_sharing(self, words: Sequence[str]) -> int:
+        return self.index.titles_containing(words)
+
+    def venue_year_count(self, key: str, year: int | None) -> int:
+        return self.venue_year_coverage(key, year)[0]
+
+    def venue_year_coverage(self, key: str, year: int | None) -> tuple[int, str]:
+        return venue_year_coverage(key, year, self.complete_sources(), self.source_dates(), self._count_years)
+
+    def _count_years(self, key: str, first: int, last: int, sources: Sequence[str]) -> dict[int, int]:
+        rows = self._rows(
+            "SELECT year, count(*) FROM records WHERE venue_key = %s AND year BETWEEN %s AND %s "
+            "AND source = ANY(%s) GROUP BY year",
+            (key, first, last, list(sources)),
+        )
+        return {int(y): int(n) for y, n in rows if y is not None}
+
+    def complete_sources(self) -> set[str]:
+        rows = self._rows("SELECT key FROM meta WHERE key LIKE 'complete:%%' AND value = '1'")
+        return {k.removeprefix("complete:") for (k,) in rows}
+
+    # ---------------------------------------------------------------- metadata
+
+    def set_source_complete(self, source: str, complete: bool = True) -> None:
+        self.set_meta(f"complete:{source}", "1" if complete else "0")
+
+    def set_meta(self, key: str, value: str) -> None:
+        self._writable()
+        self._set_meta(key, value)
+
+    def _set_meta(self, key: str, value: str) -> None:
+        self._rows(
+            "INSERT INTO meta VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value)
+        )
+
+    def meta_value(self, key: str) -> str | None:
+        row = self._one("SELECT value FROM meta WHERE key = %s", (key,))
+        return str(row[0]) if row else None
+
+    def source_dates(self) -> dict[str, str]:
+        if self._source_dates is None:
+            rows = self._rows("SELECT key, value FROM meta WHERE key LIKE 'source_date:%%'")
+            self._source_dates = {k.removeprefix("source_date:"): v for k, v in rows}
+        return self._source_dates
+
+    def set_source_date(self, source: str, date: str | None = None) -> None:
+        self._source_dates = None
+        self.set_meta(f"source_date:{source}", date or datetime.now(UTC).date().isoformat())
+
+    def record_counts(self) -> dict[str, dict[str, int]]:
+        counts: dict[str, dict[str, int]] = {}
+        for source, kind, n in self._rows("SELECT source, coalesce(type, '?'), count(*) FROM records GROUP BY 1, 2"):
+            counts.setdefault(source, {})[kind] = int(n)
+        return counts
+
+    def unfinished_ingests(self) -> dict[str, dict[str, Any]]:
+        """Ingests (`mirror add`) not finished: running (on this machine, or elsewhere) or interrupted."""
+        out: dict[str, dict[str, Any]] = {}
+        for key, value in self._rows("SELECT key, value FROM meta WHERE key LIKE 'ingest:%%'"):
+            try:
+                state = json.loads(value)
+                if state["status"] == "done":
+                    continue
+                here = state.get("host") in (None, os.uname().nodename)
+                alive = here and _pid_alive(int(state["pid"])) and int(state["pid"]) != os.getpid()
+                out[key.removeprefix("ingest:")] = {
+                    "state": f"running (pid {state['pid']})" if alive else "interrupted: run the same add to resume",
+                    "file": state["file"],
+                    "records_committed": state["records"],
+                    "lines_read": state["line"],
+                    "started": state["started"],
+                }
+            except (ValueError, TypeError, KeyError):
+                continue
+        return out
+
+    def stats(self) -> dict[str, object]:
+        """Counts by source and type, dump dates and files, sizes in the database."""
+        by_source: dict[str, int] = {}
+        by_type: dict[str, int] = {}
+        by_source_type = self.record_counts()
+        for source, kinds in by_source_type.items():
+            for kind, n in kinds.items():
+                by_source[source] = by_source.get(source, 0) + n
+                by_type[kind] = by_type.get(kind, 0) + n
+        memo = self.memo.counts()
+        size = self._one(
+            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
+            "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+        )
+        metas = dict(self._rows("SELECT key, value FROM meta WHERE key LIKE 'source_%%'"))
+        return {
+            "path": display_location(self.path),
+            "backend": "postgresql",
+            "records": sum(by_source.values()),
+            "by_source": by_source,
+            "by_type": by_type,
+            "by_source_and_type": by_source_type,
+            "verified_links": int(self._one("SELECT count(*) FROM verified")[0]),
+            "memo_answers": memo.get("answered", 0),
+            "memo_failures": memo.get("failed", 0),
+            "indexed_documents": self.index.count(),
+            "bytes": int(size[0]),
+            "sources": {k.removeprefix("source_date:"): v for k, v in metas.items() if k.startswith("source_date:")},
+            "unfinished_ingests": self.unfinished_ingests(),
+            "source_files": {
+                k.removeprefix("source_file:"): v for k, v in metas.items() if k.startswith("source_file:")
+            },
+        }
+
+
+class PgMemo:
+    """The evidence memo (store/memo.py) in PostgreSQL: same rows, same rules."""
+
+    def __init__(self, store: PgStore) -> None:
+        self.store = store
+
+    def get(self, source: str, subject: str) -> MemoEntry | None:
+        row = self.store._one(
+            "SELECT status, fetched_at, detail, candidates FROM memo WHERE source = %s AND subject = %s",
+            (source, subject),
+        )
+        if row is None:
+            return None
+        status, fetched_at, detail, blob = row
+        candidates = _decode(bytes(blob))
+        if candidates is None or status not in ("answered", "failed"):
+            return None
+        return MemoEntry(source, subject, status, float(fetched_at), candidates, detail)
+
+    def put_many(self, entries: Sequence[MemoEntry]) -> int:
+        """Answers replace older rows; failures are kept only where no answer is (one transaction)."""
+        self.store._writable()
+        answers = [(e.source, e.subject, e.fetched_at, e.detail, _encode(e.candidates)) for e in entries
+                   if e.status == "answered"]  # fmt: skip
+        failures = [(e.source, e.subject, e.fetched_at, e.detail, _encode([])) for e in entries if e.status == "failed"]
+        with self.store.db.transaction(), self.store.db.cursor() as cur:
+            if answers:
+                cur.executemany(
+                    "INSERT INTO memo VALUES (%s, %s, 'answered', %s, %s, %s) ON CONFLICT (source, subject) DO UPDATE "
+                    "SET status = 'answered', fetched_at = excluded.fetched_at, detail = excluded.detail, "
+                    "candidates = excluded.candidates WHERE excluded.fetched_at >= memo.fetched_at "
+                    "OR memo.status = 'failed'",
+                    answers,
+                )
+            if failures:
+                cur.executemany(
+                    "INSERT INTO memo VALUES (%s, %s, 'failed', %s, %s, %s) ON CONFLICT (source, subject) DO UPDATE "
+                    "SET fetched_at = excluded.fetched_at, detail = excluded.detail WHERE memo.status = 'failed'",
+                    failures,
+                )
+        return len(entries)
+
+    def prune(self, before: float) -> int:
+        self.store._writable()
+        cur = self.store.db.execute("DELETE FROM memo WHERE fetched_at < %s", (before,))
+        return int(cur.rowcount)
+
+    def counts(self) -> dict[str, int]:
+        return {str(s): int(n) for s, n in self.store._rows("SELECT status, count(*) FROM memo GROUP BY status")}
+
+    def __len__(self) -> int:
+        return int(self.store._one("SELECT count(*) FROM memo")[0])
+
+
+def _count_terms(
+    delta: Counter[tuple[str, str]], words: Sequence[str], surnames: Sequence[str], year: int | None, sign: int
+) -> None:
+    for w in words:
+        delta[("t", w)] += sign
+    for s in surnames:
+        delta[("s", s)] += sign
+    if year is not None:
+        delta[("y", str(year))] += sign
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300]

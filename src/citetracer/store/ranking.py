@@ -1,0 +1,207 @@
+"""Candidate retrieval for the memory stage, whatever holds the inverted index (tantivy or PostgreSQL).
+
+Why a base class: the two store backends must rank alike, or a citation would be Real
+against one store and Potential against the same records in the other. What differs is
+only how the first pass is asked (tantivy's block-max WAND over posting lists, or
+PostgreSQL's GIN index over the same words) and how a word's document frequency is
+read; the choice of words, the idf weights and the second pass (BM25 over every title
+word read from the stored rows, the shared surnames, the year window) live here once.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from citetracer.normalize.text import tokens
+
+_LATEX_OR_PUNCT_HINT = re.compile(r"[\\{}$~]")
+_NON_ALNUM = re.compile(r"[^0-9a-z]+")
+
+#: Cap on query terms: long titles gain nothing from more, and latency grows with them.
+MAX_TITLE_TERMS = 24
+#: A word in more than this share of titles is common: left out of the first retrieval pass.
+COMMON_SHARE = 0.05
+#: ... and only when its posting list is longer than this (in a small store every list is cheap).
+MIN_COMMON_DF = 1000
+#: The first pass keeps at least this many of the rarest words (two of a citation's words may be wrong).
+MIN_PASS_TERMS = 3
+#: ... and at most this many (or half the title's words, if more): in a title, a word's postings score
+#: nearly alike, so top-k pruning skips little and a pass costs about the total length of its lists
+#: (~9 ns a posting); five rare words hold three right ones even when two are wrong, and the second
+#: pass scores all the words anyway.
+MAX_PASS_WORDS = 5
+#: The rarest cited surnames the first pass also asks for (a real work's authors find it even when
+#: its title was garbled); two, as one of them may be misspelt or invented, and each costs ~0.25 ms.
+MAX_PASS_SURNAMES = 2
+#: A stored year this close to the cited one agrees with it (preprint and proceedings years differ by one).
+YEAR_WINDOW = 1
+#: Cited surname keys a query looks at (a long author list adds little past its first dozen).
+MAX_SURNAMES = 12
+#: Candidates the first pass hands to the full BM25 ranking.
+FIRST_PASS = 20
+#: BM25 parameters (tantivy's), and the typical title length in words that normalizes lengths.
+BM25_K1, BM25_B, MEAN_TITLE_WORDS = 1.2, 0.75, 10.0
+#: Weight of the title words against the surnames when ranking one author's works of a year.
+AUTHOR_PASS_TITLE_BOOST = 0.5
+
+
+@dataclass(frozen=True)
+class RankingFields:
+    """What the second pass reads of a candidate: its titles (the record's, its renderings'), surname keys, year."""
+
+    titles: list[str]
+    surnames: frozenset[str]
+    year: int | None
+
+
+def index_tokens(title: str) -> list[str]:
+    """`normalize.tokens`, with a fast path for plain ASCII titles (same result: folding is lower-casing there).
+
+    The bulk ingest tokenizes millions of titles, nearly all plain ASCII; the
+    general path (LaTeX, NFKC/NFKD, special letters) stays for the rest.
+    """
+    if title.isascii() and not _LATEX_OR_PUNCT_HINT.search(title):
+        return [t for t in _NON_ALNUM.split(title.lower()) if t]
+    return tokens(title)
+
+
+def bm25_idf(df: int, total: int) -> float:
+    """BM25's inverse document frequency (as tantivy computes it)."""
+    return math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+
+
+def bm25_norm(words: int) -> float:
+    """BM25's factor for a title of this many words (every word counted once, as in titles)."""
+    return (BM25_K1 + 1.0) / (1.0 + BM25_K1 * (1.0 - BM25_B + BM25_B * words / MEAN_TITLE_WORDS))
+
+
+def bm25(weights: dict[str, float], words: Sequence[str]) -> float:
+    """BM25 of one title (its words) for query words weighted by idf; every word counts once, as in titles."""
+    return sum(weights[w] for w in set(words) if w in weights) * bm25_norm(len(words))
+
+
+class Retrieval:
+    """The memory stage's two queries over an inverted index of titles, surnames and years.
+
+    A backend gives the primitives: `count`, `doc_freq`, `first_pass` (the best
+    matches of a disjunction of title words and surnames), `author_pass` (works by
+    any of some surnames within a year window, title words breaking ties) and
+    `titles_containing`.
+    """
+
+    #: Reads titles, surnames and year of rows (set by the store): lets `search` re-rank its candidates.
+    fields_of: Callable[[list[int]], dict[int, RankingFields]] | None = None
+
+    # ------------------------------------------------------------ primitives
+
+    def count(self) -> int:
+        raise NotImplementedError
+
+    def doc_freq(self, term: str | int, field: str = "title") -> int:
+        """How many indexed works hold this word (or surname, or year)."""
+        raise NotImplementedError
+
+    def first_pass(self, words: Sequence[str], surnames: Sequence[str], limit: int) -> list[int]:
+        """Works holding any of `words` in a title or `surnames` among their authors, by BM25, best first."""
+        raise NotImplementedError
+
+    def author_pass(self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int) -> list[int]:
+        """Works by any of `surnames` within `YEAR_WINDOW` of `year` (any year if None), ranked by the
+        surnames they share, then (weighted `AUTHOR_PASS_TITLE_BOOST`) by the title `words` they hold."""
+        raise NotImplementedError
+
+    def titles_containing(self, words: Sequence[str]) -> int:
+        """How many indexed works have a title holding every one of `words` (how generic a title is:
+        "deep learning" is in thousands, "longitudinal fairness censorship" in one)."""
+        raise NotImplementedError
+
+    # ---------------------------------------------------------------- shared
+
+    def year_window_freq(self, year: int) -> int:
+        """How many works have a year within `YEAR_WINDOW` of this one."""
+        return sum(self.doc_freq(y, "year") for y in range(year - YEAR_WINDOW, year + YEAR_WINDOW + 1))
+
+    def common_df(self) -> float:
+        """Above this many titles a word is common: its postings cost more than it tells (short lists never are)."""
+        return max(MIN_COMMON_DF, COMMON_SHARE * self.count())
+
+    def by_title(self, title: str, limit: int = 10) -> list[int]:
+        """Works whose title is closest to `title`, best first (`search` with the title alone)."""
+        return self.search(title, (), None, limit)
+
+    def search(
+        self, title: str | None, surnames: Sequence[str] = (), year: int | None = None, limit: int = 10
+    ) -> list[int]:
+        """Works closest to a citation, best first: its title words, author surnames and year scored together.
+
+        Two passes, because among millions of titles the common words ("of",
+        "learning", "for") make a disjunction slow (their posting lists hold
+        millions of entries) while deciding little. The first pass asks
+        the index for the `FIRST_PASS` best matches of the rarer title words
+        (at least `MIN_PASS_TERMS`, at most `MAX_PASS_WORDS` or half the
+        title's words) and of the rarest cited surnames. The second ranks those candidates by one sum
+        computed here from their stored fields: BM25 over all the title's
+        words (so that a common word still tells "Learning of X" from
+        "Learning for X"), plus the idf of every cited surname the record
+        shares, plus the idf of the year window when the years agree. The
+        surnames and year are what put the true work first when two words of
+        its title are wrong and a neighbour's title happens to be closer.
+        Without a way to read stored fields (`fields_of`), the index's own
+        ranking of the first-pass query over all the words is the answer.
+        """
+        words = list(dict.fromkeys(index_tokens(title or "")))[:MAX_TITLE_TERMS]
+        terms = [t for t in words if self.doc_freq(t) > 0]
+        names = [s for s in dict.fromkeys(surnames) if s and self.doc_freq(s, "surname") > 0][:MAX_SURNAMES]
+        if not terms and not names:
+            return []
+        total = max(1, self.count())
+        common = self.common_df()
+        by_rarity = sorted(terms, key=self.doc_freq)
+        # A long title's own length weighs against it in the first pass's BM25 (short titles that share a
+        # few of its rarest words outrank it), so it keeps more of its words: half of them.
+        pass_words = [t for t in by_rarity if self.doc_freq(t) <= common][: max(MAX_PASS_WORDS, len(terms) // 2)]
+        if len(pass_words) < MIN_PASS_TERMS:
+            pass_words = by_rarity[:MIN_PASS_TERMS]
+        pass_names = sorted(
+            (s for s in names if self.doc_freq(s, "surname") <= common), key=lambda s: self.doc_freq(s, "surname")
+        )[:MAX_PASS_SURNAMES]
+        if self.fields_of is None:
+            return self.first_pass(terms, names, limit)
+        first = self.first_pass(pass_words, pass_names, max(limit, FIRST_PASS))
+        fields = self.fields_of(first)
+        word_weights = {t: bm25_idf(self.doc_freq(t), total) for t in terms}
+        name_weights = {s: bm25_idf(self.doc_freq(s, "surname"), total) for s in names}
+        year_weight = bm25_idf(self.year_window_freq(year), total) if year is not None else 0.0
+
+        def score(rid: int) -> float:
+            got = fields.get(rid)
+            if got is None:
+                return 0.0
+            value = max((bm25(word_weights, index_tokens(t)) for t in got.titles), default=0.0)
+            value += sum(w for s, w in name_weights.items() if s in got.surnames)
+            if year is not None and got.year is not None and abs(got.year - year) <= YEAR_WINDOW:
+                value += year_weight
+            return value
+
+        ranked = sorted(range(len(first)), key=lambda i: (-score(first[i]), i))
+        return [first[i] for i in ranked[:limit]]
+
+    def by_authors(self, surnames: list[str], year: int | None, limit: int = 10, title: str | None = None) -> list[int]:
+        """Works by any of these surnames within a year of `year`; more shared surnames rank higher.
+
+        With a `title`, its words break ties: among millions of records a common
+        surname in one year matches thousands, and the one sharing some of the
+        cited title's words (even a corrupted title) is the one to look at first.
+        """
+        keys = [s for s in dict.fromkeys(surnames) if s][:MAX_SURNAMES]
+        if not keys:
+            return []
+        # Only the rarer words: a common one ("of", "learning") would add its millions of postings to the
+        # query and tell little apart (tie-breaking among one author's works of a year).
+        common = self.common_df()
+        words = list(dict.fromkeys(index_tokens(title or "")))[:MAX_TITLE_TERMS]
+        terms = [t for t in words if 0 < self.doc_freq(t) <= common]
+        return self.author_pass(keys, year, terms, limit)

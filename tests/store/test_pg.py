@@ -1,0 +1,166 @@
+"""The PostgreSQL store's own guarantees: concurrent writers lose and duplicate nothing, a killed writer leaves
+whole batches, the schema migrates, a bad URL is one clear line, and verdicts match the SQLite store's."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from citetracer.cli import main
+from citetracer.records import WorkRecord
+from citetracer.store.api import open_store
+from citetracer.store.db import Store, StoreError
+from tests.conftest import RECORDS, pg_location, run_check
+
+psycopg = pytest.importorskip("psycopg")
+
+WRITER = """
+import sys
+from citetracer.records import Person, WorkRecord
+from citetracer.store.pg import PgStore
+
+url, me, n = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+with PgStore(url) as store:
+    for start in range(0, n, 100):
+        batch = []
+        for i in range(start, min(n, start + 100)):
+            # even ids are shared by every writer (each writes its own version), odd ids are this writer's own
+            key = f"shared{i}" if i % 2 == 0 else f"w{me}-{i}"
+            batch.append(WorkRecord(source="gen", id=key, title=f"Generated work {i} by writer {me}",
+                                    authors=[Person(family=f"Writer{me}")], year=2000 + i % 20))
+        store.upsert(batch, batch_size=100)
+"""
+
+
+def _terms(url: str) -> dict[tuple[str, str], int]:
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute("SELECT field, term, df FROM terms WHERE df <> 0").fetchall()
+    return {(str(f), str(t)): int(n) for f, t, n in rows}
+
+
+def test_concurrent_writers_in_several_processes_lose_and_duplicate_nothing(pg_server: str, tmp_path: Path) -> None:
+    url = pg_location(pg_server)
+    open_store(url).close()  # the schema, once
+    writers, n = 4, 1000
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, url, str(w), str(n)]) for w in range(writers)]
+    assert all(p.wait(timeout=300) == 0 for p in procs)
+    with open_store(url) as store:
+        counts = store.record_counts()
+        expected = n // 2 + writers * (n // 2)  # shared keys once, each writer's own keys
+        assert counts == {"gen": {"?": expected}}
+        with psycopg.connect(url) as conn:
+            keys = conn.execute("SELECT count(*), count(DISTINCT key) FROM records").fetchone()
+        assert keys == (expected, expected)
+        assert store.index.count() == expected
+        kept = _terms(url)
+        store.reindex()  # recounts every document frequency from the records
+        assert _terms(url) == kept  # the writers' own incremental counts were exact
+        rid = store.index.by_title("Generated work 7 by writer 3", 1)
+        assert store.records(rid)[rid[0]].id == "w3-7"
+
+
+def test_a_writer_killed_mid_ingest_leaves_whole_batches(pg_server: str, tmp_path: Path) -> None:
+    url = pg_location(pg_server)
+    records = tmp_path / "many.jsonl"
+    with records.open("w") as fh:
+        for i in range(100_000):
+            fh.write(json.dumps({"id": f"r{i}", "title": f"Generated Title Number {i}", "authors": ["A B"]}) + "\n")
+    script = (
+        "import sys; from pathlib import Path; from citetracer.store.pg import PgStore; "
+        "from citetracer.mirror.jsonl import add_jsonl; add_jsonl(PgStore(sys.argv[1]), Path(sys.argv[2]), 'gen')"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script, url, str(records)])
+    deadline = time.time() + 120
+    while time.time() < deadline:
+        with open_store(url) as store:
+            if store.index.count() >= 10_000:
+                break
+        time.sleep(0.1)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    with open_store(url) as store:
+        n = store.index.count()
+        assert n >= 10_000 and n % 5000 == 0  # whole batches only
+        assert store.record_counts() == {"gen": {"?": n}}
+        assert "gen" in store.unfinished_ingests()
+        kept = _terms(url)
+        store.reindex()
+        assert _terms(url) == kept
+
+
+def test_an_older_schema_is_migrated_and_a_newer_one_refused(pg_server: str) -> None:
+    from citetracer.store.pgschema import SCHEMA_VERSION, migrate
+
+    url = pg_location(pg_server)
+    with psycopg.connect(url, autocommit=True) as conn:
+        assert migrate(conn, upto=1) == (0, 1)
+        conn.execute("INSERT INTO meta VALUES ('kept', 'yes')")
+    with open_store(url) as store:  # opening for writing migrates
+        assert store.meta_value("kept") == "yes"
+        assert store.rate_turns().take_turn("x", 1.0, 1, None) == 0.0  # version 2's table is there
+    with psycopg.connect(url, autocommit=True) as conn:
+        assert conn.execute("SELECT version FROM schema_version").fetchone() == (SCHEMA_VERSION,)
+        conn.execute("UPDATE schema_version SET version = 99")
+    with pytest.raises(StoreError, match="newer than this citetracer"):
+        open_store(url)
+
+
+def test_an_unreachable_server_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from tests.pgserver import free_port
+
+    url = f"postgresql://nobody@127.0.0.1:{free_port()}/nowhere"
+    bib = tmp_path / "refs.bib"
+    bib.write_text(BIB)
+    for argv in (["mirror", "stats"], ["check", str(bib), "--offline"]):
+        assert main([*argv, "--store", url]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("error: cannot connect to the store postgresql://nobody@127.0.0.1")
+
+
+def test_a_password_never_shows_in_messages() -> None:
+    from citetracer.store.api import display_location
+
+    assert display_location("postgresql://ann:s3cret@db:5432/x") == "postgresql://ann:***@db:5432/x"
+    assert display_location("postgresql://ann@db/x") == "postgresql://ann@db/x"
+
+
+BIB = """
+@inproceedings{real, title={Deep Residual Learning for Image Recognition}, author={He, Kaiming and Zhang, Xiangyu
+ and Ren, Shaoqing and Sun, Jian}, booktitle={CVPR}, year={2016}}
+@inproceedings{variant, title={Adam: a method for stochastic optimization}, author={Kingma, D. and Ba, J.},
+ booktitle={International Conference on Learning Representations}, year={2015}}
+@inproceedings{wrongauthors, title={Sequence to Sequence Learning with Neural Networks}, author={Smith, John and
+ Doe, Jane}, booktitle={NIPS}, year={2014}}
+@inproceedings{fabricated, title={Synthetic Study Number 99 of Covered Conference Papers Revisited},
+ author={Nobody, Ann}, booktitle={Conference on Covered Topics}, year={2021}}
+@article{wrongyear, title={Long Short-Term Memory}, author={Hochreiter, Sepp and Schmidhuber, J{\\"u}rgen},
+ journal={Neural Computation}, year={2005}}
+"""
+
+
+def test_verdicts_are_the_same_on_both_backends(pg_server: str, tmp_path: Path) -> None:
+    verdicts = []
+    for location in (tmp_path / "s.sqlite", pg_location(pg_server)):
+        with open_store(location) as store:
+            store.upsert(RECORDS)
+            store.set_source_complete("test")
+            got = run_check(store, BIB)  # type: ignore[arg-type]
+        verdicts.append({k: (r.verdict.class_, r.verdict.codes, r.verdict.fields) for k, r in got.items()})
+    assert verdicts[0] == verdicts[1]
+    classes = {k: v[0] for k, v in verdicts[0].items()}
+    assert (classes["real"], classes["variant"], classes["wrongauthors"]) == ("Real", "Real", "Hallucinated")
+    assert classes["fabricated"] == "Hallucinated"  # absent from a venue-year the store covers
+
+
+def test_the_sqlite_store_is_still_the_default(tmp_path: Path) -> None:
+    with open_store(tmp_path / "s.sqlite") as store:
+        assert isinstance(store, Store)
+        store.upsert([WorkRecord(source="x", id="1", title="A title")])
+        assert store.index.count() == 1
