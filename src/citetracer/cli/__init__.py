@@ -512,7 +512,7 @@ def cmd_serve(args: argparse.Namespace, err: Console) -> int:
     settings = _check_settings(args)
     Checker(settings).close()  # a store that cannot be opened is a clear error now, not a failed startup
     options = WebOptions(
-        jobs_dir=args.jobs_dir or settings.store.parent / "web-jobs",
+        jobs_dir=args.jobs_dir or _jobs_dir(settings),
         keep_hours=args.keep_hours,
         workers=args.workers,
         queue_size=args.queue,
@@ -585,6 +585,15 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
         stats = store.stats()
     out.print_json(json.dumps(stats))
     return EXIT_OK
+
+
+def _jobs_dir(settings: Settings) -> Path:
+    """The web app's job folders: beside a store file, or in the user data dir for a shared (PostgreSQL) store."""
+    if isinstance(settings.store, Path):
+        return settings.store.parent / "web-jobs"
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("citetracer")) / "web-jobs"
 
 
 def _notify(err: Console) -> Callable[[str], None]:
