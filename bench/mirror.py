@@ -46,6 +46,7 @@ from citetracer.mirror.dblp import DblpReport, ingest_dblp, iter_dblp
 from citetracer.normalize.names import family_keys
 from citetracer.normalize.text import title_key, tokens
 from citetracer.records import Person
+from citetracer.store.api import open_store
 from citetracer.store.db import Store
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dblp"
@@ -208,7 +209,7 @@ def perturb(title: str, changes: int, vocab: list[str], rng: random.Random) -> s
     return " ".join(words)
 
 
-def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed: int = 11) -> dict[str, Any]:
+def retrieval(store_path: Path | str, sample: list[dict[str, Any]], queries: int, seed: int = 11) -> dict[str, Any]:
     rng = random.Random(seed)
     counts = Counter(title_key(r["title"]) for r in sample)
     eligible = [r for r in sample if counts[title_key(r["title"])] == 1 and len(tokens(r["title"])) >= 4]
@@ -222,7 +223,7 @@ def retrieval(store_path: Path, sample: list[dict[str, Any]], queries: int, seed
     author_ms: list[float] = []
     fabricated: list[bool] = []
     fake = random.Random(seed + 1)  # its own generator: the perturbed queries stay those of the seed
-    with Store(store_path) as store:
+    with open_store(store_path) as store:
         keys = {r["key"]: store.rid_of_key(f"dblp:{r['key']}") for r in picked}
         for i, rec in enumerate(picked):
             changes = i % 3
