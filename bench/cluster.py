@@ -8,9 +8,9 @@
    bench/scan.py's store (DBLP sample + HALLMARK world.jsonl, a fresh copy per run): papers per minute.
 
     python bench/cluster.py [--queries 2000] [--workers 1,2] [--pdfs DIR] [--skip-store] [--skip-scan]
+    python bench/cluster.py --synthetic 1000000 --skip-scan    (bench/mirror.py's synthetic set, N records)
 
-The 8M synthetic set (bench/mirror.py --records 8000000) and a simulation of 8-128 workers screening online
-are not run by this script (see the README's figures for where this machine stops).
+A fleet screening online (8-128 workers) is simulated by bench/fleet.py.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 from tests import pgserver  # noqa: E402
 from tests.conftest import pg_location  # noqa: E402
 
-from mirror import load_sample, retrieval  # noqa: E402
+from mirror import generate, load_sample, retrieval  # noqa: E402
 from scan import SHARED, build_store, copy_store  # noqa: E402
 
 CLI = [sys.executable, "-m", "citetracer"]
@@ -45,7 +45,7 @@ def timed(cmd: list[str]) -> float:
     return time.perf_counter() - start
 
 
-def bench_store(queries: int) -> None:
+def bench_store(queries: int, synthetic: int) -> None:
     if not SAMPLE.exists():
         print(f"# {SAMPLE} is absent: store figures skipped")
         return
@@ -53,12 +53,19 @@ def bench_store(queries: int) -> None:
     server = pgserver.start()
     try:
         with tempfile.TemporaryDirectory() as tmp:
+            dump = SAMPLE
+            if synthetic:
+                dump = Path(tmp) / "synthetic.xml.gz"
+                shutil.copy(DTD, Path(tmp) / "dblp.dtd")
+                generate(sample, synthetic, dump)
+                print(f"# synthetic dump of {synthetic:,} records (bench/mirror.py's generator) at {dump}", flush=True)
             locations = {"sqlite+tantivy": str(Path(tmp) / "s.sqlite"), "postgresql": pg_location(server.url)}
             for name, where in locations.items():
-                cmd = [*CLI, "mirror", "dblp", str(SAMPLE), "--dtd", str(DTD), "--store", where]
+                cmd = [*CLI, "mirror", "dblp", str(dump), "--dtd", str(DTD), "--store", where]
                 seconds = timed(cmd)
-                print(f"ingest {name}: {len(sample):,} records in {seconds:.1f} s ({len(sample) / seconds:,.0f}/s), "
-                      f"load {os.getloadavg()[0]:.1f}; command: citetracer mirror dblp {SAMPLE.name} --store ...",
+                n = synthetic or len(sample)
+                print(f"ingest {name}: {n:,} records in {seconds:.1f} s ({n / seconds:,.0f}/s), "
+                      f"load {os.getloadavg()[0]:.1f}; command: citetracer mirror dblp {dump.name} --store ...",
                       flush=True)  # fmt: skip
             for name, where in locations.items():
                 got = retrieval(where, sample, queries)
@@ -94,12 +101,13 @@ def main() -> None:
     ap.add_argument("--queries", type=int, default=2000)
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("--pdfs", type=Path, default=SHARED / "pdfs")
+    ap.add_argument("--synthetic", type=int, default=0, help="N: a synthetic dump of N records instead of the sample")
     ap.add_argument("--skip-store", action="store_true")
     ap.add_argument("--skip-scan", action="store_true")
     args = ap.parse_args()
     print(f"# python bench/cluster.py {' '.join(sys.argv[1:])}; {os.cpu_count()} cores, load {os.getloadavg()}")
     if not args.skip_store:
-        bench_store(args.queries)
+        bench_store(args.queries, args.synthetic)
     if not args.skip_scan:
         bench_scan(args.pdfs, [int(x) for x in args.workers.split(",")])
 
