@@ -129,9 +129,17 @@ class PgStore:
 
     # ---------------------------------------------------------------- plumbing
 
-    def _rows(self, sql: str, params: Any = None) -> list[Any]:
-        """Run one statement; a lost server is a StoreError (one clear line), never a traceback."""
+    def _rows(self, sql: str, params: Any = None, index_only: bool = False) -> list[Any]:
+        """Run one statement; a lost server is a StoreError (one clear line), never a traceback.
+
+        `index_only`: with sequential scans off (the retrieval queries, see store/pgindex.py).
+        """
         try:
+            if index_only:
+                with self.db.transaction():
+                    self.db.execute("SET LOCAL enable_seqscan = off")
+                    cur = self.db.execute(sql, params)
+                    return cur.fetchall()
             cur = self.db.execute(sql, params)
             return cur.fetchall() if cur.description is not None else []
         except psycopg.OperationalError as exc:
