@@ -12,6 +12,7 @@ store = examples/records.jsonl) and `mirror add` of M synthetic JSONL records.
     python bench/hostile.py                       # the suite, 20,000 citations, 500,000 JSONL records
     python bench/hostile.py --jsonl-records 8000000 --citations 20000
     python bench/hostile.py --skip-figures        # the suite alone
+    python bench/hostile.py --skip-suite          # the memory figures alone
 
 Timing depends on the machine (2 shared cores here); run under `nice` beside other work.
 """
@@ -23,6 +24,7 @@ import gzip
 import json
 import os
 import random
+import socket
 import subprocess
 import sys
 import tempfile
@@ -257,6 +259,25 @@ def cases(tmp: Path, web: FakeWeb | None) -> list[tuple[str, list[str], Callable
             ),
             ("online: citation URL file:///etc/passwd", ["check", str(tmp / "invented-url.bib"), *s], faults()),
         ]
+    out.append((NO_NETWORK, ["check", str(ROOT / "examples" / "references.bib"), *s], none))
+    return out
+
+
+#: The case run with every source's base URL on a loopback port that takes no connection.
+NO_NETWORK = "no network: every source refuses connections"
+
+
+def closed_port() -> str:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}/"
+
+
+def no_network_env(env: dict[str, str]) -> dict[str, str]:
+    out = dict(env)
+    for key in env:
+        if key.startswith("CITETRACER_") and key.endswith("_URL") and key != "CITETRACER_SEARXNG_URL":
+            out[key] = closed_port()
     return out
 
 
@@ -264,7 +285,7 @@ def run_suite(tmp: Path, env: dict[str, str], web: FakeWeb | None) -> list[Resul
     results = []
     for name, args, before in cases(tmp, web):
         before()
-        code, seconds, peak, err = measure(args, env)
+        code, seconds, peak, err = measure(args, no_network_env(env) if name == NO_NETWORK else env)
         lines = [line for line in err.splitlines() if line.strip()]
         results.append(Result(name, code, seconds, peak, "Traceback" in err, (lines[0] if lines else "")[:110]))
         print(f"  {name}: exit {code}, {seconds:.1f}s", file=sys.stderr, flush=True)
@@ -303,13 +324,14 @@ def main() -> int:
     ap.add_argument("--citations", type=int, default=20_000)
     ap.add_argument("--jsonl-records", type=int, default=500_000)
     ap.add_argument("--skip-figures", action="store_true")
+    ap.add_argument("--skip-suite", action="store_true", help="the memory figures alone")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="citetracer-hostile-") as tmp_name, FakeWeb(RECORDS) as web:
         tmp = Path(tmp_name)
         env = {k: v for k, v in os.environ.items() if not k.startswith("CITETRACER_")}
         env.update({f"CITETRACER_{n.upper()}_URL": url for n, url in web.sources().items()})
         env.update({"CITETRACER_SEARXNG_URL": "", "CITETRACER_HTTP_CACHE": "", "HOME": str(tmp)})
-        results = run_suite(tmp, env, web)
+        results = [] if args.skip_suite else run_suite(tmp, env, web)
         print(f"\n{'input':52} {'exit':>4} {'s':>6} {'peak MB':>8} tb  first stderr line")
         for r in results:
             flag = "YES" if r.traceback else "no"
@@ -326,6 +348,7 @@ def main() -> int:
     print(
         f"\ncommand: python bench/hostile.py --citations {args.citations} --jsonl-records {args.jsonl_records}"
         + (" --skip-figures" if args.skip_figures else "")
+        + (" --skip-suite" if args.skip_suite else "")
     )
     return 1 if bad else 0
 

@@ -6,7 +6,7 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from citetracer.cascade import CascadeOutcome, Review, run_cascade
 from citetracer.collect.memo import EvidenceMemo
@@ -21,6 +21,9 @@ from citetracer.records import AgentCall, Candidate, CitationResult, Cost, Field
 from citetracer.store.api import StoreAPI, open_store
 from citetracer.store.db import StoreBusy, StoreError
 from citetracer.version import __version__
+
+if TYPE_CHECKING:  # the HTTP layer is loaded only by a checker allowed online (see _online_stages)
+    from citetracer.collect.http import HttpClient
 
 #: Seconds a check waits at its end for another process writing the store (an ingest) before it
 #: gives up saving its memo and verified links (store/lock.py); it never waits to read.
@@ -146,6 +149,8 @@ class Checker:
                 handed += 1
             return None
 
+        http = self._http()
+        before = http.network_count() if http is not None else (0, 0)
         try:
             for stage in self.stages:  # stages that batch lookups across a paper's citations (arXiv id_list)
                 prefetch = getattr(stage, "prefetch", None)
@@ -157,8 +162,16 @@ class Checker:
                 closer = getattr(stage, "aclose", None)
                 if closer is not None:
                     await closer()
+        note = http.no_network_note(before) if http is not None else None
+        if note is not None and note not in self.notes:
+            self.notes.append(note)
         self._save(links)
         return results
+
+    def _http(self) -> HttpClient | None:
+        """The HTTP client the online stages share (None offline)."""
+        http: HttpClient | None = next((s.http for s in self.stages if hasattr(s, "http")), None)
+        return http
 
     def _result(
         self,

@@ -222,6 +222,47 @@ class Breaker:
 
 
 @dataclass
+class NetworkWatch:
+    """Whether this run reaches the network at all, across every source.
+
+    Without a network (a laptop on a train, a runner with no egress) every source failed on its
+    own, each after its retries, and the report said only "failed" citation after citation. Once
+    `limit` sources have failed to connect and no source has ever answered, the network is taken
+    as down: later requests fail at once (still a failed source, so P1, never "not found") until
+    a probe `cooldown` seconds later gets through. The pipeline says so once in the report and
+    suggests --offline (`HttpClient.no_network_note`).
+    """
+
+    limit: int = 3
+    cooldown: float = 60.0
+    #: Replies of any HTTP status: the network works even when a service answers 500.
+    answered: int = 0
+    #: Requests to configured sources, made or (network down) failed at once.
+    requests: int = 0
+    #: Source -> its first failure to connect (DNS, refused, unreachable, connect timeout).
+    unreachable: dict[str, str] = field(default_factory=dict)
+    down_since: float | None = None
+
+    def is_down(self) -> bool:
+        if self.down_since is None:
+            return False
+        if time.monotonic() - self.down_since >= self.cooldown:
+            self.down_since = time.monotonic()  # this one request probes; others keep failing fast
+            return False
+        return True
+
+    def reply(self) -> None:
+        self.answered += 1
+        self.unreachable.clear()
+        self.down_since = None
+
+    def connect_failed(self, source: str, detail: str) -> None:
+        self.unreachable.setdefault(source, detail)
+        if self.answered == 0 and len(self.unreachable) >= self.limit and self.down_since is None:
+            self.down_since = time.monotonic()
+
+
+@dataclass
 class Call:
     """One source consulted for one citation: its base URL, deadline and the network calls it made."""
 
@@ -346,6 +387,7 @@ class HttpClient:
         self._limiters: dict[str, RateLimiter] = {}
         self._slots: dict[tuple[str, int], asyncio.Semaphore] = {}
         self._breakers: dict[str, Breaker] = {}
+        self.network = NetworkWatch()
         self._client: httpx.AsyncClient | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.cache = HttpCache.open(settings.http_cache) if settings.http_cache else None
@@ -409,6 +451,25 @@ class HttpClient:
             self._breakers[source] = Breaker(self.settings.breaker_failures, self.settings.breaker_seconds)
         return self._breakers[source]
 
+    def no_network_note(self, since: tuple[int, int]) -> str | None:
+        """The report's one line when no source answered any of the requests made since `since`
+        (`network_count()` taken before the run), else None."""
+        requests, answered = self.network_count()
+        if requests == since[0] or answered > since[1]:
+            return None
+        tried = sorted(self.network.unreachable) or sorted(s for s, st in self.stats.items() if st.failures)
+        example = next(iter(self.network.unreachable.values()), "")
+        return (
+            f"no online source answered ({requests - since[0]} request(s) to {', '.join(tried)}"
+            + (f"; {example}" if example else "")
+            + "): citations the local store cannot settle are Potential (P1), not Hallucinated; "
+            "without a network, --offline checks on the local store alone without waiting for the sources"
+        )
+
+    def network_count(self) -> tuple[int, int]:
+        """Requests made to configured sources and replies received, so far in this client's life."""
+        return self.network.requests, self.network.answered
+
     def call(self, source: str, base: str, deadline: float | None = None, start_by: float | None = None) -> Call:
         end = deadline if deadline is not None else time.monotonic() + self.settings.deadline
         return Call(http=self, source=source, base=base, deadline=end, start_by=start_by)
@@ -430,6 +491,10 @@ class HttpClient:
                 stats.cache_hits += 1
                 call.cache_hits += 1
                 return Response(status=hit[0], url=url, content_type=hit[1], body=hit[2], from_cache=True)
+        if trusted and self.network.is_down():
+            stats.failures += 1
+            self.network.requests += 1
+            raise SourceFailure(source, "no network: no online source could be reached", retry=False)
         breaker = self.breaker(source)
         if not breaker.allow():
             raise SourceFailure(source, "circuit open after repeated failures")
@@ -525,22 +590,28 @@ class HttpClient:
                 budget = min(self.settings.timeout, remaining)
                 call.network_calls += 1
                 stats.calls += 1
+                if pin is None:
+                    self.network.requests += 1
                 start = time.monotonic()
                 try:
                     async with asyncio.timeout(budget):
                         resp = await self._fetch(source, url, headers, stats, pin)
                 except TimeoutError as exc:
                     raise SourceFailure(source, f"no complete reply within {budget:.1f}s") from exc
-                except httpx.ConnectError as exc:
+                except (httpx.ConnectError, httpx.ConnectTimeout) as exc:
                     if pin is not None:  # a URL from a paper whose host takes no connection: a dead link
                         raise Refused(source, f"unreachable ({exc})".replace(" ()", "")) from exc
-                    raise SourceFailure(source, f"{type(exc).__name__}: {exc}".rstrip(": ")) from exc
+                    detail = f"{type(exc).__name__}: {exc}".rstrip(": ")
+                    self.network.connect_failed(source, detail)
+                    raise SourceFailure(source, detail) from exc
                 except httpx.TransportError as exc:
                     raise SourceFailure(source, f"{type(exc).__name__}: {exc}".rstrip(": ")) from exc
                 finally:
                     stats.seconds += time.monotonic() - start
             finally:
                 slots.release()
+            if pin is None:
+                self.network.reply()
             if resp.status in (301, 302, 303, 307, 308) and "location" in resp.headers:
                 url = urljoin(url, resp.headers["location"])
                 continue
