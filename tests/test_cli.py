@@ -201,3 +201,57 @@ def test_output_into_a_missing_directory_fails_before_the_work(seeded: Path, tmp
         code = main(args)
         assert code == 2
         assert "no such directory" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("fmt", ["csv", "sarif", "html"])
+@pytest.mark.parametrize("only_flagged", [False, True])
+def test_streamed_csv_sarif_and_html_are_the_whole_reports(
+    seeded: Path, tmp_path: Path, fmt: str, only_flagged: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """CSV, SARIF and HTML are written citation by citation too (no citation kept in the reports the
+    CLI gets back): the same document as from whole reports."""
+    import argparse
+    import io
+    import re
+    import shutil
+
+    from citetracer.cli import write_reports
+    from citetracer.config import Settings
+    from citetracer.pipeline import Checker
+
+    kept: list[int] = []
+    check_read = Checker.check_read
+
+    def counting(self: Checker, *a: object, **kw: object) -> object:
+        report = check_read(self, *a, **kw)  # type: ignore[arg-type]
+        kept.append(len(report.citations))
+        return report
+
+    monkeypatch.setattr(Checker, "check_read", counting)
+
+    files = [EXAMPLES / "references.bib", EXAMPLES / "references.bib"]
+    twin = tmp_path / "twin" / "store.sqlite"
+    shutil.copytree(seeded.parent, twin.parent, ignore=shutil.ignore_patterns("twin"))
+    out = tmp_path / f"r.{fmt}"
+    flag = ["--only-flagged"] if only_flagged else []
+    args = ["check", *map(str, files), "--store", str(seeded), "--offline", "--format", fmt, *flag, "-o", str(out)]
+    assert main(args) == 1
+    assert kept == [0, 0]  # handed over one by one, none held
+    monkeypatch.setattr(Checker, "check_read", check_read)
+    settings = Settings(store=twin, offline=True)
+    with Checker(settings) as checker:
+        reports = [checker.check(path) for path in files]
+    for r in reports:
+        r.input = str(files[0])
+    whole = io.StringIO()
+    ns = argparse.Namespace(format=fmt, only_flagged=only_flagged, output=out, verbose=False)
+    write_reports(reports, ns, whole, f"offline (local store only) · store {seeded}")
+
+    def comparable(text: str) -> str:
+        return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "WHEN", text).replace(str(twin), str(seeded))
+
+    streamed = out.read_text(encoding="utf-8")
+    if fmt == "sarif":
+        assert json.loads(streamed) == json.loads(whole.getvalue())
+    else:
+        assert comparable(streamed) == comparable(whole.getvalue())

@@ -129,3 +129,23 @@ def test_only_flagged_leaves_out_real_citations(checked_bib: tuple[Path, Report]
     page = render(report, only_flagged=True)
     assert "[resnet]" not in page and "[fabricated]" in page
     assert 'value="Real"' not in page  # no filter for what is not there
+
+
+def test_warnings_known_only_at_the_paper_end_are_shown_once_and_escaped(checked_bib: tuple[Path, Report]) -> None:
+    """A streamed paper learns the run's own warnings (e.g. no source answered) after its citations began."""
+    _, report = checked_bib
+    buf = io.StringIO()
+    page = HtmlReport(buf, title="t")
+    page.begin()
+    page.begin_paper(report.input, warnings=["read: 2 lines skipped"])
+    for c in report.citations:
+        page.citation(c)
+    late = "no online source answered <script>: use --offline"
+    page.end_paper(paper_counts(report), warnings=["read: 2 lines skipped", late])
+    page.end()
+    text = buf.getvalue()
+    known = render(report.model_copy(update={"warnings": ["read: 2 lines skipped", late]}))
+    shown = html.escape(late, quote=True)
+    assert text.count(shown) == known.count(shown) >= 2  # its warning list and the summary row, as if known at once
+    assert text.count("read: 2 lines skipped") == known.count("read: 2 lines skipped")
+    assert "<script>:" not in text

@@ -33,6 +33,7 @@ from citetracer.report.html_report import HtmlReport
 from citetracer.report.render import print_table, write_json, write_jsonl, write_markdown
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources
+from citetracer.report.stream import CsvStream, HtmlStream, JsonlStream, JsonStream, SarifStream
 from citetracer.report.views import paper_counts, visible
 from citetracer.store.api import display_location, open_store
 from citetracer.store.db import StoreBusy, StoreError
@@ -46,6 +47,8 @@ EXIT_CODES = """exit codes:
   3  internal failure (a bug): one line on stderr, the traceback with CITETRACER_DEBUG=1
 """
 FORMATS = ["table", "json", "jsonl", "markdown", "html", "csv", "sarif"]
+#: Formats written citation by citation as judged (report/stream.py); table and markdown take whole reports.
+STREAMED = ("json", "jsonl", "csv", "sarif", "html")
 
 
 def _settings_arguments(reports: bool = True) -> argparse.ArgumentParser:
@@ -303,7 +306,7 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
     if args.output is not None and not args.output.parent.is_dir():  # say so now, not after all the work
         err.print(f"error: {args.output}: no such directory {args.output.parent}", style="red", highlight=False)
         return EXIT_USAGE
-    if args.format in ("json", "jsonl") and args.fix is None:
+    if args.format in STREAMED and args.fix is None:
         return _check_streaming(args, settings, err)
     reports: list[Report] = []
     checker = Checker(settings)
@@ -335,18 +338,36 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
     return EXIT_HALLUCINATED if any(r.has_hallucinated for r in reports) else EXIT_OK
 
 
-def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console) -> int:
-    """`check` with a JSON or JSONL report: each citation is written as it is judged, none is kept
-    (report/stream.py), so memory stays that of the citations in flight however many there are."""
-    from citetracer.report.stream import JsonlStream, JsonStream
+def _stream_writer(args: argparse.Namespace, settings: Settings, out: IO[str]) -> JsonlStream:
+    """The report/stream.py writer of `args.format`."""
+    if args.format == "json":
+        return JsonStream(out, __version__, len(args.files) > 1)
+    if args.format == "csv":
+        return CsvStream(out, __version__, args.only_flagged)
+    if args.format == "sarif":
+        return SarifStream(out, __version__)
+    if args.format == "html":
+        one = len(args.files) == 1
+        html = HtmlReport(
+            out,
+            title=f"citetracer: {args.files[0]}" if one else f"citetracer: {len(args.files)} inputs",
+            context=_context(settings),
+            report_dir=args.output.parent if args.output else None,
+            only_flagged=args.only_flagged,
+        )
+        return HtmlStream(out, __version__, html)
+    return JsonlStream(out, __version__)
 
+
+def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console) -> int:
+    """`check` with a report written citation by citation (STREAMED formats): none is kept
+    (report/stream.py), so memory stays that of the citations in flight however many there are."""
     read_any = False
     checker = Checker(settings)
     try:
         with ExitStack() as stack:
             out = _open_out(stack, args.output)
-            many = len(args.files) > 1
-            writer = JsonStream(out, __version__, many) if args.format == "json" else JsonlStream(out, __version__)
+            writer = _stream_writer(args, settings, out)
             with CheckProgress(err, enabled=any(p.suffix.lower() == ".pdf" for p in args.files)) as progress:
                 for path in args.files:
                     progress.reading(path)
@@ -359,7 +380,7 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
                         progress.console.print(f"warning: {warning}", style="yellow", highlight=False)
                     read_any = True
                     progress.checking(len(read.references))
-                    writer.begin(str(path))
+                    writer.begin(str(path), read.warnings)
                     report = checker.check_read(
                         read, str(path), on_done=progress.citation_done, on_result=writer.citation
                     )

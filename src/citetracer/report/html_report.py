@@ -294,8 +294,14 @@ class HtmlReport:
         # held until the paper ends (one paper's worth), then written Hallucinated first
         self._pending.append((CLASSES.index(v.class_), self._citation_html(c)))
 
-    def end_paper(self, counts: PaperCounts) -> None:
-        """Write the paper's cards, most serious first, and its counts."""
+    def end_paper(self, counts: PaperCounts, warnings: list[str] | None = None) -> None:
+        """Write the paper's cards, most serious first, and its counts; `warnings`: all of the paper's,
+        when some were known only at its end (the run's own, e.g. no source answered)."""
+        late = [w for w in warnings or [] if w not in self._warnings]
+        if late:
+            items = "".join(f"<li>{esc(w)}</li>" for w in late)
+            self.out.write(f'<ul class="warn" title="warnings">{items}</ul>\n')
+            self._warnings += late
         self._pending.sort(key=lambda item: item[0])
         self.out.write("".join(text for _, text in self._pending))
         self._pending = []

@@ -1,21 +1,34 @@
-"""JSON and JSONL reports written citation by citation, as they are judged.
+"""Reports written citation by citation, as they are judged: JSON, JSONL, CSV, SARIF and HTML.
 
 Why: holding every judged citation until the end cost ~20 KB each (20,000
-citations: 430 MB), and the JSON document was then built whole once more.
-These writers take each citation as the pipeline hands it over
-(`Checker.check_read(on_result=...)`), write it and keep only the counts, so a
-report costs the memory of the citations in flight. The JSON document is the
-contract's (DESIGN.md: `citetracer`, `input`, `summary`, `warnings`,
-`citations`, `llm` when agents ran); its keys come in another order (the
-summary follows the citations it counts), which JSON readers ignore.
+citations: 430 MB for JSON, 420-510 MB for CSV, SARIF and HTML), and the
+document was then built whole once more. These writers take each citation as
+the pipeline hands it over (`Checker.check_read(on_result=...)`), write it and
+keep only the counts, so a report costs the memory of the citations in flight
+(HTML keeps one paper's cards as text, to put its Hallucinated ones first).
+The JSON document is the contract's (DESIGN.md: `citetracer`, `input`,
+`summary`, `warnings`, `citations`, `llm` when agents ran); its keys come in
+another order (the summary follows the citations it counts), which JSON
+readers ignore. The terminal table and Markdown, read by a person, and
+`--fix`, which rewrites the whole .bib, still take whole reports.
+
+Each writer: `begin(name, warnings)` per input (the reading's warnings),
+`citation(c)` per citation in order, `end(warnings)` with all of the input's
+warnings (the reading's and the run's), `close()` once.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
+from pathlib import Path
 from typing import IO, Any
 
 from citetracer.records import CitationResult, Report
+from citetracer.report.csv_report import CitationCsv
+from citetracer.report.html_report import HtmlReport
+from citetracer.report.sarif import SarifWriter
+from citetracer.report.views import PaperCounts, is_flagged
 
 
 class _Paper:
@@ -26,12 +39,28 @@ class _Paper:
         self.counts = {"total": 0, "real": 0, "potential": 0, "hallucinated": 0}
         #: Citations an agent reviewed (a few per cent, only with an LLM): the `llm` totals read them.
         self.reviewed: list[CitationResult] = []
+        #: The codes of the flagged citations (the HTML summary's top codes).
+        self.codes: Counter[str] = Counter()
 
     def add(self, c: CitationResult) -> None:
         self.counts["total"] += 1
         self.counts[c.verdict.class_.lower()] += 1
+        if c.verdict.class_ != "Real":
+            self.codes[c.verdict.code] += 1
         if c.cost.agents:
             self.reviewed.append(c)
+
+    def paper_counts(self, warnings: int) -> PaperCounts:
+        c = self.counts
+        return PaperCounts(
+            file=self.report.input,
+            references=c["total"],
+            real=c["real"],
+            potential=c["potential"],
+            hallucinated=c["hallucinated"],
+            warnings=warnings,
+            codes=self.codes,
+        )
 
     def llm(self) -> dict[str, Any] | None:
         if not self.reviewed:
@@ -48,13 +77,16 @@ class JsonlStream:
         self.paper: _Paper | None = None
         self.hallucinated = False
 
-    def begin(self, name: str) -> None:
+    def begin(self, name: str, warnings: list[str] | None = None) -> None:
         self.paper = _Paper(self.version, name)
 
     def citation(self, c: CitationResult) -> None:
         assert self.paper is not None
         self.paper.add(c)
         self.hallucinated = self.hallucinated or c.verdict.class_ == "Hallucinated"
+        self.write(c)
+
+    def write(self, c: CitationResult) -> None:
         self.out.write(json.dumps(c.to_json_dict(), ensure_ascii=False) + "\n")
 
     def end(self, warnings: list[str]) -> None:
@@ -75,7 +107,7 @@ class JsonStream(JsonlStream):
         if many:
             out.write("[\n")
 
-    def begin(self, name: str) -> None:
+    def begin(self, name: str, warnings: list[str] | None = None) -> None:
         super().begin(name)
         if self.papers:
             self.out.write(",\n")
@@ -84,10 +116,7 @@ class JsonStream(JsonlStream):
         self.out.write(head[:-2] + ',\n  "citations": [')
         self.first = True
 
-    def citation(self, c: CitationResult) -> None:
-        assert self.paper is not None
-        self.paper.add(c)
-        self.hallucinated = self.hallucinated or c.verdict.class_ == "Hallucinated"
+    def write(self, c: CitationResult) -> None:
         text = json.dumps(c.to_json_dict(), ensure_ascii=False, indent=2).replace("\n", "\n    ")
         self.out.write(("\n    " if self.first else ",\n    ") + text)
         self.first = False
@@ -104,4 +133,64 @@ class JsonStream(JsonlStream):
 
     def close(self) -> None:
         self.out.write("\n]\n" if self.many else "\n")
+        self.out.flush()
+
+
+class CsvStream(JsonlStream):
+    """One CSV row per citation (report/csv_report.py), written as judged."""
+
+    def __init__(self, out: IO[str], version: str, only_flagged: bool = False) -> None:
+        super().__init__(out, version)
+        self.rows = CitationCsv(out)
+        self.only_flagged = only_flagged
+
+    def write(self, c: CitationResult) -> None:
+        if not self.only_flagged or is_flagged(c):
+            assert self.paper is not None
+            self.rows.add(self.paper.report.input, c)
+
+
+class SarifStream(JsonlStream):
+    """One SARIF log for all inputs: results written as judged, the warnings as notifications at the end."""
+
+    def __init__(self, out: IO[str], version: str) -> None:
+        super().__init__(out, version)
+        self.sarif = SarifWriter(out)
+        self.sarif.begin()
+
+    def write(self, c: CitationResult) -> None:
+        assert self.paper is not None
+        self.sarif.add(self.paper.report.input, c)
+
+    def end(self, warnings: list[str]) -> None:
+        for w in warnings:
+            self.sarif.note(w)
+
+    def close(self) -> None:
+        self.sarif.end()
+        self.out.flush()
+
+
+class HtmlStream(JsonlStream):
+    """The self-contained HTML report (report/html_report.py): each paper's cards as text until it ends."""
+
+    def __init__(self, out: IO[str], version: str, html: HtmlReport) -> None:
+        super().__init__(out, version)
+        self.html = html
+        self.html.begin()
+
+    def begin(self, name: str, warnings: list[str] | None = None) -> None:
+        super().begin(name)
+        self.html.begin_paper(name, pdf=Path(name) if name.lower().endswith(".pdf") else None, warnings=warnings)
+
+    def write(self, c: CitationResult) -> None:
+        self.html.citation(c)
+
+    def end(self, warnings: list[str]) -> None:
+        assert self.paper is not None
+        self.html.end_paper(self.paper.paper_counts(len(warnings)), warnings=warnings)
+        self.out.flush()
+
+    def close(self) -> None:
+        self.html.end()
         self.out.flush()
