@@ -75,3 +75,21 @@ def test_parse_year() -> None:
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
 def test_fold_fast_path_for_plain_ascii_gives_the_general_result(text: str) -> None:
     assert fold(text) == _fold_general(text)
+
+
+def test_latex_nested_too_deep_is_stripped_not_rendered() -> None:
+    """pylatexenc recurses per group and, when the limit is hit inside its macro handling, reports
+    the RecursionError as a TypeError: 300 nested groups crashed the reader (at most stack depths)."""
+    from citetracer.normalize.text import latex_to_text
+
+    deep = "\\newblock %https://e.org/title={title={% and van der title={" * 100
+
+    def at_depth(extra: int) -> str:
+        return at_depth(extra - 1) if extra else latex_to_text(deep)
+
+    for extra in range(12):  # where the recursion limit falls within pylatexenc's frames
+        latex_to_text.cache_clear()
+        text = at_depth(extra)
+        assert "title=" in text and "{" not in text
+    assert latex_to_text("{" * 5000 + "x" + "}" * 5000) == "x"
+    assert latex_to_text("Sch{\\\"o}lkopf {{Deep}} nets") == "Schölkopf Deep nets"  # normal nesting still rendered

@@ -74,10 +74,30 @@ def latex_to_text(value: str) -> str:
     # In BibTeX a bare % is a literal percent sign, not a LaTeX comment.
     escaped = _BARE_PERCENT.sub(r"\\%", value)
     try:
+        if _brace_depth(value) > MAX_LATEX_DEPTH:
+            raise RecursionError("braces nested too deep")
         text = _LATEX.latex_to_text(escaped)
-    except (ValueError, IndexError, RecursionError):
+    except (ValueError, IndexError, RecursionError, TypeError):
+        # pylatexenc recurses once per group and, deep enough, reports the RecursionError as a
+        # TypeError ('unsupported callable'): a hostile reference of 300 nested groups crashed the reader.
         text = re.sub(r"[{}$\\]", "", value)
     return re.sub(r"\s+", " ", text).strip()
+
+
+#: Brace nesting beyond which LaTeX is not rendered, only stripped (real titles nest 2 or 3 deep).
+MAX_LATEX_DEPTH = 40
+
+
+def _brace_depth(value: str) -> int:
+    """The deepest nesting of braces in `value` (unbalanced closers ignored)."""
+    depth = deepest = 0
+    for ch in value:
+        if ch == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch == "}" and depth:
+            depth -= 1
+    return deepest
 
 
 @lru_cache(maxsize=131072)

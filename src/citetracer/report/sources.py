@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from citetracer.extract import MAX_TEXT_BYTES, _bibliography_files
+from citetracer.extract import MAX_TEXT_BYTES, _bibliography_files, looks_like_bibtex
 from citetracer.extract.bibtex import parse_bibtex
 
 Location = tuple[Path, int | None]
@@ -44,7 +44,7 @@ def entry_locations(path: Path) -> dict[str, Location]:
     if text is None:
         return {}
     out: dict[str, Location] = {}
-    if suffix == ".bib" or (suffix != ".bbl" and "\\bibitem" not in text and re.search(r"(?m)^\s*@\w+\s*[{(]", text)):
+    if suffix == ".bib" or (suffix != ".bbl" and "\\bibitem" not in text and looks_like_bibtex(text)):
         for entry in parse_bibtex(text).entries:
             out.setdefault(entry.key, (path, entry.line))
         return out

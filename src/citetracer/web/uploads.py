@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
 
-from citetracer.extract import _bibliography_files
+from citetracer.extract import _bibliography_files, looks_like_bibtex
 from citetracer.report.sources import bib_sources, read_text_file
 from citetracer.scan.inputs import STAGING, ArchiveLimits, Paper, collect, is_archive
 
@@ -85,7 +85,7 @@ def save_upload(src: IO[bytes], folder: Path, name: str, budget: list[int]) -> P
 def save_text(text: str, folder: Path) -> Path:
     """Pasted references as a file: `.bib` when they are BibTeX entries (so the corrected BibTeX and
     SARIF can point into them), else `.txt` (the extractor tells .bbl from plain lines itself)."""
-    suffix = ".bib" if re.search(r"(?m)^\s*@\w+\s*[{(]", text) else ".txt"
+    suffix = ".bib" if looks_like_bibtex(text) else ".txt"
     path = folder / f"{PASTED}{suffix}"
     path.write_text(text, encoding="utf-8")
     return path
