@@ -13,6 +13,7 @@ store = examples/records.jsonl) and `mirror add` of M synthetic JSONL records.
     python bench/hostile.py --jsonl-records 8000000 --citations 20000
     python bench/hostile.py --skip-figures        # the suite alone
     python bench/hostile.py --skip-suite          # the memory figures alone
+    python bench/hostile.py --skip-suite --jsonl-records 0 --formats csv,html   # check figures of some formats
 
 Timing depends on the machine (2 shared cores here); run under `nice` beside other work.
 """
@@ -292,12 +293,14 @@ def run_suite(tmp: Path, env: dict[str, str], web: FakeWeb | None) -> list[Resul
     return results
 
 
-def figures(tmp: Path, env: dict[str, str], citations: int, records: int) -> list[tuple[str, int, float, int]]:
+def figures(
+    tmp: Path, env: dict[str, str], citations: int, records: int, formats: list[str]
+) -> list[tuple[str, int, float, int]]:
     out = []
     store = tmp / "fig.sqlite"
     measure(["mirror", "add", str(ROOT / "examples" / "records.jsonl"), "--store", str(store)], env)
     (tmp / "many.bib").write_text(bib(citations), encoding="utf-8")
-    for fmt in ("json", "jsonl"):
+    for fmt in formats:
         args = [
             "check",
             str(tmp / "many.bib"),
@@ -311,6 +314,8 @@ def figures(tmp: Path, env: dict[str, str], citations: int, records: int) -> lis
         ]
         code, seconds, peak, _ = measure(args, env, timeout=3600)
         out.append((f"check {citations:,} citations (--format {fmt}, offline)", code, seconds, peak))
+    if not records:
+        return out
     jsonl_records(tmp / "records.jsonl", records)
     code, seconds, peak, _ = measure(
         ["mirror", "add", str(tmp / "records.jsonl"), "--store", str(tmp / "add.sqlite")], env, timeout=6 * 3600
@@ -325,6 +330,7 @@ def main() -> int:
     ap.add_argument("--jsonl-records", type=int, default=500_000)
     ap.add_argument("--skip-figures", action="store_true")
     ap.add_argument("--skip-suite", action="store_true", help="the memory figures alone")
+    ap.add_argument("--formats", default="json,jsonl,csv,sarif,html", help="report formats of the check figure")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="citetracer-hostile-") as tmp_name, FakeWeb(RECORDS) as web:
         tmp = Path(tmp_name)
@@ -343,10 +349,13 @@ def main() -> int:
         )
         if not args.skip_figures:
             print(f"\n{'figure':52} {'exit':>4} {'s':>7} {'peak MB':>8}")
-            for name, code, seconds, peak in figures(tmp, env, args.citations, args.jsonl_records):
+            for name, code, seconds, peak in figures(
+                tmp, env, args.citations, args.jsonl_records, args.formats.split(",")
+            ):
                 print(f"{name:52} {code:>4} {seconds:>7.1f} {peak / 1e6:>8.0f}")
     print(
         f"\ncommand: python bench/hostile.py --citations {args.citations} --jsonl-records {args.jsonl_records}"
+        f" --formats {args.formats}"
         + (" --skip-figures" if args.skip_figures else "")
         + (" --skip-suite" if args.skip_suite else "")
     )
