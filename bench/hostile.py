@@ -233,16 +233,24 @@ def cases(tmp: Path, web: FakeWeb | None) -> list[tuple[str, list[str], Callable
         ("index meta.json deleted, then stats", ["mirror", "stats", *s], damage_index),
     ]
     if web is not None:
+        # Each online case on a store of its own, empty: a store holding the cited work (or an earlier
+        # case's answers) would settle the citation before any source is asked.
+        fresh = iter(range(1, 100))
+        empty = ["--store", str(tmp / "online-{}.sqlite")]
+
+        def online(args: list[str]) -> list[str]:
+            return [a.format(next(fresh)) if a.endswith("-{}.sqlite") else a for a in args]
+
         body = Fault(mode="body", status=200, body="{}")
         out += [
             (
                 "online: Crossref + doi.org answer {} for a real DOI",
-                ["check", str(tmp / "one-doi.bib"), *s],
+                online(["check", str(tmp / "one-doi.bib"), *empty]),
                 faults(crossref=body, doi=body),
             ),
             (
                 "online: Crossref + doi.org answer null",
-                ["check", str(tmp / "one-doi.bib"), *s],
+                online(["check", str(tmp / "one-doi.bib"), *empty]),
                 faults(
                     crossref=Fault(mode="body", status=200, body="null"),
                     doi=Fault(mode="body", status=200, body="null"),
@@ -250,15 +258,19 @@ def cases(tmp: Path, web: FakeWeb | None) -> list[tuple[str, list[str], Callable
             ),
             (
                 "online: every source answers 500",
-                ["check", str(tmp / "one-doi.bib"), *s],
+                online(["check", str(tmp / "one-doi.bib"), *empty]),
                 faults(**{"*": Fault(mode="status", status=500)}),
             ),
             (
                 "online: every source hangs",
-                ["check", str(tmp / "one-doi.bib"), *s],
+                online(["check", str(tmp / "one-doi.bib"), *empty]),
                 faults(**{"*": Fault(mode="hang", hang=20)}),
             ),
-            ("online: citation URL file:///etc/passwd", ["check", str(tmp / "invented-url.bib"), *s], faults()),
+            (
+                "online: citation URL file:///etc/passwd",
+                online(["check", str(tmp / "invented-url.bib"), *empty]),
+                faults(),
+            ),
         ]
     out.append((NO_NETWORK, ["check", str(ROOT / "examples" / "references.bib"), *s], none))
     return out
