@@ -43,7 +43,7 @@ def test_tei_title_levels_and_scopes(sets: Path) -> None:
     assert journal_only.first("title") is None and journal_only.first("container") == "Nucl. Phys. A"
     # A monograph title is the container when the entry has an article title.
     assert chapter.first("title") == "Notes on chapters"
-    assert chapter.first("container") == "in A Book of Essays"  # its introducer inside, as anystyle tags it
+    assert chapter.first("container") == "A Book of Essays"
     assert chapter.first("location") == "Berlin"
 
 
@@ -66,22 +66,3 @@ def test_oversized_file_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Mon
     monkeypatch.setattr(labelled, "MAX_BYTES", 100)
     with pytest.raises(ValueError, match="larger than"):
         read_anystyle(path)
-
-
-def test_tei_introducing_words_join_their_field_as_anystyle_tags_them(tmp_path: Path) -> None:
-    path = tmp_path / "t.tei.xml"
-    path.write_text(
-        '<listBibl xmlns="http://www.tei-c.org/ns/1.0"><bibl><author>A. Smith</author>, '
-        '<title level="a">A title</title>. In <title level="m">A Book</title>, '
-        'vol. <biblScope unit="volume">3</biblScope>, pp. <biblScope unit="page">12-15</biblScope>. '
-        "Snapp. <date>1999</date>.</bibl></listBibl>"
-    )
-    (item,) = read_tei(path)
-    assert item.text == "A. Smith, A title. In A Book, vol. 3, pp. 12-15. Snapp. 1999."
-    assert item.first("container") == "In A Book"
-    assert item.first("volume") == "vol. 3"
-    assert item.first("pages") == "pp. 12-15"
-    assert item.first("title") == "A title"
-    # "Snapp." ends in "p." but is a word of its own, not an introducer: it stays other.
-    assert item.first("year") == "1999"
-    assert len(item.char_labels()) == len(item.text)

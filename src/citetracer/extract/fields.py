@@ -178,10 +178,8 @@ def _read_by_rules(raw: str, text: str) -> tuple[Reference, str, list[str]]:
     separator = rest[: len(rest) - len(stripped)]
     if lead and lead.group(0).rstrip().endswith(","):
         separator += ","
-    # Comma style: a comma after the authors, or after the year that follows them ("Smith, J., 2015, Title, J.");
-    # a year closed by a period ("Smith, J., 2015. Title.") starts a sentence style whatever precedes it.
     comma_style = bool(authors) and (
-        "," in separator or (not separator.strip() and not lead and work[:rest_at].rstrip().endswith(","))
+        "," in separator or (not separator.strip() and work[:rest_at].rstrip().endswith(","))
     )
     rest = stripped
 

@@ -144,7 +144,7 @@ def read_tei(path: Path) -> list[LabelledString]:
             has_article = any(t.get("level") == "a" for t in bibl.iter(f"{TEI}title", "title"))
             parts: list[tuple[str, str]] = []
             _walk(bibl, "other", has_article, parts)
-            merged = _introducers_inside(_collapse(parts))
+            merged = _collapse(parts)
             if merged:
                 out.append(LabelledString(merged, group))
     return out
@@ -213,27 +213,6 @@ def _collapse(parts: list[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
         if text.rstrip():
             out.append((label, text.rstrip()))
             break
-    return tuple(out)
-
-
-#: Words that introduce a field ("pp. 12-15", "vol. 3", "no. 4", "In Proceedings", "In: J. Smith (Ed.)"): anystyle
-#: tags them as part of the field they introduce, GROBID's TEI leaves them between elements.
-_INTRODUCER = re.compile(r"(?:^|(?<=\s))(pp?\.|vol\.?|volume|no\.|In:?)\s*$", re.IGNORECASE)
-_INTRODUCED = frozenset({"pages", "volume", "issue", "container", "editor"})
-
-
-def _introducers_inside(parts: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
-    """The TEI parts with a field's introducing word moved inside the field, as anystyle labels it: one set's
-    "pp." tagged pages and the other's tagged other taught the model two answers for one token."""
-    out: list[tuple[str, str]] = []
-    for label, text in parts:
-        m = _INTRODUCER.search(out[-1][1]) if label in _INTRODUCED and out and out[-1][0] == "other" else None
-        if m:
-            before = out.pop()[1][: m.start()]
-            if before:
-                out.append(("other", before))
-            text = m.group(0) + text
-        out.append((label, text))
     return tuple(out)
 
 
