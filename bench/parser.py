@@ -39,7 +39,7 @@ The shipped model's figure on these strings is printed first for reference: it
 was trained on all of them, so it is a fit, not a held-out score. The
 rules-alone figure (no CRF) is the baseline.
 
-    python bench/parser.py                     # everything (17-29 min on 2 shared cores)
+    python bench/parser.py                     # everything (~30 min on 2 shared cores)
     python bench/parser.py --folds 2 --max-folds 1 --no-cross --curve ''   # one fold of two, for exploring
     python bench/parser.py --weights bad=0     # the set weights the models are trained with
 """

@@ -190,16 +190,3 @@ def test_title_words_are_not_names() -> None:
         "Labour",
     )
     assert names("Rethinking Architecture: A Reader in Cultural Theory. London: Routledge, 1997.") == []
-
-
-@pytest.mark.parametrize(
-    ("text", "families"),
-    [
-        ("A.Li, B.Chen", ["Li", "Chen"]),  # a two-letter surname glued to its initial
-        ("O.Bär, W.Rath, U. Wolff", ["Bär", "Rath", "Wolff"]),  # accented
-        ("A. Schmidt, P.deForcrand, C. Gattringer", ["Schmidt", "deForcrand", "Gattringer"]),  # a glued particle
-        ("Strain K A, Goßler S andDanzmann K", ["Strain", "Goßler", "Danzmann"]),  # "and" glued to the name
-    ],
-)
-def test_glued_initials_and_conjunctions_are_split(text: str, families: list[str]) -> None:
-    assert [p.family for p in split_names(text)[0]] == families

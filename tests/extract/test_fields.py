@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citetracer.extract.fields import parse_reference_string, prepare
+from citetracer.extract.fields import parse_reference_string
 
 
 def families(raw: str) -> list[str]:
@@ -282,50 +282,3 @@ def test_a_name_before_an_editor_mark_is_still_read_as_the_author() -> None:
     raw = "Smith, John. Ed. Peter Washington. Ghost Stories. London: Verso, 2008."
     ref = parse_reference_string(raw, labeller=None)
     assert [p.family for p in ref.authors][:1] == ["Smith"]
-
-
-@pytest.mark.parametrize(
-    ("raw", "year", "first_words"),
-    [
-        (
-            "1968 Tzeltal Numerical Classifiers: A Study in Ethnographic Semantics. New York: Academic Press.",
-            1968,
-            "1968 Tzeltal",
-        ),
-        ("(1999) Title of a report. Washington.", 1999, "(1999) Title"),
-        ("2011 Nanotechnology 22 245604", 2011, "2011 Nanotechnology"),
-    ],
-)
-def test_a_year_opening_the_string_is_not_a_list_label(raw: str, year: int, first_words: str) -> None:
-    assert prepare(raw).startswith(first_words)
-    assert parse_reference_string(raw).year == year
-
-
-@pytest.mark.parametrize(
-    ("raw", "rest"),
-    [
-        ("12. Smith, J. Title.", "Smith, J. Title."),
-        ("[3] J. Kam. Title.", "J. Kam. Title."),
-        ("(4) Smith, J. Title.", "Smith, J. Title."),
-        ("17.Creed PA, Hicks RE. Title.", "Creed PA, Hicks RE. Title."),
-        ("26-Vellin J-F, Achim V. Title.", "Vellin J-F, Achim V. Title."),
-        ("• Cornwall, Mark. Title.", "Cornwall, Mark. Title."),
-        ("- V. Donier, Title.", "V. Donier, Title."),
-        ("———. 1983. Title.", "———. 1983. Title."),
-        ("3.2 million years ago.", "3.2 million years ago."),
-    ],
-)
-def test_list_labels_and_bullets_are_removed(raw: str, rest: str) -> None:
-    assert prepare(raw) == rest
-
-
-def test_glued_list_label_does_not_hide_the_authors() -> None:
-    raw = "17.Creed PA, Hicks RE, Machin MA. Behavioural plasticity and mental health outcomes. J Occup Health Psychol."
-    assert families(raw) == ["Creed", "Hicks", "Machin"]
-
-
-@pytest.mark.parametrize("raw", ["Cardiovascular Research 47 (2000) 556–566", "Brain Research 959 (2003) 29–38"])
-def test_no_authors_when_the_model_reads_none(raw: str) -> None:
-    # The rules read "Cardiovascular Research 47" as an organisation (its year follows in parentheses); the model
-    # labels it the journal and no token an author, and its reading wins.
-    assert families(raw) == []

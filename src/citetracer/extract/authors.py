@@ -37,8 +37,7 @@ MAX_NAME_TOKENS = 4  # words of one name besides its particles ("G. L. Van der H
 _GLUED_PARTICLE = re.compile(r"^(?:de|da|di|du|del|van|von|le|la)[A-Z][a-z]")
 #: Initials in parentheses after the surname (French: "Blancquaert (G.), Deschodt (L.).", "ARNAUD (A.-F.),").
 _BRACKETED_INITIALS = re.compile(r"^\(((?:[A-Z][a-z]?\.?[-–]?){1,4})\)([,.;:]*)$")
-#: Initials glued to the surname ("K.Ueno", "A.Li", "O.Bär", "P.deForcrand"), or "and" to the next name ("andM.").
-_GLUED_INITIAL = re.compile(r"^(?:[A-Z]\.){1,3}(?=(?:de|van|von)?[A-ZÀ-Þ][a-zß-ÿ][\w'’-]*[,.;:]?$)|^and(?=[A-Z])")
+_GLUED_INITIAL = re.compile(r"^(?:[A-Z]\.){1,3}(?=[A-Z][a-z]{2,}[,.;:]?$)")
 
 INIT, NAME, PARTICLE, AND, ETAL, EDITOR, SUFFIX, OTHER = range(8)
 

@@ -53,13 +53,7 @@ _ARXIV = re.compile(
 _URL = re.compile(r"(?:https?://|www\.)[^\s<>\"]+")
 _YEAR_PAREN = re.compile(r"\((?:[A-Za-z]+\.?\s+)?(?:\d{1,2},?\s+)?((?:1[5-9]|20)\d\d)[a-z]?(?:[,;][^)]{0,20})?\)")
 _YEAR = re.compile(r"(?<![\d/.\-:])((?:1[89]|20)\d\d)[a-z]?(?![\d/\-]|\.\d)")
-#: A list label opening the string ("[12]", "(3)", "12.", "12 ", glued "17.Creed", "26-Vellin", a bullet "•");
-#: a year opening it ("1968 Title.", "(1999)", "2011 Nanotechnology 22": author-date styles without authors,
-#: physics lists) is not one.
-_LABEL = re.compile(
-    r"^\s*(?:\[[^\]]{1,20}\]|[•·▪*\uf02d\uf0b7-](?=\s)"
-    r"|(?!\(?(?:1[5-9]|20)\d\d\b)(?:\(\d{1,4}\)|\d{1,4}(?:\.(?=\s|[^\W\d_])|-(?=[A-Z])|\s(?=\D))))\s*"
-)
+_LABEL = re.compile(r"^\s*(?:\[[^\]]{1,20}\]|\(\d{1,4}\)|\d{1,4}\.(?=\s)|\d{1,4}\s(?=\D))\s*")
 _QUOTED = re.compile(r"(?:“|\"|``|‘‘|«|(?<!\w)[‘'](?=[\w“\"]))\s*(.{6,}?)\s*(?:”|\"|''|’’|»|[’'](?![^\W\d_]))")
 _PAGES = re.compile(r"(?<![\w.])(?:pp?\.\s*|pages\s+)?([A-Za-z]?\d{1,6})\s*(?:-|–|—|--)\s*([A-Za-z]?\d{1,6})(?![\w])")
 _VOLUME = re.compile(
@@ -274,8 +268,6 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
     names, et_al, _ = split_names(found.get("author", ""))
     if names:
         update["authors"], update["et_al"] = names, et_al or ref.et_al
-    elif "author" not in found:
-        update["authors"], update["et_al"] = [], False
     year = normalizers.date(found.get("year", ""))
     if year:
         update["year"] = year
