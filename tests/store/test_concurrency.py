@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -178,3 +179,35 @@ def test_a_killed_add_shows_in_stats_and_the_same_add_resumes_it(tmp_path: Path)
     got = stats(store)
     assert got["by_source"] == {"mine": 60_000} and got["indexed_documents"] == 60_000
     assert got["unfinished_ingests"] == {}
+
+
+def _open_at(path: str, start: float, results: Any) -> None:
+    from citetracer.store.db import Store, StoreError
+
+    while time.time() < start:
+        pass
+    try:
+        Store(Path(path)).close()
+        results.put("ok")
+    except StoreError as exc:
+        results.put(str(exc))
+
+
+def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path: Path) -> None:
+    """Six processes create one new store at the same moment, eight times over: in WAL mode the one
+    whose schema statement read before another's write got "database is locked" at once (a run in
+    four failed, as two `mirror add`s on a new store did in CI); every open must succeed."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    for attempt in range(8):
+        path = str(tmp_path / f"s{attempt}.sqlite")
+        results = ctx.Queue()
+        start = time.time() + 0.3
+        procs = [ctx.Process(target=_open_at, args=(path, start, results)) for _ in range(6)]
+        for proc in procs:
+            proc.start()
+        for proc in procs:
+            proc.join(timeout=60)
+        got = [results.get(timeout=5) for _ in procs]
+        assert got == ["ok"] * 6, got

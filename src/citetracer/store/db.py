@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import random
 import shutil
 import sqlite3
 import time
@@ -94,6 +95,14 @@ CREATE INDEX IF NOT EXISTS records_venue_year ON records(venue_key, year);
 """
 
 
+#: Seconds an open keeps retrying a schema setup that lost a race with another process opening the store.
+SETUP_WAIT = 30.0
+
+
+def _is_busy(exc: sqlite3.OperationalError) -> bool:
+    return any(word in str(exc) for word in ("database is locked", "database is busy"))
+
+
 class StoreError(Exception):
     """The store file cannot be opened or is not a citetracer store."""
 
@@ -137,6 +146,23 @@ class Store:
             self._catch_up_index()
 
     def _connect(self) -> None:
+        """Connect and make sure the schema is there. Processes opening one new store at once race on
+        creating it: in WAL mode a statement that reads the schema and then writes it gets "database is
+        locked" at once, without waiting, when another process wrote in between (two `mirror add`s on a
+        new store failed 1 run in 4). Every step here is idempotent, so a lost race is simply retried."""
+        deadline = time.monotonic() + SETUP_WAIT
+        while True:
+            try:
+                self._connect_once()
+                return
+            except StoreError as exc:
+                busy = isinstance(exc.__cause__, sqlite3.OperationalError) and _is_busy(exc.__cause__)
+                if not busy or time.monotonic() > deadline:
+                    raise
+                self.db.close()
+                time.sleep(random.uniform(0.02, 0.1))  # apart from the other openers
+
+    def _connect_once(self) -> None:
         try:
             self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
             self.db.execute("PRAGMA journal_mode=WAL")
