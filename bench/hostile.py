@@ -25,7 +25,6 @@ import gzip
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -37,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tests.fakeweb.server import FakeWeb, Fault  # noqa: E402
+from tests.fakeweb.server import FakeWeb, Fault, closed_url  # noqa: E402
 
 LIMIT_SECONDS, LIMIT_BYTES = 60.0, 1.5e9
 RECORDS = ROOT / "tests" / "fakeweb" / "records.jsonl"
@@ -235,22 +234,21 @@ def cases(tmp: Path, web: FakeWeb | None) -> list[tuple[str, list[str], Callable
     if web is not None:
         # Each online case on a store of its own, empty: a store holding the cited work (or an earlier
         # case's answers) would settle the citation before any source is asked.
-        fresh = iter(range(1, 100))
-        empty = ["--store", str(tmp / "online-{}.sqlite")]
+        stores = iter(range(1, 100))
 
-        def online(args: list[str]) -> list[str]:
-            return [a.format(next(fresh)) if a.endswith("-{}.sqlite") else a for a in args]
+        def online(bib: str) -> list[str]:
+            return ["check", str(tmp / bib), "--store", str(tmp / f"online-{next(stores)}.sqlite")]
 
         body = Fault(mode="body", status=200, body="{}")
         out += [
             (
                 "online: Crossref + doi.org answer {} for a real DOI",
-                online(["check", str(tmp / "one-doi.bib"), *empty]),
+                online("one-doi.bib"),
                 faults(crossref=body, doi=body),
             ),
             (
                 "online: Crossref + doi.org answer null",
-                online(["check", str(tmp / "one-doi.bib"), *empty]),
+                online("one-doi.bib"),
                 faults(
                     crossref=Fault(mode="body", status=200, body="null"),
                     doi=Fault(mode="body", status=200, body="null"),
@@ -258,17 +256,17 @@ def cases(tmp: Path, web: FakeWeb | None) -> list[tuple[str, list[str], Callable
             ),
             (
                 "online: every source answers 500",
-                online(["check", str(tmp / "one-doi.bib"), *empty]),
+                online("one-doi.bib"),
                 faults(**{"*": Fault(mode="status", status=500)}),
             ),
             (
                 "online: every source hangs",
-                online(["check", str(tmp / "one-doi.bib"), *empty]),
+                online("one-doi.bib"),
                 faults(**{"*": Fault(mode="hang", hang=20)}),
             ),
             (
                 "online: citation URL file:///etc/passwd",
-                online(["check", str(tmp / "invented-url.bib"), *empty]),
+                online("invented-url.bib"),
                 faults(),
             ),
         ]
@@ -280,17 +278,11 @@ def cases(tmp: Path, web: FakeWeb | None) -> list[tuple[str, list[str], Callable
 NO_NETWORK = "no network: every source refuses connections"
 
 
-def closed_port() -> str:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return f"http://127.0.0.1:{sock.getsockname()[1]}/"
-
-
 def no_network_env(env: dict[str, str]) -> dict[str, str]:
     out = dict(env)
     for key in env:
         if key.startswith("CITETRACER_") and key.endswith("_URL") and key != "CITETRACER_SEARXNG_URL":
-            out[key] = closed_port()
+            out[key] = closed_url()
     return out
 
 

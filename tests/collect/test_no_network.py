@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
 import subprocess
 import sys
 import time
@@ -15,17 +14,9 @@ import pytest
 
 from citetracer.collect.http import HttpClient, SourceFailure
 from citetracer.config import DEFAULT_SOURCE_URLS, OnlineSettings
-from tests.fakeweb.server import FakeWeb, Fault
+from tests.fakeweb.server import FakeWeb, Fault, closed_url
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def closed_port() -> str:
-    """A loopback URL nothing listens on (connection refused, as with no network)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/"
 
 
 def client() -> HttpClient:
@@ -47,7 +38,7 @@ def test_three_unreachable_sources_and_no_answer_mean_no_network(web: FakeWeb) -
     before_hits = web.hits["crossref"]
 
     async def run() -> list[str]:
-        out = [await ask(http, name, closed_port()) for name in ("openalex", "dblp", "arxiv")]
+        out = [await ask(http, name, closed_url()) for name in ("openalex", "dblp", "arxiv")]
         out.append(await ask(http, "crossref", web.sources()["crossref"]))  # would answer: never asked
         await http.aclose()
         return out
@@ -67,7 +58,7 @@ def test_one_answer_anywhere_means_the_network_works(web: FakeWeb) -> None:
 
     async def run() -> list[str]:
         out = [await ask(http, "crossref", web.sources()["crossref"])]
-        out += [await ask(http, name, closed_port()) for name in ("openalex", "dblp", "arxiv", "datacite")]
+        out += [await ask(http, name, closed_url()) for name in ("openalex", "dblp", "arxiv", "datacite")]
         await http.aclose()
         return out
 
@@ -81,7 +72,7 @@ def test_a_probe_after_the_cooldown_finds_the_network_back(web: FakeWeb) -> None
     http = client()
 
     async def run() -> list[str]:
-        out = [await ask(http, name, closed_port()) for name in ("openalex", "dblp", "arxiv")]
+        out = [await ask(http, name, closed_url()) for name in ("openalex", "dblp", "arxiv")]
         out.append(await ask(http, "crossref", web.sources()["crossref"]))
         http.network.cooldown = 0.0  # the cooldown is over: the next request probes
         out.append(await ask(http, "crossref", web.sources()["crossref"]))
@@ -104,7 +95,7 @@ def test_check_without_a_network_says_so_once_and_suggests_offline(tmp_path: Pat
     }
     for name in DEFAULT_SOURCE_URLS:
         if name != "searxng":
-            env[f"CITETRACER_{name.upper()}_URL"] = closed_port()
+            env[f"CITETRACER_{name.upper()}_URL"] = closed_url()
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(

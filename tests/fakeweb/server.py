@@ -117,6 +117,13 @@ class Server:
             return self.hits[source]
 
 
+def closed_url() -> str:
+    """A base URL on 127.0.0.1 where nothing listens: a service that takes no connection, as without a network."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return f"http://127.0.0.1:{sock.getsockname()[1]}/"
+
+
 def _json(obj: Any) -> bytes:
     return json.dumps(obj).encode()
 

@@ -347,16 +347,19 @@ def _stream_writer(args: argparse.Namespace, settings: Settings, out: IO[str]) -
     if args.format == "sarif":
         return SarifStream(out, __version__)
     if args.format == "html":
-        one = len(args.files) == 1
-        html = HtmlReport(
-            out,
-            title=f"citetracer: {args.files[0]}" if one else f"citetracer: {len(args.files)} inputs",
-            context=_context(settings),
-            report_dir=args.output.parent if args.output else None,
-            only_flagged=args.only_flagged,
-        )
-        return HtmlStream(out, __version__, html)
+        return HtmlStream(out, __version__, _html_report(args, out, [str(p) for p in args.files], _context(settings)))
     return JsonlStream(out, __version__)
+
+
+def _html_report(args: argparse.Namespace, out: IO[str], inputs: list[str], context: str) -> HtmlReport:
+    """The HTML report of `check` for `inputs` (streamed or from whole reports alike)."""
+    return HtmlReport(
+        out,
+        title=f"citetracer: {inputs[0]}" if len(inputs) == 1 else f"citetracer: {len(inputs)} inputs",
+        context=context,
+        report_dir=args.output.parent if args.output else None,
+        only_flagged=args.only_flagged,
+    )
 
 
 def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console) -> int:
@@ -414,13 +417,7 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
         for r in reports:
             write_markdown(_flagged_only(r) if only_flagged else r, out)
     elif args.format == "html":
-        html = HtmlReport(
-            out,
-            title=f"citetracer: {reports[0].input}" if len(reports) == 1 else f"citetracer: {len(reports)} inputs",
-            context=context,
-            report_dir=args.output.parent if args.output else None,
-            only_flagged=only_flagged,
-        )
+        html = _html_report(args, out, [r.input for r in reports], context)
         html.begin()
         for r in reports:
             html.begin_paper(

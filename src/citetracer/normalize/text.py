@@ -74,7 +74,7 @@ def latex_to_text(value: str) -> str:
     # In BibTeX a bare % is a literal percent sign, not a LaTeX comment.
     escaped = _BARE_PERCENT.sub(r"\\%", value)
     try:
-        if _brace_depth(value) > MAX_LATEX_DEPTH:
+        if value.count("{") > MAX_LATEX_DEPTH and _brace_depth(value) > MAX_LATEX_DEPTH:
             raise RecursionError("braces nested too deep")
         text = _LATEX.latex_to_text(escaped)
     except (ValueError, IndexError, RecursionError, TypeError):

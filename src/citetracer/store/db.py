@@ -154,37 +154,37 @@ class Store:
         while True:
             try:
                 self._connect_once()
-                return
-            except StoreError as exc:
-                busy = isinstance(exc.__cause__, sqlite3.OperationalError) and _is_busy(exc.__cause__)
-                if not busy or time.monotonic() > deadline:
-                    raise
-                self.db.close()
+                break
+            except sqlite3.OperationalError as exc:
+                if getattr(self, "db", None) is not None:
+                    self.db.close()
+                if not _is_busy(exc) or time.monotonic() > deadline:
+                    raise StoreError(f"{self.path}: not a usable citetracer store ({exc})") from exc
                 time.sleep(random.uniform(0.02, 0.1))  # apart from the other openers
+            except sqlite3.DatabaseError as exc:
+                raise StoreError(f"{self.path}: not a usable citetracer store ({exc})") from exc
+        self._file_id = _file_id(self.path)
 
     def _connect_once(self) -> None:
-        try:
-            self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=NORMAL")
-            # Reads through a memory map: ranking reads ~20 random rows per title query, and at 8M
-            # records each read through the page cache costs ~40 us of system calls (halved this way).
-            # SQLite caps the map at its compiled maximum (2 GB); a rebuild replaces the file by
-            # rename, never truncating a mapped one.
-            self.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
-            self.db.executescript(TABLES)
-            columns = {row[1] for row in self.db.execute("PRAGMA table_info(records)")}
-            if "xref" not in columns:  # stores written before crossrefs were kept
-                self.db.execute("ALTER TABLE records ADD COLUMN xref INTEGER")
-            self.db.executescript(INDEXES)
-            self.memo = MemoTable(self.db)
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('build', ?)", (uuid.uuid4().hex,))
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('seq', '0')")
-            self.db.execute("INSERT OR IGNORE INTO meta VALUES ('indexed_seq', '0')")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(f"{self.path}: not a usable citetracer store ({exc})") from exc
-        self._file_id = _file_id(self.path)
+        """One try of `_connect` (sqlite3 errors go to it)."""
+        self.db = sqlite3.connect(str(self.path), timeout=30, isolation_level=None)
+        self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        # Reads through a memory map: ranking reads ~20 random rows per title query, and at 8M
+        # records each read through the page cache costs ~40 us of system calls (halved this way).
+        # SQLite caps the map at its compiled maximum (2 GB); a rebuild replaces the file by
+        # rename, never truncating a mapped one.
+        self.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
+        self.db.executescript(TABLES)
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(records)")}
+        if "xref" not in columns:  # stores written before crossrefs were kept
+            self.db.execute("ALTER TABLE records ADD COLUMN xref INTEGER")
+        self.db.executescript(INDEXES)
+        self.memo = MemoTable(self.db)
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('build', ?)", (uuid.uuid4().hex,))
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('seq', '0')")
+        self.db.execute("INSERT OR IGNORE INTO meta VALUES ('indexed_seq', '0')")
 
     def _open_index(self) -> None:
         """Open the title index; a damaged one is rebuilt from the records (SQLite is the truth).
