@@ -313,22 +313,16 @@ def test_very_long_pdf_is_read_near_its_bibliography(make_pdf: Callable[..., Pat
     assert any("2000 pages" in w for w in result.warnings)
 
 
-def astral_pdf(path: Path, lines: list[str]) -> Path:
-    """A one-page PDF whose font maps '~' to U+1D6FC (mathematical italic alpha, outside the BMP) through
-    its ToUnicode CMap, as TeX-made papers do for symbols in titles ("H-alpha")."""
-    cmap = (
-        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Astral def "
-        b"1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <7E> <D835DEFC> endbfchar "
-        b"endcmap CMapName currentdict /CMap defineresource pop end end"
-    )
-    content = b"BT /F1 10 Tf 14 TL 72 760 Td " + b" ".join(b"(" + t.encode() + b") Tj T*" for t in lines) + b" ET"
+def one_font_pdf(path: Path, content: bytes, font: bytes, more: tuple[bytes, ...] = ()) -> Path:
+    """A one-page A4 PDF written by hand: `content` drawn with font /F1 (`font`, its dictionary), and
+    `more` objects numbered from 6 (for the font to refer to)."""
     objects = [
         b"<</Type/Catalog/Pages 2 0 R>>",
         b"<</Type/Pages/Kids[3 0 R]/Count 1>>",
         b"<</Type/Page/Parent 2 0 R/MediaBox[0 0 595 842]/Resources<</Font<</F1 4 0 R>>>>/Contents 5 0 R>>",
-        b"<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding/WinAnsiEncoding/ToUnicode 6 0 R>>",
+        font,
         b"<</Length %d>>stream\n" % len(content) + content + b"\nendstream",
-        b"<</Length %d>>stream\n" % len(cmap) + cmap + b"\nendstream",
+        *more,
     ]
     out = b"%PDF-1.4\n"
     offsets = []
@@ -341,6 +335,19 @@ def astral_pdf(path: Path, lines: list[str]) -> Path:
     out += b"trailer\n<</Size %d/Root 1 0 R>>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     path.write_bytes(out)
     return path
+
+
+def astral_pdf(path: Path, lines: list[str]) -> Path:
+    """A one-page PDF whose font maps '~' to U+1D6FC (mathematical italic alpha, outside the BMP) through
+    its ToUnicode CMap, as TeX-made papers do for symbols in titles ("H-alpha")."""
+    cmap = (
+        b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap /CMapName /Astral def "
+        b"1 begincodespacerange <00> <FF> endcodespacerange 1 beginbfchar <7E> <D835DEFC> endbfchar "
+        b"endcmap CMapName currentdict /CMap defineresource pop end end"
+    )
+    content = b"BT /F1 10 Tf 14 TL 72 760 Td " + b" ".join(b"(" + t.encode() + b") Tj T*" for t in lines) + b" ET"
+    font = b"<</Type/Font/Subtype/Type1/BaseFont/Helvetica/Encoding/WinAnsiEncoding/ToUnicode 6 0 R>>"
+    return one_font_pdf(path, content, font, (b"<</Length %d>>stream\n" % len(cmap) + cmap + b"\nendstream",))
 
 
 def test_characters_beyond_the_bmp_are_whole_characters(tmp_path: Path) -> None:
@@ -399,3 +406,55 @@ def test_attach_accents_only_over_a_letter() -> None:
     # An opening quote beside a word (not over a letter) stays a quote; so does a prime after a digit.
     quote = [c("`", 0, 3), c("`", 3, 3), c("P", 6), c("x", 11), c("2", 20), c("\u00b4", 25, 3)]
     assert "".join(ch.ch for ch in _attach_accents(quote)) == "``Px2\u00b4"
+
+
+def test_kerned_capitals_whose_advance_the_font_misstates_stay_in_their_word(tmp_path: Path) -> None:
+    """A font whose widths call 'V' narrower than its glyph: the text layer sees a gap after every V and
+    generates a space ('V alentin V assilev-Galindo', 'Ruud V an Deursen'), and the author reader stopped
+    there. The glyphs' ink says the letters touch; a word space kerned in (no space character) stays."""
+    from fpdf.fonts import CORE_FONTS_CHARWIDTHS
+
+    times = CORE_FONTS_CHARWIDTHS["times"]
+    widths = [300 if c == ord("V") else times.get(chr(c), 500) for c in range(32, 256)]
+    font = b"<</Type/Font/Subtype/Type1/BaseFont/Times-Roman/Encoding/WinAnsiEncoding/FirstChar 32/LastChar 255"
+    font += b"/Widths[" + " ".join(map(str, widths)).encode() + b"]>>"
+    # Each V is followed by a kern that puts the next letter where the true width of V ends.
+    kern = b") -420 ("
+    lines = [
+        b"[(References)] TJ",
+        b"[([1] )] TJ",
+        b"[(V" + kern + b"alentin V" + kern + b"assilev-Galindo, Ruud V" + kern + b"an Deursen, and J.) -260 "
+        b"(Lang. 2020.)] TJ",
+        b"[(Learning molecular dynamics. Nature Communications 11, 1-9.)] TJ",
+    ]
+    content = b"BT /F1 10 Tf 14 TL 72 760 Td " + b" T* ".join(lines) + b" ET"
+    refs = read_references(one_font_pdf(tmp_path / "kerned.pdf", content, font)).references
+    assert len(refs) == 1
+    assert "Valentin Vassilev-Galindo, Ruud Van Deursen, and J. Lang" in (refs[0].raw or "")
+    assert [a.family for a in refs[0].authors] == ["Vassilev-Galindo", "Van Deursen", "Lang"]
+
+
+def test_accents_the_layer_gives_as_letters_or_control_codes_are_attached() -> None:
+    """The circumflex and caron (U+02C6, U+02C7) are letters to Python: the circumflex was attached to
+    itself and lost ("Jérome"); a bitmap font's OT1 codes (0x13 acute, 0x7F diaeresis) came out as control
+    characters ("Ga\\x13bor"); an accent whose ink lies just above its letter's ink box is still its own;
+    and OT1's "ł" is an "l" under a stroke the layer calls a space."""
+    from citetracer.extract.pdfdoc import _attach_accents, _Char, _join_split_glyphs
+
+    def c(ch: str, x0: float, w: float = 5.0, y0: float = 0.0) -> _Char:
+        return _Char(ch, x0, y0, x0 + w, y0 + 10.0, 10.0, ink0=x0 + 0.3, ink1=x0 + w - 0.3)
+
+    def text(chars: list[_Char]) -> str:
+        return "".join(ch.ch for ch in _join_split_glyphs(_attach_accents(chars)))
+
+    jerome = [c("J", 0), c("\u00b4", 5, 5), c("e", 5), c("r", 10), c("\u02c6", 14, 5), c("o", 14), c("m", 19)]
+    assert text([*jerome, c("e", 27)]) == "Jérôme"
+    gabor = [c("G", 0, 7), c("\x13", 7), c("a", 7), c("b", 12), c("o", 17), c("r", 22)]
+    assert text(gabor) == "Gábor"
+    # Ink boxes only: the diaeresis sits above the 'a' box, not inside it.
+    above = [c("F", 0), c("\u00a8", 5, 5, y0=-9.0), c("a", 5), c("t", 10)]
+    assert text(above) == "Fät"
+    stroke = _Char(" ", ink0=10.3, ink1=12.5)
+    assert text([c("a", 0), c("w", 5), stroke, c("l", 10, 2.5), c("o", 12.5)]) == "awło"
+    # A control code over nothing is dropped; a real space (no ink) between words stays.
+    assert text([c("a", 0), _Char(" "), c("\x13", 30), c("b", 10)]) == "a b"

@@ -173,6 +173,22 @@ SPACING_ACCENTS = {
     "\u02dd": "\u030b",  # double acute
     "\u00af": "\u0304",  # macron
 }
+#: The same accents where the text layer gives a bitmap (Type 3) OT1 font's codes as they are
+#: (dvips output): control characters no text holds, read as accents only when drawn over a letter.
+OT1_ACCENTS = {
+    "\x12": "\u0300",  # grave
+    "\x13": "\u0301",  # acute
+    "\x14": "\u030c",  # caron
+    "\x15": "\u0306",  # breve
+    "\x16": "\u0304",  # macron
+    "\x17": "\u030a",  # ring above
+    "\x18": "\u0327",  # cedilla
+    "\x7f": "\u0308",  # diaeresis
+}
+#: A space the PDF library inserted between two letters whose glyphs are closer than this share of
+#: the type size is no word space: a kerned capital ("V alentin", "Ruud V an") whose advance the
+#: font misstates. TeX's narrowest word space is about 0.17 em, side bearings included more.
+GENERATED_SPACE_EM = 0.1
 #: Letters TeX puts accents on in their dotless form (\'{\i}).
 DOTLESS = {"\u0131": "i", "\u0237": "j"}
 
@@ -188,6 +204,10 @@ class _Char:
     y1: float = 0.0
     size: float = 0.0
     bold: bool = False
+    #: The glyph's ink (tight box) left and right x; a space carries the library's "generated" flag.
+    ink0: float = 0.0
+    ink1: float = 0.0
+    generated: bool = False
 
 
 def _mark(ch: str) -> str:
@@ -196,29 +216,44 @@ def _mark(ch: str) -> str:
     write U+0301 with its own box, away from its letter in stream order)."""
     if ch in SPACING_ACCENTS:
         return SPACING_ACCENTS[ch]
+    if ch in OT1_ACCENTS:
+        return OT1_ACCENTS[ch]
     return ch if len(ch) == 1 and unicodedata.category(ch) == "Mn" else ""
 
 
 def _attach_accents(chars: list[_Char]) -> list[_Char]:
     """Accents drawn over (or under) a letter become part of that letter ("a" + "´" -> "á"),
     wherever the text layer put them; the spaces the layer generated around a moved accent go too.
-    An accent over no letter (a prime, a quote) stays as it is."""
+    An accent over no letter (a prime, a quote) stays as it is, except an OT1 code, which is dropped.
+
+    The letter is the one whose width holds the accent's centre and whose box holds its middle
+    height; failing that, the nearest such letter just below (or above: a cedilla) it, because some
+    producers give glyphs their ink box only, and the accent's ink sits outside the letter's."""
     accents = [k for k, c in enumerate(chars) if _mark(c.ch)]
     if not accents:
         return chars
-    letters = [k for k, c in enumerate(chars) if c.ch.isalpha()]
+    # Not the accents themselves: the circumflex and caron (U+02C6, U+02C7) are "letters" to Python.
+    letters = [k for k, c in enumerate(chars) if c.ch.isalpha() and not _mark(c.ch)]
     drop: set[int] = set()
     for k in accents:
         a = chars[k]
         centre, mid = (a.x0 + a.x1) / 2, (a.y0 + a.y1) / 2
-        best, best_overlap = None, 0.0
+        best, best_key = None, (0.0, 0.0)
         for j in letters:
             b = chars[j]
-            if b.x0 <= centre <= b.x1 and b.y0 <= mid <= b.y1:
-                overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
-                if best is None or overlap > best_overlap:
-                    best, best_overlap = j, overlap
+            if not b.x0 <= centre <= b.x1:
+                continue
+            reach = 0.5 * max(b.size, b.y1 - b.y0)
+            if not b.y0 - reach <= mid <= b.y1 + reach:
+                continue
+            outside = max(b.y0 - mid, mid - b.y1, 0.0)
+            overlap = min(a.x1, b.x1) - max(a.x0, b.x0)
+            key = (-outside, overlap)
+            if best is None or key > best_key:
+                best, best_key = j, key
         if best is None:
+            if a.ch in OT1_ACCENTS:
+                drop.add(k)
             continue
         base = chars[best]
         letter = DOTLESS.get(base.ch, base.ch)
@@ -230,6 +265,35 @@ def _attach_accents(chars: list[_Char]) -> list[_Char]:
             if 0 <= side < len(chars) and chars[side].ch == " ":
                 drop.add(side)
     return [c for k, c in enumerate(chars) if k not in drop]
+
+
+def _join_split_glyphs(chars: list[_Char]) -> list[_Char]:
+    """Spaces that split a word, told from the glyphs' positions:
+    - a space the library generated between two letters whose ink nearly touches ("V alentin",
+      "G ábor": the font misstates the capital's advance, so the library saw a gap that is not there);
+    - the stroke of TeX's OT1 "ł", a glyph the text layer calls a space but which has ink and lies
+      over the "l" after it ("Paw lowski" -> "Pawłowski")."""
+    drop: set[int] = set()
+    for k in range(1, len(chars) - 1):
+        c = chars[k]
+        if c.ch != " ":
+            continue
+        before, after = chars[k - 1], chars[k + 1]
+        if not (before.ch.isalpha() and after.ch.isalpha()):
+            continue
+        em = max(before.size, after.size, 1.0)
+        if c.generated and after.ink0 - before.ink1 < GENERATED_SPACE_EM * em:
+            drop.add(k)
+        elif (
+            not c.generated
+            and c.ink1 - c.ink0 > 0.1
+            and after.ch in "lL"
+            and c.ink0 < after.ink1
+            and after.ink0 < c.ink1
+        ):
+            after.ch = "ł" if after.ch == "l" else "Ł"
+            drop.add(k)
+    return [c for k, c in enumerate(chars) if k not in drop] if drop else chars
 
 
 def _chars(textpage: Any, height: float) -> tuple[list[_Char], int, int]:
@@ -259,7 +323,10 @@ def _chars(textpage: Any, height: float) -> tuple[list[_Char], int, int]:
             out.append(_Char("\n"))
             continue
         if ch.isspace():
-            out.append(_Char(" "))
+            space = _Char(" ", generated=bool(pdfium_c.FPDFText_IsGenerated(tp, i) == 1))
+            if not space.generated and ch == " ":
+                _ink(tp, i, space)
+            out.append(space)
             continue
         if abs(math.sin(pdfium_c.FPDFText_GetCharAngle(tp, i))) > 0.1:
             continue  # rotated text: margin stamps, axis labels
@@ -274,8 +341,17 @@ def _chars(textpage: Any, height: float) -> tuple[list[_Char], int, int]:
         if ch in GARBAGE or 0xE000 <= code <= 0xF8FF:
             garbage += 1
         # Headings are told from text by their face as much as by their size (pdfium: -1 when unknown).
-        out.append(_Char(ch, rect.left, y0, rect.right, y1, fs, _is_bold(tp, i, name_buffer)))
+        glyph = _Char(ch, rect.left, y0, rect.right, y1, fs, _is_bold(tp, i, name_buffer), rect.left, rect.right)
+        _ink(tp, i, glyph)
+        out.append(glyph)
     return out, visible, garbage
+
+
+def _ink(tp: Any, index: int, char: _Char) -> None:
+    """Set the character's ink extent (its tight box) when the library knows it."""
+    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
+    if pdfium_c.FPDFText_GetCharBox(tp, index, *(ctypes.byref(v) for v in (left, right, bottom, top))):
+        char.ink0, char.ink1 = left.value, right.value
 
 
 def _fragments(textpage: Any, width: float, height: float, images: int) -> PageText:
@@ -297,7 +373,7 @@ def _fragments(textpage: Any, width: float, height: float, images: int) -> PageT
         cur = []
         run_chars = run_bold = 0
 
-    for c in _attach_accents(chars):
+    for c in _join_split_glyphs(_attach_accents(chars)):
         if c.ch == "\n":
             flush()
             space_pending = False
