@@ -76,8 +76,11 @@ class Checker:
         stages: list[Stage] = [MemoryStage(self.store, closed_world=self.settings.closed_world)]
         if not self.settings.offline:
             stages.extend(_online_stages(self.settings, self.memo))
-        elif self.settings.online.memo and len(self.store.memo):
-            stages.extend(_online_stages(self.settings, self.memo))  # offline memo: replay only, never the network
+        elif self.settings.online.memo and self.store.memo.counts().get("answered"):
+            # Offline, the online stages only replay the memo's answers, never the network. Failure rows
+            # (kept for diagnosis, never replayed) are no reason to run them: after one run without a
+            # network they made every later offline citation list each source as skipped.
+            stages.extend(_online_stages(self.settings, self.memo))
         return stages
 
     def close(self) -> None:

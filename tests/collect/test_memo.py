@@ -284,3 +284,45 @@ def test_a_memoized_specialist_does_not_count_as_queued(make_settings: Any, web:
     [again] = check(late, [FABRICATED])
     assert dict(web.hits) == before and again.cost.connector_calls == 0
     assert "semanticscholar" not in outcomes(again)
+
+
+def test_a_run_without_network_leaves_no_source_states_in_later_offline_runs(make_settings: Any) -> None:
+    """Issue 29: after one online run without a network, every later offline P1 listed ~700 characters of
+    source states: the run's failure rows (kept for diagnosis, never replayed) counted as a memo, so offline
+    checks ran the replay stages and reported every source as skipped."""
+    from tests.fakeweb.server import closed_url
+
+    from citetracer.report.views import coverage_note
+
+    settings = make_settings(retries=0)
+    offline = settings.model_copy(update={"offline": True})
+    [before] = check(offline, [FABRICATED])
+    no_network = settings.model_copy(update={"sources": {name: closed_url() for name in settings.sources}})
+    [failed] = check(no_network, [FABRICATED])
+    assert any(o.status == "failed" for o in failed.cost.sources)
+    with Store(settings.store) as store:
+        assert store.memo.counts().get("failed") and not store.memo.counts().get("answered")
+    with Checker(offline) as replaying:
+        assert [s.name for s in replaying.stages] == ["memory"]
+    [after] = check(offline, [FABRICATED])
+    assert after.verdict.code == before.verdict.code == "P1"
+    assert [o.source for o in after.cost.sources] == ["memory"]
+    assert coverage_note(after) == coverage_note(before)
+    assert len(coverage_note(after) or "") < 200
+
+
+def test_offline_sources_without_a_memo_answer_are_counted_not_listed(make_settings: Any) -> None:
+    """A memo holding answers for some citations: the others' P1 notes count the sources not asked
+    (their states stay in cost.sources) instead of listing each with its detail."""
+    from citetracer.report.views import coverage_note
+
+    settings = make_settings()
+    check(settings, [FABRICATED])
+    offline = settings.model_copy(update={"offline": True})
+    unseen = Reference(title="An unseen work on nothing at all", authors=[Person(family="Nobody")], year=2020)
+    [result] = check(offline, [unseen])
+    assert result.verdict.code == "P1"
+    assert sum(o.status == "skipped" for o in result.cost.sources) >= 5  # the evidence keeps every state
+    note = coverage_note(result) or ""
+    assert "other sources not asked" in note and "online sources were not asked (offline)" in note
+    assert "no fresh memo" not in note and len(note) < 200

@@ -15,7 +15,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from citetracer.records import FIELDS, CitationResult, Reference, Report
+from citetracer.evidence import RATE_BUDGET
+from citetracer.records import FIELDS, CitationResult, Reference, Report, SourceOutcome
 
 CLASSES: tuple[str, ...] = ("Hallucinated", "Potential", "Real")
 #: Codes whose evidence is a different work than the cited one (the nearest the sources had),
@@ -141,18 +142,36 @@ def evidence_links(c: CitationResult) -> list[EvidenceLink]:
     return out
 
 
+#: Longest detail of a failed source shown in a coverage note (the whole one is in the JSON's cost.sources).
+MAX_DETAIL = 80
+
+
+def _lowers_certainty(s: SourceOutcome) -> bool:
+    """A source whose silence is unknown: it failed, or its request was skipped for the rate budget."""
+    return s.status == "failed" or (s.status == "skipped" and (s.detail or "").startswith(RATE_BUDGET))
+
+
 def source_summary(c: CitationResult) -> str:
-    """Which sources answered, failed or were skipped for this citation, in one line."""
+    """Which sources answered and which failed for this citation, in one short line.
+
+    Sources that were not asked (offline without a memo answer, not chosen for this citation, no
+    title to search) are counted, not listed one by one: the JSON's `cost.sources` keeps each
+    state, and a reader of a P1 needs the few that matter, not a page of 'skipped'.
+    """
     parts = []
+    not_asked = 0
     for s in c.cost.sources:
         name = SOURCE_NAMES.get(s.source, s.source)
         if s.status == "answered":
-            text = f"{name} answered"
-            if s.fetched_at:
-                text += f" (memo of {s.fetched_at[:10]})"
+            parts.append(f"{name} answered" + (f" (memo of {s.fetched_at[:10]})" if s.fetched_at else ""))
+        elif _lowers_certainty(s):
+            detail = s.detail or ""
+            detail = detail if len(detail) <= MAX_DETAIL else detail[: MAX_DETAIL - 1] + "…"
+            parts.append(f"{name} {s.status}" + (f": {detail}" if detail else ""))
         else:
-            text = f"{name} {s.status}" + (f": {s.detail}" if s.detail else "")
-        parts.append(text)
+            not_asked += 1
+    if not_asked:
+        parts.append(f"{not_asked} other source{'s' if not_asked > 1 else ''} not asked")
     return "; ".join(parts)
 
 
@@ -161,7 +180,7 @@ def coverage_note(c: CitationResult) -> str | None:
 
     The rationale says *that* coverage was incomplete; this says what the reader needs to
     verify it by hand: which venue and year were cited, which sources answered, which failed
-    or were skipped and why, and whether only the local store was asked.
+    or were skipped for the rate budget, and whether only the local store was asked.
     """
     if c.verdict.code != "P1" and "P1" not in c.verdict.codes:
         return None
@@ -172,10 +191,10 @@ def coverage_note(c: CitationResult) -> str | None:
     searched = source_summary(c)
     if searched:
         parts.append(f"searched: {searched}")
-    names = {s.source for s in c.cost.sources}
-    if names and names <= {"memory"}:
+    names = {s.source for s in c.cost.sources if s.status == "answered" or _lowers_certainty(s)}
+    if names <= {"memory"}:
         parts.append("online sources were not asked (offline)")
-    failed = [SOURCE_NAMES.get(s.source, s.source) for s in c.cost.sources if s.status != "answered"]
+    failed = sorted({SOURCE_NAMES.get(s.source, s.source) for s in c.cost.sources if _lowers_certainty(s)})
     if failed:
         parts.append(f"not searched to the end: {', '.join(failed)}")
     return "; ".join(parts)
