@@ -8,9 +8,11 @@ PY=${PYTHON:-python3}
 if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
 fi
-.venv/bin/python -m pip install -q --disable-pip-version-check .
+# The pdf extra too: the natural next step is checking one's own PDF (README, first screen).
+.venv/bin/python -m pip install -q --disable-pip-version-check ".[pdf]"
 .venv/bin/citetracer mirror add examples/records.jsonl --source example
 status=0
 .venv/bin/citetracer check --offline examples/references.bib || status=$?
 echo "citetracer exit status: $status (0 = nothing Hallucinated, 1 = some citations Hallucinated, 2 = input error)"
+echo "next: .venv/bin/citetracer check YOUR-PAPER.pdf --offline   (or a .bib, .bbl, .tex; without --offline online sources are asked too)"
 [ "$status" -le 1 ]

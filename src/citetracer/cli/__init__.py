@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO
 
 from rich.console import Console
+from rich.text import Text
 
 from citetracer import __version__
 from citetracer.cli.progress import CheckProgress, ScanProgress
@@ -442,7 +443,7 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
                 sarif.add(r.input, c)
         sarif.end()
     else:
-        console = Console(file=out) if args.output else Console()
+        console = Console(file=out, markup=False) if args.output else Console(markup=False)
         for r in reports:
             print_table(_flagged_only(r) if only_flagged else r, console, verbose=args.verbose)
 
@@ -556,20 +557,22 @@ def cmd_extract(args: argparse.Namespace, err: Console) -> int:
             json.dump(doc, out, ensure_ascii=False, indent=2)
             out.write("\n")
         else:
-            console = Console(file=out) if args.output else Console()
+            console = Console(file=out, markup=False) if args.output else Console(markup=False)
             for i, r in enumerate(read.references, 1):
                 authors = "; ".join(p.display() for p in r.authors) + (" et al." if r.et_al else "")
-                console.print(
-                    f"[bold]{r.label or i}[/bold] {authors} ({r.year}) [italic]{r.title}[/italic] "
-                    f"{r.venue or ''} {r.doi or ''} {r.arxiv_id or ''}",
-                    highlight=False,
+                line = Text.assemble(
+                    (str(r.label or i), "bold"),
+                    f" {authors} ({r.year}) ",
+                    (r.title or "", "italic"),
+                    f" {r.venue or ''} {r.doi or ''} {r.arxiv_id or ''}",
                 )
+                console.print(line, highlight=False)
     return EXIT_OK
 
 
 def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
     settings = _settings(args)
-    out = Console(soft_wrap=True)  # one line per message, whatever the width
+    out = Console(soft_wrap=True, markup=False)  # one line per message, whatever the width; text as written
     if args.mirror_command == "add":
         from citetracer.mirror.jsonl import add_jsonl
 
@@ -627,7 +630,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     # soft_wrap: one line per problem whatever the width (rich wraps at 80 columns off a terminal,
     # which breaks log parsers that read one message per line).
-    err = Console(stderr=True, soft_wrap=True)
+    # markup=False: messages carry file names, titles and install hints ("citetracer[pdf]") that Rich
+    # would read as markup tags and drop; styles are given with style=, never inside the text.
+    err = Console(stderr=True, soft_wrap=True, markup=False)
     try:
         if args.command == "check":
             return cmd_check(args, err)

@@ -11,6 +11,7 @@ from pathlib import Path
 from types import TracebackType
 
 from rich.console import Console
+from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -61,7 +62,7 @@ class CheckProgress:
     def reading(self, path: Path) -> None:
         """Show which file is being read."""
         if self.bar is not None and self.files is not None:
-            self.bar.update(self.files, description=f"reading {path.name}")
+            self.bar.update(self.files, description=f"reading {escape(path.name)}")
 
     def checking(self, n: int) -> None:
         """Start the citation bar of a file with `n` references."""

@@ -80,7 +80,7 @@ def print_table(report: Report, console: Console, verbose: bool = False) -> None
     """The terminal table: verdict, codes and the reason per citation (`verbose`: the whole rationale, offending fields
     and agent calls).
     """
-    table = Table(title=f"citetracer: {report.input}", show_lines=True, expand=False)
+    table = Table(title=Text(f"citetracer: {report.input}", style="italic"), show_lines=True, expand=False)
     table.add_column("id", no_wrap=True, max_width=24, overflow="ellipsis")
     table.add_column("verdict", no_wrap=True)
     table.add_column("citation and why")
