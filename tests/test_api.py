@@ -26,12 +26,12 @@ def test_check_path_and_text(tmp_path: Path) -> None:
     assert report.summary() == {"total": 1, "real": 1, "potential": 0, "hallucinated": 0}
     assert report.citations[0].verdict.code in ("R1", "R2")
     text_report = citetracer.check(
-        "[1] S. Hochreiter and J. Schmidhuber. Long short-term memory. Neural Computation, 9(8):1735-1780, 1997.\n",
-        settings,
+        text="[1] S. Hochreiter and J. Schmidhuber. Long short-term memory. Neural Computation, 9(8):1735-1780, 1997.\n",
+        settings=settings,
     )
     assert text_report.citations[0].verdict.class_ == "Real"
     with pytest.raises(InputError):
-        citetracer.check("no references here", settings)
+        citetracer.check(text="no references here", settings=settings)
 
 
 def test_check_and_checker_read_settings_like_the_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,7 +74,7 @@ def test_one_checker_for_many_inputs(tmp_path: Path) -> None:
     seen: list[int] = []
     with citetracer.Checker(store=store_path, offline=True, today_year=2026) as checker:
         text = checker.check(
-            "[1] S. Hochreiter and J. Schmidhuber. Long short-term memory. Neural Computation, 1997.\n"
+            text="[1] S. Hochreiter and J. Schmidhuber. Long short-term memory. Neural Computation, 1997.\n"
             "[2] K. He, X. Zhang, S. Ren, J. Sun. Deep residual learning for image recognition. "
             "CVPR, 2016.\n",
             on_done=seen.append,
@@ -86,3 +86,71 @@ def test_one_checker_for_many_inputs(tmp_path: Path) -> None:
             "@misc{x, title={Deep Residual Learning for Image Recognition}, author={He, Kaiming}, year=2016}"
         )
         assert checker.check(bib).input == str(bib)
+
+
+def test_an_unknown_option_is_a_type_error_and_goes_nowhere(tmp_path: Path) -> None:
+    """Issue 29: `check("refs.bib", ofline=True, storee="/x")` ran online on the default store."""
+    bib = tmp_path / "a.bib"
+    bib.write_text("@misc{x, title={Deep Residual Learning for Image Recognition}, author={He, Kaiming}, year=2016}")
+    with pytest.raises(TypeError, match=r"'ofline' \(did you mean 'offline'\?\)"):
+        citetracer.check(bib, ofline=True, storee=str(tmp_path / "x.sqlite"))
+    with pytest.raises(TypeError, match="storee"):
+        citetracer.Checker(store=tmp_path / "s.sqlite", storee="/x")
+    with pytest.raises(TypeError, match="ofline"):
+        citetracer.load_settings(ofline=True)
+    assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_a_missing_path_is_file_not_found_and_text_is_explicit(tmp_path: Path) -> None:
+    settings = citetracer.Settings(store=tmp_path / "s.sqlite", offline=True)
+    with pytest.raises(FileNotFoundError) as missing:
+        citetracer.check("nope.bib", settings)
+    assert missing.value.filename == "nope.bib"
+    with pytest.raises(FileNotFoundError, match="text="):
+        citetracer.check("[1] A. Author. A title. Venue, 2020.\n[2] B. Author. Another. Venue, 2021.", settings)
+    with pytest.raises(TypeError):
+        citetracer.check(tmp_path / "a.bib", settings, text="[1] A. Author. A title. Venue, 2020.")
+    with pytest.raises(TypeError):
+        citetracer.check(settings=settings)
+
+
+def test_the_api_goes_online_exactly_when_the_cli_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """One rule for both front ends: online unless offline is asked for (flag, environment or config)."""
+    from citetracer.cli import _check_settings, _parser
+
+    monkeypatch.setenv("CITETRACER_CONFIG", str(tmp_path / "none.toml"))
+    (tmp_path / "none.toml").write_text("")
+    monkeypatch.delenv("CITETRACER_OFFLINE", raising=False)
+    store = str(tmp_path / "s.sqlite")
+
+    def cli_offline(*flags: str) -> bool:
+        return _check_settings(_parser().parse_args(["check", "x.bib", "--store", store, *flags])).offline
+
+    def api_offline(**flags: object) -> bool:
+        with citetracer.Checker(store=store, **flags) as checker:
+            return checker.settings.offline
+
+    assert cli_offline() is api_offline() is False
+    assert cli_offline("--offline") is api_offline(offline=True) is True
+    monkeypatch.setenv("CITETRACER_OFFLINE", "1")
+    assert cli_offline() is api_offline() is True
+    assert cli_offline("--online") is api_offline(offline=False) is False
+    monkeypatch.delenv("CITETRACER_OFFLINE")
+    (tmp_path / "none.toml").write_text("offline = true\n")
+    assert cli_offline() is api_offline() is True
+
+
+def test_an_offline_check_says_when_the_store_cannot_settle_anything(tmp_path: Path) -> None:
+    bib = tmp_path / "a.bib"
+    bib.write_text("@misc{x, title={Deep Residual Learning for Image Recognition}, author={He, Kaiming}, year=2016}")
+    empty = citetracer.check(bib, store=tmp_path / "empty.sqlite", offline=True)
+    assert empty.warnings and empty.warnings[0].startswith("checks offline against an empty store")
+    assert "citetracer mirror dblp" in empty.warnings[0]
+    partial = tmp_path / "partial.sqlite"
+    with Store(partial) as s:
+        s.upsert(RECORDS)
+    [note] = citetracer.check(bib, store=partial, offline=True).warnings
+    assert "holds no complete source" in note and "--complete-venues" in note
+    with Store(partial) as s:
+        s.set_source_complete(RECORDS[0].source)
+    assert citetracer.check(bib, store=partial, offline=True).warnings == []

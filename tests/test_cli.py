@@ -175,6 +175,7 @@ def test_the_streamed_json_report_is_the_whole_report(seeded: Path, tmp_path: Pa
     with Checker(Settings(store=twin, offline=True)) as checker:
         whole = checker.check(bib).to_json_dict()
         whole["input"] = str(bib)
+        whole["warnings"] = [w.replace(str(twin), str(seeded)) for w in whole["warnings"]]  # type: ignore[union-attr]
     assert _without_timing(streamed) == _without_timing(whole)
     lines = tmp_path / "r.jsonl"
     assert main(["check", str(bib), "--store", str(seeded), "--offline", "--format", "jsonl", "-o", str(lines)]) == 1
@@ -248,10 +249,11 @@ def test_streamed_csv_sarif_and_html_are_the_whole_reports(
     write_reports(reports, ns, whole, f"offline (local store only) · store {seeded}")
 
     def comparable(text: str) -> str:
+        text = re.sub(r'<td class="warns">.*?</td>', "", text)  # the stores' paths differ, cut to a length
         return re.sub(r"\d{4}-\d\d-\d\d \d\d:\d\d UTC", "WHEN", text).replace(str(twin), str(seeded))
 
     streamed = out.read_text(encoding="utf-8")
     if fmt == "sarif":
-        assert json.loads(streamed) == json.loads(whole.getvalue())
+        assert json.loads(comparable(streamed)) == json.loads(comparable(whole.getvalue()))
     else:
         assert comparable(streamed) == comparable(whole.getvalue())

@@ -8,6 +8,7 @@ CITETRACER_CROSSREF_URL for a source's base URL).
 
 from __future__ import annotations
 
+import difflib
 import os
 import tomllib
 from datetime import date
@@ -145,6 +146,10 @@ class Settings(BaseModel):
     closed_world: bool = False
     #: Write citations judged Real back to the store as verified links.
     remember_verified: bool = True
+    #: Never write to the store during a check: no verified links, no evidence memo, no records
+    #: learned from online answers (a shared team store, a read-only mirror). The store is opened
+    #: read-only, so a write attempt fails loudly instead of landing. Env CITETRACER_READ_ONLY.
+    read_only: bool = False
     online: OnlineSettings = Field(default_factory=OnlineSettings)
     #: Optional LLM agents; the deterministic path never depends on them.
     llm: LLMSettings = Field(default_factory=LLMSettings)
@@ -164,8 +169,28 @@ def _config_path(explicit: Path | None) -> Path | None:
     return default if default.exists() else None
 
 
+def _check_flag_names(flags: dict[str, Any]) -> None:
+    """TypeError for a flag that names no setting, as Python does for an unknown keyword argument.
+
+    `citetracer.check("refs.bib", ofline=True)` once ran online on the default store: a
+    misspelt option must stop the call, not be dropped, since it may be what keeps a
+    manuscript's bibliography off the network.
+    """
+    unknown = sorted(set(flags) - set(Settings.model_fields))
+    if not unknown:
+        return
+    hints = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, list(Settings.model_fields), n=1)
+        hints.append(f"{name!r}" + (f" (did you mean {close[0]!r}?)" if close else ""))
+    raise TypeError(f"unknown option {', '.join(hints)}; options are {', '.join(sorted(Settings.model_fields))}")
+
+
 def load_settings(config: Path | None = None, **flags: Any) -> Settings:
-    """Settings after applying file, environment and flags (None flags are ignored)."""
+    """Settings after applying file, environment and flags (None flags are ignored).
+
+    Raises TypeError for a flag that names no setting, ConfigError for an invalid value."""
+    _check_flag_names(flags)
     data: dict[str, Any] = {}
     path = _config_path(config)
     if path is not None:
@@ -189,6 +214,11 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
         if value not in _BOOL:
             raise ConfigError(f"CITETRACER_CLOSED_WORLD={env['CITETRACER_CLOSED_WORLD']!r} is not a boolean")
         data["closed_world"] = _BOOL[value]
+    if "CITETRACER_READ_ONLY" in env:
+        value = env["CITETRACER_READ_ONLY"].strip().lower()
+        if value not in _BOOL:
+            raise ConfigError(f"CITETRACER_READ_ONLY={env['CITETRACER_READ_ONLY']!r} is not a boolean")
+        data["read_only"] = _BOOL[value]
     if "CITETRACER_MAILTO" in env:
         data["mailto"] = env["CITETRACER_MAILTO"]
     for name in DEFAULT_SOURCE_URLS:

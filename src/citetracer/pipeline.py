@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import errno
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -18,7 +19,7 @@ from citetracer.extract import InputError, ReadResult, read_references, read_tex
 from citetracer.judge.context import JudgeContext
 from citetracer.match.rules import Assessment
 from citetracer.records import AgentCall, Candidate, CitationResult, Cost, FieldComparison, Reference, Report
-from citetracer.store.api import StoreAPI, open_store
+from citetracer.store.api import StoreAPI, display_location, open_store
 from citetracer.store.db import StoreBusy, StoreError
 from citetracer.version import __version__
 
@@ -64,7 +65,14 @@ class Checker:
         elif flags or config is not None:
             raise TypeError("give either settings or config/flags, not both")
         self.settings = settings
-        self.store = store if store is not None else open_store(settings.store, lock_wait=SAVE_WAIT)
+        if store is None:
+            if settings.read_only and isinstance(settings.store, Path) and not settings.store.exists():
+                raise StoreError(f"{settings.store}: no such store (read-only: none is created)")
+            store = open_store(settings.store, lock_wait=SAVE_WAIT, readonly=settings.read_only)
+        self.store = store
+        #: What an offline check cannot do with this store (empty, or no complete source), or None: the
+        #: first warning of every report (a scan says it once instead, in its own summary).
+        self.store_note = store_note(self.store, settings.offline)
         #: Problems of this checker's own writes (the store busy with another writer), for the report.
         self.notes: list[str] = []
         #: What online sources answered before (collect/memo.py); offline it is only replayed.
@@ -254,20 +262,61 @@ class Checker:
         for result, calls in zip(results, parser_calls, strict=False):
             result.cost.add_agent_calls(calls)
         notes, self.notes = self.notes, []
-        return Report(version=__version__, input=name, citations=results, warnings=warnings + notes)
+        first = [self.store_note] if self.store_note is not None else []
+        return Report(version=__version__, input=name, citations=results, warnings=first + warnings + notes)
 
-    def check(self, source: str | Path, on_done: Callable[[int], None] | None = None) -> Report:
-        """The report of a file (a path) or of a text of references (BibTeX, .bbl, one per line).
+    def check(
+        self,
+        source: str | Path | None = None,
+        on_done: Callable[[int], None] | None = None,
+        *,
+        text: str | None = None,
+    ) -> Report:
+        """The report of a file (`source`: a path) or of references given as `text` (BibTeX, .bbl, one per line).
 
-        Raises InputError when nothing can be read.
+        Raises FileNotFoundError when `source` names no file (a text of references goes through
+        `text=`: a misspelt path is never read as references), InputError when nothing can be read.
         """
-        if isinstance(source, Path) or (isinstance(source, str) and "\n" not in source and Path(source).exists()):
-            path = Path(source)
-            return self.check_read(read_references(path), str(path), on_done)
-        read = read_text(str(source))
-        if not read.references:
-            raise InputError("no references found in the given text")
-        return self.check_read(read, "<text>", on_done)
+        if (source is None) == (text is None):
+            raise TypeError("give either a path (source) or a text of references (text=...)")
+        if text is not None:
+            read = read_text(text)
+            if not read.references:
+                raise InputError("no references found in the given text")
+            report = self.check_read(read, "<text>", on_done)
+        else:
+            path = Path(source)  # type: ignore[arg-type]
+            if not path.exists():
+                hint = " (to check references given as a string, pass text=...)" if "\n" in str(source) else ""
+                raise FileNotFoundError(errno.ENOENT, f"no such file{hint}", str(source))
+            report = self.check_read(read_references(path), str(path), on_done)
+        return report
+
+
+def store_note(store: StoreAPI, offline: bool) -> str | None:
+    """What an offline check cannot do with this store, in one sentence; None when nothing is amiss.
+
+    A fresh user's `check --offline` runs on an empty store and every citation comes out Potential;
+    a store without a complete source (the bundled examples, hand-made records) can confirm works
+    but never prove one absent, so fabrications stay Potential too. Either must be said, not left
+    to be guessed from a column of P1s. Online, the sources cover what the store lacks.
+    """
+    if not offline:
+        return None
+    records = sum(n for kinds in store.record_counts().values() for n in kinds.values())
+    where = display_location(store.path)
+    if not records:
+        return (
+            f"checks offline against an empty store ({where}): nothing can be confirmed or disproved; "
+            "run `citetracer mirror dblp DUMP.xml.gz` (or `citetracer mirror add FILE.jsonl`) first"
+        )
+    if not store.complete_sources():
+        return (
+            f"the store ({where}, {records:,} records) holds no complete source, so offline no work can be proven "
+            "absent and fabricated titles stay Potential (P1): run `citetracer mirror dblp DUMP.xml.gz`, or add "
+            "records that hold whole venues with `citetracer mirror add FILE.jsonl --complete-venues`"
+        )
+    return None
 
 
 def _comparisons(outcome: CascadeOutcome) -> list[FieldComparison]:
@@ -304,15 +353,23 @@ def _online_stages(settings: Settings, memo: EvidenceMemo) -> list[Stage]:
 
 
 def check(
-    source: str | Path, settings: Settings | None = None, *, config: Path | str | None = None, **flags: Any
+    source: str | Path | None = None,
+    settings: Settings | None = None,
+    *,
+    text: str | None = None,
+    config: Path | str | None = None,
+    **flags: Any,
 ) -> Report:
-    """Check every reference of a file (path) or of a text (BibTeX, .bbl, plain references).
+    """Check every reference of a file (`source`, a path) or of `text` (BibTeX, .bbl, plain references).
 
     Settings come from `settings` when given, else as the CLI reads them: config file,
-    environment, then `flags` (see `Checker`).
+    environment, then `flags` named like the CLI's flags (see `Checker`); an unknown flag is a
+    TypeError, a missing file a FileNotFoundError. Online sources are asked exactly when the CLI
+    asks them: unless `offline=True`, or the config file or `CITETRACER_OFFLINE` says offline.
 
     >>> report = check("refs.bib", offline=True)     # doctest: +SKIP
+    >>> report = check(text="[1] A. Author. A title. Venue, 2020.", offline=True)   # doctest: +SKIP
     >>> report.summary()                              # doctest: +SKIP
     """
     with Checker(settings, config=config, **flags) as checker:
-        return checker.check(source)
+        return checker.check(source, text=text)

@@ -56,7 +56,29 @@ def _settings_arguments(reports: bool = True) -> argparse.ArgumentParser:
     """The flags that choose how citations are checked; `check`, `scan` and `serve` take the same ones
     (`serve` without those about the command's own report and exit code: `reports=False`)."""
     p = argparse.ArgumentParser(add_help=False)
-    p.add_argument("--offline", action="store_true", default=None, help="use only the local store, no network")
+    where = p.add_mutually_exclusive_group()
+    where.add_argument(
+        "--offline",
+        action="store_const",
+        const=True,
+        default=None,
+        help="use only the local store, no network (default: online, unless the config file or "
+        "$CITETRACER_OFFLINE says offline; the Python API follows the same rule)",
+    )
+    where.add_argument(
+        "--online",
+        dest="offline",
+        action="store_const",
+        const=False,
+        help="ask the online sources even when the config file or $CITETRACER_OFFLINE says offline",
+    )
+    p.add_argument(
+        "--read-only",
+        action="store_true",
+        default=None,
+        help="never write to the store: no verified links, evidence memo or records learned from online "
+        "answers (a shared or mirrored store; config read_only, $CITETRACER_READ_ONLY)",
+    )
     p.add_argument(
         "--closed-world",
         action="store_true",
@@ -286,6 +308,7 @@ def _check_settings(args: argparse.Namespace) -> Settings:
     return _settings(
         args,
         offline=args.offline,
+        read_only=args.read_only,
         today_year=args.today_year,
         closed_world=args.closed_world,
         llm=llm,
@@ -310,6 +333,7 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
     if args.format in STREAMED and args.fix is None:
         return _check_streaming(args, settings, err)
     reports: list[Report] = []
+    said: set[str] = set()
     checker = Checker(settings)
     try:
         with CheckProgress(err, enabled=any(p.suffix.lower() == ".pdf" for p in args.files)) as progress:
@@ -320,6 +344,7 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
                 except InputError as exc:
                     progress.console.print(f"error: {exc}", style="red", highlight=False)
                     continue
+                _say_store_note(checker, progress.console, said)
                 for warning in read.warnings:
                     progress.console.print(f"warning: {warning}", style="yellow", highlight=False)
                 progress.checking(len(read.references))
@@ -337,6 +362,15 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
     if args.exit_zero:
         return EXIT_OK
     return EXIT_HALLUCINATED if any(r.has_hallucinated for r in reports) else EXIT_OK
+
+
+def _say_store_note(checker: Checker, err: Console, said: set[str]) -> None:
+    """Say once, when there is something to check, what the store cannot do offline (empty, no complete
+    source); every report carries it in its warnings too (pipeline.store_note)."""
+    note = checker.store_note
+    if note is not None and note not in said:
+        err.print(f"warning: {note}", style="yellow", highlight=False)
+        said.add(note)
 
 
 def _stream_writer(args: argparse.Namespace, settings: Settings, out: IO[str]) -> JsonlStream:
@@ -367,6 +401,7 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
     """`check` with a report written citation by citation (STREAMED formats): none is kept
     (report/stream.py), so memory stays that of the citations in flight however many there are."""
     read_any = False
+    said: set[str] = set()
     checker = Checker(settings)
     try:
         with ExitStack() as stack:
@@ -380,16 +415,17 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
                     except InputError as exc:
                         progress.console.print(f"error: {exc}", style="red", highlight=False)
                         continue
+                    _say_store_note(checker, progress.console, said)
                     for warning in read.warnings:
                         progress.console.print(f"warning: {warning}", style="yellow", highlight=False)
                     read_any = True
                     progress.checking(len(read.references))
-                    writer.begin(str(path), read.warnings)
+                    writer.begin(str(path), [*([checker.store_note] if checker.store_note else []), *read.warnings])
                     report = checker.check_read(
                         read, str(path), on_done=progress.citation_done, on_result=writer.citation
                     )
                     writer.end(report.warnings)
-                    for note in report.warnings[len(read.warnings) :]:
+                    for note in [w for w in report.warnings if w not in read.warnings and w not in said]:
                         progress.console.print(f"warning: {note}", style="yellow", highlight=False)
                     progress.paper_done()
             writer.close()
@@ -481,6 +517,9 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
     if args.workers is not None and args.workers < 1:
         err.print("error: --workers must be at least 1", style="red")
         return EXIT_USAGE
+    checker = Checker(settings)  # opens (or creates) the store as the workers will, and says what it lacks
+    _say_store_note(checker, err, set())
+    checker.close()
     options = ScanOptions(
         out_dir=args.output,
         workers=args.workers or default_workers(),

@@ -37,7 +37,7 @@ def online_stages(settings: Settings, http: HttpClient | None = None, memo: Evid
         elif online.http_cache is None:
             online = online.model_copy(update={"http_cache": default_cache()})
         turns = None
-        if settings.online.shared_rates and memo is not None and memo.network:
+        if settings.online.shared_rates and memo is not None and memo.network and not settings.read_only:
             turns = memo.store.rate_turns()  # the polite rates are the whole fleet's (store/turns.py)
         http = HttpClient(online, settings.mailto, turns)
     url_stage = UrlFetchStage(settings, http)
