@@ -245,7 +245,7 @@ def test_streamed_csv_sarif_and_html_are_the_whole_reports(
     for r in reports:
         r.input = str(files[0])
     whole = io.StringIO()
-    ns = argparse.Namespace(format=fmt, only_flagged=only_flagged, output=out, verbose=False)
+    ns = argparse.Namespace(format=fmt, show="flagged" if only_flagged else None, output=out, verbose=False)
     write_reports(reports, ns, whole, f"offline (local store only) · store {seeded}")
 
     def comparable(text: str) -> str:

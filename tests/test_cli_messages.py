@@ -64,3 +64,51 @@ def test_extract_prints_titles_with_brackets(tmp_path: Path) -> None:
     proc = cli(tmp_path, "extract", str(bib))
     assert proc.returncode == 0, proc.stderr
     assert "Learning [bold]to[/bold] Rank" in proc.stdout
+
+
+def test_the_table_explains_its_vocabulary_and_shows_what_is_asked(tmp_path: Path) -> None:
+    seed(tmp_path)
+    bib = str(EXAMPLES / "references.bib")
+    table = cli(tmp_path, "check", "--offline", bib)
+    assert table.returncode == 1, table.stderr
+    assert "P1 not found where no source searched covers it" in table.stdout  # the legend, one line
+    assert "H Hallucinated: proof that the citation is wrong" in table.stdout
+    only_h = cli(tmp_path, "check", "--offline", bib, "--show", "hallucinated")
+    assert "goodfellow2014gan" in only_h.stdout and "pytorch" not in only_h.stdout
+    assert "hochreiter1998lstm" not in only_h.stdout
+    assert "Not listed: 5 Real, 3 P1 (not found where no source covers it), 1 P2" in only_h.stdout
+    assert "16 citations: 5 Real, 5 Potential, 6 Hallucinated" in only_h.stdout  # totals count them all
+    flagged = cli(tmp_path, "check", "--offline", bib, "--show", "flagged")
+    alias = cli(tmp_path, "check", "--offline", bib, "--only-flagged")
+    assert flagged.stdout == alias.stdout
+    assert "pytorch" in flagged.stdout and "hochreiter1998lstm" in flagged.stdout  # P2, P3
+    assert "doe2019thesis" not in flagged.stdout and "vaswani2017attention" not in flagged.stdout  # P1, Real
+
+
+def test_the_markdown_review_lists_h_and_p3_and_counts_the_rest(tmp_path: Path) -> None:
+    seed(tmp_path)
+    proc = cli(tmp_path, "check", "--offline", str(EXAMPLES / "references.bib"), "--format", "markdown")
+    assert proc.returncode == 1, proc.stderr
+    rows = [line for line in proc.stdout.splitlines() if line.startswith("| ") and not line.startswith("| id ")]
+    assert len(rows) == 7  # 6 Hallucinated + the P3
+    assert all("**Hallucinated**" in r or "P3" in r for r in rows)
+    assert "Not listed: 5 Real, 3 P1 (not found where no source covers it), 1 P2 (software, data or web pages)." in (
+        proc.stdout
+    )
+    assert "P1 not found where no source searched covers it" in proc.stdout
+    everything = cli(tmp_path, "check", "--offline", str(EXAMPLES / "references.bib"), "--format", "markdown",
+                     "--show", "all")
+    assert sum(line.startswith("| ") for line in everything.stdout.splitlines()) == 17
+    assert "Not listed" not in everything.stdout
+
+
+def test_the_csv_says_what_the_codes_mean_on_its_first_line(tmp_path: Path) -> None:
+    import csv
+    import io
+
+    seed(tmp_path)
+    proc = cli(tmp_path, "check", "--offline", str(EXAMPLES / "references.bib"), "--format", "csv", "--show", "flagged")
+    first, rest = proc.stdout.split("\n", 1)
+    assert first.startswith("# R Real: ") and "P1 not found" in first
+    rows = list(csv.DictReader(io.StringIO(rest)))
+    assert sorted({r["code"] for r in rows}) == ["H2", "H3", "H4", "H6", "P2", "P3"]

@@ -126,3 +126,65 @@ def test_filters_work_and_nothing_is_fetched(checked_bib: tuple[Path, Report], t
     assert errors == [], errors
     page.screenshot(path=str(tmp_path / "report.png"), full_page=True)
     assert (tmp_path / "report.png").stat().st_size > 10_000
+
+
+def _author_mismatch(cited: list[tuple[str, str]], found: str) -> Report:
+    """An H3 whose record differs from the citation in one author among initialled ones."""
+    from citetracer.records import CitationResult, FieldComparison, Person, Reference, Verdict
+
+    ref = Reference(title="BERT", authors=[Person(given=g, family=f) for g, f in cited], year=2019, venue="NAACL")
+    verdict = Verdict.model_validate(
+        {"class": "Hallucinated", "code": "H3", "codes": ["H3"], "fields": ["authors"], "rationale": "H3: authors",
+         "evidence": [{"source": "test", "id": "bert", "title": "BERT"}]}
+    )
+    comparison = FieldComparison(
+        field="authors", status="mismatch", cited="; ".join(p.display() for p in ref.authors), found=found
+    )
+    result = CitationResult(id="bert", reference=ref, verdict=verdict, comparisons=[comparison])
+    return Report(version="t", input="refs.bib", citations=[result])
+
+
+def test_the_author_diff_compares_names_as_names(tmp_path: Path, page: object) -> None:
+    """Initials against full given names are the same people; only the real difference is marked
+    (it was the other way round: every full given name marked, the substituted author among them)."""
+    from playwright.sync_api import Page
+
+    assert isinstance(page, Page)
+    report = _author_mismatch(
+        [("J.", "Devlin"), ("M.-W.", "Chang"), ("K.", "Lee"), ("A.", "Smith"), ("Jian", "Sun")],
+        "Jacob Devlin; Ming-Wei Chang; Kenton Lee; Kristina Toutanova; Jiang Sun",
+    )
+    report.citations[0].reference.et_al = True
+    report.citations[0].comparisons[0].cited += "; et al."  # type: ignore[operator]
+    path = write_report(report, tmp_path / "authors.html")
+    page.goto(path.as_uri())
+    row = page.locator("table.fields tr", has_text="authors")
+    cited, found = row.locator("td").nth(1), row.locator("td").nth(2)
+    assert cited.locator("mark").all_inner_texts() == ["A. Smith", "Jian"]
+    assert found.locator("mark").all_inner_texts() == ["Kristina Toutanova", "Jiang"]
+    assert "Jacob Devlin" in found.inner_text() and "J. Devlin" in cited.inner_text()
+    page.screenshot(path=str(tmp_path / "authors.png"))
+
+
+def test_the_legend_and_show_in_the_browser(checked_bib: tuple[Path, Report], tmp_path: Path, page: object) -> None:
+    from playwright.sync_api import Page
+
+    assert isinstance(page, Page)
+    _, report = checked_bib
+    buf = io.StringIO()
+    html = HtmlReport(buf, title="t", show="hallucinated")
+    html.begin()
+    html.begin_paper(report.input)
+    for c in report.citations:
+        html.citation(c)
+    html.end_paper(paper_counts(report))
+    html.end()
+    path = tmp_path / "shown.html"
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    page.goto(path.as_uri())
+    legend = page.locator("#legend")
+    assert legend.is_visible() and "P1 not found where no source searched covers it" in legend.inner_text()
+    classes = {page.locator(".cite").nth(i).get_attribute("data-class") for i in range(page.locator(".cite").count())}
+    assert classes == {"Hallucinated"}
+    labels = page.locator("#filters input[data-kind=class]")
+    assert [labels.nth(i).get_attribute("value") for i in range(labels.count())] == ["Hallucinated"]

@@ -16,7 +16,7 @@ from citetracer.report.views import paper_counts
 
 def render(report: Report, pdf: Path | None = None, only_flagged: bool = False) -> str:
     buf = io.StringIO()
-    html = HtmlReport(buf, title="t", only_flagged=only_flagged)
+    html = HtmlReport(buf, title="t", show="flagged" if only_flagged else "all")
     html.begin()
     html.begin_paper(report.input, pdf=pdf, warnings=report.warnings)
     for c in report.citations:

@@ -128,10 +128,10 @@ def test_only_flagged_and_exit_codes(papers: Path, seeded: Path, tmp_path: Path)
     out = tmp_path / "r1"
     assert scan(papers, out, seeded, "--only-flagged", "--exit-zero") == 0
     cites = list(csv.DictReader((out / "citations.csv").open()))
-    assert cites and all(c["class"] != "Real" for c in cites)
+    assert cites and all(c["class"] != "Real" and c["code"] != "P1" for c in cites)  # --show flagged: H, P2, P3
     page = (out / "index.html").read_text()
     assert 'data-class="Real"' not in page and 'data-class="Hallucinated"' in page
-    assert "papers with nothing flagged are not listed" in page
+    assert "papers with nothing flagged (H, P2, P3) are not listed" in page
     assert main(["scan", str(tmp_path / "nothing-here"), "-o", str(tmp_path / "r2"), "--store", str(seeded)]) == 2
 
 

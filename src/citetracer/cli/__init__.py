@@ -35,7 +35,7 @@ from citetracer.report.render import print_table, write_json, write_jsonl, write
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources
 from citetracer.report.stream import CsvStream, HtmlStream, JsonlStream, JsonStream, SarifStream
-from citetracer.report.views import paper_counts, visible
+from citetracer.report.views import SHOW_CHOICES, paper_counts, visible
 from citetracer.store.api import display_location, open_store
 from citetracer.store.db import StoreBusy, StoreError
 
@@ -105,10 +105,20 @@ def _settings_arguments(reports: bool = True) -> argparse.ArgumentParser:
     if not reports:
         return p
     p.add_argument(
+        "--show",
+        choices=SHOW_CHOICES,
+        default=None,
+        help="which citations the table, markdown, html and csv list: all, flagged (Hallucinated plus P2/P3: "
+        "the ones to act on; P1 means 'not found where no source covers it'), or hallucinated (default: all; "
+        "markdown, a review comment, lists H and P3 and counts the rest). JSON, JSONL, SARIF and a scan's "
+        "papers/*.json keep every citation",
+    )
+    p.add_argument(
         "--only-flagged",
-        action="store_true",
-        help="list only Potential and Hallucinated citations (table, markdown, html, csv; JSON, JSONL and a "
-        "scan's papers/*.json keep every citation, SARIF lists only flagged ones anyway)",
+        dest="show",
+        action="store_const",
+        const="flagged",
+        help="the same as --show flagged (kept for scripts written before --show)",
     )
     p.add_argument("--exit-zero", action="store_true", help="exit 0 even when citations are Hallucinated")
     return p
@@ -378,7 +388,7 @@ def _stream_writer(args: argparse.Namespace, settings: Settings, out: IO[str]) -
     if args.format == "json":
         return JsonStream(out, __version__, len(args.files) > 1)
     if args.format == "csv":
-        return CsvStream(out, __version__, args.only_flagged)
+        return CsvStream(out, __version__, args.show or "all", legend=True)
     if args.format == "sarif":
         return SarifStream(out, __version__)
     if args.format == "html":
@@ -393,7 +403,7 @@ def _html_report(args: argparse.Namespace, out: IO[str], inputs: list[str], cont
         title=f"citetracer: {inputs[0]}" if len(inputs) == 1 else f"citetracer: {len(inputs)} inputs",
         context=context,
         report_dir=args.output.parent if args.output else None,
-        only_flagged=args.only_flagged,
+        show=args.show or "all",
     )
 
 
@@ -440,7 +450,7 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
 
 def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str], context: str) -> None:
     """The reports of `check` in the chosen format (one document for all inputs)."""
-    only_flagged = args.only_flagged
+    show = args.show or "all"
     if args.format == "json":
         if len(reports) == 1:
             write_json(reports[0], out)
@@ -452,7 +462,7 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
             write_jsonl(r, out)
     elif args.format == "markdown":
         for r in reports:
-            write_markdown(_flagged_only(r) if only_flagged else r, out)
+            write_markdown(r, out, args.show)
     elif args.format == "html":
         html = _html_report(args, out, [r.input for r in reports], context)
         html.begin()
@@ -465,9 +475,9 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
             html.end_paper(paper_counts(r))
         html.end()
     elif args.format == "csv":
-        rows = CitationCsv(out)
+        rows = CitationCsv(out, legend=True)
         for r in reports:
-            for c in visible(r.citations, only_flagged):
+            for c in visible(r.citations, show):
                 rows.add(r.input, c)
     elif args.format == "sarif":
         sarif = SarifWriter(out)
@@ -481,11 +491,7 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
     else:
         console = Console(file=out, markup=False) if args.output else Console(markup=False)
         for r in reports:
-            print_table(_flagged_only(r) if only_flagged else r, console, verbose=args.verbose)
-
-
-def _flagged_only(report: Report) -> Report:
-    return report.model_copy(update={"citations": visible(report.citations, True)})
+            print_table(r, console, verbose=args.verbose, show=show)
 
 
 def write_fixed_bibtex(reports: list[Report], target: Path, err: Console) -> None:
@@ -523,7 +529,7 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
     options = ScanOptions(
         out_dir=args.output,
         workers=args.workers or default_workers(),
-        only_flagged=args.only_flagged,
+        show=args.show or "all",
         restart=args.restart,
         paper_timeout=args.paper_timeout or None,
         cluster=args.cluster,

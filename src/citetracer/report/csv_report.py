@@ -12,7 +12,15 @@ import csv
 from typing import IO
 
 from citetracer.records import CitationResult
-from citetracer.report.views import PaperCounts, cited_value, coverage_note, evidence_links, lead_reason, top_codes
+from citetracer.report.views import (
+    LEGEND,
+    PaperCounts,
+    cited_value,
+    coverage_note,
+    evidence_links,
+    lead_reason,
+    top_codes,
+)
 
 CITATION_COLUMNS = (
     "file",
@@ -56,7 +64,11 @@ def cell(value: object) -> str | int:
 
 
 class CitationCsv:
-    def __init__(self, out: IO[str]) -> None:
+    def __init__(self, out: IO[str], legend: bool = False) -> None:
+        """`legend`: a first line `# R Real: ...` saying what the classes and codes mean (what `check
+        --format csv` writes; a reader skips it, e.g. pandas `skiprows=1`)."""
+        if legend:
+            out.write(f"# {LEGEND}\n")
         self.writer = csv.writer(out, lineterminator="\n")
         self.writer.writerow(CITATION_COLUMNS)
 

@@ -24,9 +24,11 @@ from pathlib import Path
 from typing import IO
 from urllib.parse import quote
 
-from citetracer.records import CitationResult
+from citetracer.normalize.names import NameMatch, compare_people, parse_person
+from citetracer.records import CitationResult, Person
 from citetracer.report.views import (
     CLASSES,
+    LEGEND,
     NOT_THIS_WORK,
     FieldRow,
     PaperCounts,
@@ -34,6 +36,7 @@ from citetracer.report.views import (
     evidence_links,
     field_rows,
     has_record,
+    is_shown,
     lead_reason,
     record_label,
     top_codes,
@@ -185,9 +188,35 @@ def _marked(text: str, other: str) -> str:
     return " ".join(esc(w) if present(w) else f"<mark>{esc(w)}</mark>" for w in _WORD.findall(text))
 
 
+def _person_html(name: str, others: list[Person]) -> str:
+    """One author name escaped, marked where no name in `others` is the same person: the whole name when
+    nobody shares its family name, only the given name when someone does with another given name."""
+    person = parse_person(name)
+    if person is None or not others or name.lower().rstrip(".") in ("et al", "others"):
+        return esc(name)
+    verdicts = {compare_people(person, other) for other in others}
+    if NameMatch.SAME in verdicts:
+        return esc(name)  # 'J. Devlin' is 'Jacob Devlin': no difference to show
+    if NameMatch.GIVEN_CONFLICT in verdicts and person.given and name.startswith(person.given):
+        return f"<mark>{esc(person.given)}</mark>{esc(name[len(person.given) :])}"
+    return f"<mark>{esc(name)}</mark>"
+
+
+def _marked_people(text: str, other: str) -> str:
+    """An author list ('; '-separated names) escaped, with the people `other` lacks marked.
+
+    Names are compared as names (normalize/names.py): initials against full given names, accents,
+    particles and order are no difference; a substituted author, or one whose given name differs, is.
+    """
+    theirs = [p for name in other.split(";") if (p := parse_person(name.strip())) is not None]
+    return "; ".join(_person_html(name.strip(), theirs) for name in text.split(";") if name.strip())
+
+
 def _field_cells(row: FieldRow) -> tuple[str, str]:
     cited, found = row.cited or "", row.found or ""
     if row.status == "mismatch" and cited and found and len(cited) + len(found) < 4000:
+        if row.field == "authors":
+            return _marked_people(cited, found), _marked_people(found, cited)
         return _marked(cited, found), _marked(found, cited)
     return esc(cited) or "<i>—</i>", esc(found) or "<i>—</i>"
 
@@ -225,7 +254,8 @@ class HtmlReport:
     context: str = ""
     #: Folder the HTML file is written to, so links to the PDFs are relative (None: the working dir).
     report_dir: Path | None = None
-    only_flagged: bool = False
+    #: Which citations get a card (views.SHOW_CHOICES); every one is counted in the summary all the same.
+    show: str = "all"
     #: Leading folders every paper's name shares (e.g. '../shared/pdfs/jose/'), left out of the
     #: names shown; the full name stays in the heading's tooltip.
     common_prefix: str = ""
@@ -282,14 +312,12 @@ class HtmlReport:
             self.out.write(f'<ul class="warn" title="extraction warnings">{items}</ul>\n')
 
     def citation(self, c: CitationResult) -> None:
-        """Count a citation and hold its card until the paper ends (skipped when only flagged ones are shown and it is
-        Real).
-        """
+        """Count a citation and hold its card until the paper ends (no card when `show` leaves it out)."""
         v = c.verdict
         self._classes[v.class_] += 1
         for code in v.codes:
             self._codes[code] += 1
-        if self.only_flagged and v.class_ == "Real":
+        if not is_shown(c, self.show):
             return
         # held until the paper ends (one paper's worth), then written Hallucinated first
         self._pending.append((CLASSES.index(v.class_), self._citation_html(c)))
@@ -309,7 +337,7 @@ class HtmlReport:
         self._rows.append(_PaperRow(self._anchor, counts.file, counts, warnings=self._warnings))
 
     def skipped_paper(self, counts: PaperCounts, warnings: list[str] | None = None) -> None:
-        """A paper counted in the summary but not shown (nothing flagged, with only_flagged)."""
+        """A paper counted in the summary but not shown (nothing that `show` keeps)."""
         self._n += 1
         self._rows.append(_PaperRow(f"paper-{self._n}", counts.file, counts, warnings=list(warnings or [])))
 
@@ -410,7 +438,7 @@ class HtmlReport:
         return "".join(out)
 
     def _write_summary(self) -> None:
-        rows = sorted(self._rows, key=lambda r: r.counts.risk_key() if r.counts else (1, 0.0, 0, r.name))
+        rows = sorted(self._rows, key=lambda r: r.counts.risk_key() if r.counts else (1, 0.0, 0, 0, r.name))
         checked = [r.counts for r in rows if r.counts]
         refs = sum(c.references for c in checked)
         h = sum(c.hallucinated for c in checked)
@@ -435,10 +463,11 @@ class HtmlReport:
         items = "".join(f'<li class="{k}"><b>{n}</b>{esc(label)}</li>' for k, n, label in totals)
         w = self.out.write
         w(f'<section id="summary" class="card"><h2>Summary</h2><ul class="totals">{items}</ul>\n')
+        w(f'<p class="legend" id="legend">{esc(LEGEND)}. Hover a code for its meaning.</p>\n')
         flagged_codes = Counter({k: n for k, n in self._codes.items() if not k.startswith("R")})
         if flagged_codes:
             w(f"<p><b>Top codes:</b> {esc(_codes_line(flagged_codes))}</p>\n")
-        shown = [x for x in rows if not self.only_flagged or x.counts is None or x.counts.flagged]
+        shown = [x for x in rows if x.counts is None or x.counts.shows(self.show)]
         w(
             '<table class="papers"><thead><tr><th>#</th><th>paper (riskiest first)</th><th>references</th>'
             "<th>Real</th><th>Potential</th><th>Hallucinated</th><th>top codes</th><th>warnings</th>"
@@ -467,25 +496,21 @@ class HtmlReport:
                 "do not cover the venue, or a source failed): they are unconfirmed, not suspect. A larger store "
                 "(<code>citetracer mirror dblp</code> of the full dump) or online sources settle most of them.</p>\n"
             )
-        if self.only_flagged and len(shown) < len(rows):
+        if len(shown) < len(rows):
+            what = "Hallucinated" if self.show == "hallucinated" else "flagged (H, P2, P3)"
             w(
-                f'<p class="legend">{len(rows) - len(shown)} papers with nothing flagged are not listed '
-                "(--only-flagged).</p>\n"
+                f'<p class="legend">{len(rows) - len(shown)} papers with nothing {what} are not listed '
+                f"(--show {esc(self.show)}).</p>\n"
             )
-        w(
-            '<p class="legend">Real: the record proves the work as cited. Potential: not confirmed, '
-            "not disproved (check by hand). Hallucinated: proof that the citation is wrong. "
-            "Hover a code for its meaning.</p></section>\n"
-        )
+        w("</section>\n")
 
     def _write_filters(self) -> None:
         w = self.out.write
         w('<nav id="filters" class="card" aria-label="filters"><fieldset><legend>Show</legend>')
         for cls in CLASSES:
             n = self._classes.get(cls, 0)
-            hidden_real = self.only_flagged and cls == "Real"
-            if hidden_real:
-                continue
+            if (cls == "Real" and self.show != "all") or (cls == "Potential" and self.show == "hallucinated"):
+                continue  # no filter for what is not there
             w(
                 f'<label><input type="checkbox" data-kind="class" value="{cls}" checked> '
                 f'<span class="badge {SHORT[cls]}">{cls}</span> {n}</label>'

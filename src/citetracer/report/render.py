@@ -16,7 +16,7 @@ from rich.table import Table
 from rich.text import Text
 
 from citetracer.records import CitationResult, Report
-from citetracer.report.views import coverage_note
+from citetracer.report.views import LEGEND, REVIEW_CODES, coverage_note, is_shown, unlisted_line, visible
 
 STYLE = {"Real": "green", "Potential": "yellow", "Hallucinated": "bold red"}
 
@@ -42,19 +42,37 @@ def write_jsonl(report: Report, out: IO[str]) -> None:
         out.write(json.dumps(c.to_json_dict(), ensure_ascii=False) + "\n")
 
 
-def write_markdown(report: Report, out: IO[str]) -> None:
-    """The report as a Markdown table: verdict, codes, fields, citation and reason per citation."""
+def write_markdown(report: Report, out: IO[str], show: str | None = None) -> None:
+    """The report as a Markdown review comment: the citations to act on as rows, the rest counted in one line.
+
+    By default the rows are the Hallucinated citations and the P3 ones (a real work cited with
+    conflicts the author should fix); a report of 38 citations of which 32 are P1 ("not found
+    where no source covers it") is six rows and one line. `show` lists instead every citation
+    (`all`), H plus P2/P3 (`flagged`) or H alone (`hallucinated`).
+    """
     s = report.summary()
     out.write(f"# citetracer report: {report.input}\n\n")
     out.write(
         f"{s['total']} citations: {s['real']} Real, {s['potential']} Potential, {s['hallucinated']} Hallucinated.\n\n"
     )
-    out.write("| id | verdict | codes | fields | citation | why |\n|---|---|---|---|---|---|\n")
-    for c in report.citations:
+    out.write(f"<sub>{LEGEND}.</sub>\n\n")
+
+    def listed(c: CitationResult) -> bool:
+        if show is None:
+            return c.verdict.class_ == "Hallucinated" or c.verdict.code in REVIEW_CODES
+        return is_shown(c, show)
+
+    rows = [c for c in report.citations if listed(c)]
+    if rows:
+        out.write("| id | verdict | codes | fields | citation | why |\n|---|---|---|---|---|---|\n")
+    for c in rows:
         v = c.verdict
         why = v.rationale + (f" ({note})" if (note := coverage_note(c)) else "")
         cells = [c.id, f"**{v.class_}**", ", ".join(v.codes), ", ".join(v.fields), _short_ref(c, 90), why]
         out.write("| " + " | ".join(x.replace("|", "\\|").replace("\n", " ") for x in cells) + " |\n")
+    rest = unlisted_line(report.citations, listed)
+    if rest:
+        out.write(f"\n{rest}\n")
     if any(c.cost.agents for c in report.citations):
         out.write(f"\n{llm_summary(report)}\n")
     for w in report.warnings:
@@ -76,15 +94,15 @@ def _lead_reason(rationale: str) -> str:
     return re.split(r"\.\s+(?=[RPH]\d: )", rationale, maxsplit=1)[0].rstrip(".")
 
 
-def print_table(report: Report, console: Console, verbose: bool = False) -> None:
+def print_table(report: Report, console: Console, verbose: bool = False, show: str = "all") -> None:
     """The terminal table: verdict, codes and the reason per citation (`verbose`: the whole rationale, offending fields
-    and agent calls).
+    and agent calls); `show` picks the rows (views.SHOW_CHOICES), the totals count every citation.
     """
     table = Table(title=Text(f"citetracer: {report.input}", style="italic"), show_lines=True, expand=False)
     table.add_column("id", no_wrap=True, max_width=24, overflow="ellipsis")
     table.add_column("verdict", no_wrap=True)
     table.add_column("citation and why")
-    for c in report.citations:
+    for c in visible(report.citations, show):
         v = c.verdict
         codes = v.code + (f" +{','.join(x for x in v.codes if x != v.code)}" if len(v.codes) > 1 else "")
         reason = v.rationale if verbose else _lead_reason(v.rationale)
@@ -113,6 +131,10 @@ def print_table(report: Report, console: Console, verbose: bool = False) -> None
         (f"{s['hallucinated']} Hallucinated", STYLE["Hallucinated"]),
     )
     console.print(summary)
+    rest = unlisted_line(report.citations, lambda c: is_shown(c, show))
+    if rest:
+        console.print(Text(f"{rest} (--show {show})", style="dim"))
+    console.print(Text(LEGEND, style="dim"))
     if any(c.cost.agents for c in report.citations):
         console.print(Text(llm_summary(report), style="dim"))
     for w in report.warnings:

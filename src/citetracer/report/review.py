@@ -1,6 +1,7 @@
 """A Markdown summary of many papers, sized for a review comment (a pull request, a ticket).
 
-Totals, the papers riskiest first, and the Hallucinated citations with their reasons; the
+Totals, the legend, the papers riskiest first, and the citations to act on with their reasons
+(Hallucinated, then P3: a real work cited with conflicts), the rest counted in one line; the
 full detail is in the HTML report. GitHub caps a comment at 65,536 characters, so rows
 and cells are bounded and what is left out is counted.
 """
@@ -12,7 +13,16 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from citetracer.records import CitationResult
-from citetracer.report.views import PaperCounts, lead_reason, short_ref, top_codes
+from citetracer.report.views import (
+    LEGEND,
+    REVIEW_CODES,
+    PaperCounts,
+    code_rank,
+    lead_reason,
+    not_listed_line,
+    short_ref,
+    top_codes,
+)
 from citetracer.taxonomy import CODES
 
 MAX_PAPER_ROWS = 50
@@ -30,11 +40,15 @@ def _cell(text: object) -> str:
 class ReviewSummary:
     """Feed papers with `paper` (and `unchecked`), then `write` the comment."""
 
-    only_flagged: bool = False
+    #: Which papers get a row (views.SHOW_CHOICES); every paper is counted in the totals.
+    show: str = "all"
     papers: list[PaperCounts] = field(default_factory=list)
     unchecked: list[tuple[str, str]] = field(default_factory=list)
-    hallucinated: list[tuple[str, CitationResult]] = field(default_factory=list)
-    more_hallucinated: int = 0
+    #: The citations listed row by row: Hallucinated and P3 (REVIEW_CODES), a bounded number.
+    listed: list[tuple[str, CitationResult]] = field(default_factory=list)
+    more_listed: int = 0
+    #: The citations not listed, by code ('R' for Real), for the one line that counts them.
+    unlisted: Counter[str] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
 
     def paper(self, counts: PaperCounts, citations: list[CitationResult]) -> None:
@@ -42,13 +56,16 @@ class ReviewSummary:
         self.papers.append(counts)
         for c in citations:
             if c.verdict.class_ == "Real":
+                self.unlisted["R"] += 1
                 continue
             self.codes[c.verdict.code] += 1
-            if c.verdict.class_ == "Hallucinated":
-                if len(self.hallucinated) < MAX_CITATION_ROWS:
-                    self.hallucinated.append((counts.file, c))
+            if c.verdict.class_ == "Hallucinated" or c.verdict.code in REVIEW_CODES:
+                if len(self.listed) < MAX_CITATION_ROWS:
+                    self.listed.append((counts.file, c))
                 else:
-                    self.more_hallucinated += 1
+                    self.more_listed += 1
+            else:
+                self.unlisted[c.verdict.code] += 1
 
     def unchecked_paper(self, file: str, error: str) -> None:
         """Note a paper that could not be checked, with the reason."""
@@ -70,10 +87,12 @@ class ReviewSummary:
             f"{sum(p.potential for p in papers)} | {sum(p.hallucinated for p in papers)} | {h1} | {h3} | "
             f"{sum(1 for p in papers if p.warnings)} |\n\n"
         )
+        out.write(f"<sub>{LEGEND}.</sub>\n\n")
         if self.codes:
-            top = ", ".join(f"{k} {CODES[k].name} ×{n}" for k, n in self.codes.most_common(6) if k in CODES)
+            ordered = sorted(self.codes.items(), key=lambda kv: (code_rank(kv[0]), -kv[1], kv[0]))[:6]
+            top = ", ".join(f"{k} {CODES[k].name} ×{n}" for k, n in ordered if k in CODES)
             out.write(f"**Top codes:** {top}\n\n")
-        shown = [p for p in papers if p.flagged or not self.only_flagged]
+        shown = [p for p in papers if p.shows(self.show)]
         if shown:
             out.write(
                 "| paper (riskiest first) | references | Real | Potential | Hallucinated | top codes | warnings |\n"
@@ -87,21 +106,25 @@ class ReviewSummary:
             if len(shown) > MAX_PAPER_ROWS:
                 out.write(f"\n… and {len(shown) - MAX_PAPER_ROWS} more papers in {details}.\n")
             out.write("\n")
-        if self.only_flagged and len(shown) < len(papers):
-            out.write(f"{len(papers) - len(shown)} papers with nothing flagged are not listed.\n\n")
+        if len(shown) < len(papers):
+            what = "Hallucinated" if self.show == "hallucinated" else "flagged (H, P2, P3)"
+            out.write(f"{len(papers) - len(shown)} papers with nothing {what} are not listed.\n\n")
         for file, error in self.unchecked[:MAX_PAPER_ROWS]:
             out.write(f"> not checked: {_cell(file)}: {_cell(error)}\n")
         if self.unchecked:
             out.write("\n")
-        if self.hallucinated:
-            n = len(self.hallucinated) + self.more_hallucinated
-            out.write(f"<details><summary>Hallucinated citations ({n})</summary>\n\n")
+        if self.listed:
+            n = len(self.listed) + self.more_listed
+            out.write(f"<details><summary>Citations to act on: Hallucinated and P3 ({n})</summary>\n\n")
             out.write("| paper | id | codes | citation | why |\n|---|---|---|---|---|\n")
-            for file, c in self.hallucinated:
+            for file, c in sorted(self.listed, key=lambda fc: code_rank(fc[1].verdict.code)):
                 out.write(
                     f"| {_cell(file)} | {_cell(c.id)} | {_cell(', '.join(c.verdict.codes))} | "
                     f"{_cell(short_ref(c, 90))} | {_cell(lead_reason(c.verdict.rationale))} |\n"
                 )
-            if self.more_hallucinated:
-                out.write(f"\n… and {self.more_hallucinated} more in {details}.\n")
+            if self.more_listed:
+                out.write(f"\n… and {self.more_listed} more in {details}.\n")
             out.write("\n</details>\n")
+        rest = not_listed_line(self.unlisted)
+        if rest:
+            out.write(f"\n{rest}\n")

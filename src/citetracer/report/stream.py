@@ -28,7 +28,7 @@ from citetracer.records import CitationResult, Report
 from citetracer.report.csv_report import CitationCsv
 from citetracer.report.html_report import HtmlReport
 from citetracer.report.sarif import SarifWriter
-from citetracer.report.views import PaperCounts, is_flagged
+from citetracer.report.views import PaperCounts, is_shown
 
 
 class _Paper:
@@ -139,13 +139,13 @@ class JsonStream(JsonlStream):
 class CsvStream(JsonlStream):
     """One CSV row per citation (report/csv_report.py), written as judged."""
 
-    def __init__(self, out: IO[str], version: str, only_flagged: bool = False) -> None:
+    def __init__(self, out: IO[str], version: str, show: str = "all", legend: bool = False) -> None:
         super().__init__(out, version)
-        self.rows = CitationCsv(out)
-        self.only_flagged = only_flagged
+        self.rows = CitationCsv(out, legend=legend)
+        self.show = show
 
     def write(self, c: CitationResult) -> None:
-        if not self.only_flagged or is_flagged(c):
+        if is_shown(c, self.show):
             assert self.paper is not None
             self.rows.add(self.paper.report.input, c)
 

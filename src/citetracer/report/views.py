@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -27,9 +27,37 @@ MAX_URL_CHARS = 2000
 SOURCE_NAMES = {"memory": "the local store"}
 
 
+#: What `--show` keeps of a report: every citation, those a person should act on, or the Hallucinated alone.
+SHOW_CHOICES: tuple[str, ...] = ("all", "flagged", "hallucinated")
+#: Potential codes that ask for a person's look: P2 (software, data, web page) and P3 (a real work with
+#: conflicts). P1 is "not found where no source searched covers it": unconfirmed, not suspect.
+FLAGGED_POTENTIAL = ("P2", "P3")
+#: What a review comment lists row by row (the rest is counted in one line): the accusations, and the
+#: real works cited with conflicts an author should fix.
+REVIEW_CODES = ("P3",)
+#: The reports' shared vocabulary, in one line: every front end prints it with its verdicts.
+LEGEND = (
+    "R Real: a record proves the work as cited · P Potential: neither proven nor disproved: "
+    "P1 not found where no source searched covers it (unconfirmed, not suspect), P2 software, data or a web page, "
+    "P3 a real work cited with conflicts an honest author could cause · H Hallucinated: proof that the citation "
+    "is wrong (H1 no such work, H2 title, H3 authors, H4 venue or year, H5 identifier, H6 chimera)"
+)
+
+
 def is_flagged(c: CitationResult) -> bool:
-    """A citation someone should look at: Potential or Hallucinated."""
-    return c.verdict.class_ != "Real"
+    """A citation someone should act on: Hallucinated, or Potential with P2 or P3 (not P1)."""
+    return c.verdict.class_ == "Hallucinated" or (
+        c.verdict.class_ == "Potential" and c.verdict.code in FLAGGED_POTENTIAL
+    )
+
+
+def is_shown(c: CitationResult, show: str) -> bool:
+    """Whether `--show SHOW` keeps this citation (all, flagged = H plus P2/P3, hallucinated)."""
+    if show == "hallucinated":
+        return c.verdict.class_ == "Hallucinated"
+    if show == "flagged":
+        return is_flagged(c)
+    return True
 
 
 def lead_reason(rationale: str) -> str:
@@ -225,13 +253,21 @@ class PaperCounts:
 
     @property
     def flagged(self) -> int:
-        """Citations that need a person's look: Potential and Hallucinated."""
-        return self.potential + self.hallucinated
+        """Citations that need a person's look: Hallucinated, and Potential with P2 or P3 (see `is_flagged`)."""
+        codes = self.codes or Counter()
+        return self.hallucinated + sum(codes.get(k, 0) for k in FLAGGED_POTENTIAL)
 
-    def risk_key(self) -> tuple[int, float, int, str]:
-        """Sort key, riskiest first: most Hallucinated, then the larger Hallucinated share, then Potential."""
+    def shows(self, show: str) -> bool:
+        """Whether `--show SHOW` lists this paper: it has a citation that SHOW keeps."""
+        if show == "hallucinated":
+            return self.hallucinated > 0
+        return self.flagged > 0 if show == "flagged" else True
+
+    def risk_key(self) -> tuple[int, float, int, int, str]:
+        """Sort key, riskiest first: most Hallucinated, the larger Hallucinated share, then the most flagged
+        Potential (P3, P2: works a person must look at), then the other Potential (P1: not found)."""
         share = self.hallucinated / self.references if self.references else 0.0
-        return (-self.hallucinated, -share, -self.potential, self.file)
+        return (-self.hallucinated, -share, -(self.flagged - self.hallucinated), -self.potential, self.file)
 
 
 def paper_counts(report: Report) -> PaperCounts:
@@ -252,13 +288,38 @@ def paper_counts(report: Report) -> PaperCounts:
     )
 
 
+def code_rank(code: str) -> int:
+    """Hallucinated codes before Potential before Real: what a reader must see first."""
+    return "HPR".index(code[0]) if code[:1] in ("H", "P", "R") else 3
+
+
 def top_codes(codes: Counter[str] | None, n: int = 3) -> str:
-    """The `n` most frequent codes with their counts ('H1 ×3, P1 ×2')."""
+    """The `n` leading codes with their counts ('H1 ×1, P1 ×12'): Hallucinated codes first, then by count,
+    so a paper's only H is never hidden behind its many P1s."""
     if not codes:
         return ""
-    return ", ".join(f"{code} ×{k}" for code, k in codes.most_common(n))
+    ordered = sorted(codes.items(), key=lambda kv: (code_rank(kv[0]), -kv[1], kv[0]))
+    return ", ".join(f"{code} ×{k}" for code, k in ordered[:n])
 
 
-def visible(citations: Iterable[CitationResult], only_flagged: bool) -> list[CitationResult]:
-    """The citations shown: all, or only the flagged ones."""
-    return [c for c in citations if is_flagged(c)] if only_flagged else list(citations)
+def visible(citations: Iterable[CitationResult], show: str = "all") -> list[CitationResult]:
+    """The citations `--show SHOW` keeps (see `is_shown`)."""
+    return [c for c in citations if is_shown(c, show)]
+
+
+def not_listed_line(counts: Counter[str]) -> str | None:
+    """One line counting what a report leaves out, by code ('R' for Real): 'Not listed: 5 Real, 30 P1 (...).'"""
+    names = {"P1": "not found where no source covers it", "P2": "software, data or web pages"}
+    parts = [f"{counts['R']} Real"] if counts.get("R") else []
+    for code in sorted((k for k in counts if k != "R" and counts[k]), key=lambda k: (code_rank(k), k)):
+        parts.append(f"{counts[code]} {code}" + (f" ({names[code]})" if code in names else ""))
+    return f"Not listed: {', '.join(parts)}." if parts else None
+
+
+def unlisted_line(citations: Iterable[CitationResult], listed: Callable[[CitationResult], bool]) -> str | None:
+    """The `not_listed_line` of the citations that `listed` leaves out."""
+    counts: Counter[str] = Counter()
+    for c in citations:
+        if not listed(c):
+            counts["R" if c.verdict.class_ == "Real" else c.verdict.code] += 1
+    return not_listed_line(counts)

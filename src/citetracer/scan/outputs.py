@@ -22,7 +22,7 @@ from citetracer.report.csv_report import CitationCsv, PaperCsv
 from citetracer.report.html_report import HtmlReport
 from citetracer.report.review import ReviewSummary
 from citetracer.report.sarif import SarifWriter
-from citetracer.report.views import PaperCounts
+from citetracer.report.views import PaperCounts, is_shown
 from citetracer.scan.journal import Entry
 
 SARIF_SUFFIXES = (".bib", ".tex", ".bbl")
@@ -76,7 +76,7 @@ def risk_order(entries: list[Entry]) -> list[Entry]:
     return checked + [e for e in entries if e.status != "done"]
 
 
-def write_outputs(folder: Path, entries: list[Entry], *, only_flagged: bool = False, context: str = "") -> list[Path]:
+def write_outputs(folder: Path, entries: list[Entry], *, show: str = "all", context: str = "") -> list[Path]:
     """Every report of the scan; returns the files written."""
     ordered = risk_order(entries)
     names = ["index.html", "summary.csv", "citations.csv", "summary.md"]
@@ -90,11 +90,11 @@ def write_outputs(folder: Path, entries: list[Entry], *, only_flagged: bool = Fa
             title=f"citetracer scan: {len(entries)} papers",
             context=context,
             report_dir=folder,
-            only_flagged=only_flagged,
+            show=show,
             common_prefix=common_prefix([e.file for e in entries]),
         )
         papers_csv, citations_csv = PaperCsv(outs["summary.csv"]), CitationCsv(outs["citations.csv"])
-        review = ReviewSummary(only_flagged=only_flagged)
+        review = ReviewSummary(show=show)
         sarif = SarifWriter(outs["results.sarif"]) if sarif_keys else None
         if sarif:
             sarif.begin()
@@ -117,14 +117,14 @@ def write_outputs(folder: Path, entries: list[Entry], *, only_flagged: bool = Fa
                 html.unreadable_paper(e.file, f"its report {report_file.name} cannot be read ({exc})")
                 continue
             review.paper(counts, report.citations)
-            if only_flagged and not counts.flagged:
+            if not counts.shows(show):
                 html.skipped_paper(counts, e.warnings)
                 continue
             path = Path(e.path)
             html.begin_paper(e.file, pdf=path if path.suffix.lower() == ".pdf" else None, warnings=e.warnings)
             for c in report.citations:
                 html.citation(c)
-                if not only_flagged or c.verdict.class_ != "Real":
+                if is_shown(c, show):
                     citations_csv.add(e.file, c)
                 if sarif and e.key in sarif_keys:
                     sarif.add(e.path, c)

@@ -40,7 +40,8 @@ class Progress(Protocol):
 class ScanOptions:
     out_dir: Path
     workers: int = 1
-    only_flagged: bool = False
+    #: Which citations the HTML and citations.csv list (report/views.py SHOW_CHOICES).
+    show: str = "all"
     restart: bool = False
     #: Seconds one paper may take before its worker is stopped (None: no limit).
     paper_timeout: float | None = 1800.0
@@ -190,5 +191,5 @@ def _run(
         outcome.entries = [journal.entries[k] for k in keys if k in journal.entries]
     finally:
         journal.close()
-    outcome.outputs = write_outputs(folder, outcome.entries, only_flagged=options.only_flagged, context=context)
+    outcome.outputs = write_outputs(folder, outcome.entries, show=options.show, context=context)
     return outcome
