@@ -26,7 +26,8 @@ def test_check_path_and_text(tmp_path: Path) -> None:
     assert report.summary() == {"total": 1, "real": 1, "potential": 0, "hallucinated": 0}
     assert report.citations[0].verdict.code in ("R1", "R2")
     text_report = citetracer.check(
-        text="[1] S. Hochreiter and J. Schmidhuber. Long short-term memory. Neural Computation, 9(8):1735-1780, 1997.\n",
+        text="[1] S. Hochreiter and J. Schmidhuber. Long short-term memory. Neural Computation, 9(8):1735-1780, "
+        "1997.\n",
         settings=settings,
     )
     assert text_report.citations[0].verdict.class_ == "Real"

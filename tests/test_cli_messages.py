@@ -12,7 +12,9 @@ ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
 
-def cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+def cli(
+    tmp_path: Path, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
     """`python -m citetracer ARGS` with a store of its own, no config file, no HTTP cache."""
     base = {
         "HOME": str(tmp_path),
@@ -96,8 +98,9 @@ def test_the_markdown_review_lists_h_and_p3_and_counts_the_rest(tmp_path: Path) 
         proc.stdout
     )
     assert "P1 not found where no source searched covers it" in proc.stdout
-    everything = cli(tmp_path, "check", "--offline", str(EXAMPLES / "references.bib"), "--format", "markdown",
-                     "--show", "all")
+    everything = cli(
+        tmp_path, "check", "--offline", str(EXAMPLES / "references.bib"), "--format", "markdown", "--show", "all"
+    )
     assert sum(line.startswith("| ") for line in everything.stdout.splitlines()) == 17
     assert "Not listed" not in everything.stdout
 

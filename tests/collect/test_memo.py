@@ -290,9 +290,8 @@ def test_a_run_without_network_leaves_no_source_states_in_later_offline_runs(mak
     """Issue 29: after one online run without a network, every later offline P1 listed ~700 characters of
     source states: the run's failure rows (kept for diagnosis, never replayed) counted as a memo, so offline
     checks ran the replay stages and reported every source as skipped."""
-    from tests.fakeweb.server import closed_url
-
     from citetracer.report.views import coverage_note
+    from tests.fakeweb.server import closed_url
 
     settings = make_settings(retries=0)
     offline = settings.model_copy(update={"offline": True})

@@ -25,14 +25,18 @@ def snapshot(store: Path) -> tuple[object, ...]:
     """What a check could change: record, memo and verified-link counts and the file's bytes."""
     db = sqlite3.connect(store)
     try:
-        counts = tuple(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in ("records", "memo", "verified"))
+        counts = tuple(
+            db.execute(f"SELECT count(*) FROM {table}").fetchone()[0] for table in ("records", "memo", "verified")
+        )
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         db.close()
     return (*counts, hashlib.sha256(store.read_bytes()).hexdigest())
 
 
-def run(tmp_path: Path, web: FakeWeb, *flags: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def run(
+    tmp_path: Path, web: FakeWeb, *flags: str, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     base = {
         "HOME": str(tmp_path),
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
@@ -57,8 +61,16 @@ def seeded(tmp_path: Path) -> Path:
     (tmp_path / "config.toml").write_text("")
     store = tmp_path / "store.sqlite"
     proc = subprocess.run(
-        [sys.executable, "-m", "citetracer", "mirror", "add", str(ROOT / "examples" / "records.jsonl"),
-         "--store", str(store)],
+        [
+            sys.executable,
+            "-m",
+            "citetracer",
+            "mirror",
+            "add",
+            str(ROOT / "examples" / "records.jsonl"),
+            "--store",
+            str(store),
+        ],
         capture_output=True,
         text=True,
     )

@@ -38,8 +38,14 @@ def test_papers_with_codes_to_act_on_come_before_papers_with_only_p1() -> None:
 def test_the_review_comment_lists_h_and_p3_and_counts_the_rest() -> None:
     citations = [result(i, code) for i, code in enumerate(["R1", "R2", "P1", "P1", "P1", "P2", "P3", "H2"])]
     review = ReviewSummary()
-    counts = PaperCounts("p.pdf", references=8, real=2, potential=5, hallucinated=1,
-                         codes=Counter(c.verdict.code for c in citations if c.verdict.class_ != "Real"))
+    counts = PaperCounts(
+        "p.pdf",
+        references=8,
+        real=2,
+        potential=5,
+        hallucinated=1,
+        codes=Counter(c.verdict.code for c in citations if c.verdict.class_ != "Real"),
+    )
     review.paper(counts, citations)
     out = io.StringIO()
     review.write(out)

@@ -94,11 +94,21 @@ def _names(value: Any) -> list[str]:
     return out
 
 
-def page_candidate(html: str, url: str, source: str = "web", found_by: str = "url") -> Candidate | None:
-    """The work a landing page describes, or None when the page carries no bibliographic metadata."""
+def _parsed(html: str) -> _MetaParser:
     parser = _MetaParser()
     parser.feed(html[:MAX_HTML])
     parser.close()
+    return parser
+
+
+def meta_tags(html: str) -> list[tuple[str, str]]:
+    """A page's <meta> tags as (lower-case name, content), e.g. its citation_pdf_url (collect/paperfetch.py)."""
+    return _parsed(html).meta
+
+
+def page_candidate(html: str, url: str, source: str = "web", found_by: str = "url") -> Candidate | None:
+    """The work a landing page describes, or None when the page carries no bibliographic metadata."""
+    parser = _parsed(html)
     meta = parser.meta
     title = _one(meta, "citation_title", "dc.title", "dcterms.title")
     if title:
