@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from citetracer.cascade import CascadeOutcome, Review, run_cascade
 from citetracer.collect.memo import EvidenceMemo
 from citetracer.collect.memory import MemoryStage, fingerprint
+from citetracer.collect.paperfetch import looks_like_paper_id
 from citetracer.collect.stage import Stage
 from citetracer.config import Settings, load_settings
 from citetracer.evidence import EvidenceBundle
@@ -272,7 +273,8 @@ class Checker:
         *,
         text: str | None = None,
     ) -> Report:
-        """The report of a file (`source`: a path) or of references given as `text` (BibTeX, .bbl, one per line).
+        """The report of a file (`source`: a path), of a paper named by `arXiv:ID`, `doi:10.x/y` or its landing
+        page's URL (fetched as a PDF, online only), or of references given as `text` (BibTeX, .bbl, one per line).
 
         Raises FileNotFoundError when `source` names no file (a text of references goes through
         `text=`: a misspelt path is never read as references), InputError when nothing can be read.
@@ -284,6 +286,14 @@ class Checker:
             if not read.references:
                 raise InputError("no references found in the given text")
             report = self.check_read(read, "<text>", on_done)
+        elif isinstance(source, str) and not Path(source).exists() and looks_like_paper_id(source):
+            from citetracer.collect.paperfetch import fetch_to_temp  # arXiv:ID, doi:..., a landing page URL
+
+            pdf, folder = fetch_to_temp(source, self.settings)
+            try:
+                report = self.check_read(read_references(pdf), source.strip(), on_done)
+            finally:
+                folder.cleanup()
         else:
             path = Path(source)  # type: ignore[arg-type]
             if not path.exists():

@@ -24,8 +24,9 @@ from rich.text import Text
 
 from citetracer import __version__
 from citetracer.cli.progress import CheckProgress, ScanProgress
+from citetracer.collect.paperfetch import looks_like_paper_id
 from citetracer.config import ConfigError, Settings, is_store_url, load_settings
-from citetracer.extract import InputError, PageRange, parse_page_range, read_references
+from citetracer.extract import InputError, PageRange, ReadResult, parse_page_range, read_references
 from citetracer.pipeline import Checker
 from citetracer.records import Report
 from citetracer.report.bibfix import BibFixer
@@ -174,7 +175,13 @@ def _parser() -> argparse.ArgumentParser:
         epilog=EXIT_CODES,
         formatter_class=fmt,
     )
-    check.add_argument("files", nargs="+", type=Path, metavar="FILE", help="papers or bibliographies to check")
+    check.add_argument(
+        "files",
+        nargs="+",
+        metavar="FILE",
+        help="papers or bibliographies to check; or a paper to fetch (online): arXiv:ID, doi:10.x/y, or the URL "
+        "of its arXiv, OpenReview, ACL Anthology or doi.org page",
+    )
     check.add_argument(
         "--format",
         choices=FORMATS,
@@ -346,11 +353,11 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
     said: set[str] = set()
     checker = Checker(settings)
     try:
-        with CheckProgress(err, enabled=any(p.suffix.lower() == ".pdf" for p in args.files)) as progress:
-            for path in args.files:
-                progress.reading(path)
+        with CheckProgress(err, enabled=_any_pdf(args.files)) as progress:
+            for given in args.files:
+                progress.reading(Path(given))
                 try:
-                    read = read_references(path, args.ref_pages)
+                    read, name = _read_input(given, args, settings)
                 except InputError as exc:
                     progress.console.print(f"error: {exc}", style="red", highlight=False)
                     continue
@@ -358,7 +365,7 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
                 for warning in read.warnings:
                     progress.console.print(f"warning: {warning}", style="yellow", highlight=False)
                 progress.checking(len(read.references))
-                reports.append(checker.check_read(read, str(path), on_done=progress.citation_done))
+                reports.append(checker.check_read(read, name, on_done=progress.citation_done))
                 progress.paper_done()
     finally:
         checker.close()
@@ -372,6 +379,26 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
     if args.exit_zero:
         return EXIT_OK
     return EXIT_HALLUCINATED if any(r.has_hallucinated for r in reports) else EXIT_OK
+
+
+def _any_pdf(inputs: list[str]) -> bool:
+    """Whether a progress bar is worth it: a PDF, or a paper fetched by its identifier (a PDF too)."""
+    return any(x.lower().endswith(".pdf") or looks_like_paper_id(x) for x in inputs)
+
+
+def _read_input(given: str, args: argparse.Namespace, settings: Settings) -> tuple[ReadResult, str]:
+    """The references of one `check` input and the name its report gets: a file, or a paper named by an
+    identifier or URL, fetched as a PDF (collect/paperfetch.py; online only) and read like a file."""
+    path = Path(given)
+    if path.exists() or not looks_like_paper_id(given):
+        return read_references(path, args.ref_pages), str(path)
+    from citetracer.collect.paperfetch import fetch_to_temp
+
+    pdf, folder = fetch_to_temp(given, settings)
+    try:
+        return read_references(pdf, args.ref_pages), given.strip()
+    finally:
+        folder.cleanup()
 
 
 def _say_store_note(checker: Checker, err: Console, said: set[str]) -> None:
@@ -417,11 +444,11 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
         with ExitStack() as stack:
             out = _open_out(stack, args.output)
             writer = _stream_writer(args, settings, out)
-            with CheckProgress(err, enabled=any(p.suffix.lower() == ".pdf" for p in args.files)) as progress:
-                for path in args.files:
-                    progress.reading(path)
+            with CheckProgress(err, enabled=_any_pdf(args.files)) as progress:
+                for given in args.files:
+                    progress.reading(Path(given))
                     try:
-                        read = read_references(path, args.ref_pages)
+                        read, name = _read_input(given, args, settings)
                     except InputError as exc:
                         progress.console.print(f"error: {exc}", style="red", highlight=False)
                         continue
@@ -430,10 +457,8 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
                         progress.console.print(f"warning: {warning}", style="yellow", highlight=False)
                     read_any = True
                     progress.checking(len(read.references))
-                    writer.begin(str(path), [*([checker.store_note] if checker.store_note else []), *read.warnings])
-                    report = checker.check_read(
-                        read, str(path), on_done=progress.citation_done, on_result=writer.citation
-                    )
+                    writer.begin(name, [*([checker.store_note] if checker.store_note else []), *read.warnings])
+                    report = checker.check_read(read, name, on_done=progress.citation_done, on_result=writer.citation)
                     writer.end(report.warnings)
                     for note in [w for w in report.warnings if w not in read.warnings and w not in said]:
                         progress.console.print(f"warning: {note}", style="yellow", highlight=False)
@@ -446,6 +471,12 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
     if args.exit_zero:
         return EXIT_OK
     return EXIT_HALLUCINATED if writer.hallucinated else EXIT_OK
+
+
+def _local_pdf(name: str) -> Path | None:
+    """The PDF file a report's input names, to link to (None for other inputs and for papers fetched by URL)."""
+    path = Path(name)
+    return path if name.lower().endswith(".pdf") and path.is_file() else None
 
 
 def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str], context: str) -> None:
@@ -467,9 +498,7 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
         html = _html_report(args, out, [r.input for r in reports], context)
         html.begin()
         for r in reports:
-            html.begin_paper(
-                r.input, pdf=Path(r.input) if r.input.lower().endswith(".pdf") else None, warnings=r.warnings
-            )
+            html.begin_paper(r.input, pdf=_local_pdf(r.input), warnings=r.warnings)
             for c in r.citations:
                 html.citation(c)
             html.end_paper(paper_counts(r))

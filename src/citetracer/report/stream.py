@@ -181,7 +181,8 @@ class HtmlStream(JsonlStream):
 
     def begin(self, name: str, warnings: list[str] | None = None) -> None:
         super().begin(name)
-        self.html.begin_paper(name, pdf=Path(name) if name.lower().endswith(".pdf") else None, warnings=warnings)
+        pdf = Path(name) if name.lower().endswith(".pdf") and Path(name).is_file() else None  # not a fetched URL
+        self.html.begin_paper(name, pdf=pdf, warnings=warnings)
 
     def write(self, c: CitationResult) -> None:
         self.html.citation(c)
