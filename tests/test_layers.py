@@ -187,3 +187,88 @@ def test_an_upward_import_is_seen(tmp_path: Path) -> None:
     (pkg / "match" / "normalize.py").write_text("")
     assert imported_modules(rules, pkg) == {"citetracer.match.normalize", "citetracer.judge", "citetracer.cli"}
     assert {layer_of(m) for m in imported_modules(rules, pkg)} - set(range(layer_of("citetracer.match") + 1))
+
+
+def import_cycles(src: Path = SRC) -> list[set[str]]:
+    """Groups of modules that import one another, directly or through others (strongly connected
+    components of the import graph, lazy imports inside functions included)."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(src.rglob("*.py")):
+        name = module_name(path, src)
+        graph[name] = {t for t in imported_modules(path, src) if t != name}
+    order: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    cycles: list[set[str]] = []
+
+    def visit(node: str) -> None:  # Tarjan's algorithm
+        order[node] = low[node] = len(order)
+        stack.append(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in graph:
+                continue
+            if nxt not in order:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], order[nxt])
+        if low[node] == order[node]:
+            group = set()
+            while True:
+                member = stack.pop()
+                group.add(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                cycles.append(group)
+
+    for node in sorted(graph):
+        if node not in order:
+            visit(node)
+    return cycles
+
+
+#: Import cycles that exist today outside the packages this test guards (the list only shrinks).
+KNOWN_CYCLES = [{"citetracer.extract", "citetracer.extract.pdf"}]
+
+
+def test_no_import_cycles() -> None:
+    """The store's backends share their helpers through store/common.py and the scan's pool, cluster and
+    per-paper work through scan/jobs.py, so neither package (nor any other) has a cycle of imports."""
+    new = [sorted(c) for c in import_cycles() if c not in KNOWN_CYCLES]
+    assert not new, f"import cycles: {new}"
+    gone = [sorted(c) for c in KNOWN_CYCLES if c not in import_cycles()]
+    assert not gone, f"no longer cycles, remove them from KNOWN_CYCLES: {gone}"
+
+
+#: Packages whose modules must not import one another's private (underscore) names.
+NO_PRIVATE_IMPORTS = ("citetracer.store", "citetracer.scan")
+
+
+def test_no_private_names_imported_across_modules() -> None:
+    """A name one module keeps private is not another's interface (store/db.py's helpers were pg.py's)."""
+    found = []
+    for path in sorted(SRC.rglob("*.py")):
+        name = module_name(path)
+        if not name.startswith(NO_PRIVATE_IMPORTS):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.level or (node.module or "").startswith("citetracer")):
+                found += [f"{name}: {node.module}.{a.name}" for a in node.names if _private(a.name)]
+    assert not found, "private names imported from other modules:\n" + "\n".join(found)
+
+
+def test_a_cycle_is_seen(tmp_path: Path) -> None:
+    """The cycle finder itself: a lazy import inside a function closes a cycle too."""
+    pkg = tmp_path / "citetracer"
+    (pkg / "store").mkdir(parents=True)
+    (pkg / "__init__.py").write_text("")
+    (pkg / "store" / "__init__.py").write_text("")
+    (pkg / "store" / "api.py").write_text("def open():\n    from citetracer.store.db import Store\n")
+    (pkg / "store" / "db.py").write_text("from citetracer.store.api import open\n")
+    (pkg / "store" / "codec.py").write_text("from citetracer.store import db\n")
+    assert import_cycles(pkg) == [{"citetracer.store.api", "citetracer.store.db"}]
+
+
+def _private(name: str) -> bool:
+    return name.startswith("_") and not (name.startswith("__") and name.endswith("__"))

@@ -15,23 +15,20 @@ form (journal or booktitle, e.g. "NeurIPS", "J. Mach. Learn. Res."); the
 crossref'd proceedings title becomes `venue_full`, resolved at read time so
 proceedings that come after their papers in the dump still count.
 
-The whole store is rebuilt beside the old one and swapped in at the end
-(`store.bulk`): re-running on a newer dump replaces the DBLP records without
-duplicating them, keeps every other source and the verified links, and a
-failure at any point leaves the previous store untouched.
+Re-running on a newer dump replaces the DBLP records without duplicating them and
+keeps every other source and the verified links (mirror/rebuild.py: a SQLite store is
+rebuilt beside the old one and swapped in, so a failure at any point leaves it untouched).
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
-import errno
 import json
 import multiprocessing
 import os
 import re
 import signal
-import sqlite3
 import time
 import zlib
 from collections import Counter
@@ -44,7 +41,7 @@ from typing import Any
 
 from lxml import etree
 
-from citetracer.config import is_store_url
+from citetracer.mirror.rebuild import rebuild_source
 from citetracer.mirror.safexml import (
     PROLOG_BYTES,
     Chunk,
@@ -59,11 +56,10 @@ from citetracer.mirror.safexml import (
 )
 from citetracer.normalize.names import parse_person, surname_keys
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, parse_year
-from citetracer.store.bulk import BulkBuild, Row
 from citetracer.store.codec import pack
-from citetracer.store.db import venue_key
+from citetracer.store.common import venue_key
 from citetracer.store.index import index_tokens
-from citetracer.store.lock import writer_lock
+from citetracer.store.rows import Row
 
 #: Record fields copied as they are: (JSON name, DBLP element).
 _OPTIONAL = (("pages", "pages"), ("volume", "volume"), ("issue", "number"), ("publisher", "publisher"))
@@ -344,13 +340,6 @@ def dump_date(path: Path, max_mdate: str | None) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(path.stat().st_mtime))
 
 
-def build_failure(exc: Exception, target: Path) -> DumpError:
-    """A failure while writing the new store (full disk, I/O error) as one clear sentence."""
-    full = (isinstance(exc, OSError) and exc.errno == errno.ENOSPC) or "full" in str(exc).lower()
-    what = "the disk is full" if full else f"cannot write ({exc})"
-    return DumpError(f"{what} while building the store beside {target}; the previous store is unchanged")
-
-
 def _die_with(parent: int) -> None:
     """Ask Linux to kill this process when its parent dies (a task half-written by a killed parent
     would otherwise leave it waiting on the pipe forever)."""
@@ -460,42 +449,6 @@ def _collect(
             queue.close()
 
 
-def _ingest_shared(
-    url: str,
-    dump: Path,
-    batches: Iterator[list[tuple[Any, ...]]],
-    report: DblpReport,
-    size: int,
-    progress: Callable[[int, int, int], None] | None,
-) -> None:
-    """Replace the DBLP part of a PostgreSQL store: rows arrive by COPY in batches stamped with a new
-    generation; at the end the DBLP records the dump no longer has are deleted.
-
-    No second store is built and swapped in (the SQLite way): a record keeps its row and
-    id across rebuilds (so verified links stay valid), every batch is one transaction that
-    readers never wait for, and the other sources' records are never touched. A rebuild
-    killed half-way leaves the store with some records from the new dump and the rest
-    from the old one, every record whole; running it again finishes the job.
-    """
-    from citetracer.store.pg import PgStore
-
-    with PgStore(url) as store:
-        gen = store.next_generation()
-        n = 0
-        for rows in batches:
-            store.write_rows(rows, gen=gen)
-            n += len(rows)
-            if progress is not None:
-                progress(n, report.bytes_read, size)
-        finishing = time.monotonic()
-        store.delete_older(SOURCE, gen)
-        report.dump_date = dump_date(dump, report.max_mdate)
-        store.set_meta(f"source_date:{SOURCE}", report.dump_date)
-        store.set_meta(f"complete:{SOURCE}", "1")  # DBLP indexes whole proceedings and volumes
-        store.set_meta(f"source_file:{SOURCE}", str(dump.resolve()))
-        report.finish_seconds = time.monotonic() - finishing
-
-
 def ingest_dblp(
     target: Path | str,
     dump: Path,
@@ -520,47 +473,22 @@ def ingest_dblp(
         check_dtd(dtd)
     workers = max(1, os.cpu_count() or 1)
     batches = _batches_in_workers(dump, dtd, report, workers) if parallel else _batches(dump, dtd, report, packed=True)
-    if is_store_url(target):
-        try:
-            _ingest_shared(str(target), dump, batches, report, size, progress)
-        finally:
-            close = getattr(batches, "close", None)
-            if close is not None:
-                close()
-        report.added = sum(report.by_type.values())
-        report.seconds = time.monotonic() - started
-        return report
-    target = Path(target)
-    build = BulkBuild(target)
-    try:
-        n = 0
-        for rows in batches:
-            build.add_rows(rows)
-            n += len(rows)
-            if progress is not None:
-                progress(n, report.bytes_read, size)
+
+    def meta() -> dict[str, str]:
         report.dump_date = dump_date(dump, report.max_mdate)
-        build.set_meta(f"source_date:{SOURCE}", report.dump_date)
-        build.set_meta(f"complete:{SOURCE}", "1")  # DBLP indexes whole proceedings and volumes
-        build.set_meta(f"source_file:{SOURCE}", str(dump.resolve()))
-        finishing = time.monotonic()
-        # The other sources' records are copied over only now, under the store's writer lock held
-        # until the swap: whatever `mirror add` (or a check's memo) wrote into the old store while
-        # the dump was parsed is carried over, and nothing can be written there in between.
-        with writer_lock(target, lock_wait, notify):
-            report.carried_over = build.carry_over(target, {SOURCE})
-            build.commit()
-        report.finish_seconds = time.monotonic() - finishing
-    except (sqlite3.Error, OSError) as exc:
-        build.abort()
-        raise build_failure(exc, target) from exc
-    except BaseException:
-        build.abort()
-        raise
-    finally:
-        close = getattr(batches, "close", None)
-        if close is not None:
-            close()
+        return {
+            f"source_date:{SOURCE}": report.dump_date,
+            f"complete:{SOURCE}": "1",  # DBLP indexes whole proceedings and volumes
+            f"source_file:{SOURCE}": str(dump.resolve()),
+        }
+
+    def tick(written: int) -> None:
+        if progress is not None:
+            progress(written, report.bytes_read, size)
+
+    done = rebuild_source(target, SOURCE, batches, meta, tick, lock_wait, notify)
+    report.carried_over = done.carried_over
+    report.finish_seconds = done.finish_seconds
     report.added = sum(report.by_type.values())
     report.seconds = time.monotonic() - started
     return report

@@ -34,7 +34,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from citetracer.config import Settings, is_store_url
-from citetracer.scan.pool import Job, PoolError, _children_peak_mb, _own_peak_mb
+from citetracer.scan.jobs import Job, PoolError, children_peak_mb, own_peak_mb
 from citetracer.scan.work import write_atomic
 
 #: Papers in flight per worker thread: enough to keep every worker busy while results travel back.
@@ -62,8 +62,8 @@ def check_on_worker(settings_json: str, display: str, name: str, data: bytes) ->
         path.write_bytes(data)
         result = check_file(checker, path, display)
     result["worker"] = f"{socket.gethostname()}:{os.getpid()}"
-    result["worker_rss_mb"] = _own_peak_mb()
-    result["reader_rss_mb"] = _children_peak_mb()
+    result["worker_rss_mb"] = own_peak_mb()
+    result["reader_rss_mb"] = children_peak_mb()
     return result
 
 

@@ -20,7 +20,6 @@ import contextlib
 import multiprocessing
 import multiprocessing.connection
 import os
-import resource
 import signal
 import sys
 import time
@@ -32,21 +31,9 @@ from pathlib import Path
 from typing import Any
 
 from citetracer.config import Settings
+from citetracer.scan.jobs import Job, PoolError, children_peak_mb, own_peak_mb
 
 RECYCLE_AFTER = 100
-
-
-@dataclass(frozen=True)
-class Job:
-    index: int
-    path: str
-    display: str
-    #: Where the worker writes this paper's JSON report.
-    report: str
-
-
-class PoolError(Exception):
-    """The workers cannot start (for example the store cannot be opened)."""
 
 
 def _die_with_parent() -> None:
@@ -58,30 +45,6 @@ def _die_with_parent() -> None:
 
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG = 1
-
-
-def _own_peak_mb() -> float:
-    """This process's peak resident memory since its program started (Linux VmHWM).
-
-    Not ru_maxrss: a spawned process inherits the high-water mark of the parent it was
-    forked from, so a worker started by a big parent would report the parent's peak.
-    """
-    try:
-        with open("/proc/self/status", encoding="ascii") as fh:
-            for line in fh:
-                if line.startswith("VmHWM:"):
-                    return round(int(line.split()[1]) / 1024, 1)
-    except (OSError, ValueError):
-        pass
-    return _children_peak_mb(resource.RUSAGE_SELF)
-
-
-def _children_peak_mb(who: int = resource.RUSAGE_CHILDREN) -> float:
-    """Peak resident memory of the largest ended child (the PDF reader processes), in MB.
-
-    A forked reader counts the pages it shares with the worker, so this is an upper bound.
-    """
-    return round(resource.getrusage(who).ru_maxrss / 1024, 1)  # KB on Linux
 
 
 def worker_main(conn: Connection, settings_json: str) -> None:
@@ -109,8 +72,8 @@ def worker_main(conn: Connection, settings_json: str) -> None:
                 break
             result = check_paper(checker, job)
             result["worker"] = os.getpid()
-            result["worker_rss_mb"] = _own_peak_mb()
-            result["reader_rss_mb"] = _children_peak_mb()
+            result["worker_rss_mb"] = own_peak_mb()
+            result["reader_rss_mb"] = children_peak_mb()
             try:
                 conn.send(result)
             except (BrokenPipeError, OSError):

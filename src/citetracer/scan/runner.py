@@ -20,9 +20,10 @@ from typing import IO, Any, Protocol
 from citetracer.config import Settings
 from citetracer.scan.cluster import ClusterPool
 from citetracer.scan.inputs import Paper, collect, content_key
+from citetracer.scan.jobs import Job
 from citetracer.scan.journal import Entry, Journal
 from citetracer.scan.outputs import write_outputs
-from citetracer.scan.pool import RECYCLE_AFTER, Job, Pool, report_path
+from citetracer.scan.pool import RECYCLE_AFTER, Pool, report_path
 from citetracer.store.api import open_store
 
 

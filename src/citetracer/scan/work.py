@@ -19,7 +19,7 @@ from typing import Any
 from citetracer.extract import InputError, read_references
 from citetracer.pipeline import Checker
 from citetracer.records import Report
-from citetracer.scan.pool import Job
+from citetracer.scan.jobs import Job
 
 #: A PDF whose reading gives fewer references than this is worth a look (most papers cite more;
 #: a short note with one or two citations does exist, so this is a warning, not an error).

@@ -23,19 +23,10 @@ from typing import Any, Literal, Protocol
 
 from citetracer.config import is_store_url
 from citetracer.records import Candidate, WorkRecord
+from citetracer.store.common import BatchMeta, display_location
 from citetracer.store.memo import MemoEntry
 
-
-def display_location(location: Path | str) -> str:
-    """The store as shown in messages and journals: a URL without its password."""
-    if not is_store_url(location):
-        return str(location)
-    text = str(location)
-    scheme, _, rest = text.partition("://")
-    auth, at, host = rest.rpartition("@")
-    if at and ":" in auth:
-        auth = auth.split(":", 1)[0] + ":***"
-    return f"{scheme}://{auth}{at}{host}"
+__all__ = ["BatchMeta", "MemoTableAPI", "RateTurns", "RetrievalIndex", "StoreAPI", "display_location", "open_store"]
 
 
 class RetrievalIndex(Protocol):
@@ -70,13 +61,6 @@ class MemoTableAPI(Protocol):
     def counts(self) -> dict[str, int]: ...
 
     def __len__(self) -> int: ...
-
-
-class BatchMeta(Protocol):
-    """What an ingest may write inside each batch's own transaction (its progress), so that what is
-    committed and what the progress says never disagree."""
-
-    def set_meta(self, key: str, value: str) -> None: ...
 
 
 class RateTurns(Protocol):

@@ -26,14 +26,16 @@ import uuid
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
-from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix
+from citetracer.normalize.text import doi_prefix
 from citetracer.records import WorkRecord
-from citetracer.store.codec import pack, record_json
-from citetracer.store.db import INDEXES, SCHEMA_VERSION, TABLES, Store, indexed_work, venue_key
-from citetracer.store.index import TitleIndex, add_fields, index_tokens
+from citetracer.store.codec import pack
+from citetracer.store.common import pid_alive
+from citetracer.store.db import INDEXES, SCHEMA_VERSION, TABLES, Store
+from citetracer.store.index import TitleIndex, add_fields
 from citetracer.store.memo import TABLE as MEMO_TABLE
+from citetracer.store.rows import Row, row_from_record
 from citetracer.store.swap import index_path, remove_store_files, replace_store, write_marker
 
 #: Rows per SQLite transaction and per check of the writer's health.
@@ -49,66 +51,13 @@ _INSERT = (
 )
 
 
-class Row(NamedTuple):
-    """A record ready to be written: its columns, its JSON, and what the index needs.
-
-    Mirror parsers produce rows directly (cheaper than building a WorkRecord
-    per record at DBLP scale, and picklable between processes); any
-    WorkRecord becomes one with `row_from_record`.
-    """
-
-    key: str
-    source: str
-    type: str | None
-    doi: str | None
-    arxiv: str | None
-    year: int | None
-    venue_key: str | None
-    json: bytes
-    xref: str | None
-    titles: tuple[str, ...]
-    surnames: tuple[str, ...]
-    #: Set when other records cross-reference this one (a proceedings volume): its title names their venue.
-    xref_title: str | None = None
-    #: `json` is already compressed for the store (`codec.pack`; done by the parser processes at DBLP scale).
-    packed: bool = False
-
-
-def row_from_record(record: WorkRecord, xref: str | None = None) -> Row:
-    doi = canonical_doi(record.doi) if record.doi else None
-    work = indexed_work(0, record)
-    return Row(
-        key=f"{record.source}:{record.id}",
-        source=record.source,
-        type=record.type,
-        doi=doi,
-        arxiv=canonical_arxiv(record.arxiv_id) if record.arxiv_id else None,
-        year=record.year,
-        venue_key=venue_key(record.venue) or venue_key(record.venue_full),
-        json=record_json(record),
-        xref=xref,
-        titles=tuple(" ".join(index_tokens(t)) for t in work.titles),
-        surnames=tuple(work.surnames),
-    )
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def clean_leftovers(target: Path) -> None:
     """Remove stores half-built by ingests that were killed (their process is gone)."""
     for leftover in target.parent.glob(target.name + ".building-*"):
         if leftover.name.endswith(".index"):
             continue
         tail = leftover.name.rsplit("-", 1)[-1].split(".")[0]
-        if tail.isdigit() and not _pid_alive(int(tail)):
+        if tail.isdigit() and not pid_alive(int(tail)):
             remove_store_files(leftover)
 
 

@@ -25,12 +25,19 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from citetracer.normalize.names import surname_keys
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix, parse_year
-from citetracer.normalize.venues import venue_id
 from citetracer.records import Candidate, WorkRecord
-from citetracer.store.api import BatchMeta
 from citetracer.store.codec import decode, encode, ranking_fields_of
+from citetracer.store.common import (
+    RECORD_CACHE_SIZE,
+    BatchMeta,
+    StoreError,
+    evidence_records,
+    indexed_work,
+    totals,
+    unfinished_ingests,
+    venue_key,
+)
 from citetracer.store.coverage import venue_year_coverage
 from citetracer.store.index import IndexedWork, RankingFields, TitleIndex
 from citetracer.store.lock import StoreBusy, writer_lock
@@ -39,9 +46,6 @@ from citetracer.store.swap import heal_index_pair, index_path, read_marker, writ
 from citetracer.store.turns import FileTurns
 
 SCHEMA_VERSION = "2"
-#: Parsed records kept in memory per open store (a bibliography cites few works twice,
-#: but a batch run revisits the same near neighbours often).
-RECORD_CACHE_SIZE = 20_000
 
 TABLES = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -101,10 +105,6 @@ SETUP_WAIT = 30.0
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
     return any(word in str(exc) for word in ("database is locked", "database is busy"))
-
-
-class StoreError(Exception):
-    """The store file cannot be opened or is not a citetracer store."""
 
 
 class Store:
@@ -306,21 +306,7 @@ class Store:
     def unfinished_ingests(self) -> dict[str, dict[str, Any]]:
         """Ingests (`mirror add`) that have not finished: still running, or interrupted (killed), with
         how many records they had committed; the same command run again resumes them."""
-        out: dict[str, dict[str, Any]] = {}
-        for key, value in self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'ingest:%'"):
-            with contextlib.suppress(ValueError, TypeError, KeyError):
-                state = json.loads(value)
-                if state["status"] == "done":
-                    continue
-                alive = _pid_alive(int(state["pid"])) and int(state["pid"]) != os.getpid()
-                out[key.removeprefix("ingest:")] = {
-                    "state": f"running (pid {state['pid']})" if alive else "interrupted: run the same add to resume",
-                    "file": state["file"],
-                    "records_committed": state["records"],
-                    "lines_read": state["line"],
-                    "started": state["started"],
-                }
-        return out
+        return unfinished_ingests(self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'ingest:%'"))
 
     def _meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
@@ -362,9 +348,7 @@ class Store:
             self.sync_index()
         return total
 
-    def _write_batch(
-        self, batch: Sequence[WorkRecord], on_batch: Callable[[BatchMeta], None] | None = None
-    ) -> int:
+    def _write_batch(self, batch: Sequence[WorkRecord], on_batch: Callable[[BatchMeta], None] | None = None) -> int:
         with self._transaction() as db:
             seq = int(db.execute("SELECT value FROM meta WHERE key='seq'").fetchone()[0]) + 1
             db.execute("UPDATE meta SET value = ? WHERE key = 'seq'", (str(seq),))
@@ -473,13 +457,9 @@ class Store:
             return self._link_verified_many(links)
 
     def _link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
-        fresh = {
-            (c.source, c.id): WorkRecord(**c.model_dump(exclude={"work", "found_by"}))
-            for _, c, _ in links
-            if self.rid_of(c) is None and not c.source.startswith("memory")
-        }
+        fresh = evidence_records(links, self.rid_of)
         if fresh:
-            self.upsert(fresh.values())
+            self.upsert(fresh)
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
         rows = []
         for fingerprint, evidence, code in links:
@@ -673,13 +653,8 @@ class Store:
 
     def stats(self) -> dict[str, object]:
         """Counts by source and type, dump dates and files, sizes on disk."""
-        by_source: dict[str, int] = {}
-        by_type: dict[str, int] = {}
         by_source_type = self.record_counts()
-        for source, kinds in by_source_type.items():
-            for kind, n in kinds.items():
-                by_source[source] = by_source.get(source, 0) + n
-                by_type[kind] = by_type.get(kind, 0) + n
+        by_source, by_type = totals(by_source_type)
         verified = self.db.execute("SELECT count(*) FROM verified").fetchone()[0]
         memo = self.memo.counts()
         size = self.path.stat().st_size if self.path.exists() else 0
@@ -725,44 +700,12 @@ class _BatchMeta:
         )
 
 
-def venue_key(venue: str | None) -> str | None:
-    """The key under which venue coverage is counted: the canonical id when known."""
-    if not venue:
-        return None
-    vid = venue_id(venue)
-    if vid:
-        return vid
-    return " ".join(venue.casefold().split())[:200] or None
-
-
-def indexed_work(rid: int, record: WorkRecord) -> IndexedWork:
-    titles = [record.title or ""] + [v.title for v in record.variants if v.title and v.title != record.title]
-    surnames: list[str] = []
-    for person in record.authors:
-        surnames.extend(surname_keys(person.family))
-    return IndexedWork(rid=rid, titles=[t for t in titles if t], surnames=surnames, year=record.year)
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _file_id(path: Path) -> tuple[int, int] | None:
     try:
         st = os.stat(path)
     except OSError:
         return None
     return (st.st_dev, st.st_ino)
-
-
-def now_year() -> int:
-    return time.gmtime().tm_year
 
 
 __all__ = ["Store", "StoreBusy", "StoreError", "WorkRecord", "parse_year", "venue_key"]

@@ -63,12 +63,12 @@ class MemoEntry:
         return datetime.fromtimestamp(self.fetched_at, UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
 
 
-def _encode(candidates: Sequence[Candidate]) -> bytes:
+def encode_candidates(candidates: Sequence[Candidate]) -> bytes:
     rows = [c.model_dump(mode="json", exclude_defaults=True) for c in candidates[:MAX_CANDIDATES]]
     return zlib.compress(json.dumps(rows, separators=(",", ":"), ensure_ascii=False).encode(), 6)
 
 
-def _decode(blob: bytes) -> list[Candidate] | None:
+def decode_candidates(blob: bytes) -> list[Candidate] | None:
     """The stored candidates, or None when the row is unreadable (then it is treated as absent)."""
     try:
         rows = json.loads(zlib.decompress(blob))
@@ -102,7 +102,7 @@ class MemoTable:
         try:
             self.db.execute(
                 "DELETE FROM memo WHERE status = 'answered' AND subject NOT LIKE 'ref:%' AND candidates = ?",
-                (_encode([]),),
+                (encode_candidates([]),),
             )
             self.db.execute(
                 "INSERT INTO meta VALUES ('memo_format', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -121,7 +121,7 @@ class MemoTable:
         if row is None:
             return None
         status, fetched_at, detail, blob = row
-        candidates = _decode(blob)
+        candidates = decode_candidates(blob)
         if candidates is None or status not in ("answered", "failed"):
             return None
         return MemoEntry(source, subject, status, float(fetched_at), candidates, detail)
@@ -137,12 +137,12 @@ class MemoTable:
                 "status='answered', fetched_at=excluded.fetched_at, detail=excluded.detail, "
                 "candidates=excluded.candidates WHERE excluded.fetched_at >= memo.fetched_at "
                 "OR memo.status = 'failed'",
-                [(e.source, e.subject, e.fetched_at, e.detail, _encode(e.candidates)) for e in answers],
+                [(e.source, e.subject, e.fetched_at, e.detail, encode_candidates(e.candidates)) for e in answers],
             )
             self.db.executemany(
                 "INSERT INTO memo VALUES (?, ?, 'failed', ?, ?, ?) ON CONFLICT(source, subject) DO UPDATE SET "
                 "fetched_at=excluded.fetched_at, detail=excluded.detail WHERE memo.status = 'failed'",
-                [(e.source, e.subject, e.fetched_at, e.detail, _encode([])) for e in failures],
+                [(e.source, e.subject, e.fetched_at, e.detail, encode_candidates([])) for e in failures],
             )
         except BaseException:
             self.db.execute("ROLLBACK")

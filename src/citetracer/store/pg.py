@@ -20,8 +20,6 @@ Memo rows and verified links are single-row upserts that need no such lock.
 
 from __future__ import annotations
 
-import json
-import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -30,14 +28,23 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from citetracer.normalize.text import doi_prefix
 from citetracer.records import Candidate, WorkRecord
-from citetracer.store.api import BatchMeta, display_location
 from citetracer.store.codec import decode, pack, ranking_fields_of
+from citetracer.store.common import (
+    RECORD_CACHE_SIZE,
+    BatchMeta,
+    StoreError,
+    display_location,
+    evidence_records,
+    totals,
+    unfinished_ingests,
+    venue_key,
+)
 from citetracer.store.coverage import venue_year_coverage
-from citetracer.store.db import RECORD_CACHE_SIZE, StoreError, _pid_alive, venue_key
-from citetracer.store.memo import MemoEntry, _decode, _encode
+from citetracer.store.memo import MemoEntry, decode_candidates, encode_candidates
 from citetracer.store.pgindex import PgIndex
 from citetracer.store.pgschema import SchemaTooNew, migrate
 from citetracer.store.ranking import RankingFields
+from citetracer.store.rows import row_from_record
 
 if TYPE_CHECKING:
     from citetracer.store.turns import PgTurns
@@ -186,8 +193,6 @@ class PgStore:
         on_batch: Callable[[BatchMeta], None] | None = None,
     ) -> int:
         """Insert or replace records (by source and id), one transaction per batch; returns how many."""
-        from citetracer.store.bulk import row_from_record
-
         self._writable()
         total = 0
         batch: list[tuple[Any, ...]] = []
@@ -337,13 +342,9 @@ class PgStore:
     def link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
         """Remember which evidence record proved each citation fingerprint (online evidence is stored first)."""
         self._writable()
-        fresh = {
-            (c.source, c.id): WorkRecord(**c.model_dump(exclude={"work", "found_by"}))
-            for _, c, _ in links
-            if self.rid_of(c) is None and not c.source.startswith("memory")
-        }
+        fresh = evidence_records(links, self.rid_of)
         if fresh:
-            self.upsert(fresh.values())
+            self.upsert(fresh)
         stamp = datetime.now(UTC).isoformat(timespec="seconds")
         rows = []
         for fingerprint, evidence, code in links:
@@ -507,34 +508,12 @@ class PgStore:
 
     def unfinished_ingests(self) -> dict[str, dict[str, Any]]:
         """Ingests (`mirror add`) not finished: running (on this machine, or elsewhere) or interrupted."""
-        out: dict[str, dict[str, Any]] = {}
-        for key, value in self._rows("SELECT key, value FROM meta WHERE key LIKE 'ingest:%%'"):
-            try:
-                state = json.loads(value)
-                if state["status"] == "done":
-                    continue
-                here = state.get("host") in (None, os.uname().nodename)
-                alive = here and _pid_alive(int(state["pid"])) and int(state["pid"]) != os.getpid()
-                out[key.removeprefix("ingest:")] = {
-                    "state": f"running (pid {state['pid']})" if alive else "interrupted: run the same add to resume",
-                    "file": state["file"],
-                    "records_committed": state["records"],
-                    "lines_read": state["line"],
-                    "started": state["started"],
-                }
-            except (ValueError, TypeError, KeyError):
-                continue
-        return out
+        return unfinished_ingests(self._rows("SELECT key, value FROM meta WHERE key LIKE 'ingest:%%'"), check_host=True)
 
     def stats(self) -> dict[str, object]:
         """Counts by source and type, dump dates and files, sizes in the database."""
-        by_source: dict[str, int] = {}
-        by_type: dict[str, int] = {}
         by_source_type = self.record_counts()
-        for source, kinds in by_source_type.items():
-            for kind, n in kinds.items():
-                by_source[source] = by_source.get(source, 0) + n
-                by_type[kind] = by_type.get(kind, 0) + n
+        by_source, by_type = totals(by_source_type)
         memo = self.memo.counts()
         size = self._one(
             "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
@@ -575,7 +554,7 @@ class PgMemo:
         if row is None:
             return None
         status, fetched_at, detail, blob = row
-        candidates = _decode(bytes(blob))
+        candidates = decode_candidates(bytes(blob))
         if candidates is None or status not in ("answered", "failed"):
             return None
         return MemoEntry(source, subject, status, float(fetched_at), candidates, detail)
@@ -583,9 +562,10 @@ class PgMemo:
     def put_many(self, entries: Sequence[MemoEntry]) -> int:
         """Answers replace older rows; failures are kept only where no answer is (one transaction)."""
         self.store._writable()
-        answers = [(e.source, e.subject, e.fetched_at, e.detail, _encode(e.candidates)) for e in entries
+        answers = [(e.source, e.subject, e.fetched_at, e.detail, encode_candidates(e.candidates)) for e in entries
                    if e.status == "answered"]  # fmt: skip
-        failures = [(e.source, e.subject, e.fetched_at, e.detail, _encode([])) for e in entries if e.status == "failed"]
+        failures = [(e.source, e.subject, e.fetched_at, e.detail, encode_candidates([])) for e in entries
+                    if e.status == "failed"]  # fmt: skip
         with self.store.db.transaction(), self.store.db.cursor() as cur:
             if answers:
                 cur.executemany(
