@@ -107,10 +107,19 @@ class Candidate(Work):
     found_by: str | None = None
 
 
+class Version(BaseModel):
+    """One version of a preprint as its server lists it (arXiv's v1, v2, ...) and the day it was submitted."""
+
+    version: str
+    date: str | None = None
+
+
 class WorkRecord(Candidate):
     """A record as the local store keeps it: one rendering of a work plus its other renderings (versions)."""
 
     variants: list[Candidate] = Field(default_factory=list)
+    #: A preprint's versions with their dates (an arXiv mirror's records), oldest first.
+    versions: list[Version] = Field(default_factory=list)
 
 
 class FieldStatus(StrEnum):

@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import pg_location
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
 DTD = """<!-- a cut-down dblp.dtd: the element model and a few of its character entities -->
 <!ENTITY % field "author|editor|title|booktitle|pages|year|journal|volume|number|url|ee|crossref|publisher|school">
 <!ELEMENT dblp (article|inproceedings|proceedings|book|incollection|phdthesis|mastersthesis|www)*>
@@ -98,3 +102,11 @@ def make_dump(tmp_path: Path) -> DumpWriter:
 @pytest.fixture
 def records_body() -> Callable[..., str]:
     return many_records
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
+    """The store a dump is ingested into: a SQLite file (rebuilt and swapped) or a PostgreSQL store (COPY batches)."""
+    if request.param == "postgresql":
+        return pg_location(request.getfixturevalue("pg_server"))
+    return tmp_path / "store.sqlite"

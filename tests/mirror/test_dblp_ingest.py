@@ -16,7 +16,6 @@ from citetracer.mirror.safexml import DumpError
 from citetracer.records import Candidate, Person, WorkRecord
 from citetracer.store.api import StoreAPI, open_store
 from citetracer.store.db import Store
-from tests.conftest import pg_location
 
 
 def _by_id(store: StoreAPI) -> dict[str, WorkRecord]:
@@ -71,14 +70,6 @@ def test_parallel_parse_gives_the_same_store(tmp_path: Path, dump: Path, dtd: Pa
     with Store(tmp_path / "a.sqlite") as a, Store(tmp_path / "b.sqlite") as b:
         assert _by_id(a) == _by_id(b)
         assert a.index.count() == b.index.count() == 5
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """The store a dump is ingested into: a SQLite file (rebuilt and swapped) or a PostgreSQL store (COPY batches)."""
-    if request.param == "postgresql":
-        return pg_location(request.getfixturevalue("pg_server"))
-    return tmp_path / "store.sqlite"
 
 
 def test_reingest_newer_dump_updates_without_duplicates_and_keeps_other_sources(

@@ -299,6 +299,18 @@ def _parser() -> argparse.ArgumentParser:
     dblp = msub.add_parser("dblp", parents=[common], help="(re)build the DBLP part of the store from dblp.xml.gz")
     dblp.add_argument("dump", type=Path, metavar="DUMP", help="dblp.xml or dblp.xml.gz")
     dblp.add_argument("--dtd", type=Path, help="the dump's DTD (default: dblp.dtd beside the dump)")
+    arxiv = msub.add_parser(
+        "arxiv", parents=[common], help="(re)build the arXiv part of the store from arXiv's metadata snapshot"
+    )
+    arxiv.add_argument(
+        "snapshot", type=Path, metavar="SNAPSHOT", help="arxiv-metadata-oai-snapshot.json (or .gz): one work a line"
+    )
+    arxiv.add_argument("--date", metavar="YYYY-MM-DD", help="the snapshot's date (default: the newest date in it)")
+    arxiv.add_argument(
+        "--partial",
+        action="store_true",
+        help="the file is not all of arXiv (a hand-made or filtered file): do not declare it complete for arXiv ids",
+    )
     acl = msub.add_parser("acl", parents=[common], help="add ACL Anthology XML files (or directories of them)")
     acl.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="ACL Anthology XML files or folders")
     msub.add_parser("stats", parents=[common], help="show what the store holds")
@@ -671,10 +683,10 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
             n = store.reindex()
         out.print(f"reindexed {n} records of {display_location(settings.store)}", highlight=False)
         return EXIT_OK
-    if args.mirror_command in ("dblp", "acl"):
-        from citetracer.cli.mirror import run_acl, run_dblp
+    if args.mirror_command in ("dblp", "arxiv", "acl"):
+        from citetracer.cli.mirror import run_acl, run_arxiv, run_dblp
 
-        run = run_dblp if args.mirror_command == "dblp" else run_acl
+        run = {"dblp": run_dblp, "arxiv": run_arxiv, "acl": run_acl}[args.mirror_command]
         return run(args, settings.store, out, err)
     with open_store(settings.store) as store:
         stats = store.stats()

@@ -1,4 +1,4 @@
-"""`citetracer mirror dblp|acl`: run an ingest with a progress bar and report the outcome.
+"""`citetracer mirror dblp|arxiv|acl`: run an ingest with a progress bar and report the outcome.
 
 Part of the CLI front end (the ingesters in mirror/ know no terminal); exit codes follow
 the CLI's (0 done, 2 unusable input, with the previous store left as it was).
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import argparse
 import shutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from rich.console import Console
@@ -22,6 +23,7 @@ from rich.progress import (
 )
 
 from citetracer.mirror.acl import ingest_acl
+from citetracer.mirror.arxiv import ingest_arxiv
 from citetracer.mirror.dblp import ingest_dblp
 from citetracer.mirror.safexml import DumpError
 from citetracer.store.api import display_location, open_store
@@ -36,6 +38,45 @@ def _notify(err: Console) -> Callable[[str], None]:
         err.print(message, style="yellow", highlight=False)
 
     return say
+
+
+@contextmanager
+def ingest_progress(label: str, size: int, err: Console) -> Iterator[Callable[[int, int, int], None]]:
+    """A progress bar over a dump's bytes; yields the `progress(records, bytes_done, bytes_total)` callback."""
+    progress = Progress(
+        TextColumn(f"[bold]{label}[/bold]"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.fields[records]:,} records, {task.fields[rate]:,.0f}/s"),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("ingest", total=size, records=0, rate=0.0)
+
+        def tick(records: int, done: int, total: int) -> None:
+            elapsed = progress.tasks[task].elapsed or 1e-9
+            progress.update(task, completed=done, total=total, records=records, rate=records / elapsed)
+
+        yield tick
+
+
+def warn_disk(store_path: Path | str, size: int, err: Console) -> None:
+    """Say so when the disk beside a store file looks too small for a store built from a dump of `size` bytes."""
+    if not isinstance(store_path, Path):
+        return
+    store_path.parent.mkdir(parents=True, exist_ok=True)
+    free = shutil.disk_usage(store_path.parent).free
+    if free < NEED_PER_DUMP_BYTE * size:
+        err.print(
+            f"warning: {free / 1e9:.1f} GB free beside {store_path}; a store built from this dump may need "
+            f"about {NEED_PER_DUMP_BYTE * size / 1e9:.1f} GB (if the disk fills, the build stops and the "
+            "previous store stays)",
+            style="yellow",
+            highlight=False,
+        )
 
 
 def run_dblp(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
@@ -53,34 +94,8 @@ def run_dblp(args: argparse.Namespace, store_path: Path | str, out: Console, err
         )
         return EXIT_USAGE
     size = dump.stat().st_size
-    if isinstance(store_path, Path):
-        store_path.parent.mkdir(parents=True, exist_ok=True)
-    free = shutil.disk_usage(store_path.parent).free if isinstance(store_path, Path) else None
-    if free is not None and free < NEED_PER_DUMP_BYTE * size:
-        err.print(
-            f"warning: {free / 1e9:.1f} GB free beside {store_path}; a store built from this dump may need "
-            f"about {NEED_PER_DUMP_BYTE * size / 1e9:.1f} GB (if the disk fills, the build stops and the "
-            "previous store stays)",
-            style="yellow",
-            highlight=False,
-        )
-    progress = Progress(
-        TextColumn("[bold]dblp[/bold]"),
-        BarColumn(),
-        TaskProgressColumn(),
-        TextColumn("{task.fields[records]:,} records, {task.fields[rate]:,.0f}/s"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        disable=not err.is_terminal,
-    )
-    with progress:
-        task = progress.add_task("ingest", total=size, records=0, rate=0.0)
-
-        def tick(records: int, done: int, total: int) -> None:
-            elapsed = progress.tasks[task].elapsed or 1e-9
-            progress.update(task, completed=done, total=total, records=records, rate=records / elapsed)
-
+    warn_disk(store_path, size, err)
+    with ingest_progress("dblp", size, err) as tick:
         try:
             report = ingest_dblp(store_path, dump, dtd, progress=tick, notify=_notify(err))
         except DumpError as exc:
@@ -110,3 +125,38 @@ def run_acl(args: argparse.Namespace, store_path: Path | str, out: Console, err:
     where = display_location(store_path)
     out.print(f"acl: {report.added:,} records from {report.files} files into {where}", highlight=False)
     return EXIT_OK if report.files and not missing else EXIT_USAGE
+
+
+def run_arxiv(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
+    snapshot: Path = args.snapshot
+    if not snapshot.is_file():
+        err.print(f"error: {snapshot}: no such file", style="red", highlight=False)
+        return EXIT_USAGE
+    size = snapshot.stat().st_size
+    warn_disk(store_path, size, err)
+    with ingest_progress("arxiv", size, err) as tick:
+        try:
+            report = ingest_arxiv(
+                store_path, snapshot, date=args.date, complete=not args.partial, progress=tick, notify=_notify(err)
+            )
+        except DumpError as exc:
+            err.print(f"error: {exc}", style="red", highlight=False)
+            err.print(f"the store at {display_location(store_path)} was not changed", highlight=False)
+            return EXIT_USAGE
+    for problem in report.errors[:20]:
+        err.print(f"warning: {problem}", style="yellow", highlight=False)
+    if report.skipped > 20:
+        err.print(f"warning: {report.skipped - 20:,} more lines skipped", style="yellow", highlight=False)
+    claim = (
+        f"complete for arXiv ids issued before {report.snapshot_date}"
+        if not args.partial
+        else "declared partial: absence from it is no evidence"
+    )
+    out.print(
+        f"arxiv: {report.added:,} records (snapshot of {report.snapshot_date}; {claim}) in {report.seconds:.0f}s "
+        f"({report.added / max(report.seconds, 1e-9):,.0f}/s; the last {report.finish_seconds:.0f}s building "
+        f"indexes); skipped {report.skipped:,} lines; kept {report.carried_over:,} records of other sources; "
+        f"store {display_location(store_path)}",
+        highlight=False,
+    )
+    return EXIT_OK

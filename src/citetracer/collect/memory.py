@@ -18,6 +18,7 @@ from citetracer.normalize.text import canonical_arxiv, canonical_doi, title_key,
 from citetracer.normalize.venues import is_preprint
 from citetracer.records import Candidate, Reference, SourceOutcome, WorkRecord
 from citetracer.store.api import StoreAPI
+from citetracer.store.claims import ARXIV_IDS, issued_before
 from citetracer.store.db import venue_key
 from citetracer.thresholds import MIN_VENUE_RECORDS
 
@@ -45,6 +46,24 @@ def candidates_of(record: WorkRecord, found_by: str) -> list[Candidate]:
         data.update(work=key, found_by=found_by, id=f"{record.id}#v{len(out)}")
         out.append(Candidate.model_construct(**data))
     return out
+
+
+#: How the memory stage's outcome (its `detail`) says that a complete arXiv snapshot lacks the cited id.
+NO_SUCH_ARXIV_ID = "no such arXiv id"
+
+
+def absent_arxiv_id(store: StoreAPI, arxiv: str) -> str | None:
+    """The fact that a cited arXiv id does not exist, from a mirror complete for arXiv ids, or None.
+
+    An arXiv metadata snapshot holds every id issued before its date (store/claims.py), so an id
+    of an earlier month that no stored record carries is, by that snapshot, no id at all: what
+    arXiv's API answers online with an empty reply. The caller has checked that no record carries
+    the id; the judge decides what the fact proves (judge/gate.py).
+    """
+    for source, date in sorted(store.identifier_registries(ARXIV_IDS).items()):
+        if issued_before(arxiv, date):
+            return f"{NO_SUCH_ARXIV_ID} {arxiv}: the {source} mirror holds every arXiv id issued before {date}"
+    return None
 
 
 class MemoryStage:
@@ -91,9 +110,12 @@ class MemoryStage:
             for rid in self.store.rids_by_doi(doi):
                 found.setdefault(rid, "doi")
         arxiv = canonical_arxiv(reference.arxiv_id)
+        absent_id = None
         if arxiv:
-            for rid in self.store.rids_by_arxiv(arxiv):
+            holders = self.store.rids_by_arxiv(arxiv)
+            for rid in holders:
                 found.setdefault(rid, "arxiv")
+            absent_id = None if holders else absent_arxiv_id(self.store, arxiv)
         surnames = [k for p in reference.authors for k in family_keys(p) if k]
         if reference.title:
             for rid in self.store.index.search(reference.title, surnames, reference.year, self.title_hits):
@@ -109,7 +131,7 @@ class MemoryStage:
                 continue
             for cand in candidates_of(record, how):
                 n += bundle.add(cand)
-        bundle.outcomes.append(SourceOutcome(source="memory", status="answered", candidates=n))
+        bundle.outcomes.append(SourceOutcome(source="memory", status="answered", candidates=n, detail=absent_id))
         if self.closed_world:
             bundle.covered = bundle.closed_world = True
             bundle.coverage_notes.append("the local store is declared complete (closed world)")

@@ -30,13 +30,14 @@ from typing import Any
 
 from citetracer.normalize.text import doi_prefix
 from citetracer.records import WorkRecord
-from citetracer.store.codec import pack
+from citetracer.store.codec import PACKED, pack, ranking_fields_of
 from citetracer.store.common import pid_alive
-from citetracer.store.db import INDEXES, SCHEMA_VERSION, TABLES, Store
-from citetracer.store.index import TitleIndex, add_fields
+from citetracer.store.db import INDEXES, RECORD_KEY, SCHEMA_VERSION, TABLES, Store
+from citetracer.store.index import TitleIndex, add_fields, index_tokens
 from citetracer.store.memo import TABLE as MEMO_TABLE
 from citetracer.store.rows import Row, row_from_record
 from citetracer.store.swap import index_path, remove_store_files, replace_store, write_marker
+from citetracer.store.venues import TABLES as VENUE_TABLES
 
 #: Rows per SQLite transaction and per check of the writer's health.
 BATCH = 20_000
@@ -83,7 +84,7 @@ class BulkBuild:
             self.db.execute(f"PRAGMA {pragma}")
         # The key's unique index is built once at the end (sorting 8M keys once is far cheaper than
         # inserting them one by one into a B-tree that outgrows the cache); duplicates are resolved first.
-        self.db.executescript(TABLES.replace("key TEXT NOT NULL UNIQUE", "key TEXT NOT NULL"))
+        self.db.executescript(TABLES.replace(RECORD_KEY, RECORD_KEY.replace(" UNIQUE", "")) + VENUE_TABLES)
         meta = [("schema", SCHEMA_VERSION), ("seq", "1"), ("indexed_seq", "1"), ("build", self.build)]
         self.db.executemany("INSERT INTO meta VALUES (?, ?)", meta)
         index_dir = index_path(self.path)
@@ -96,6 +97,7 @@ class BulkBuild:
         self.xref_ids: dict[str, int] = {}
         self.added = 0
         self.counts: Counter[tuple[str, str]] = Counter()
+        self.years: Counter[tuple[str, int]] = Counter()
         self.previous: Path | None = None
         self.db.execute("BEGIN")
 
@@ -124,7 +126,7 @@ class BulkBuild:
 
     def add_rows(self, rows: Iterable[tuple[Any, ...]]) -> None:
         """Add rows (a `Row`, or the plain tuple of its 13 fields as parser processes send them)."""
-        out, pending, counts, prefixes = self.rows, self.pending, self.counts, self.prefixes
+        out, pending, counts, prefixes, years = self.rows, self.pending, self.counts, self.prefixes, self.years
         for key, source, kind, doi, arxiv, year, vkey, data, xref, titles, surnames, xref_title, packed in rows:
             rid = self.next_rid
             self.next_rid = rid + 1
@@ -148,6 +150,7 @@ class BulkBuild:
             )
             pending.append((rid, titles, surnames, year))
             counts[(source, kind or "?")] += 1
+            years[(source, year or 0)] += 1
             if len(out) >= BATCH:
                 self.flush()
                 out, pending = self.rows, self.pending
@@ -184,14 +187,27 @@ class BulkBuild:
         return len(stale)
 
     def carry_over(self, old: Path, replaced_sources: set[str]) -> int:
-        """Copy the other sources' records and the verified links from the previous store."""
+        """Copy the other sources' records (their stored bytes and their crossref or venue link, as they
+        are) and, at commit, the verified links and the venue knowledge from the previous store."""
         if not old.exists():
             return 0
-        with Store(old, readonly=True) as previous:
-            records = previous.all_records(exclude_sources=replaced_sources)
+        with Store(old, readonly=True) as previous:  # heals or upgrades the previous store's schema first
+            skip = sorted(replaced_sources)
+            marks = ",".join("?" * len(skip))
+            rows = previous.db.execute(
+                "SELECT r.key, r.source, r.type, r.doi, r.arxiv, r.year, r.venue_key, r.data, x.key FROM records r "
+                f"LEFT JOIN xrefs x ON x.id = r.xref WHERE r.source NOT IN ({marks}) ORDER BY r.rid",
+                skip,
+            )
             n = 0
-            for record in records:
-                self.add(record)
+            for key, source, kind, doi, arxiv, year, vkey, data, xkey in rows:
+                fields = ranking_fields_of(data, year)
+                xref = xkey.removeprefix(f"{source}:") if xkey else None
+                packed = isinstance(data, bytes) and data[:1] == PACKED
+                titles = tuple(" ".join(index_tokens(t)) for t in fields.titles)
+                json_bytes = data if packed else (data.encode() if isinstance(data, str) else data)
+                self.add_rows([(key, source, kind, doi, arxiv, year, vkey, json_bytes, xref, titles,
+                                tuple(sorted(fields.surnames)), None, packed)])  # fmt: skip
                 n += 1
         self.flush()
         self.previous = old
@@ -208,9 +224,16 @@ class BulkBuild:
         )
         self.db.execute(
             "INSERT OR IGNORE INTO meta SELECT key, value FROM old.meta "
-            "WHERE key LIKE 'source_%' OR key LIKE 'complete:%' OR key = 'memo_format'"
+            "WHERE key LIKE 'source_%' OR key LIKE 'complete%' OR key LIKE 'scope:%' OR key = 'memo_format'"
         )
         self._copy_memo()
+        for table in ("venues", "venue_names", "venue_year_works", "complete_venue_years"):
+            self.db.execute(f"INSERT OR IGNORE INTO {table} SELECT * FROM old.{table}")
+        # Titles of crossref targets and venues that no record of the new build carries (a venue row's name).
+        self.db.execute("INSERT OR IGNORE INTO xrefs (key, title) SELECT key, title FROM old.xrefs "
+                        "WHERE title IS NOT NULL AND key NOT IN (SELECT key FROM xrefs)")  # fmt: skip
+        self.db.execute("UPDATE xrefs SET title = (SELECT o.title FROM old.xrefs o WHERE o.key = xrefs.key) "
+                        "WHERE title IS NULL")  # fmt: skip
         self.db.execute("COMMIT")
         self.db.execute("DETACH DATABASE old")
         self.db.execute("BEGIN")
@@ -244,6 +267,10 @@ class BulkBuild:
             for (source, kind), n in sorted(self.counts.items()):
                 counts.setdefault(source, {})[kind] = n
             self.set_meta("counts", json.dumps({"seq": "1", "counts": counts}))
+            years: dict[str, dict[int, int]] = {}
+            for (source, year), n in sorted(self.years.items()):
+                years.setdefault(source, {})[year] = n
+            self.set_meta("years", json.dumps({"seq": "1", "years": years}))
         self._copy_links()
         self.db.execute("COMMIT")
         self.writer.commit()

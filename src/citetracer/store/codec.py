@@ -19,6 +19,8 @@ from citetracer.records import WorkRecord
 from citetracer.store.ranking import RankingFields
 
 _V1 = b"\x01"
+#: The first byte of a row's data written by `pack` (older rows are plain JSON text).
+PACKED = _V1
 
 _WORDS = (
     "Proceedings of the International Conference on Workshop Symposium Annual Meeting Journal Transactions "
@@ -42,7 +44,12 @@ _ZDICT_V1 = (_WORDS + _FIELDS).encode()
 
 
 #: Record URLs that follow from the source and id are not stored (a DBLP store saves ~20 bytes a row).
-URL_TEMPLATES = {"dblp": "https://dblp.org/rec/{}", "acl": "https://aclanthology.org/{}"}
+URL_TEMPLATES = {
+    "dblp": "https://dblp.org/rec/{}",
+    "acl": "https://aclanthology.org/{}",
+    "arxiv": "https://arxiv.org/abs/{}",
+    "openalex": "https://openalex.org/{}",
+}
 
 
 def record_json(record: WorkRecord) -> bytes:

@@ -128,3 +128,23 @@ def evidence_records(
         if rid_of(c) is None and not c.source.startswith("memory")
     }
     return list(fresh.values())
+
+
+def source_summaries(
+    by_source: dict[str, int],
+    dates: dict[str, str],
+    claims: dict[str, Any],
+    by_year: dict[str, dict[int, int]],
+) -> dict[str, dict[str, Any]]:
+    """`mirror stats`' view of each source: records, snapshot date, what it is complete for
+    (`claims`: store/claims.py `Claim`s), and its records per year (its coverage by year)."""
+    out: dict[str, dict[str, Any]] = {}
+    for source in sorted(set(by_source) | set(claims)):
+        claim = claims.get(source)
+        out[source] = {
+            "records": by_source.get(source, 0),
+            "snapshot": dates.get(source),
+            "complete_for": claim.describe() if claim is not None else "nothing (absence from it is no evidence)",
+            "by_year": {str(y): n for y, n in sorted(by_year.get(source, {}).items())},
+        }
+    return out

@@ -5,6 +5,13 @@ A neighbouring year proves nothing about this one (NIPS 2014 does not vouch for 
 SNAPSHOT_LAG_DAYS cannot hold all of it: late proceedings and journal issues are
 indexed months after they appear, so an old mirror must not turn "not yet in the
 dump" into evidence. The backends only count records (`count_years`).
+
+Two kinds of source make a venue-year covered (store/claims.py): one that holds whole
+venues (DBLP, ACL Anthology: every venue-year it has any of), and one that declared
+single venue-years whole (a filtered OpenAlex subset, where it holds as many works of the
+venue in that year as the venue's own count). For the second, every venue the cited
+string may denote (its names, alternate and abbreviated titles in the store's venue
+knowledge) must be declared whole in that year: an ambiguous name vouches for nothing.
 """
 
 from __future__ import annotations
@@ -20,6 +27,9 @@ PARTIAL_YEAR_SHARE = 0.8
 
 #: (venue key, first year, last year, sources) -> records per year in that window.
 CountYears = Callable[[str, int, int, Sequence[str]], dict[int, int]]
+#: (venue key, year) -> each venue the key may denote, with the source that declared it whole that year and
+#: its records then ((venue, None, 0) when none did).
+ListedYears = Callable[[str, int], list[tuple[str, str | None, int]]]
 
 
 def snapshot_covers(date: str | None, year: int) -> bool:
@@ -35,10 +45,42 @@ def snapshot_covers(date: str | None, year: int) -> bool:
 
 
 def venue_year_coverage(
-    key: str, year: int | None, complete: set[str], dates: dict[str, str], count_years: CountYears
+    key: str,
+    year: int | None,
+    complete: set[str],
+    dates: dict[str, str],
+    count_years: CountYears,
+    listed: ListedYears | None = None,
 ) -> tuple[int, str]:
     """(records of this venue in exactly `year` from complete sources whose snapshot covers
     that year, and a sentence saying which sources and snapshots those are, or why none does)."""
+    count, note = _whole_venue_coverage(key, year, complete, dates, count_years)
+    if count or year is None or listed is None:
+        return count, note
+    declared = listed_coverage(listed(key, year), year, dates)
+    return declared if declared is not None else (count, note)
+
+
+def listed_coverage(
+    venues: list[tuple[str, str | None, int]], year: int, dates: dict[str, str]
+) -> tuple[int, str] | None:
+    """Coverage from venue-years declared whole one by one, when every venue the cited string may
+    denote is declared whole in `year` by a source whose snapshot covers that year; else None."""
+    if not venues or any(source is None or not snapshot_covers(dates.get(source), year) for _, source, _ in venues):
+        return None
+    total = sum(n for _, _, n in venues)
+    sources = {src for _, src, _ in venues if src}
+    snapshots = ", ".join(sorted(f"{src} snapshot of {dates.get(src) or 'an unknown date'}" for src in sources))
+    named = ", ".join(sorted(v for v, _, _ in venues))
+    return total, (
+        f"local store holds all {total} works of this venue ({named}) in {year}, as many as the venue's own "
+        f"count ({snapshots})"
+    )
+
+
+def _whole_venue_coverage(
+    key: str, year: int | None, complete: set[str], dates: dict[str, str], count_years: CountYears
+) -> tuple[int, str]:
     if year is None:
         return 0, "the citation has no year"  # an undated citation cannot be placed in a covered venue-year
     if not complete:

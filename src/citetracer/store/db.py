@@ -25,15 +25,16 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix, parse_year
+from citetracer.normalize.text import doi_prefix, parse_year
 from citetracer.records import Candidate, WorkRecord
-from citetracer.store.codec import decode, encode, ranking_fields_of
+from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims
+from citetracer.store.codec import decode, pack, ranking_fields_of
 from citetracer.store.common import (
     RECORD_CACHE_SIZE,
     BatchMeta,
     StoreError,
     evidence_records,
-    indexed_work,
+    source_summaries,
     totals,
     unfinished_ingests,
     venue_key,
@@ -42,8 +43,11 @@ from citetracer.store.coverage import venue_year_coverage
 from citetracer.store.index import IndexedWork, RankingFields, TitleIndex
 from citetracer.store.lock import StoreBusy, writer_lock
 from citetracer.store.memo import MemoTable
+from citetracer.store.rows import row_from_record
 from citetracer.store.swap import heal_index_pair, index_path, read_marker, write_marker
 from citetracer.store.turns import FileTurns
+from citetracer.store.venues import TABLES as VENUE_TABLES
+from citetracer.store.venues import VenueEntry, entry_of, entry_rows, name_keys
 
 SCHEMA_VERSION = "2"
 
@@ -63,6 +67,7 @@ CREATE TABLE IF NOT EXISTS records (
     xref INTEGER
 );
 CREATE TABLE IF NOT EXISTS xrefs (id INTEGER PRIMARY KEY, key TEXT NOT NULL UNIQUE, title TEXT);
+CREATE INDEX IF NOT EXISTS xrefs_by_key ON xrefs(key);
 CREATE TABLE IF NOT EXISTS doi_prefixes (prefix TEXT PRIMARY KEY);
 CREATE TABLE IF NOT EXISTS verified (
     fingerprint TEXT PRIMARY KEY,
@@ -74,6 +79,10 @@ CREATE TABLE IF NOT EXISTS verified (
 );
 """
 
+#: The records table's key column (a bulk build adds its unique index only at the end, store/bulk.py).
+RECORD_KEY = "key TEXT NOT NULL UNIQUE,\n    source TEXT NOT NULL"
+assert RECORD_KEY in TABLES
+
 #: Seconds a write waits for another process's write by default (store/lock.py); commands that only
 #: read and write a little at the end (`check`) wait less, ingests as long as it takes.
 DEFAULT_LOCK_WAIT = 60.0
@@ -81,6 +90,8 @@ DEFAULT_LOCK_WAIT = 60.0
 #: (pyo3's PanicException) derives from BaseException, so it is named too.
 _PANICS = tuple(t for t in BaseException.__subclasses__() if t.__name__ == "PanicException")
 INDEX_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError, *_PANICS)
+#: Crossref targets and venues whose ids a store keeps in memory while writing.
+XREF_CACHE_SIZE = 200_000
 #: Records written between two index catch-ups of one `upsert` (bounds the index writer's memory).
 INDEX_EVERY = 100_000
 #: ... and at least this long before healing the index pair at open (another process may be swapping).
@@ -142,6 +153,9 @@ class Store:
         self._source_dates: dict[str, str] | None = None
         self._venue_names: dict[str, list[str]] = {}
         self._cache: dict[int, WorkRecord] = {}
+        #: Crossref targets' and venues' ids by key (see `_xref`), and records written since the index caught up.
+        self._xref_ids: dict[str, int] = {}
+        self._unindexed = 0
         if not readonly:
             self._catch_up_index()
 
@@ -175,7 +189,7 @@ class Store:
         # SQLite caps the map at its compiled maximum (2 GB); a rebuild replaces the file by
         # rename, never truncating a mapped one.
         self.db.execute(f"PRAGMA mmap_size={MMAP_BYTES}")
-        self.db.executescript(TABLES)
+        self.db.executescript(TABLES + VENUE_TABLES)
         columns = {row[1] for row in self.db.execute("PRAGMA table_info(records)")}
         if "xref" not in columns:  # stores written before crossrefs were kept
             self.db.execute("ALTER TABLE records ADD COLUMN xref INTEGER")
@@ -264,7 +278,7 @@ class Store:
                 self._connect()
                 self._open_index()
                 self._known_prefixes, self._source_dates = None, None
-                self._venue_names, self._cache = {}, {}
+                self._venue_names, self._cache, self._xref_ids = {}, {}, {}
             yield
 
     def close(self) -> None:
@@ -330,53 +344,54 @@ class Store:
         index writer's memory whatever the number of records.
         """
         total = 0
-        unindexed = 0
-        batch: list[WorkRecord] = []
+        batch: list[tuple[Any, ...]] = []
         for record in records:
-            batch.append(record)
+            batch.append(row_from_record(record))
             if len(batch) >= batch_size:
-                with self.writing():
-                    total += self._write_batch(batch, on_batch)
-                    unindexed += len(batch)
-                    if unindexed >= INDEX_EVERY:
-                        self.sync_index()
-                        unindexed = 0
+                total += self.write_rows(batch, on_batch)
                 batch = []
         with self.writing():
             if batch:
-                total += self._write_batch(batch, on_batch)
+                total += self._write_rows(batch, on_batch)
             self.sync_index()
+            self._unindexed = 0
         return total
 
-    def _write_batch(self, batch: Sequence[WorkRecord], on_batch: Callable[[BatchMeta], None] | None = None) -> int:
+    def write_rows(self, rows: Sequence[tuple[Any, ...]], on_batch: Callable[[BatchMeta], None] | None = None) -> int:
+        """Write rows (`store.rows.Row`, or the plain tuples mirror parsers make) in one transaction under the
+        writer lock; a key given twice keeps its last row. `on_batch` runs inside the transaction (see `upsert`).
+
+        The index is brought up to date once `INDEX_EVERY` records were written this way (bounding the
+        index writer's memory); a caller that writes many batches calls `sync_index` at the end.
+        """
+        with self.writing():
+            n = self._write_rows(rows, on_batch)
+            self._unindexed += n
+            if self._unindexed >= INDEX_EVERY:
+                self.sync_index()
+                self._unindexed = 0
+        return n
+
+    def _write_rows(self, batch: Sequence[tuple[Any, ...]], on_batch: Callable[[BatchMeta], None] | None) -> int:
         with self._transaction() as db:
             seq = int(db.execute("SELECT value FROM meta WHERE key='seq'").fetchone()[0]) + 1
             db.execute("UPDATE meta SET value = ? WHERE key = 'seq'", (str(seq),))
             rows = []
             prefixes = set()
-            for r in batch:
-                doi = canonical_doi(r.doi)
+            for key, source, kind, doi, arxiv, year, vkey, data, xref, _titles, _names, xref_title, packed in batch:
                 if doi:
                     prefixes.add(doi_prefix(doi))
-                rows.append(
-                    (
-                        f"{r.source}:{r.id}",
-                        r.source,
-                        r.type,
-                        doi,
-                        canonical_arxiv(r.arxiv_id),
-                        r.year,
-                        venue_key(r.venue) or venue_key(r.venue_full),
-                        encode(r),
-                        seq,
-                    )
-                )
+                if xref_title:
+                    self._xref(db, key, xref_title)
+                xid = self._xref(db, f"{source}:{xref}") if xref else None
+                rows.append((key, source, kind, doi, arxiv, year, vkey, data if packed else pack(data), seq, xid))
             self._count_batch(db, seq, rows)
             db.executemany(
-                "INSERT INTO records (key, source, type, doi, arxiv, year, venue_key, data, seq) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
+                "INSERT INTO records (key, source, type, doi, arxiv, year, venue_key, data, seq, xref) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
                 "source=excluded.source, type=excluded.type, doi=excluded.doi, arxiv=excluded.arxiv, "
-                "year=excluded.year, venue_key=excluded.venue_key, data=excluded.data, seq=excluded.seq",
+                "year=excluded.year, venue_key=excluded.venue_key, data=excluded.data, seq=excluded.seq, "
+                "xref=coalesce(excluded.xref, records.xref)",
                 rows,
             )
             db.executemany("INSERT OR IGNORE INTO doi_prefixes VALUES (?)", [(p,) for p in prefixes])
@@ -387,38 +402,63 @@ class Store:
         self._cache.clear()
         return len(batch)
 
-    def _count_batch(self, db: sqlite3.Connection, seq: int, rows: Sequence[tuple[Any, ...]]) -> None:
-        """Bring the cached record counts (see `record_counts`) forward over this batch of upserts.
+    def _xref(self, db: sqlite3.Connection, key: str, title: str | None = None) -> int:
+        """The id of a crossref target or venue (`xrefs`), made when new; `title` sets its name."""
+        xid = self._xref_ids.get(key)
+        if xid is None:
+            row = db.execute("SELECT id FROM xrefs WHERE key = ?", (key,)).fetchone()
+            xid = int(row[0]) if row else int(db.execute("INSERT INTO xrefs (key) VALUES (?)", (key,)).lastrowid or 0)
+            if len(self._xref_ids) >= XREF_CACHE_SIZE:
+                self._xref_ids.clear()
+            self._xref_ids[key] = xid
+        if title is not None:
+            db.execute("UPDATE xrefs SET title = ? WHERE id = ?", (title, xid))
+        return xid
 
-        Counting 8M rows again after every small write (a record the online stages found)
+    def _count_batch(self, db: sqlite3.Connection, seq: int, rows: Sequence[tuple[Any, ...]]) -> None:
+        """Bring the cached record counts by source and type, and by source and year (see `record_counts`,
+        `years_by_source`), forward over this batch of upserts.
+
+        Counting millions of rows again after every small write (a record the online stages found)
         would cost seconds at the next `mirror stats`; the batch's own keys tell what changes.
         Counts already stale stay stale (they are recounted when asked).
         """
-        cached = self._meta("counts")
-        if not cached:
+        counts = self._cached_counts("counts", seq - 1)
+        years = self._cached_counts("years", seq - 1)
+        if counts is None and years is None:
             return
-        try:
-            obj = json.loads(cached)
-            if obj["seq"] != str(seq - 1):
-                return
-            counts: dict[str, dict[str, int]] = obj["counts"]
-        except (ValueError, TypeError, KeyError):
-            return
-        written: dict[str, tuple[str, str]] = {row[0]: (row[1], row[2] or "?") for row in rows}
+        written: dict[str, tuple[str, str, str]] = {row[0]: (row[1], row[2] or "?", str(row[5] or 0)) for row in rows}
         keys = list(written)
+        gone = []
         for start in range(0, len(keys), 500):
             chunk = keys[start : start + 500]
             marks = ",".join("?" * len(chunk))
-            query = f"SELECT source, coalesce(type, '?') FROM records WHERE key IN ({marks})"
-            for source, kind in db.execute(query, chunk):
-                kinds = counts.setdefault(source, {})
-                kinds[kind] = kinds.get(kind, 0) - 1
-        for source, kind in written.values():
-            kinds = counts.setdefault(source, {})
-            kinds[kind] = kinds.get(kind, 0) + 1
-        counts = {src: {k: n for k, n in kinds.items() if n > 0} for src, kinds in counts.items()}
-        counts = {src: kinds for src, kinds in counts.items() if kinds}
-        db.execute("UPDATE meta SET value = ? WHERE key = 'counts'", (json.dumps({"seq": str(seq), "counts": counts}),))
+            query = f"SELECT source, coalesce(type, '?'), coalesce(year, 0) FROM records WHERE key IN ({marks})"
+            gone += [(s, k, str(y)) for s, k, y in db.execute(query, chunk)]
+        for table, name, column in ((counts, "counts", 1), (years, "years", 2)):
+            if table is None:
+                continue
+            for sign, entries in ((-1, gone), (1, list(written.values()))):
+                for entry in entries:
+                    inner = table.setdefault(entry[0], {})
+                    inner[entry[column]] = inner.get(entry[column], 0) + sign
+            kept = {src: {k: n for k, n in inner.items() if n > 0} for src, inner in table.items()}
+            value = json.dumps({"seq": str(seq), name: {src: inner for src, inner in kept.items() if inner}})
+            db.execute("UPDATE meta SET value = ? WHERE key = ?", (value, name))
+
+    def _cached_counts(self, name: str, seq: int) -> dict[str, dict[str, int]] | None:
+        """The counts kept in `meta` under `name` if they belong to change counter `seq`."""
+        cached = self._meta(name)
+        if not cached:
+            return None
+        try:
+            obj = json.loads(cached)
+            if obj["seq"] != str(seq):
+                return None
+            table: dict[str, dict[str, int]] = obj[name]
+            return table
+        except (ValueError, TypeError, KeyError):
+            return None
 
     def sync_index(self) -> int:
         """Index every record changed since the index was last brought up to date."""
@@ -427,16 +467,16 @@ class Store:
         if indexed >= current:
             return 0
         if indexed == 0:  # everything: a full scan
-            cursor = self.db.execute("SELECT rid, key, data FROM records ORDER BY rid")
+            cursor = self.db.execute("SELECT rid, data, year FROM records ORDER BY rid")
         else:  # `seq > 1` lets SQLite use the partial index (bulk-built rows, seq 1, stay out of it)
             cursor = self.db.execute(
-                "SELECT rid, key, data FROM records WHERE seq > ? AND seq > 1 ORDER BY rid", (indexed,)
+                "SELECT rid, data, year FROM records WHERE seq > ? AND seq > 1 ORDER BY rid", (indexed,)
             )
 
         def works() -> Iterator[IndexedWork]:
-            for rid, key, data in cursor:
-                record = decode(data, key)
-                yield indexed_work(rid, record)
+            for rid, data, year in cursor:  # read straight from the row's JSON: no record is built
+                fields = ranking_fields_of(data, year)
+                yield IndexedWork(rid=rid, titles=fields.titles, surnames=sorted(fields.surnames), year=year)
 
         n = self.index.write(works())
         self.db.execute("UPDATE meta SET value = ? WHERE key = 'indexed_seq'", (str(current),))
@@ -590,13 +630,107 @@ class Store:
     def venue_year_coverage(self, key: str, year: int | None) -> tuple[int, str]:
         """(records of this venue in exactly `year` from complete sources whose snapshot covers that year,
         and a sentence saying which; store/coverage.py holds the rule)."""
-        return venue_year_coverage(key, year, self.complete_sources(), self.source_dates(), self._count_years)
+        return venue_year_coverage(
+            key, year, self.complete_sources(), self.source_dates(), self._count_years, self._listed_years
+        )
 
     def _count_years(self, key: str, first: int, last: int, sources: Sequence[str]) -> dict[int, int]:
         where = f"venue_key = ? AND year BETWEEN ? AND ? AND source IN ({','.join('?' * len(sources))})"
         query = f"SELECT year, count(*) FROM records WHERE {where} GROUP BY year"
         rows = self.db.execute(query, (key, first, last, *sources))
         return {int(y): int(n) for y, n in rows if y is not None}
+
+    def _listed_years(self, key: str, year: int) -> list[tuple[str, str | None, int]]:
+        keys = name_keys(key)
+        if not keys:
+            return []
+        rows = self.db.execute(
+            "SELECT DISTINCT n.venue, c.source, coalesce(c.records, 0) FROM venue_names n "
+            "LEFT JOIN complete_venue_years c ON c.venue = n.venue AND c.year = ? "
+            f"WHERE n.key IN ({','.join('?' * len(keys))}) AND n.what != 'issn'",
+            (year, *keys),
+        )
+        return [(str(v), s, int(n)) for v, s, n in rows]
+
+    def identifier_registries(self, kind: str) -> dict[str, str | None]:
+        """Sources complete for identifiers of `kind` (store/claims.py: `arxiv`) and their snapshot dates:
+        an identifier of that kind issued before such a date and absent from the store does not exist."""
+        rows = self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'complete_ids:%'")
+        dates = self.source_dates()
+        return {
+            source: dates.get(source)
+            for key, value in rows
+            if kind in value.split(",") and (source := key.removeprefix("complete_ids:"))
+        }
+
+    def claims(self) -> dict[str, Claim]:
+        """What each source declares it is complete for (store/claims.py)."""
+        meta = dict(self.db.execute(f"SELECT key, value FROM meta WHERE {CLAIM_KEYS}"))
+        years = dict(self.db.execute("SELECT source, count(*) FROM complete_venue_years GROUP BY source"))
+        return read_claims(meta, years, set(self.record_counts()))
+
+    # ------------------------------------------------------------ venue knowledge
+
+    def put_venues(self, entries: Iterable[VenueEntry], batch_size: int = 5000) -> int:
+        """Add or replace venues of a sources snapshot (store/venues.py), one transaction per batch."""
+        n = 0
+        batch: list[VenueEntry] = []
+        for entry in entries:
+            batch.append(entry)
+            if len(batch) >= batch_size:
+                n += self._put_venues(batch)
+                batch = []
+        return n + (self._put_venues(batch) if batch else 0)
+
+    def _put_venues(self, entries: Sequence[VenueEntry]) -> int:
+        with self.writing(), self._transaction() as db:
+            for entry in entries:
+                venue, names, years = entry_rows(entry)
+                for table in ("venue_names", "venue_year_works"):
+                    db.execute(f"DELETE FROM {table} WHERE venue = ?", (entry.id,))
+                db.execute("INSERT OR REPLACE INTO venues VALUES (?, ?, ?, ?, ?, ?, ?)", venue)
+                db.executemany("INSERT OR REPLACE INTO venue_names VALUES (?, ?, ?, ?)", names)
+                db.executemany("INSERT OR REPLACE INTO venue_year_works VALUES (?, ?, ?)", years)
+                db.execute(  # stores built before xrefs kept a unique key may lack its constraint
+                    "INSERT INTO xrefs (key) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM xrefs WHERE key = ?)",
+                    (entry.id, entry.id),
+                )
+                db.execute("UPDATE xrefs SET title = ? WHERE key = ?", (entry.name, entry.id))
+        self._venue_names.clear()
+        self._cache.clear()
+        return len(entries)
+
+    def venue_entries(self, name: str, limit: int = 20) -> list[VenueEntry]:
+        """The venues one of whose names, alternate or abbreviated titles or ISSNs is `name` (a sources
+        snapshot's venue knowledge, store/venues.py); several when the name is ambiguous."""
+        keys = name_keys(name)
+        if not keys:
+            return []
+        rows = self.db.execute(
+            "SELECT id, source, name, kind, issn_l, publisher, data FROM venues WHERE id IN "
+            f"(SELECT venue FROM venue_names WHERE key IN ({','.join('?' * len(keys))})) ORDER BY id LIMIT ?",
+            (*keys, limit),
+        ).fetchall()
+        out = []
+        for row in rows:
+            years = dict(self.db.execute("SELECT year, works FROM venue_year_works WHERE venue = ?", (row[0],)))
+            out.append(entry_of(tuple(row), {int(y): int(n) for y, n in years.items()}))
+        return out
+
+    def declare_complete_venue_years(self, source: str) -> int:
+        """Recompute the venue-years `source` holds whole: those where its records of the venue (by the
+        venue row the records point at) are at least the venue's own count; returns how many."""
+        with self.writing(), self._transaction() as db:
+            db.execute("DELETE FROM complete_venue_years WHERE source = ?", (source,))
+            db.execute(
+                "INSERT INTO complete_venue_years SELECT w.venue, w.year, ?, c.n, w.works FROM venue_year_works w "
+                "JOIN (SELECT x.key AS venue, r.year AS year, count(*) AS n FROM records r "
+                "JOIN xrefs x ON x.id = r.xref WHERE r.source = ? AND r.year IS NOT NULL GROUP BY x.key, r.year) c "
+                "ON c.venue = w.venue AND c.year = w.year WHERE w.works > 0 AND c.n >= w.works",
+                (source, source),
+            )
+            row = db.execute("SELECT count(*) FROM complete_venue_years WHERE source = ?", (source,)).fetchone()
+            return int(row[0])
 
     def complete_sources(self) -> set[str]:
         """Sources that hold every paper of each venue-year they hold any of (DBLP, ACL Anthology).
@@ -681,7 +815,30 @@ class Store:
                 k.removeprefix("source_file:"): v
                 for k, v in self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'source_file:%'")
             },
+            "per_source": source_summaries(by_source, self.source_dates(), self.claims(), self.years_by_source()),
         }
+
+    def years_by_source(self) -> dict[str, dict[int, int]]:
+        """Records per source and year (year 0: none), kept in `meta` with the change counter like `record_counts`
+        (counting tens of millions of rows takes a while) and recounted only after a write."""
+        seq = self._meta("seq")
+        cached = self._meta("years")
+        if cached:
+            with contextlib.suppress(ValueError, TypeError, KeyError):
+                obj = json.loads(cached)
+                if obj["seq"] == seq:
+                    return {src: {int(y): int(n) for y, n in years.items()} for src, years in obj["years"].items()}
+        years: dict[str, dict[int, int]] = {}
+        for source, year, n in self.db.execute("SELECT source, coalesce(year, 0), count(*) FROM records GROUP BY 1, 2"):
+            years.setdefault(source, {})[int(year)] = int(n)
+        if not self.readonly:
+            with contextlib.suppress(sqlite3.Error, StoreBusy), self.writing(wait=0):
+                if self._meta("seq") == seq:
+                    self.db.execute(
+                        "INSERT INTO meta VALUES ('years', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                        (json.dumps({"seq": seq, "years": years}),),
+                    )
+        return years
 
     def set_source_date(self, source: str, date: str | None = None) -> None:
         self._source_dates = None

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from citetracer.normalize.text import doi_prefix
 from citetracer.records import Candidate, WorkRecord
+from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims
 from citetracer.store.codec import decode, pack, ranking_fields_of
 from citetracer.store.common import (
     RECORD_CACHE_SIZE,
@@ -35,6 +36,7 @@ from citetracer.store.common import (
     StoreError,
     display_location,
     evidence_records,
+    source_summaries,
     totals,
     unfinished_ingests,
     venue_key,
@@ -45,6 +47,7 @@ from citetracer.store.pgindex import PgIndex
 from citetracer.store.pgschema import SchemaTooNew, migrate
 from citetracer.store.ranking import RankingFields
 from citetracer.store.rows import row_from_record
+from citetracer.store.venues import VenueEntry, entry_of, entry_rows, name_keys
 
 if TYPE_CHECKING:
     from citetracer.store.turns import PgTurns
@@ -206,7 +209,7 @@ class PgStore:
         return total
 
     def write_rows(
-        self, rows: Sequence[tuple[Any, ...]], gen: int = 0, on_batch: Callable[[BatchMeta], None] | None = None
+        self, rows: Sequence[tuple[Any, ...]], on_batch: Callable[[BatchMeta], None] | None = None, gen: int = 0
     ) -> int:
         """Write rows (`store.bulk.Row`, or the plain tuples mirror parsers send) in one transaction.
 
@@ -458,7 +461,9 @@ class PgStore:
         return self.venue_year_coverage(key, year)[0]
 
     def venue_year_coverage(self, key: str, year: int | None) -> tuple[int, str]:
-        return venue_year_coverage(key, year, self.complete_sources(), self.source_dates(), self._count_years)
+        return venue_year_coverage(
+            key, year, self.complete_sources(), self.source_dates(), self._count_years, self._listed_years
+        )
 
     def _count_years(self, key: str, first: int, last: int, sources: Sequence[str]) -> dict[int, int]:
         rows = self._rows(
@@ -471,6 +476,118 @@ class PgStore:
     def complete_sources(self) -> set[str]:
         rows = self._rows("SELECT key FROM meta WHERE key LIKE 'complete:%%' AND value = '1'")
         return {k.removeprefix("complete:") for (k,) in rows}
+
+    def _listed_years(self, key: str, year: int) -> list[tuple[str, str | None, int]]:
+        keys = name_keys(key)
+        if not keys:
+            return []
+        rows = self._rows(
+            "SELECT DISTINCT n.venue, c.source, coalesce(c.records, 0) FROM venue_names n "
+            "LEFT JOIN complete_venue_years c ON c.venue = n.venue AND c.year = %s "
+            "WHERE n.key = ANY(%s) AND n.what != 'issn'",
+            (year, keys),
+        )
+        return [(str(v), s, int(n)) for v, s, n in rows]
+
+    def identifier_registries(self, kind: str) -> dict[str, str | None]:
+        """Sources complete for identifiers of `kind` and their snapshot dates (see `Store.identifier_registries`)."""
+        rows = self._rows("SELECT key, value FROM meta WHERE key LIKE 'complete_ids:%%'")
+        dates = self.source_dates()
+        return {
+            source: dates.get(source)
+            for key, value in rows
+            if kind in value.split(",") and (source := key.removeprefix("complete_ids:"))
+        }
+
+    def claims(self) -> dict[str, Claim]:
+        """What each source declares it is complete for (store/claims.py)."""
+        meta = dict(self._rows(f"SELECT key, value FROM meta WHERE {CLAIM_KEYS.replace('%', '%%')}"))
+        years = dict(self._rows("SELECT source, count(*) FROM complete_venue_years GROUP BY source"))
+        return read_claims(meta, {str(k): int(v) for k, v in years.items()}, set(self.record_counts()))
+
+    # ------------------------------------------------------------ venue knowledge
+
+    def put_venues(self, entries: Iterable[VenueEntry], batch_size: int = 5000) -> int:
+        """Add or replace venues of a sources snapshot (store/venues.py), one transaction per batch."""
+        self._writable()
+        n = 0
+        batch: list[VenueEntry] = []
+        for entry in entries:
+            batch.append(entry)
+            if len(batch) >= batch_size:
+                n += self._put_venues(batch)
+                batch = []
+        return n + (self._put_venues(batch) if batch else 0)
+
+    def _put_venues(self, entries: Sequence[VenueEntry]) -> int:
+        latest = {e.id: e for e in entries}
+        rows = [entry_rows(e) for e in latest.values()]
+        ids = list(latest)
+        try:
+            with self.db.transaction(), self.db.cursor() as cur:
+                cur.execute("DELETE FROM venue_names WHERE venue = ANY(%s)", (ids,))
+                cur.execute("DELETE FROM venue_year_works WHERE venue = ANY(%s)", (ids,))
+                cur.executemany(
+                    "INSERT INTO venues VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE SET "
+                    "source = excluded.source, name = excluded.name, kind = excluded.kind, issn_l = excluded.issn_l, "
+                    "publisher = excluded.publisher, data = excluded.data",
+                    [venue for venue, _, _ in rows],
+                )
+                cur.executemany(
+                    "INSERT INTO venue_names VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
+                    [name for _, names, _ in rows for name in names],
+                )
+                cur.executemany(
+                    "INSERT INTO venue_year_works VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+                    [year for _, _, years in rows for year in years],
+                )
+                cur.execute(
+                    "INSERT INTO xrefs SELECT * FROM unnest(%s::text[], %s::text[]) "
+                    "ON CONFLICT (key) DO UPDATE SET title = excluded.title",
+                    (ids, [e.name for e in latest.values()]),
+                )
+        except psycopg.OperationalError as exc:
+            raise StoreError(f"the store {display_location(self.path)} failed: {_first_line(exc)}") from exc
+        self._forget()
+        return len(entries)
+
+    def venue_entries(self, name: str, limit: int = 20) -> list[VenueEntry]:
+        """The venues one of whose names or ISSNs is `name` (see `Store.venue_entries`)."""
+        keys = name_keys(name)
+        if not keys:
+            return []
+        rows = self._rows(
+            "SELECT id, source, name, kind, issn_l, publisher, data FROM venues WHERE id IN "
+            "(SELECT venue FROM venue_names WHERE key = ANY(%s)) ORDER BY id LIMIT %s",
+            (keys, limit),
+        )
+        out = []
+        for row in rows:
+            years = self._rows("SELECT year, works FROM venue_year_works WHERE venue = %s", (row[0],))
+            out.append(entry_of(tuple(row), {int(y): int(n) for y, n in years}))
+        return out
+
+    def declare_complete_venue_years(self, source: str) -> int:
+        """Recompute the venue-years `source` holds whole (see `Store.declare_complete_venue_years`)."""
+        self._writable()
+        with self.db.transaction(), self.db.cursor() as cur:
+            cur.execute("DELETE FROM complete_venue_years WHERE source = %s", (source,))
+            cur.execute(
+                "INSERT INTO complete_venue_years SELECT w.venue, w.year, %s, c.n, w.works FROM venue_year_works w "
+                "JOIN (SELECT xref AS venue, year, count(*) AS n FROM records WHERE source = %s AND year IS NOT NULL "
+                "AND xref IS NOT NULL GROUP BY xref, year) c ON c.venue = w.venue AND c.year = w.year "
+                "WHERE w.works > 0 AND c.n >= w.works",
+                (source, source),
+            )
+            row = cur.execute("SELECT count(*) FROM complete_venue_years WHERE source = %s", (source,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def years_by_source(self) -> dict[str, dict[int, int]]:
+        """Records per source and year (year 0: none)."""
+        years: dict[str, dict[int, int]] = {}
+        for source, year, n in self._rows("SELECT source, coalesce(year, 0), count(*) FROM records GROUP BY 1, 2"):
+            years.setdefault(str(source), {})[int(year)] = int(n)
+        return years
 
     # ---------------------------------------------------------------- metadata
 
@@ -537,6 +654,7 @@ class PgStore:
             "source_files": {
                 k.removeprefix("source_file:"): v for k, v in metas.items() if k.startswith("source_file:")
             },
+            "per_source": source_summaries(by_source, self.source_dates(), self.claims(), self.years_by_source()),
         }
 
 

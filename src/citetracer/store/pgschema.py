@@ -71,6 +71,23 @@ MIGRATIONS: list[str] = [
     """
     CREATE TABLE rate_turns (key text PRIMARY KEY, tat double precision NOT NULL);
     """,
+    # 3: venue knowledge from a sources snapshot, and the venue-years a works subset holds whole (store/venues.py)
+    """
+    CREATE TABLE venues (
+        id text PRIMARY KEY, source text NOT NULL, name text NOT NULL, kind text, issn_l text, publisher text,
+        data text NOT NULL
+    );
+    CREATE TABLE venue_names (
+        key text NOT NULL, venue text NOT NULL, what text NOT NULL, name text NOT NULL, PRIMARY KEY (key, venue, what)
+    );
+    CREATE INDEX venue_names_venue ON venue_names (venue);
+    CREATE TABLE venue_year_works (venue text NOT NULL, year integer NOT NULL, works integer NOT NULL,
+                                   PRIMARY KEY (venue, year));
+    CREATE TABLE complete_venue_years (
+        venue text NOT NULL, year integer NOT NULL, source text NOT NULL, records integer NOT NULL,
+        expected integer NOT NULL, PRIMARY KEY (venue, year)
+    );
+    """,
 ]
 
 #: The version this code writes and reads.

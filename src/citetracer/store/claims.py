@@ -1,0 +1,100 @@
+"""What each source in the store declares it is complete for, as the store's metadata records it.
+
+Absence from a source is evidence only where that source is complete (DESIGN: "each source
+says what it is complete for"), and a mirror knows that when it is built, not the judge:
+
+- whole venues (`complete:<source>` = 1): every paper of each venue-year the source holds
+  any of (DBLP, ACL Anthology; a `mirror add --complete-venues` file);
+- identifier registries (`complete_ids:<source>` = kinds, e.g. `arxiv`): every identifier
+  of that kind issued before the source's snapshot date (an arXiv metadata snapshot holds
+  every arXiv id up to its date, withdrawn ones included);
+- venue-years one by one (the store's `complete_venue_years` table): a filtered OpenAlex
+  subset holds all of a venue's works in a year when it holds as many as the venue's own
+  record counts for that year;
+- `scope:<source>`: the filters a subset was built with, in words.
+
+The coverage rule (store/coverage.py) and the memory stage read these claims; `mirror stats`
+prints them.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+#: The identifier kind of arXiv ids (`complete_ids:<source>`).
+ARXIV_IDS = "arxiv"
+#: The `meta` rows that say what the sources are complete for (an SQL condition on `meta.key`).
+CLAIM_KEYS = "key LIKE 'complete%' OR key LIKE 'source_date:%' OR key LIKE 'scope:%'"
+
+_NEW_STYLE = re.compile(r"^(\d{2})(\d{2})\.\d{4,5}$")
+_OLD_STYLE = re.compile(r"^[a-z][a-z.\-]*/(\d{2})(\d{2})\d{3}$")
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What one source declares it is complete for."""
+
+    source: str
+    #: The date of the snapshot the source's records come from (ISO), if recorded.
+    snapshot: str | None = None
+    whole_venues: bool = False
+    identifiers: tuple[str, ...] = ()
+    #: Venue-years declared complete one by one (OpenAlex subsets).
+    venue_years: int = 0
+    #: The filters the mirror was built with, in words (None: the whole source).
+    scope: str | None = None
+
+    def describe(self) -> str:
+        """One sentence for `mirror stats` and rationales."""
+        parts = []
+        if self.whole_venues:
+            parts.append("every paper of each venue-year it holds any of")
+        if ARXIV_IDS in self.identifiers:
+            parts.append(f"every arXiv identifier issued before {self.snapshot or 'its snapshot'}")
+        if self.venue_years:
+            parts.append(f"{self.venue_years:,} venue-years whose works count matches the venue's own")
+        what = "; ".join(parts) if parts else "nothing (absence from it is no evidence)"
+        return what + (f" [subset: {self.scope}]" if self.scope else "")
+
+
+def read_claims(meta: dict[str, str], venue_years: dict[str, int], sources: set[str]) -> dict[str, Claim]:
+    """The claims of `sources` from the store's metadata rows (key -> value) and the count of
+    venue-years declared complete per source."""
+    out = {}
+    for source in sorted(sources | set(venue_years)):
+        kinds = tuple(k for k in meta.get(f"complete_ids:{source}", "").split(",") if k)
+        out[source] = Claim(
+            source=source,
+            snapshot=meta.get(f"source_date:{source}"),
+            whole_venues=meta.get(f"complete:{source}") == "1",
+            identifiers=kinds,
+            venue_years=venue_years.get(source, 0),
+            scope=meta.get(f"scope:{source}"),
+        )
+    return out
+
+
+def arxiv_month(arxiv: str) -> tuple[int, int] | None:
+    """The year and month an arXiv id was issued in (from the id itself: 2101.00001 is January
+    2021, hep-th/9901001 January 1999); None for what is not a canonical id."""
+    m = _NEW_STYLE.match(arxiv) or _OLD_STYLE.match(arxiv)
+    if not m:
+        return None
+    yy, month = int(m.group(1)), int(m.group(2))
+    if not 1 <= month <= 12:
+        return None
+    return (1900 + yy if yy >= 91 else 2000 + yy), month
+
+
+def issued_before(arxiv: str, snapshot: str | None) -> bool:
+    """Whether a snapshot taken on `snapshot` (ISO date) must hold this id: it was issued in a month
+    wholly before the snapshot's (an id of the snapshot's own month may simply be newer)."""
+    issued = arxiv_month(arxiv)
+    if issued is None or not snapshot or len(snapshot) < 7:
+        return False
+    try:
+        taken = int(snapshot[:4]), int(snapshot[5:7])
+    except ValueError:
+        return False
+    return issued < taken
