@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -110,3 +111,38 @@ def target(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
     if request.param == "postgresql":
         return pg_location(request.getfixturevalue("pg_server"))
     return tmp_path / "store.sqlite"
+
+
+def write_openalex(root: Path, parts: dict[str, list[str]], entity: str = "works", day: str = "2024-01-10") -> Path:
+    """An OpenAlex snapshot folder as the bucket lays it out: `data/<entity>/updated_date=<day>/part_NNN.gz`
+    and the Redshift manifest listing them (s3:// URLs, content lengths, record counts); returns `root`."""
+    folder = root / "data" / entity
+    entries = []
+    for name, lines in parts.items():
+        part = folder / f"updated_date={day}" / name
+        part.parent.mkdir(parents=True, exist_ok=True)
+        part.write_bytes(gzip.compress("".join(line + "\n" for line in lines).encode()))
+        entries.append(
+            {
+                "url": f"s3://openalex/data/{entity}/updated_date={day}/{name}",
+                "meta": {"content_length": part.stat().st_size, "record_count": len(lines)},
+            }
+        )
+    total = {"content_length": sum(e["meta"]["content_length"] for e in entries),  # type: ignore[index]
+             "record_count": sum(e["meta"]["record_count"] for e in entries)}  # type: ignore[index]  # fmt: skip
+    (folder / "manifest").write_text(json.dumps({"entries": entries, "meta": total}))
+    return root
+
+
+def fixture_lines(name: str) -> list[str]:
+    return (FIXTURES / "openalex" / name).read_text(encoding="utf-8").splitlines()
+
+
+@pytest.fixture
+def openalex_snapshot(tmp_path: Path) -> Path:
+    """The fixture works (two parts) and sources as a snapshot folder."""
+    root = tmp_path / "openalex-snapshot"
+    works = {"part_000.gz": fixture_lines("works-part_000.jsonl"), "part_001.gz": fixture_lines("works-part_001.jsonl")}
+    write_openalex(root, works)
+    write_openalex(root, {"part_000.gz": fixture_lines("sources.jsonl")}, "sources", "2024-01-03")
+    return root

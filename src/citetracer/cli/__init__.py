@@ -311,6 +311,30 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the file is not all of arXiv (a hand-made or filtered file): do not declare it complete for arXiv ids",
     )
+    openalex = msub.add_parser(
+        "openalex", parents=[common], help="add a subset of an OpenAlex snapshot's works, and its sources as venues"
+    )
+    openalex.add_argument(
+        "path", type=Path, metavar="PATH", help="the snapshot's folder, a works manifest, or one part file (.gz)"
+    )
+    openalex.add_argument("--since", type=int, metavar="YEAR", help="only works published in YEAR or later")
+    openalex.add_argument(
+        "--type", dest="types", action="extend", nargs="+", default=[], metavar="TYPE",
+        help="only works of these types (OpenAlex's or Crossref's: article, journal-article, book-chapter, ...)",
+    )  # fmt: skip
+    only = openalex.add_mutually_exclusive_group()
+    only.add_argument(
+        "--source-issn", dest="issns", action="extend", nargs="+", default=[], metavar="ISSN",
+        help="only works published in the sources with these ISSNs",
+    )  # fmt: skip
+    only.add_argument(
+        "--concept", dest="concepts", action="extend", nargs="+", default=[], metavar="CONCEPT",
+        help="only works tagged with these concepts (ids like C41008148, or names)",
+    )  # fmt: skip
+    openalex.add_argument(
+        "--sources", type=Path, metavar="PATH", help="the sources snapshot (default: the snapshot folder's own)"
+    )
+    openalex.add_argument("--date", metavar="YYYY-MM-DD", help="the snapshot's date (default: its newest update)")
     acl = msub.add_parser("acl", parents=[common], help="add ACL Anthology XML files (or directories of them)")
     acl.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="ACL Anthology XML files or folders")
     msub.add_parser("stats", parents=[common], help="show what the store holds")
@@ -683,10 +707,10 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
             n = store.reindex()
         out.print(f"reindexed {n} records of {display_location(settings.store)}", highlight=False)
         return EXIT_OK
-    if args.mirror_command in ("dblp", "arxiv", "acl"):
-        from citetracer.cli.mirror import run_acl, run_arxiv, run_dblp
+    if args.mirror_command in ("dblp", "arxiv", "openalex", "acl"):
+        from citetracer.cli.mirror import run_acl, run_arxiv, run_dblp, run_openalex
 
-        run = {"dblp": run_dblp, "arxiv": run_arxiv, "acl": run_acl}[args.mirror_command]
+        run = {"dblp": run_dblp, "arxiv": run_arxiv, "openalex": run_openalex, "acl": run_acl}[args.mirror_command]
         return run(args, settings.store, out, err)
     with open_store(settings.store) as store:
         stats = store.stats()

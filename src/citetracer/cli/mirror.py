@@ -25,6 +25,7 @@ from rich.progress import (
 from citetracer.mirror.acl import ingest_acl
 from citetracer.mirror.arxiv import ingest_arxiv
 from citetracer.mirror.dblp import ingest_dblp
+from citetracer.mirror.openalex import Filters, ingest_openalex
 from citetracer.mirror.safexml import DumpError
 from citetracer.store.api import display_location, open_store
 
@@ -156,6 +157,58 @@ def run_arxiv(args: argparse.Namespace, store_path: Path | str, out: Console, er
         f"arxiv: {report.added:,} records (snapshot of {report.snapshot_date}; {claim}) in {report.seconds:.0f}s "
         f"({report.added / max(report.seconds, 1e-9):,.0f}/s; the last {report.finish_seconds:.0f}s building "
         f"indexes); skipped {report.skipped:,} lines; kept {report.carried_over:,} records of other sources; "
+        f"store {display_location(store_path)}",
+        highlight=False,
+    )
+    return EXIT_OK
+
+
+def run_openalex(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
+    path: Path = args.path
+    for given in (path, args.sources):
+        if given is not None and not given.exists():
+            err.print(f"error: {given}: no such file or directory", style="red", highlight=False)
+            return EXIT_USAGE
+    try:
+        filters = Filters.of(args.since, args.types, args.issns, args.concepts)
+    except ValueError as exc:
+        err.print(f"error: {exc}", style="red", highlight=False)
+        return EXIT_USAGE
+    progress = Progress(
+        TextColumn("[bold]openalex[/bold]"),
+        BarColumn(),
+        TextColumn("part {task.completed:.0f} of {task.total:.0f}, {task.fields[records]:,} works kept"),
+        TimeElapsedColumn(),
+        console=err,
+        disable=not err.is_terminal,
+    )
+    with progress, open_store(store_path, lock_wait=None, notify=_notify(err)) as store:
+        task = progress.add_task("ingest", total=1, records=0)
+
+        def tick(records: int, part: int, parts: int) -> None:
+            progress.update(task, completed=part, total=parts, records=records)
+
+        try:
+            report = ingest_openalex(store, path, filters, args.sources, args.date, progress=tick)
+        except DumpError as exc:
+            err.print(f"error: {exc}", style="red", highlight=False)
+            err.print("run the same command again to resume after the works already written", highlight=False)
+            return EXIT_USAGE
+    for problem in report.errors[:20]:
+        err.print(f"warning: {problem}", style="yellow", highlight=False)
+    if report.skipped > 20:
+        err.print(f"warning: {report.skipped - 20:,} more lines skipped", style="yellow", highlight=False)
+    resumed = (
+        f" (resumed at part {report.resumed_from[0] + 1}, line {report.resumed_from[1]:,}, after "
+        f"{report.resumed_from[2]:,} works an interrupted run had written)"
+        if report.resumed_from
+        else ""
+    )
+    out.print(
+        f"openalex: {report.added:,} works from {report.parts} part files ({report.scope or 'the whole snapshot'}; "
+        f"{report.filtered_out:,} left out by the filters, {report.skipped:,} lines skipped){resumed}; "
+        f"{report.venues:,} venues; snapshot of {report.snapshot_date}; complete for "
+        f"{report.complete_venue_years:,} venue-years (works count matches the venue's own) in {report.seconds:.0f}s; "
         f"store {display_location(store_path)}",
         highlight=False,
     )

@@ -7,7 +7,8 @@ says what it is complete for"), and a mirror knows that when it is built, not th
   any of (DBLP, ACL Anthology; a `mirror add --complete-venues` file);
 - identifier registries (`complete_ids:<source>` = kinds, e.g. `arxiv`): every identifier
   of that kind issued before the source's snapshot date (an arXiv metadata snapshot holds
-  every arXiv id up to its date, withdrawn ones included);
+  every arXiv id up to its date, withdrawn ones included; a whole OpenAlex snapshot every
+  work with a Crossref DOI, `crossref-doi`);
 - venue-years one by one (the store's `complete_venue_years` table): a filtered OpenAlex
   subset holds all of a venue's works in a year when it holds as many as the venue's own
   record counts for that year;
@@ -22,8 +23,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-#: The identifier kind of arXiv ids (`complete_ids:<source>`).
+#: The identifier kinds a source may hold whole (`complete_ids:<source>`): arXiv ids; DOIs registered with Crossref.
 ARXIV_IDS = "arxiv"
+CROSSREF_DOIS = "crossref-doi"
 #: The `meta` rows that say what the sources are complete for (an SQL condition on `meta.key`).
 CLAIM_KEYS = "key LIKE 'complete%' OR key LIKE 'source_date:%' OR key LIKE 'scope:%'"
 
@@ -52,6 +54,8 @@ class Claim:
             parts.append("every paper of each venue-year it holds any of")
         if ARXIV_IDS in self.identifiers:
             parts.append(f"every arXiv identifier issued before {self.snapshot or 'its snapshot'}")
+        if CROSSREF_DOIS in self.identifiers:
+            parts.append(f"every work with a Crossref DOI registered before {self.snapshot or 'its snapshot'}")
         if self.venue_years:
             parts.append(f"{self.venue_years:,} venue-years whose works count matches the venue's own")
         what = "; ".join(parts) if parts else "nothing (absence from it is no evidence)"
@@ -70,7 +74,7 @@ def read_claims(meta: dict[str, str], venue_years: dict[str, int], sources: set[
             whole_venues=meta.get(f"complete:{source}") == "1",
             identifiers=kinds,
             venue_years=venue_years.get(source, 0),
-            scope=meta.get(f"scope:{source}"),
+            scope=meta.get(f"scope:{source}") or None,
         )
     return out
 
