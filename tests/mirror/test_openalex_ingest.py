@@ -1,4 +1,4 @@
-"""`citetracer mirror openalex`: a filtered, resumable subset of an OpenAlex snapshot, its sources as venue knowledge."""
+"""`citetracer mirror openalex`: a filtered, resumable OpenAlex subset, its sources as venue knowledge."""
 
 from __future__ import annotations
 
@@ -78,12 +78,14 @@ def test_works_venues_and_what_the_subset_is_complete_for(target: Path | str, op
         assert again.added == 8 and len(_works(store)) == 8 and store.index.count() == 8
 
 
+JOURNAL_ARTICLES = {"W3000000001", "W3000000002", "W3000000003", "W3000000004", "W3000000005", "W2741809807"}
+
+
 @pytest.mark.parametrize(
     ("filters", "kept"),
     [
         (Filters.of(since=2020), {"W3000000001", "W3000000002", "W3000000003", "W3000000005", "W3000000007"}),
-        (Filters.of(types=["journal-article"]), {"W3000000001", "W3000000002", "W3000000003", "W3000000004",
-                                                 "W3000000005", "W2741809807"}),  # fmt: skip
+        (Filters.of(types=["journal-article"]), JOURNAL_ARTICLES),
         (Filters.of(issns=["24700029"]), {"W3000000001", "W3000000002", "W3000000003", "W3000000004"}),
         (Filters.of(concepts=["machine learning"]), {"W3000000005", "W3000000007", "W3000000008"}),
         (Filters.of(concepts=["https://openalex.org/C119857082"]), {"W3000000005", "W3000000007", "W3000000008"}),
@@ -182,7 +184,8 @@ def _prd_2020_snapshot(root: Path, works: int, expected: int) -> Path:
     template = json.loads(fixture_lines("works-part_000.jsonl")[0])
     lines = []
     for i in range(works):
-        w = dict(template, id=f"https://openalex.org/W90{i:06d}", doi=None, display_name=f"Dark matter study number {i}")
+        title = f"Dark matter study number {i}"
+        w = dict(template, id=f"https://openalex.org/W90{i:06d}", doi=None, display_name=title)
         lines.append(json.dumps(w))
     write_openalex(root, {"part_000.gz": lines})
     source = json.loads(fixture_lines("sources.jsonl")[0])
@@ -212,7 +215,8 @@ def test_the_memory_stage_reads_a_whole_venue_year_as_coverage(
 
 def test_cli_mirror_openalex(tmp_path: Path, openalex_snapshot: Path, capsys: pytest.CaptureFixture[str]) -> None:
     store = ["--store", str(tmp_path / "s.sqlite")]
-    assert main(["mirror", "openalex", str(openalex_snapshot), "--since", "2020", "--type", "journal-article", *store]) == 0
+    since = ["--since", "2020", "--type", "journal-article"]
+    assert main(["mirror", "openalex", str(openalex_snapshot), *since, *store]) == 0
     out, err = capsys.readouterr()
     assert "openalex: 4 works from 2 part files (works published since 2020, of type journal-article;" in out
     assert "5 venues; snapshot of 2024-02-01; complete for 1 venue-years" in out and "skipped" in err

@@ -27,6 +27,7 @@ from citetracer.cli.progress import CheckProgress, ScanProgress
 from citetracer.collect.paperfetch import looks_like_paper_id
 from citetracer.config import ConfigError, Settings, is_store_url, load_settings
 from citetracer.extract import InputError, PageRange, ReadResult, parse_page_range, read_references
+from citetracer.mirror.download import DBLP_URL, OPENALEX_URL
 from citetracer.pipeline import Checker
 from citetracer.records import Report
 from citetracer.report.bibfix import BibFixer
@@ -297,14 +298,26 @@ def _parser() -> argparse.ArgumentParser:
         help="the file holds every paper of each venue-year it has any of (absence there is evidence)",
     )
     dblp = msub.add_parser("dblp", parents=[common], help="(re)build the DBLP part of the store from dblp.xml.gz")
-    dblp.add_argument("dump", type=Path, metavar="DUMP", help="dblp.xml or dblp.xml.gz")
+    dblp.add_argument(
+        "dump", type=Path, nargs="?", metavar="DUMP", help="dblp.xml or dblp.xml.gz (where --download puts it)"
+    )
+    dblp.add_argument(
+        "--download", nargs="?", const=DBLP_URL, metavar="URL",
+        help=f"fetch the dump first (default {DBLP_URL}): resumed if interrupted, checked against DBLP's MD5",
+    )  # fmt: skip
     dblp.add_argument("--dtd", type=Path, help="the dump's DTD (default: dblp.dtd beside the dump)")
     arxiv = msub.add_parser(
         "arxiv", parents=[common], help="(re)build the arXiv part of the store from arXiv's metadata snapshot"
     )
     arxiv.add_argument(
-        "snapshot", type=Path, metavar="SNAPSHOT", help="arxiv-metadata-oai-snapshot.json (or .gz): one work a line"
-    )
+        "snapshot", type=Path, nargs="?", metavar="SNAPSHOT",
+        help="arxiv-metadata-oai-snapshot.json (or .gz): one work a line (where --download puts it)",
+    )  # fmt: skip
+    arxiv.add_argument(
+        "--download", metavar="URL",
+        help="fetch the snapshot from URL first (arXiv publishes it on Kaggle, behind a login: give a copy's URL)",
+    )  # fmt: skip
+    arxiv.add_argument("--md5", metavar="HASH", help="the downloaded snapshot's MD5, to check it against")
     arxiv.add_argument("--date", metavar="YYYY-MM-DD", help="the snapshot's date (default: the newest date in it)")
     arxiv.add_argument(
         "--partial",
@@ -315,8 +328,14 @@ def _parser() -> argparse.ArgumentParser:
         "openalex", parents=[common], help="add a subset of an OpenAlex snapshot's works, and its sources as venues"
     )
     openalex.add_argument(
-        "path", type=Path, metavar="PATH", help="the snapshot's folder, a works manifest, or one part file (.gz)"
-    )
+        "path", type=Path, nargs="?", metavar="PATH",
+        help="the snapshot's folder, a works manifest, or one part file (.gz); where --download puts the snapshot",
+    )  # fmt: skip
+    openalex.add_argument(
+        "--download", nargs="?", const=OPENALEX_URL, metavar="URL",
+        help=f"fetch the snapshot's sources and works first (default {OPENALEX_URL}; ~330 GB of works): resumed "
+        "part by part, each checked against its manifest",
+    )  # fmt: skip
     openalex.add_argument("--since", type=int, metavar="YEAR", help="only works published in YEAR or later")
     openalex.add_argument(
         "--type", dest="types", action="extend", nargs="+", default=[], metavar="TYPE",

@@ -1,4 +1,4 @@
-"""`citetracer mirror dblp|arxiv|acl`: run an ingest with a progress bar and report the outcome.
+"""`citetracer mirror dblp|arxiv|openalex|acl`: fetch a dump when asked, run an ingest with a progress bar, report.
 
 Part of the CLI front end (the ingesters in mirror/ know no terminal); exit codes follow
 the CLI's (0 done, 2 unusable input, with the previous store left as it was).
@@ -25,6 +25,7 @@ from rich.progress import (
 from citetracer.mirror.acl import ingest_acl
 from citetracer.mirror.arxiv import ingest_arxiv
 from citetracer.mirror.dblp import ingest_dblp
+from citetracer.mirror.download import DownloadError, Fetched, fetch, fetch_dblp, fetch_openalex
 from citetracer.mirror.openalex import Filters, ingest_openalex
 from citetracer.mirror.safexml import DumpError
 from citetracer.store.api import display_location, open_store
@@ -80,8 +81,62 @@ def warn_disk(store_path: Path | str, size: int, err: Console) -> None:
         )
 
 
+def dumps_folder(store_path: Path | str) -> Path:
+    """Where downloaded dumps go by default: a `dumps` folder beside the store file (the user data folder for
+    a PostgreSQL store)."""
+    if isinstance(store_path, Path):
+        return store_path.parent / "dumps"
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("citetracer")) / "dumps"
+
+
+def download(what: str, err: Console, fetch: Callable[[Callable[[int, int | None], None]], str]) -> bool:
+    """Run a download with a progress bar; False (and the reason on stderr) when it failed."""
+    progress = Progress(
+        TextColumn(f"[bold]{what}[/bold] download"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TextColumn("{task.completed:,.0f} bytes"),
+        TimeRemainingColumn(),
+        console=err,
+        disable=not err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("download", total=None)
+
+        def tick(done: int, total: int | None) -> None:
+            progress.update(task, completed=done, total=total)
+
+        try:
+            said = fetch(tick)
+        except DownloadError as exc:
+            err.print(f"error: {exc}", style="red", highlight=False)
+            return False
+    err.print(said, highlight=False)
+    return True
+
+
+def _fetched(what: str, got: Fetched) -> str:
+    if got.cached:
+        return f"{what}: {got.path} is already there and verified ({got.verified}); not fetched again"
+    resumed = f", resumed after {got.resumed_from:,} bytes" if got.resumed_from else ""
+    return f"{what}: fetched {got.path} ({got.bytes:,} bytes{resumed}; verified: {got.verified})"
+
+
 def run_dblp(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
-    dump: Path = args.dump
+    if args.dump is None and args.download is None:
+        err.print("error: give the dump (DUMP) or --download it", style="red", highlight=False)
+        return EXIT_USAGE
+    dump: Path = args.dump or dumps_folder(store_path) / "dblp.xml.gz"
+    if args.download is not None:
+
+        def get(tick: Callable[[int, int | None], None]) -> str:
+            got, _ = fetch_dblp(args.download, dump, tick)
+            return _fetched("dblp", got)
+
+        if not download("dblp", err, get):
+            return EXIT_USAGE
     if not dump.is_file():
         err.print(f"error: {dump}: no such file", style="red", highlight=False)
         return EXIT_USAGE
@@ -129,7 +184,17 @@ def run_acl(args: argparse.Namespace, store_path: Path | str, out: Console, err:
 
 
 def run_arxiv(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
-    snapshot: Path = args.snapshot
+    if args.snapshot is None and args.download is None:
+        err.print("error: give the snapshot (SNAPSHOT) or --download it", style="red", highlight=False)
+        return EXIT_USAGE
+    snapshot: Path = args.snapshot or dumps_folder(store_path) / "arxiv-metadata-oai-snapshot.json"
+    if args.download is not None:
+
+        def get(tick: Callable[[int, int | None], None]) -> str:
+            return _fetched("arxiv", fetch(args.download, snapshot, md5=args.md5, progress=tick))
+
+        if not download("arxiv", err, get):
+            return EXIT_USAGE
     if not snapshot.is_file():
         err.print(f"error: {snapshot}: no such file", style="red", highlight=False)
         return EXIT_USAGE
@@ -164,7 +229,22 @@ def run_arxiv(args: argparse.Namespace, store_path: Path | str, out: Console, er
 
 
 def run_openalex(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
-    path: Path = args.path
+    if args.path is None and args.download is None:
+        err.print("error: give the snapshot (PATH) or --download it", style="red", highlight=False)
+        return EXIT_USAGE
+    path: Path = args.path or dumps_folder(store_path) / "openalex"
+    if args.download is not None:
+
+        def get(tick: Callable[[int, int | None], None]) -> str:
+            got = fetch_openalex(args.download, path, progress=tick)
+            fresh = [g for g in got if not g.cached]
+            return (
+                f"openalex: {len(got)} part files in {path} ({len(fresh)} fetched now, "
+                f"{sum(g.bytes for g in fresh):,} bytes; each checked against its manifest's byte count)"
+            )
+
+        if not download("openalex", err, get):
+            return EXIT_USAGE
     for given in (path, args.sources):
         if given is not None and not given.exists():
             err.print(f"error: {given}: no such file or directory", style="red", highlight=False)
