@@ -155,3 +155,23 @@ def test_an_offline_check_says_when_the_store_cannot_settle_anything(tmp_path: P
     with Store(partial) as s:
         s.set_source_complete(RECORDS[0].source)
     assert citetracer.check(bib, store=partial, offline=True).warnings == []
+
+
+def test_plain_references_without_a_year_are_still_checked(tmp_path: Path) -> None:
+    """Issue 29: 'has no year or identifier; not read as a reference' let a fabrication without a year escape."""
+    store_path = tmp_path / "s.sqlite"
+    with Store(store_path) as s:
+        s.upsert(RECORDS)
+    settings = citetracer.Settings(store=store_path, offline=True, today_year=2026)
+    report = citetracer.check(
+        text="S. Hochreiter and J. Schmidhuber. Long short-term memory. Neural Computation.\n"
+        "E. Marchetti and C. Okafor. Quantum gradient routing for federated graph transformers. "
+        "Journal of Machine Learning Research.\n"
+        "We thank the anonymous reviewers for their helpful comments.\n",
+        settings=settings,
+    )
+    real, invented = report.citations
+    assert real.reference.year is None and real.verdict.class_ == "Real"
+    assert invented.reference.year is None and invented.verdict.code == "P1"  # checked, not dropped, not accused
+    assert any("2 entries have no year" in w for w in report.warnings)
+    assert any("We thank the anonymous" in w and "not read as a reference" in w for w in report.warnings)

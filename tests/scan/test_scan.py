@@ -65,11 +65,12 @@ def test_scan_writes_every_report_of_the_contract(
     assert len(cites) == sum(int(r["references"]) for r in rows)
     assert {c["class"] for c in cites} == {"Real", "Potential", "Hallucinated"}
 
-    # index.html: the summary and every paper; the PDF linked from the report's folder
+    # index.html: the summary and every paper; the PDF linked so that moving the report keeps the link
     page = (out / "index.html").read_text()
     for r in rows:  # named without the folder they all share, the full name in the tooltip
         assert f'title="{r["file"]}">{Path(r["file"]).name}<' in page
-    assert 'href="../papers/paper.pdf"' in page and "not checked: " in page
+    pdf = (papers / "paper.pdf").resolve().as_uri()  # outside the report folder: by its absolute URL
+    assert f'href="{pdf}"' in page and "not checked: " in page
     assert page.count('class="paper card"') == 4
 
     # summary.md for a review comment, results.sarif for the BibTeX inputs

@@ -232,6 +232,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     scan.add_argument("--restart", action="store_true", help="forget DIR's journal and check every paper again")
     scan.add_argument(
+        "--copy-inputs",
+        action="store_true",
+        help="copy each PDF into DIR/inputs/ and link the copies, so DIR can be moved or shared whole (without it "
+        "the report links to the PDFs where they are, by absolute file:// URLs)",
+    )
+    scan.add_argument(
         "--paper-timeout",
         type=float,
         default=1800.0,
@@ -614,6 +620,7 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
         out_dir=args.output,
         workers=args.workers or default_workers(),
         show=args.show or "all",
+        copy_inputs=args.copy_inputs,
         restart=args.restart,
         paper_timeout=args.paper_timeout or None,
         cluster=args.cluster,

@@ -7,6 +7,7 @@ through `.console` appear above a bar instead of breaking it.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from types import TracebackType
 
@@ -84,14 +85,25 @@ class CheckProgress:
             self.bar.advance(self.files)
 
 
+#: Off a terminal (a log, CI, nohup), a scan prints a plain line every this many papers or seconds,
+#: whichever comes first, and at the end: a 60 s scan used to print nothing until it was over.
+PLAIN_EVERY_PAPERS = 10
+PLAIN_EVERY_SECONDS = 30.0
+
+
 class ScanProgress:
-    """Papers finished, with how many have Hallucinated citations so far."""
+    """Papers finished, with how many have Hallucinated citations so far: a bar on a terminal, plain lines
+    (no control characters) elsewhere."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
         self.bar = _bar(console) if console.is_terminal else None
         self.task: TaskID | None = None
         self.flagged = 0
+        self.total = 0
+        self.done = 0
+        self._started = time.monotonic()
+        self._said_at = (0, self._started)
 
     def __enter__(self) -> ScanProgress:
         if self.bar is not None:
@@ -104,12 +116,33 @@ class ScanProgress:
 
     def start(self, total: int, done: int) -> None:
         """Start the papers bar, with the papers a resumed scan already finished."""
+        self.total, self.done = total, done
+        self._started = time.monotonic()
+        self._said_at = (done, self._started)
         if self.bar is not None:
             self.task = self.bar.add_task("papers", total=total, completed=done)
+        else:
+            resumed = f" ({done} done before, from the journal)" if done else ""
+            self.console.print(f"scan: {total} papers{resumed}", highlight=False)
 
     def advance(self, entry: Entry) -> None:
         """Advance the papers bar, counting the papers with a Hallucinated citation."""
+        self.done += 1
         if entry.hallucinated:
             self.flagged += 1
         if self.bar is not None and self.task is not None:
             self.bar.update(self.task, advance=1, description=f"papers ({self.flagged} with Hallucinated)")
+        elif self.bar is None:
+            self._plain_line()
+
+    def _plain_line(self) -> None:
+        now = time.monotonic()
+        papers, when = self._said_at
+        if self.done < self.total and self.done - papers < PLAIN_EVERY_PAPERS and now - when < PLAIN_EVERY_SECONDS:
+            return
+        self._said_at = (self.done, now)
+        self.console.print(
+            f"scan: {self.done}/{self.total} papers, {self.flagged} with Hallucinated citations, "
+            f"{now - self._started:.0f} s",
+            highlight=False,
+        )

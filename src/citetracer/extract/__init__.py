@@ -213,6 +213,7 @@ def read_plain(text: str) -> ReadResult:
         blocks = [line for line in text.splitlines() if line.strip()]
     refs = []
     warnings = _over_cap(len(blocks), "entries")
+    yearless = 0
     budget = ParseBudget(min(len(blocks), MAX_REFERENCES))
     for i, block in enumerate(blocks[:MAX_REFERENCES]):
         if budget.spent():
@@ -225,11 +226,23 @@ def read_plain(text: str) -> ReadResult:
         warnings.extend(cuts)
         ref = parse_reference_string(one_line)
         if not (ref.year or ref.doi or ref.arxiv_id or ref.url):
-            warnings.append(f"entry {i + 1} has no year or identifier; not read as a reference: {one_line[:60]!r}")
-            continue
+            # A line of prose has no year either: without one, a reference must show what one is made of
+            # (authors, a title and where it appeared). A fabrication without a year is still checked.
+            if not (ref.title and ref.authors and (ref.venue or ref.publisher)):
+                warnings.append(
+                    f"entry {i + 1} has no year, identifier or authors-title-venue; not read as a reference: "
+                    f"{one_line[:60]!r}"
+                )
+                continue
+            yearless += 1
         label = re.match(r"^\s*\[([^\]]{1,20})\]", one_line)
         ref.label = label.group(1) if label else str(i + 1)
         refs.append(ref)
+    if yearless:
+        warnings.append(
+            f"{yearless} {'entries have' if yearless > 1 else 'entry has'} no year: checked by title and authors, "
+            "without the rules that need a year"
+        )
     return ReadResult(references=refs, warnings=warnings, kind="text")
 
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import html
-import os
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -155,14 +154,17 @@ def content_security_policy() -> str:
 
 
 def file_href(target: Path, report_dir: Path | None, page: int | None = None) -> str:
-    """A relative link from the report's folder to a local file (a PDF, optionally at a page)."""
-    base = report_dir if report_dir is not None else Path.cwd()
-    try:
-        rel = os.path.relpath(target.resolve(), base.resolve())
-    except ValueError:  # another drive (Windows)
-        rel = str(target.resolve())
-    href = quote(Path(rel).as_posix())
-    return href + (f"#page={page}" if page else "")
+    """A link from the report to a local file (a PDF, optionally at a page) that survives moving the report.
+
+    A file inside the report's folder (a scan's unpacked archives and `--copy-inputs` copies) is
+    linked relative to it, so the folder can be moved or shared whole; any other file by its
+    absolute `file://` URL, which a relative link from a moved report would miss.
+    """
+    base = (report_dir if report_dir is not None else Path.cwd()).resolve()
+    path = target.resolve()
+    if path.is_relative_to(base):
+        return quote(path.relative_to(base).as_posix()) + (f"#page={page}" if page else "")
+    return path.as_uri() + (f"#page={page}" if page else "")
 
 
 _WORD = re.compile(r"\S+")
@@ -261,6 +263,8 @@ class HtmlReport:
     common_prefix: str = ""
     #: Links shown under the title, (label, href): the web app's downloads (none in a file report).
     actions: list[tuple[str, str]] = field(default_factory=list)
+    #: Lines shown under the summary's legend (e.g. where the PDF links point).
+    notes: list[str] = field(default_factory=list)
     _rows: list[_PaperRow] = field(default_factory=list)
     _codes: Counter[str] = field(default_factory=Counter)
     _classes: Counter[str] = field(default_factory=Counter)
@@ -464,6 +468,8 @@ class HtmlReport:
         w = self.out.write
         w(f'<section id="summary" class="card"><h2>Summary</h2><ul class="totals">{items}</ul>\n')
         w(f'<p class="legend" id="legend">{esc(LEGEND)}. Hover a code for its meaning.</p>\n')
+        for note in self.notes:
+            w(f'<p class="legend">{esc(note)}</p>\n')
         flagged_codes = Counter({k: n for k, n in self._codes.items() if not k.startswith("R")})
         if flagged_codes:
             w(f"<p><b>Top codes:</b> {esc(_codes_line(flagged_codes))}</p>\n")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -76,9 +77,34 @@ def risk_order(entries: list[Entry]) -> list[Entry]:
     return checked + [e for e in entries if e.status != "done"]
 
 
-def write_outputs(folder: Path, entries: list[Entry], *, show: str = "all", context: str = "") -> list[Path]:
+def linked_pdf(e: Entry, folder: Path, copy: bool) -> Path | None:
+    """The PDF a paper's report links to: the input itself, or with `copy` its copy in `folder/inputs/`
+    (made once, again when the input changed), so that the report folder can be moved or shared whole."""
+    path = Path(e.path)
+    if path.suffix.lower() != ".pdf":
+        return None
+    if not copy or path.resolve().is_relative_to(folder.resolve()) or not path.is_file():
+        return path
+    target = folder / "inputs" / f"{e.name}.pdf"
+    if not target.is_file() or target.stat().st_size != path.stat().st_size:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(path, target)
+    return target
+
+
+def write_outputs(
+    folder: Path, entries: list[Entry], *, show: str = "all", context: str = "", copy_inputs: bool = False
+) -> list[Path]:
     """Every report of the scan; returns the files written."""
     ordered = risk_order(entries)
+    pdfs = {e.key: linked_pdf(e, folder, copy_inputs) for e in ordered if e.status == "done"}
+    outside = any(p is not None and not p.resolve().is_relative_to(folder.resolve()) for p in pdfs.values())
+    notes = (
+        ["PDF links point to the papers where they were scanned (file:// URLs): they survive moving this folder "
+         "on this machine; scan with --copy-inputs to keep copies inside it, to move or share it whole."]
+        if outside
+        else []
+    )
     names = ["index.html", "summary.csv", "citations.csv", "summary.md"]
     sarif_keys = {e.key for e in ordered if e.status == "done" and Path(e.path).suffix.lower() in SARIF_SUFFIXES}
     if sarif_keys:
@@ -92,6 +118,7 @@ def write_outputs(folder: Path, entries: list[Entry], *, show: str = "all", cont
             report_dir=folder,
             show=show,
             common_prefix=common_prefix([e.file for e in entries]),
+            notes=notes,
         )
         papers_csv, citations_csv = PaperCsv(outs["summary.csv"]), CitationCsv(outs["citations.csv"])
         review = ReviewSummary(show=show)
@@ -120,8 +147,7 @@ def write_outputs(folder: Path, entries: list[Entry], *, show: str = "all", cont
             if not counts.shows(show):
                 html.skipped_paper(counts, e.warnings)
                 continue
-            path = Path(e.path)
-            html.begin_paper(e.file, pdf=path if path.suffix.lower() == ".pdf" else None, warnings=e.warnings)
+            html.begin_paper(e.file, pdf=pdfs.get(e.key), warnings=e.warnings)
             for c in report.citations:
                 html.citation(c)
                 if is_shown(c, show):

@@ -43,6 +43,8 @@ class ScanOptions:
     workers: int = 1
     #: Which citations the HTML and citations.csv list (report/views.py SHOW_CHOICES).
     show: str = "all"
+    #: Copy each PDF into the report folder (inputs/) and link the copy: the folder moves or is shared whole.
+    copy_inputs: bool = False
     restart: bool = False
     #: Seconds one paper may take before its worker is stopped (None: no limit).
     paper_timeout: float | None = 1800.0
@@ -192,5 +194,7 @@ def _run(
         outcome.entries = [journal.entries[k] for k in keys if k in journal.entries]
     finally:
         journal.close()
-    outcome.outputs = write_outputs(folder, outcome.entries, show=options.show, context=context)
+    outcome.outputs = write_outputs(
+        folder, outcome.entries, show=options.show, context=context, copy_inputs=options.copy_inputs
+    )
     return outcome
