@@ -5,34 +5,16 @@ from __future__ import annotations
 
 import os
 import subprocess
-import sys
 from pathlib import Path
+
+from tests.cliproc import run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
 
 
-def cli(
-    tmp_path: Path, *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    """`python -m citetracer ARGS` with a store of its own, no config file, no HTTP cache."""
-    base = {
-        "HOME": str(tmp_path),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "CITETRACER_STORE": str(tmp_path / "store.sqlite"),
-        "CITETRACER_HTTP_CACHE": "",
-        "CITETRACER_CONFIG": str(tmp_path / "no-config.toml"),
-        "COLUMNS": "200",
-    }
-    (tmp_path / "no-config.toml").touch()
-    return subprocess.run(
-        [sys.executable, "-m", "citetracer", *args],
-        cwd=cwd or tmp_path,
-        env={**base, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+def cli(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return run_cli(tmp_path, *args, env=env)
 
 
 def seed(tmp_path: Path) -> None:

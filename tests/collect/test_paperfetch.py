@@ -5,9 +5,7 @@ size bound; offline it is not fetched and the error says so. The CLI runs in a s
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -19,6 +17,7 @@ from citetracer.collect import paperfetch
 from citetracer.collect.paperfetch import PaperId, fetch_paper, parse_paper_id
 from citetracer.config import Settings
 from citetracer.extract import InputError
+from tests.cliproc import run_cli
 from tests.scan.conftest import make_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -83,26 +82,15 @@ def sites(tmp_path: Path) -> Iterator[tuple[Site, Site]]:
 
 
 def cli(tmp_path: Path, source: Site, *args: str, config: str = "") -> subprocess.CompletedProcess[str]:
-    (tmp_path / "config.toml").write_text(config)
-    env = {
-        "HOME": str(tmp_path),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "CITETRACER_STORE": str(tmp_path / "store.sqlite"),
-        "CITETRACER_CONFIG": str(tmp_path / "config.toml"),
-        "CITETRACER_HTTP_CACHE": "",
-        "CITETRACER_SEARXNG_URL": "",
-        # every source on the fake one: the check of the fetched paper's references asks them too
+    env = {  # every source on the fake one: the check of the fetched paper's references asks them too
         **{f"CITETRACER_{name}_URL": source.url for name in ("ARXIV", "OPENREVIEW", "ACL", "DOI")},
-        **{f"CITETRACER_{name}_URL": "" for name in ("CROSSREF", "OPENALEX", "SEMANTICSCHOLAR", "DBLP", "PUBMED",
-                                                     "EUROPEPMC", "DATACITE")},
+        **{
+            f"CITETRACER_{name}_URL": ""
+            for name in ("CROSSREF", "OPENALEX", "SEMANTICSCHOLAR", "DBLP", "PUBMED", "EUROPEPMC", "DATACITE")
+        },
     }
-    return subprocess.run(
-        [sys.executable, "-m", "citetracer", "check", *args, "--format", "json", "--connectors", "arxiv"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    args = ("check", *args, "--format", "json", "--connectors", "arxiv")
+    return run_cli(tmp_path, *args, env=env, config=config)
 
 
 @pytest.mark.parametrize(

@@ -5,12 +5,12 @@ fake web on 127.0.0.1."""
 from __future__ import annotations
 
 import hashlib
-import os
 import sqlite3
 import subprocess
 import sys
 from pathlib import Path
 
+from tests.cliproc import run_cli
 from tests.fakeweb.server import FakeWeb
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -37,24 +37,10 @@ def snapshot(store: Path) -> tuple[object, ...]:
 def run(
     tmp_path: Path, web: FakeWeb, *flags: str, env: dict[str, str] | None = None
 ) -> subprocess.CompletedProcess[str]:
-    base = {
-        "HOME": str(tmp_path),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "CITETRACER_STORE": str(tmp_path / "store.sqlite"),
-        "CITETRACER_CONFIG": str(tmp_path / "config.toml"),
-        "CITETRACER_HTTP_CACHE": "",
-        "CITETRACER_SEARXNG_URL": "",
-        **{f"CITETRACER_{name.upper()}_URL": url for name, url in web.sources().items()},
-    }
     bib = tmp_path / "refs.bib"
     bib.write_text(BIB)
-    return subprocess.run(
-        [sys.executable, "-m", "citetracer", "check", str(bib), "--format", "json", *flags],
-        env={**base, **(env or {})},
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    sources = {f"CITETRACER_{name.upper()}_URL": url for name, url in web.sources().items()}
+    return run_cli(tmp_path, "check", str(bib), "--format", "json", *flags, env={**sources, **(env or {})})
 
 
 def seeded(tmp_path: Path) -> Path:

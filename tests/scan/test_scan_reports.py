@@ -3,36 +3,20 @@ the report folder (and --copy-inputs to move it whole), through the CLI in a sub
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
+from tests.cliproc import run_cli
 from tests.scan.conftest import REAL_BIB, make_pdf
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def scan(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    env = {
-        "HOME": str(tmp_path),
-        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "CITETRACER_STORE": str(tmp_path / "store.sqlite"),
-        "CITETRACER_CONFIG": str(tmp_path / "none.toml"),
-        "CITETRACER_HTTP_CACHE": "",
-    }
-    (tmp_path / "none.toml").touch()
-    return subprocess.run(
-        [sys.executable, "-m", "citetracer", "scan", *args, "--offline", "--workers", "1"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    return run_cli(tmp_path, "scan", *args, "--offline", "--workers", "1")
 
 
 def test_off_a_terminal_a_scan_prints_plain_progress_lines(tmp_path: Path) -> None:
