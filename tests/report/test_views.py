@@ -54,3 +54,4 @@ def test_the_review_comment_lists_h_and_p3_and_counts_the_rest() -> None:
     assert [r.split(" | ")[1] for r in rows] == ["c7", "c6"]  # H2 first, then the P3
     assert "Not listed: 2 Real, 3 P1 (not found where no source covers it), 1 P2 (software, data or web pages)." in text
     assert "P1 not found where no source searched covers it" in text  # the legend
+    assert "**Top codes:** H2 corrupted title ×1, P1 unverified ×3" in text  # the H first, however rare

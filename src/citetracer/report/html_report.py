@@ -37,6 +37,7 @@ from citetracer.report.views import (
     has_record,
     is_shown,
     lead_reason,
+    leading_codes,
     record_label,
     top_codes,
 )
@@ -559,7 +560,8 @@ def _code_titles(codes: list[str]) -> str:
 
 
 def _codes_line(codes: Counter[str]) -> str:
-    return ", ".join(f"{k} {CODES[k].name if k in CODES else ''} ×{n}" for k, n in codes.most_common(6))
+    """The six leading codes, Hallucinated ones first (views.top_codes' order), with their names."""
+    return ", ".join(f"{k} {CODES[k].name if k in CODES else ''} ×{n}" for k, n in leading_codes(codes, 6))
 
 
 def _counts_html(c: PaperCounts) -> str:

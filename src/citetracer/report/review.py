@@ -19,6 +19,7 @@ from citetracer.report.views import (
     PaperCounts,
     code_rank,
     lead_reason,
+    leading_codes,
     not_listed_line,
     short_ref,
     top_codes,
@@ -89,8 +90,7 @@ class ReviewSummary:
         )
         out.write(f"<sub>{LEGEND}.</sub>\n\n")
         if self.codes:
-            ordered = sorted(self.codes.items(), key=lambda kv: (code_rank(kv[0]), -kv[1], kv[0]))[:6]
-            top = ", ".join(f"{k} {CODES[k].name} ×{n}" for k, n in ordered if k in CODES)
+            top = ", ".join(f"{k} {CODES[k].name} ×{n}" for k, n in leading_codes(self.codes, 6) if k in CODES)
             out.write(f"**Top codes:** {top}\n\n")
         shown = [p for p in papers if p.shows(self.show)]
         if shown:

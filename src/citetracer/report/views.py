@@ -293,13 +293,15 @@ def code_rank(code: str) -> int:
     return "HPR".index(code[0]) if code[:1] in ("H", "P", "R") else 3
 
 
+def leading_codes(codes: Counter[str] | None, n: int) -> list[tuple[str, int]]:
+    """The `n` leading codes with their counts: Hallucinated codes first, then by count, so a paper's
+    only H is never hidden behind its many P1s."""
+    return sorted((codes or Counter()).items(), key=lambda kv: (code_rank(kv[0]), -kv[1], kv[0]))[:n]
+
+
 def top_codes(codes: Counter[str] | None, n: int = 3) -> str:
-    """The `n` leading codes with their counts ('H1 ×1, P1 ×12'): Hallucinated codes first, then by count,
-    so a paper's only H is never hidden behind its many P1s."""
-    if not codes:
-        return ""
-    ordered = sorted(codes.items(), key=lambda kv: (code_rank(kv[0]), -kv[1], kv[0]))
-    return ", ".join(f"{code} ×{k}" for code, k in ordered[:n])
+    """The `leading_codes` as a cell: 'H1 ×1, P1 ×12'."""
+    return ", ".join(f"{code} ×{k}" for code, k in leading_codes(codes, n))
 
 
 def visible(citations: Iterable[CitationResult], show: str = "all") -> list[CitationResult]:
