@@ -307,8 +307,9 @@ def store_note(store: StoreAPI, offline: bool) -> str | None:
     """What an offline check cannot do with this store, in one sentence; None when nothing is amiss.
 
     A fresh user's `check --offline` runs on an empty store and every citation comes out Potential;
-    a store without a complete source (the bundled examples, hand-made records) can confirm works
-    but never prove one absent, so fabrications stay Potential too. Either must be said, not left
+    a store whose sources claim completeness for nothing (store/claims.py: whole venues, identifier
+    registries, venue-years; the bundled examples and hand-made records claim none) can confirm
+    works but never prove one absent, so fabrications stay Potential too. Either must be said, not left
     to be guessed from a column of P1s. Online, the sources cover what the store lacks.
     """
     if not offline:
@@ -320,7 +321,7 @@ def store_note(store: StoreAPI, offline: bool) -> str | None:
             f"checks offline against an empty store ({where}): nothing can be confirmed or disproved; "
             "run `citetracer mirror dblp DUMP.xml.gz` (or `citetracer mirror add FILE.jsonl`) first"
         )
-    if not store.complete_sources():
+    if not any(c.whole_venues or c.identifiers or c.venue_years for c in store.claims().values()):
         return (
             f"the store ({where}, {records:,} records) holds no complete source, so offline no work can be proven "
             "absent and fabricated titles stay Potential (P1): run `citetracer mirror dblp DUMP.xml.gz`, or add "
