@@ -406,8 +406,10 @@ def damaged_counts(pdf: Path) -> dict[str, tuple[int, bool]]:
     before = find_markers(ln.text for ln in lines[: region.start])
     out["no end"] = (len(refs), bool(plausibility.check(refs, before, pages)))
     listed = lines[region.start : region.end]
-    per_page = [Reference(raw=" ".join(ln.text for ln in listed if ln.page == p), page=p + 1)
-                for p in sorted({ln.page for ln in listed})]
+    per_page = [
+        Reference(raw=" ".join(ln.text for ln in listed if ln.page == p), page=p + 1)
+        for p in sorted({ln.page for ln in listed})
+    ]
     pages = sorted({ln.page + 1 for ln in listed})
     out["collapsed"] = (len(per_page), bool(plausibility.check(per_page, markers, pages)))
     return out

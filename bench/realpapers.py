@@ -16,10 +16,21 @@ as left out).
 
 Printed per paper: references extracted vs gold, verdict counts, and each Hallucinated
 citation with its code, reason and reference text; then totals: share of citations
-judged Hallucinated (target <= 0.2%) and papers with any (target <= 1).
+judged Hallucinated (target <= 0.1%) and papers with any (target <= 1 in 50).
+
+`--citeaudit` also checks the citation strings of ../shared/data/citeaudit/citeaudit-dev.jsonl
+(real ones taken from real PDFs, LLM-listed ones, and fakes of both kinds; labels carry some
+noise), each parsed alone by the field parser: per source type and label, the verdict counts,
+the false accusations of real strings and the detection of fakes. The strings are split in two
+halves by a hash of the string (`--part tune|report|all`): rules are tuned on one half and
+reported on the other. The "held" slice is the real strings whose work the store holds, found
+without the judge: a stored record whose DOI or arXiv id the string carries, or whose whole
+title is a phrase of the string with a year within one of a year in it (target: >= 95% Real,
+none Hallucinated).
 
     python bench/realpapers.py [--stores large,small] [--sets jose,ml,styles] [--no-gold]
-                               [--no-pdf] [--store-dir DIR] [--json OUT] [--quiet]
+                               [--no-pdf] [--citeaudit] [--part tune|report|all]
+                               [--store-dir DIR] [--json OUT] [--quiet]
 """
 
 from __future__ import annotations
@@ -29,6 +40,7 @@ import asyncio
 import hashlib
 import json
 import os
+import re
 import sys
 import time
 from collections import Counter
@@ -38,8 +50,10 @@ from typing import Any
 
 from citetracer.config import Settings
 from citetracer.extract import InputError, read_references, read_text
+from citetracer.extract.fields import parse_reference_string
 from citetracer.mirror.dblp import ingest_dblp
 from citetracer.mirror.jsonl import add_jsonl
+from citetracer.normalize.text import canonical_arxiv, canonical_doi, title_words
 from citetracer.pipeline import Checker
 from citetracer.records import CitationResult, Reference
 from citetracer.store.db import Store
@@ -49,7 +63,10 @@ DBLP = SHARED / "data" / "dblp"
 WORLD = SHARED / "data" / "hallmark" / "world.jsonl"
 STORES = {"large": DBLP / "dblp-large.xml.gz", "small": DBLP / "dblp-sample.xml.gz"}
 SETS = ("jose", "ml", "styles")
-TARGET_SHARE, TARGET_PAPERS = 0.002, 1
+CITEAUDIT = SHARED / "data" / "citeaudit" / "citeaudit-dev.jsonl"
+TARGET_SHARE, TARGET_PAPERS = 0.001, 1
+#: Of real citations whose work the store holds: at least this share Real.
+TARGET_HELD_REAL = 0.95
 
 
 def build_store(kind: str, store_dir: Path) -> Path:
@@ -145,9 +162,118 @@ def run_gold(checker: Checker, sets: list[str]) -> tuple[list[Paper], int]:
     return papers, skipped
 
 
+def citeaudit_part(citation: str) -> str:
+    """The half a string belongs to: "tune" or "report", by a hash of the string (stable across runs)."""
+    return "tune" if hashlib.sha1(citation.encode()).digest()[0] % 2 == 0 else "report"
+
+
+_YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
+
+
+def store_holds(store: Store, raw: str, ref: Reference) -> bool:
+    """Whether the store holds the cited work, decided without the judge (and without trusting the
+    field parser): a record with the string's DOI or arXiv id, or a record whose whole title (three
+    words or more) is a phrase of the string, with a year within one of a year the string names."""
+    if (ref.doi and store.rids_by_doi(canonical_doi(ref.doi) or "")) or (
+        ref.arxiv_id and store.rids_by_arxiv(canonical_arxiv(ref.arxiv_id) or "")
+    ):
+        return True
+    folded = f" {' '.join(title_words(raw))} "
+    years = {int(y) for y in _YEAR.findall(raw)}
+    query = ref.title or raw
+    rids = store.index.search(query, [], ref.year, 10)
+    for record in store.records(rids).values():
+        for title, year in [(record.title, record.year), *((v.title, v.year or record.year) for v in record.variants)]:
+            words = title_words(title or "")
+            if len(words) >= 3 and f" {' '.join(words)} " in folded and year and any(abs(year - y) <= 1 for y in years):
+                return True
+    return False
+
+
+def run_citeaudit(checker: Checker, store: Store, part: str, quiet: bool) -> dict[str, Any]:
+    """Check every citation string of the chosen half; print the counts and every real one accused."""
+    rows = [json.loads(line) for line in CITEAUDIT.read_text().splitlines() if line.strip()]
+    rows = [r for r in rows if part == "all" or citeaudit_part(r["citation"]) == part]
+    refs = []
+    for i, row in enumerate(rows):
+        ref = parse_reference_string(" ".join(row["citation"].split()))
+        ref.label = str(i + 1)
+        refs.append(ref)
+    held = [
+        row["label"] == "real" and store_holds(store, row["citation"], ref) for row, ref in zip(rows, refs, strict=True)
+    ]
+    t = time.perf_counter()
+    results = check_refs(checker, refs)
+    seconds = time.perf_counter() - t
+    table: dict[tuple[str, str], Counter[str]] = {}
+    for row, res in zip(rows, results, strict=True):
+        table.setdefault((row["source_type"], row["label"]), Counter())[res.verdict.class_] += 1
+    print(f"\n## citeaudit-dev ({part} half: {len(rows)} strings, {seconds:.0f} s)\n")
+    print("| source type | label | strings | Real | Potential | Hallucinated | share H |")
+    print("|---|---|---|---|---|---|---|")
+    for (src, label), c in sorted(table.items()):
+        n = sum(c.values())
+        print(
+            f"| {src} | {label} | {n} | {c['Real']} | {c['Potential']} | {c['Hallucinated']} | "
+            f"{c['Hallucinated'] / n:.2%} |"
+        )
+    held_results = [res for res, h in zip(results, held, strict=True) if h]
+    held_counts = Counter(r.verdict.class_ for r in held_results)
+    n_held = len(held_results)
+    print(
+        f"\nheld slice (real strings whose work the store holds): {n_held}: "
+        f"{held_counts['Real']} Real ({held_counts['Real'] / max(n_held, 1):.1%}; target >= {TARGET_HELD_REAL:.0%}), "
+        f"{held_counts['Potential']} Potential, **{held_counts['Hallucinated']} Hallucinated** (target 0)"
+    )
+    print("\nreal strings judged Hallucinated:")
+    for row, res, h in zip(rows, results, held, strict=True):
+        if row["label"] == "real" and res.verdict.class_ == "Hallucinated":
+            print(
+                f"- [{row['source_type']}{', held' if h else ''}] {res.verdict.code} {res.verdict.fields}: "
+                f"{short(res.verdict.rationale, 300)}"
+            )
+            print(f"    cited: {short(row['citation'], 240)}")
+    if not quiet:
+        print("\nheld real strings not judged Real:")
+        for row, res, h in zip(rows, results, held, strict=True):
+            if h and res.verdict.class_ == "Potential":
+                print(f"- {res.verdict.code}: {short(res.verdict.rationale, 240)}")
+                print(f"    cited: {short(row['citation'], 200)}")
+    out: dict[str, Any] = {"part": part, "strings": len(rows), "seconds": round(seconds, 1)}
+    for (src, label), c in sorted(table.items()):
+        out[f"{src}/{label}"] = dict(c)
+    out["held"] = dict(held_counts)
+    return out
+
+
 def short(text: str | None, n: int = 150) -> str:
     text = " ".join((text or "").split())
     return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def held_slice(store: Store, papers: list[Paper], quiet: bool) -> dict[str, int]:
+    """Verdicts of the citations whose work the store holds (`store_holds` on the reference's text)."""
+    counts: Counter[str] = Counter()
+    shown = []
+    for p in papers:
+        for r in p.results:
+            raw = r.reference.raw or ""
+            if not raw or not store_holds(store, raw, r.reference):
+                continue
+            counts[r.verdict.class_] += 1
+            if r.verdict.class_ != "Real":
+                shown.append((p.name, r))
+    n = sum(counts.values())
+    print(
+        f"\nheld slice (citations whose work the store holds): {n}: {counts['Real']} Real "
+        f"({counts['Real'] / max(n, 1):.1%}; target >= {TARGET_HELD_REAL:.0%}), {counts['Potential']} Potential, "
+        f"**{counts['Hallucinated']} Hallucinated** (target 0)"
+    )
+    if not quiet:
+        for name, r in shown:
+            print(f"- {name} [{r.id}] {r.verdict.code}: {short(r.verdict.rationale, 240)}")
+            print(f"    cited: {short(r.reference.raw, 200)}")
+    return dict(counts)
 
 
 def report(title: str, papers: list[Paper], quiet: bool) -> dict[str, Any]:
@@ -203,6 +329,9 @@ def main() -> int:
         default=Path(os.environ.get("CITETRACER_BENCH_STORES", Path.home() / ".cache" / "citetracer" / "bench")),
         help="where the stores are built once and reused ($CITETRACER_BENCH_STORES)",
     )
+    parser.add_argument("--citeaudit", action="store_true", help="also check ../shared/data/citeaudit strings")
+    parser.add_argument("--only-citeaudit", action="store_true", help="check the citeaudit strings alone")
+    parser.add_argument("--part", default="report", choices=("tune", "report", "all"), help="citeaudit half")
     parser.add_argument("--json", type=Path, help="write the totals as JSON here")
     parser.add_argument("--quiet", action="store_true", help="no per-paper table (flags and totals only)")
     args = parser.parse_args()
@@ -219,9 +348,19 @@ def main() -> int:
         checker = Checker(settings, store=Store(path, readonly=True))
         try:
             t = time.perf_counter()
+            if args.citeaudit or args.only_citeaudit:
+                if CITEAUDIT.exists():
+                    totals[f"{kind}/citeaudit-{args.part}"] = run_citeaudit(
+                        checker, checker.store, args.part, args.quiet
+                    )
+                else:
+                    print(f"{CITEAUDIT} not found: the citeaudit strings are skipped")
+            if args.only_citeaudit:
+                continue
             if not args.no_pdf:
                 papers = run_pdfs(checker, sets)
                 totals[f"{kind}/pdf"] = report(f"PDFs, {kind} store", papers, args.quiet)
+                totals[f"{kind}/pdf"]["held"] = held_slice(checker.store, papers, args.quiet)
             if not args.no_gold:
                 gold, skipped = run_gold(checker, sets)
                 totals[f"{kind}/gold"] = report(
@@ -229,14 +368,19 @@ def main() -> int:
                     gold,
                     args.quiet,
                 )
+                totals[f"{kind}/gold"]["held"] = held_slice(checker.store, gold, args.quiet)
             print(f"\n# {kind} store: {time.perf_counter() - t:.0f} s")
         finally:
             checker.close()
     print("\n## totals\n")
     for name, t in totals.items():
+        if "citeaudit" in name:
+            print(f"- {name}: {json.dumps({k: v for k, v in t.items() if k != 'part'})}")
+            continue
         print(
             f"- {name}: {t['hallucinated']}/{t['citations']} = {t['share']:.2%} Hallucinated, "
-            f"{len(t['accused_papers'])} of {t['papers']} papers with any, {t['potential']} Potential"
+            f"{len(t['accused_papers'])} of {t['papers']} papers with any, {t['potential']} Potential; "
+            f"held {t.get('held')}"
         )
     if args.json:
         args.json.write_text(json.dumps(totals, indent=1))

@@ -67,9 +67,13 @@ def start(store: Path, workers: int, folder: Path) -> tuple[subprocess.Popen[byt
 def submit(base: str, path: Path) -> str:
     boundary = uuid.uuid4().hex
     body = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{path.name}"\r\n'
-        "Content-Type: application/octet-stream\r\n\r\n"
-    ).encode() + path.read_bytes() + f"\r\n--{boundary}--\r\n".encode()
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="file"; filename="{path.name}"\r\n'
+            "Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+        + path.read_bytes()
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
     request = urllib.request.Request(
         base + "/api/jobs", data=body, headers={"Content-Type": f"multipart/form-data; boundary={boundary}"}
     )

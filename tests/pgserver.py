@@ -77,14 +77,26 @@ def start(max_connections: int = 200) -> Server:
             raise NoServer(f"running as root and no '{user}' user to own the cluster: {exc}") from exc
     server = Server(folder, free_port(), user)
     try:
-        server._run(initdb, "-D", str(folder / "data"), "-A", "trust", "-U", "citetracer", "-E", "UTF8",
-                    "--locale=C", "--no-sync")
+        server._run(
+            initdb,
+            "-D",
+            str(folder / "data"),
+            "-A",
+            "trust",
+            "-U",
+            "citetracer",
+            "-E",
+            "UTF8",
+            "--locale=C",
+            "--no-sync",
+        )
         options = (
             f"-p {server.port} -c listen_addresses=127.0.0.1 -k {folder} -c fsync=off -c synchronous_commit=off "
             f"-c full_page_writes=off -c max_connections={max_connections} -c shared_buffers=256MB"
         )
-        server._run(pg_ctl, "-D", str(folder / "data"), "-o", options, "-l", str(folder / "log"), "-w", "-t", "60",
-                    "start")
+        server._run(
+            pg_ctl, "-D", str(folder / "data"), "-o", options, "-l", str(folder / "log"), "-w", "-t", "60", "start"
+        )
     except (subprocess.SubprocessError, OSError) as exc:
         detail = getattr(exc, "stderr", "") or str(exc)
         log = folder / "log"

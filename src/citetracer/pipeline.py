@@ -19,6 +19,7 @@ from citetracer.evidence import EvidenceBundle
 from citetracer.extract import InputError, ReadResult, read_references, read_text
 from citetracer.judge.context import JudgeContext
 from citetracer.match.rules import Assessment
+from citetracer.normalize.venue_kb import VenueKB
 from citetracer.records import AgentCall, Candidate, CitationResult, Cost, FieldComparison, Reference, Report
 from citetracer.store.api import StoreAPI, display_location, open_store
 from citetracer.store.db import StoreBusy, StoreError
@@ -80,6 +81,8 @@ class Checker:
         self.memo = EvidenceMemo(self.store, settings.online, network=not settings.offline)
         self.stages: list[Stage] = list(stages) if stages is not None else self._default_stages()
         self.review: Review | None = _agent_review(settings)
+        #: The venue knowledge base: the packaged lists and this store's venue names, read on first use.
+        self.venue_kb = VenueKB(store_names=self.store.venue_catalog)
 
     def _default_stages(self) -> list[Stage]:
         stages: list[Stage] = [MemoryStage(self.store, closed_world=self.settings.closed_world)]
@@ -118,6 +121,8 @@ class Checker:
             knows_venue=self.store.knows_venue,
             venue_names=self.store.venue_names,
             titles_sharing=self.store.titles_sharing,
+            venue_kb=self.venue_kb,
+            complete_sources=self.store.complete_sources,
             stage=stage,
         )
 

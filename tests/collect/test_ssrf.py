@@ -177,9 +177,7 @@ def test_uppercase_scheme_is_fetched_like_lowercase(web: FakeWeb) -> None:
 def test_refused_urls_do_not_open_the_breaker_for_other_pages(web: FakeWeb) -> None:
     """Five refused URLs (file://, private addresses) in one paper said nothing about the web."""
     http = HttpClient(
-        OnlineSettings(
-            http_cache="", rate_limits={"*": 0}, allow_private=["127.0.0.1"], breaker_failures=3, retries=0
-        )
+        OnlineSettings(http_cache="", rate_limits={"*": 0}, allow_private=["127.0.0.1"], breaker_failures=3, retries=0)
     )
 
     async def go() -> int:

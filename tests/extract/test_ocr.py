@@ -43,7 +43,6 @@ def test_ocr_off_leaves_a_warning(make_pdf: Callable[..., Path], tmp_path: Path)
     assert any("no text layer" in w for w in result.warnings)
 
 
-
 @pytest.mark.skipif(ocr.unavailable() is not None, reason=f"OCR unavailable: {ocr.unavailable()}")
 def test_ocr_time_budget_spent_is_a_warning_not_an_error(make_pdf: Callable[..., Path], tmp_path: Path) -> None:
     """A long scan must not run the reader into its hard time limit (which loses everything): once the
@@ -66,7 +65,9 @@ def test_page_size_follows_the_text_not_a_figures_labels() -> None:
 
 
 def test_links_tesseract_cut_at_a_slash_or_hyphen_are_rejoined() -> None:
-    assert ocr.join_words(["Retrieved", "from", "https:", "//doi.org/10.1/x"]) == "Retrieved from https://doi.org/10.1/x"
+    assert (
+        ocr.join_words(["Retrieved", "from", "https:", "//doi.org/10.1/x"]) == "Retrieved from https://doi.org/10.1/x"
+    )
     assert ocr.join_words(["doi:10.3991", "/ijet.v8i1.2539"]) == "doi:10.3991/ijet.v8i1.2539"
     assert ocr.join_words(["https://doi.org/10.5194/gmd-9-", "1937-2016", "Kotamarthi,"]) == (
         "https://doi.org/10.5194/gmd-9-1937-2016 Kotamarthi,"

@@ -155,8 +155,9 @@ def test_each_hallucinated_code_needs_its_own_evidence(store: Store) -> None:
 def test_p1_needs_incomplete_coverage(store: Store) -> None:
     # Seen with a real 270M model: a near-miss downgraded to P1 with no reason. In a closed world
     # the search covered everything, so "unverified" is refused; in the default world it may stand.
-    with FakeLLM(policy=lambda body: labels() if "Matcher" in body["messages"][0]["content"]
-                 else judger("Potential", "P1", [])) as fake:
+    with FakeLLM(
+        policy=lambda body: labels() if "Matcher" in body["messages"][0]["content"] else judger("Potential", "P1", [])
+    ) as fake:
         closed = only(run_check(store, H1_NEIGHBOURS, closed_world=True, llm=llm(fake)))
         open_world = only(run_check(store, P3_GIVEN_NAME.replace("Deep Residual", "Shallow Residual"), llm=llm(fake)))
     assert closed.verdict.code == "H1" and "P1 needs incomplete coverage" in closed.verdict.rationale
@@ -295,8 +296,11 @@ def test_judger_schemas_admit_only_their_own_codes() -> None:
 
     from citetracer.llm.schemas import HallucinatedJudgerReply, PotentialJudgerReply, ValidJudgerReply
 
-    for schema, bad, good in ((PotentialJudgerReply, "H1", "P3"), (ValidJudgerReply, "H3", "R2"),
-                              (HallucinatedJudgerReply, "R2", "H2")):
+    for schema, bad, good in (
+        (PotentialJudgerReply, "H1", "P3"),
+        (ValidJudgerReply, "H3", "R2"),
+        (HallucinatedJudgerReply, "R2", "H2"),
+    ):
         cls = {"P": "Potential", "R": "Real", "H": "Hallucinated"}
         try:
             schema.model_validate({"class": cls[bad[0]], "code": bad, "rationale": "x"})

@@ -71,7 +71,6 @@ def test_parse_year() -> None:
     assert parse_year("n.d.") is None
 
 
-
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=40))
 def test_fold_fast_path_for_plain_ascii_gives_the_general_result(text: str) -> None:
     assert fold(text) == _fold_general(text)
@@ -92,4 +91,4 @@ def test_latex_nested_too_deep_is_stripped_not_rendered() -> None:
         text = at_depth(extra)
         assert "title=" in text and "{" not in text
     assert latex_to_text("{" * 5000 + "x" + "}" * 5000) == "x"
-    assert latex_to_text("Sch{\\\"o}lkopf {{Deep}} nets") == "Schölkopf Deep nets"  # normal nesting still rendered
+    assert latex_to_text('Sch{\\"o}lkopf {{Deep}} nets') == "Schölkopf Deep nets"  # normal nesting still rendered

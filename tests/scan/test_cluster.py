@@ -37,7 +37,10 @@ def dask_cluster() -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
 
     def start(*args: str) -> subprocess.Popen[bytes]:
         return subprocess.Popen(
-            [sys.executable, "-m", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+            [sys.executable, "-m", *args],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
             start_new_session=True,
         )
 

@@ -57,9 +57,7 @@ def _committed(build: _Build) -> Iterator[Store]:
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def store(
-    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
-) -> Iterator[Store]:
+def store(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Store]:
     """The true records among near neighbours (two or three of their words replaced) and random titles."""
     folder = tmp_path_factory.mktemp("retrieval")
     rng = random.Random(3)
@@ -123,9 +121,7 @@ def test_author_search_respects_the_year_window(store: Store) -> None:
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def common_words_store(
-    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
-) -> Iterator[Store]:
+def common_words_store(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Store]:
     """Two titles that differ only in a common word ("of" / "for"), among titles full of common words."""
     folder = tmp_path_factory.mktemp("common")
     rng = random.Random(5)
@@ -182,9 +178,7 @@ def test_without_stored_fields_the_index_ranks_by_itself(common_words_store: Sto
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
-def citation_store(
-    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
-) -> Iterator[Store]:
+def citation_store(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Store]:
     """A real work among neighbours whose titles are closer to a garbled citation than its own title is."""
     folder = tmp_path_factory.mktemp("citation")
     rng = random.Random(7)

@@ -93,7 +93,7 @@ def test_pasted_text_and_progress_events(client: TestClient) -> None:
     plain = "[1] A. Nobody. A Study That Nobody Has Ever Written Down. In Nowhere, 2020.\n"
     live = client.post("/api/jobs", data={"text": plain}).json()["id"]
     events = client.get(f"/api/jobs/{live}/events").text
-    progress = [json.loads(line[6:]) for line in events.splitlines() if line.startswith("data: {\"done\"")]
+    progress = [json.loads(line[6:]) for line in events.splitlines() if line.startswith('data: {"done"')]
     assert progress[-1] == {"done": 1, "total": 1, "status": "done"}
     assert "event: end" in events
 

@@ -80,9 +80,7 @@ def _busy_job(base: str, entries: int = 800) -> str:
         for i in range(entries)
     )
     boundary = "citetracerboundary"
-    body = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n{bib}\r\n--{boundary}--\r\n'
-    ).encode()
+    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="text"\r\n\r\n{bib}\r\n--{boundary}--\r\n').encode()
     request = urllib.request.Request(
         f"{base}/api/jobs", data=body, headers={"Content-Type": f"multipart/form-data; boundary={boundary}"}
     )

@@ -25,14 +25,12 @@ def test_oversize_upload_is_413_announced_or_not(make_client: MakeClient) -> Non
     assert response.status_code == 413 and "larger" in response.json()["error"]
 
     def chunks():  # no Content-Length: counted as it arrives
-        yield b"--b\r\nContent-Disposition: form-data; name=\"text\"\r\n\r\n"
+        yield b'--b\r\nContent-Disposition: form-data; name="text"\r\n\r\n'
         for _ in range(100):
             yield b"y" * 10_000
         yield b"\r\n--b--\r\n"
 
-    response = client.post(
-        "/api/jobs", content=chunks(), headers={"content-type": "multipart/form-data; boundary=b"}
-    )
+    response = client.post("/api/jobs", content=chunks(), headers={"content-type": "multipart/form-data; boundary=b"})
     assert response.status_code == 413
     # within the body limit but over the files' budget (the framing allowance is not upload room)
     response = client.post("/api/jobs", files={"file": ("a.bib", b"%" * 20_000, "x")})

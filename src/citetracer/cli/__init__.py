@@ -258,8 +258,10 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
     serve.add_argument(
-        "--jobs-dir", type=Path, metavar="DIR", help="where jobs and their reports are kept (default: web-jobs/ "
-        "beside the store)"
+        "--jobs-dir",
+        type=Path,
+        metavar="DIR",
+        help="where jobs and their reports are kept (default: web-jobs/ beside the store)",
     )
     serve.add_argument(
         "--keep-hours", type=float, default=24.0, metavar="H", help="delete jobs this long after they end (default: 24)"

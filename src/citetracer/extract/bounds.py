@@ -32,9 +32,7 @@ def bounded(text: str, entry: str) -> tuple[str, list[str]]:
     """The reference string as the parser may read it, and a warning for each cut made."""
     warnings = []
     if len(text) > MAX_REFERENCE_CHARS:
-        warnings.append(
-            f"{entry} is {len(text):,} characters long; only its first {MAX_REFERENCE_CHARS:,} were read"
-        )
+        warnings.append(f"{entry} is {len(text):,} characters long; only its first {MAX_REFERENCE_CHARS:,} were read")
         text = text[:MAX_REFERENCE_CHARS]
     if any(m.end() - m.start() > MAX_RUN_CHARS for m in _RUN.finditer(text)):
         text = _RUN.sub(lambda m: m.group(0)[:MAX_RUN_CHARS], text)

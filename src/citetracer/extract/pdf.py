@@ -291,9 +291,7 @@ def _ocr_pages(doc: Any, todo: list[int], pages: dict[int, Page], limits: Limits
         )
 
 
-def references_from_lines(
-    lines: list[Line], ref_pages: PageRange | None = None
-) -> tuple[list[Reference], list[str]]:
+def references_from_lines(lines: list[Line], ref_pages: PageRange | None = None) -> tuple[list[Reference], list[str]]:
     """Region, blocks and fields from the document's lines in reading order, with the plausibility
     warnings (`plausibility`); `ref_pages` (1-based, inclusive) sets the region's pages by hand."""
     warnings: list[str] = []

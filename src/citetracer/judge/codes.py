@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 
 from citetracer.data import lexicon
 from citetracer.judge.context import NON_SCHOLARLY_TYPES, UNINDEXED_TYPES, JudgeContext, known_registrants
-from citetracer.match.rules import Assessment
+from citetracer.judge.facts import FABRICATED, GAP, PREPRINT, SAME, UNCONFIRMABLE, venue_fact
+from citetracer.match.rules import MINOR_FIELDS, Assessment
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix, tokens
-from citetracer.normalize.venues import is_known, is_preprint, venue_id, venue_kind
-from citetracer.records import Candidate, FieldStatus, Reference
+from citetracer.normalize.venues import is_preprint, venue_id, venue_kind
+from citetracer.records import Candidate, FieldComparison, FieldStatus, Reference
 from citetracer.thresholds import (
     NEAR_MISS_CERTAIN,
     NEAR_MISS_SIMILARITY,
@@ -61,30 +62,79 @@ def r2_variant(ctx: JudgeContext) -> Finding | None:
     """Every difference is formatting, or is explained by another version of the same work."""
     for a in ctx.title_matches:
         if a.all_match:
-            notes = sorted({c.note or f"{c.field} written differently" for c in a.fields.values() if c.residual})
+            formatting = sorted({_difference(c) for c in a.fields.values() if c.residual})
             return Finding(
-                "R2", f"matches {_cite(a.candidate)} up to formatting ({'; '.join(notes)})", evidence=[a.candidate]
+                "R2", f"matches {_cite(a.candidate)} up to formatting ({'; '.join(formatting)})", evidence=[a.candidate]
             )
     work = ctx.work
     if work is None:
         return None
     versions = ctx.versions_of(work)
-    conflict = venue_conflict(ctx, work)
-    as_preprint = conflict is not None and conflict[0] == "preprint-version" and _years_compatible(ctx, versions)
-    if len(versions) < 2 and not as_preprint:
-        return None
+    notes: list[str] = []
     for name in work.fields:
-        if any(v.status(name) == M for v in versions):
+        if name in MINOR_FIELDS or any(v.status(name) == M for v in versions):
             continue
-        if as_preprint and (name in ("venue", "year") or work.status(name) == FieldStatus.MISSING):
-            continue
+        why = _version_difference(ctx, work, versions, name)
+        if why is None:
+            return None
+        if why not in notes:
+            notes.append(why)
+    used = [v.candidate for v in versions if any(v.status(n) == M for n in v.fields)] or [work.candidate]
+    if notes:
+        return Finding("R2", f"matches {_cite(work.candidate)}: {'; '.join(notes)}", evidence=used[:3])
+    if len(versions) < 2:
         return None
-    used = [v.candidate for v in versions if any(v.status(n) == M for n in v.fields)]
-    if as_preprint and conflict is not None:
-        return Finding("R2", f"matches {_cite(work.candidate)}: {conflict[1]}", evidence=used[:3])
     return Finding(
         "R2", f"fields match different versions of one work: {'; '.join(_cite(c) for c in used[:3])}", evidence=used[:3]
     )
+
+
+def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Assessment], name: str) -> str | None:
+    """Why a field that matches no version of the work is still the same work's, or None.
+
+    The venue: cited as the work's preprint, or a way of writing one of its venues (venue fact).
+    The year, by one, where the venue agrees or is not cited: a preprint's year, a conference's
+    against its proceedings' ("NIPS 18, 2006" for the 2005 conference), an online-first year
+    against the issue's. Fields the record lacks, for a work cited as its preprint."""
+    conflict = venue_conflict(ctx, work)
+    as_preprint = conflict is not None and conflict[0] == "preprint-version" and _years_compatible(ctx, versions)
+    fact = venue_fact(ctx, work)
+    if name == "venue":
+        if as_preprint and conflict is not None:
+            return conflict[1]
+        if fact is not None and fact.relation == SAME:
+            return fact.sentence
+        return None
+    if name == "year":
+        deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
+        if not deltas or min(deltas) > VERSION_YEARS or is_book(ctx.reference):
+            return None
+        years = ", ".join(str(y) for y in sorted({v.candidate.year for v in versions if v.candidate.year}))
+        preprint = as_preprint or (
+            "venue" not in work.fields
+            and bool(canonical_arxiv(ctx.reference.arxiv_id))
+            and ctx.reference.year is not None
+            and all(ctx.reference.year <= (v.candidate.year or 0) for v in versions)
+        )
+        if preprint:
+            return f"the year {ctx.reference.year} is that of its preprint; the published version is of {years}"
+        venue_matches = any(v.status("venue") == M for v in versions) or (fact is not None and fact.relation == SAME)
+        if venue_matches and venue_kind(ctx.reference.venue, ctx.reference.type) == "conference":
+            return (
+                f"the year {ctx.reference.year} is one off the record's ({years}): a conference and its "
+                "proceedings are dated a year apart"
+            )
+        return None  # a journal's or an undated venue's year off by one, without version evidence: P3
+    if as_preprint and work.status(name) == FieldStatus.MISSING:
+        return f"the record lacks the cited {name}"
+    return None
+
+
+def _difference(c: FieldComparison) -> str:
+    """How a field that does not contradict the work differs from the record, in a few words."""
+    if c.status == X:  # a minor field (pages, volume, issue): versions and printings differ in them
+        return f"{c.field} {c.cited} where the record has {c.found}"
+    return c.note or f"{c.field} written differently"
 
 
 def r3_incomplete(ctx: JudgeContext) -> Finding | None:
@@ -132,7 +182,7 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
         kind, reason = conflict
         # A venue the sources do not cover may hold a second version (a journal extension with
         # the same title): only an unknown venue, or a covered one, contradicts the citation.
-        if kind in ("unknown-venue", "other-conference") or (
+        if kind in ("fabricated-venue", "other-conference") or (
             kind in ("other-venue", "preprint-as-published") and ctx.bundle.covered
         ):
             reasons.append(reason)
@@ -177,25 +227,26 @@ def record_is_book(c: Candidate) -> bool:
 
 
 def venue_conflict(ctx: JudgeContext, work: Assessment) -> tuple[str, str] | None:
-    """How the cited venue disagrees with every version of the work, as (kind, reason).
+    """How the cited venue disagrees with every version of the work, as (kind, reason), from the
+    venue fact (judge/facts.py).
 
-    kinds: "preprint-version" (cited as its preprint: a version, not an error),
-    "unknown-venue" and "other-conference" (errors wherever found), "preprint-as-published"
-    and "other-venue" (errors where the searched sources cover the cited venue, since a
-    journal extension may keep the title) and "unconfirmable" (a version lacks a venue).
+    kinds: "preprint-version" (cited as its preprint: a version, not an error), "unconfirmable"
+    (a version lacks a venue) and "unrecognised" (no list knows the cited venue, or the record's
+    venue is in no list the cited one is in: a gap, never proof); "fabricated-venue" (a list
+    complete for the kind holds nothing of that name) and "other-conference" (two conferences
+    of the lists: errors wherever found); "preprint-as-published" and "other-venue" (errors where
+    the searched sources cover the cited venue, since a journal extension may keep the title).
     """
-    venue_cmp = work.fields.get("venue")
-    versions = ctx.versions_of(work)
-    if venue_cmp is None or venue_cmp.status != X or any(v.status("venue") == M for v in versions):
+    fact = venue_fact(ctx, work)
+    if fact is None or fact.relation == SAME:
         return None
-    cited = ctx.reference.venue or ""
-    found = ", ".join(sorted({v.candidate.venue or v.candidate.venue_full or "?" for v in versions}))
-    if any(v.status("venue") == FieldStatus.MISSING for v in versions):
-        return "unconfirmable", f"the venue '{cited}' could not be confirmed (a version records no venue)"
-    if is_preprint(cited):
-        return "preprint-version", f"cited as its preprint ('{cited}'); the work appeared in {found}"
-    if not (is_known(cited) or ctx.knows_venue(cited)):
-        return "unknown-venue", f"the venue '{cited}' is not a venue any source knows; the work appeared in {found}"
+    kinds = {PREPRINT: "preprint-version", UNCONFIRMABLE: "unconfirmable", GAP: "unrecognised"}
+    if fact.relation in kinds:
+        return kinds[fact.relation], fact.sentence
+    if fact.relation == FABRICATED:
+        return "fabricated-venue", fact.sentence
+    versions = ctx.versions_of(work)
+    cited, found = fact.cited, fact.found
     if all(is_preprint(v.candidate.venue or v.candidate.venue_full) for v in versions):
         return "preprint-as-published", f"the work is a preprint ({found}) but is cited as published in '{cited}'"
     cited_kind = venue_kind(cited, ctx.reference.type)
@@ -203,8 +254,8 @@ def venue_conflict(ctx: JudgeContext, work: Assessment) -> tuple[str, str] | Non
     if cited_kind == "conference" and found_kinds == {"conference"}:
         # Two conferences do not publish one paper (dual submission is barred); a journal
         # extension or a workshop version with the same title is common.
-        return "other-conference", f"the work appeared in {found}, not '{cited}' (both conferences)"
-    return "other-venue", f"the work appeared in {found}, not '{cited}'"
+        return "other-conference", f"the work appeared in {found}, not '{cited}' (both conferences: {fact.sentence})"
+    return "other-venue", f"the work appeared in {found}, not '{cited}' ({fact.sentence})"
 
 
 def _years_compatible(ctx: JudgeContext, versions: list[Assessment]) -> bool:
@@ -445,10 +496,11 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
         reasons.append(f"the cited DOI {doi} is not the record's ({', '.join(own)}) and could not be resolved")
         fields.append("doi")
     conflict = venue_conflict(ctx, work)
-    if conflict is not None and conflict[0] in ("unconfirmable", "other-venue", "preprint-as-published"):
-        reasons.append(
-            conflict[1] + ("; the sources searched do not cover that venue" if conflict[0] != "unconfirmable" else "")
-        )
+    if conflict is not None and conflict[0] in ("unconfirmable", "unrecognised"):
+        reasons.append(f"the venue is not confirmed: {conflict[1]}")
+        fields.append("venue")
+    elif conflict is not None and conflict[0] in ("other-venue", "preprint-as-published"):
+        reasons.append(f"{conflict[1]}; the sources searched do not cover that venue")
         fields.append("venue")
     if not reasons:
         return None

@@ -9,6 +9,7 @@ from functools import cache, cached_property
 from citetracer.data import lines
 from citetracer.evidence import EvidenceBundle
 from citetracer.match.rules import Assessment
+from citetracer.normalize.venue_kb import VenueKB
 from citetracer.records import Candidate, Reference
 from citetracer.thresholds import SAME_PEOPLE_OVERLAP
 
@@ -41,8 +42,14 @@ class JudgeContext:
     venue_names: Callable[[str], list[str]] = field(default=lambda venue: [])
     #: How many stored works have a title holding all these (content) words: how generic a title is.
     titles_sharing: Callable[[list[str]], int] = field(default=lambda words: 1)
+    #: The venue knowledge base (normalize/venue_kb.py): the packaged lists and the store's names.
+    venue_kb: VenueKB | None = None
+    #: The store's sources that are complete for each venue-year they hold (DBLP, ACL Anthology, ...).
+    complete_sources: Callable[[], set[str]] = field(default=lambda: set())
     stage: str | None = None
     _versions: dict[int, list[Assessment]] = field(default_factory=dict, repr=False)
+    #: Facts made once per citation (judge/facts.py), by name and work.
+    facts: dict[tuple[str, int], object] = field(default_factory=dict, repr=False)
 
     @cached_property
     def title_matches(self) -> list[Assessment]:

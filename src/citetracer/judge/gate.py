@@ -131,7 +131,7 @@ def _whole_title(ctx: JudgeContext, work: Assessment) -> str | None:
         return "the record's title was only found inside the reference's text"
     if work.title_form == "subtitle":
         return "only the title without its subtitle matches"
-    if work.title_form != "exact":
+    if work.title_form not in ("exact", "qualifier"):
         return "the titles differ"
     return None
 
@@ -161,7 +161,8 @@ def _years_agree(ctx: JudgeContext, work: Assessment) -> bool:
 
 def _venue_agrees(ctx: JudgeContext, work: Assessment) -> bool:
     conflict = venue_conflict(ctx, work)
-    return conflict is None or conflict[0] in ("preprint-version", "unconfirmable") or _spelled(ctx, work)
+    agreeing = ("preprint-version", "unconfirmable", "unrecognised")
+    return conflict is None or conflict[0] in agreeing or _spelled(ctx, work)
 
 
 def _venue_names(ctx: JudgeContext, work: Assessment) -> list[str]:

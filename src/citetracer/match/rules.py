@@ -21,17 +21,22 @@ from citetracer.normalize.text import (
     canonical_doi,
     canonical_pages,
     fold,
+    title_core,
     title_key,
     title_key_plain,
     title_similarity,
     title_words,
     tokens,
 )
+from citetracer.normalize.venue_kb import close_names, venue_keys
 from citetracer.normalize.venues import is_preprint, same_venue, spells
 from citetracer.records import Candidate, FieldComparison, FieldStatus, Reference, Residual
 from citetracer.thresholds import PUBLISHER_RATIO, VERSION_YEARS
 
 M, MISS, X = FieldStatus.MATCH, FieldStatus.MISSING, FieldStatus.MISMATCH
+#: Fields whose difference never contradicts a work's identity: versions and printings of one work
+#: differ in them, and parsers misread them (an ISSN read as pages).
+MINOR_FIELDS = frozenset(("pages", "volume", "issue"))
 
 
 @dataclass
@@ -41,7 +46,10 @@ class Assessment:
     candidate: Candidate
     fields: dict[str, FieldComparison] = field(default_factory=dict)
     title_similarity: float = 0.0
-    #: "exact", "subtitle" (one title is the other without its subtitle) or None.
+    #: "exact", "subtitle" (one title is the other without its subtitle), "qualifier" (equal once
+    #: an edition, a bracketed acronym or qualifier, a trailing year, a URL or entities are set
+    #: aside: renderings of one work), "raw-text" (the record's title found whole in the
+    #: reference's text) or None.
     title_form: str | None = None
     authors: AuthorListComparison | None = None
     year_delta: int | None = None
@@ -59,8 +67,8 @@ class Assessment:
         return comparison.status if comparison else None
 
     def mismatched(self) -> list[str]:
-        """The fields that contradict the candidate."""
-        return [n for n, c in self.fields.items() if c.status == X]
+        """The fields that contradict the candidate, but for the minor ones (pages, volume, issue)."""
+        return [n for n, c in self.fields.items() if c.status == X and n not in MINOR_FIELDS]
 
     def missing_in_candidate(self) -> list[str]:
         """The cited fields the candidate does not record."""
@@ -68,8 +76,10 @@ class Assessment:
 
     @property
     def all_match(self) -> bool:
-        """Whether every field the citation gives matches (formatting differences allowed)."""
-        return all(c.status == M for c in self.fields.values())
+        """Whether every field the citation gives matches (formatting differences allowed), but for
+        the minor ones: pages, volume and issue differ between versions and printings of one work,
+        and no code says a work is fabricated on a page number."""
+        return all(c.status == M for n, c in self.fields.items() if n not in MINOR_FIELDS)
 
     @property
     def authors_ok(self) -> bool:
@@ -92,13 +102,18 @@ class Assessment:
 
 
 def title_form(cited: str, found: str) -> str | None:
-    """'exact' when equal up to case, punctuation, spacing, hyphenation and markup."""
+    """'exact' when equal up to case, punctuation, spacing, hyphenation and markup; 'subtitle' when
+    one is the other without its subtitle; 'qualifier' when equal up to an edition, a bracketed
+    acronym or qualifier, a trailing year, a URL or HTML entities."""
     if title_key(cited) == title_key(found) or title_key_plain(cited) == title_key_plain(found):
         return "exact"
     for short, long_ in ((cited, found), (found, cited)):
         main = fold(long_).split(":")[0]
         if ":" in fold(long_) and len(tokens(main)) >= 2 and title_key(main) == title_key(short):
             return "subtitle"
+    core = title_core(cited)
+    if len(core) >= 12 and core == title_core(found):
+        return "qualifier"
     return None
 
 
@@ -183,7 +198,7 @@ def compare_title(reference: Reference, cand: Candidate, a: Assessment) -> Field
     a.title_form = title_form(reference.title, cand.title)
     if a.title_form == "exact":
         return _cmp("title", M, reference.title, cand.title, similarity=a.title_similarity)
-    if a.title_form == "subtitle":
+    if a.title_form in ("subtitle", "qualifier"):
         return _cmp(
             "title",
             M,
@@ -191,7 +206,7 @@ def compare_title(reference: Reference, cand: Candidate, a: Assessment) -> Field
             cand.title,
             similarity=a.title_similarity,
             residual=Residual.NORMALIZABLE,
-            note="subtitle omitted",
+            note="subtitle omitted" if a.title_form == "subtitle" else "an edition, acronym or qualifier differs",
         )
     return _cmp("title", X, reference.title, cand.title, similarity=a.title_similarity, residual=Residual.CONTRADICTION)
 
@@ -276,6 +291,15 @@ def compare_venue(reference: Reference, cand: Candidate, a: Assessment) -> Field
             found_venue,
             residual=Residual.NORMALIZABLE,
             note=f"venue '{reference.venue}' read as a spelling of '{cand.venue_full or found_venue}'",
+        )
+    if any(_abbreviated(reference.venue, v) for v in (cand.venue, cand.venue_full) if v):
+        return _cmp(
+            "venue",
+            M,
+            reference.venue,
+            found_venue,
+            residual=Residual.NORMALIZABLE,
+            note=f"venue '{reference.venue}' read as a short form of '{cand.venue_full or found_venue}'",
         )
     if a.title_form == "raw-text" and any(
         _in_free_text(reference, v, tokens_only=True) for v in (cand.venue, cand.venue_full) if v
@@ -425,6 +449,13 @@ def _whole_field(folded_raw: str, words: tuple[str, ...]) -> bool:
         if (not before or before[-1] in _FIELD_BREAKS) and (not after or after[0] in _FIELD_BREAKS):
             return True
     return False
+
+
+def _abbreviated(a: str, b: str) -> bool:
+    """Whether one venue name is the other abbreviated word by word, cut short, or with an acronym
+    for some of its words ("Computers & OR" for "Computers & Operations Research")."""
+    ka, kb = (venue_keys(a) or ("",))[0].split(), (venue_keys(b) or ("",))[0].split()
+    return close_names(ka, kb) or close_names(kb, ka)
 
 
 def _years_close(cited: int | None, found: int | None) -> bool:

@@ -8,6 +8,7 @@ nothing that changes what work is meant.
 
 from __future__ import annotations
 
+import html
 import re
 import unicodedata
 from functools import lru_cache
@@ -147,6 +148,31 @@ def title_key_plain(value: str) -> str:
     does not ("ε", "epsilon", a mangled escape), and the rest of the title still says which work it is."""
     text = _MATH.sub(" ", _CONTROL.sub(" ", value))
     return "".join(tokens(_SYMBOLS.sub(" ", text)))
+
+
+_URL = re.compile(r"(?:https?://|www\.)\S+", re.IGNORECASE)
+_EDITION = re.compile(
+    r"[(\[,;:.]?\s*\b(?:\d+(?:st|nd|rd|th)|first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|"
+    r"revised|expanded|updated|international|new)\s+(?:ed\.?|edn\.?|edition)(?![a-z])\s*[)\]]?",
+    re.IGNORECASE,
+)
+_TRAILING_YEAR = re.compile(r"[\s,.;:(\[]+(?:1[89]\d\d|20\d\d)[a-z]?[)\]]?\s*[.]?\s*$")
+_BRACKETED = re.compile(r"\s*[(\[]([^()\[\]]{1,60})[)\]]")
+#: A bracketed part that names which part of a work it is: never a mere qualifier.
+_PART = re.compile(r"\d|\b(?:part|vol|volume|chapter|book|no|[ivx]+)\b", re.IGNORECASE)
+
+
+@lru_cache(maxsize=65536)
+def title_core(value: str) -> str:
+    """A title's key without what versions and renderings of one work add or drop: HTML entities,
+    a URL, an edition statement ("(second edition)", "2nd ed."), a trailing year, and a bracketed
+    qualifier or acronym ("(SID)", "(GELUs)", "[Motion picture]"); a bracketed part number stays
+    ("(Part II)" names another work)."""
+    text = _URL.sub(" ", html.unescape(value))
+    text = _EDITION.sub(" ", text)
+    text = _TRAILING_YEAR.sub("", text)
+    text = _BRACKETED.sub(lambda m: m.group(0) if _PART.search(m.group(1)) else " ", text)
+    return title_key(text)
 
 
 def clean_title(value: str) -> str:

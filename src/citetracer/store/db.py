@@ -619,6 +619,21 @@ class Store:
             cached = self._venue_names[key] = [t for (t,) in rows]
         return cached
 
+    def venue_catalog(self) -> list[tuple[str, str]]:
+        """Every venue the store's records name, as (venue key, name) pairs: the venue keys themselves
+        and the proceedings titles of each (the store's part of the venue knowledge base,
+        normalize/venue_kb.py). Read once per process when a venue question first comes up."""
+        keys = self.db.execute("SELECT DISTINCT venue_key FROM records WHERE venue_key IS NOT NULL")
+        names = [(k, k) for (k,) in keys]
+        names += [
+            (k, t)
+            for k, t in self.db.execute(
+                "SELECT DISTINCT r.venue_key, x.title FROM records r JOIN xrefs x ON x.id = r.xref "
+                "WHERE r.venue_key IS NOT NULL AND x.title IS NOT NULL"
+            )
+        ]
+        return names
+
     def titles_sharing(self, words: Sequence[str]) -> int:
         """How many stored works have a title holding all these words (store/index.py)."""
         return self.index.titles_containing(words)

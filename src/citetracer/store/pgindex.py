@@ -78,8 +78,7 @@ class PgIndex(Retrieval):
         if not wanted:
             return
         rows = self._query(
-            "SELECT field, term, df FROM terms WHERE (field, term) IN "
-            "(SELECT * FROM unnest(%s::\"char\"[], %s::text[]))",
+            'SELECT field, term, df FROM terms WHERE (field, term) IN (SELECT * FROM unnest(%s::"char"[], %s::text[]))',
             ([f for f, _ in wanted], [t for _, t in wanted]),
         )
         for pair in wanted:

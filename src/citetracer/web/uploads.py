@@ -146,4 +146,3 @@ def scrub(text: str, job_folder: Path) -> str:
         for form in sorted(forms, key=len, reverse=True):
             text = text.replace(f"{form}/", "").replace(form, "")
     return text
-

@@ -1,0 +1,326 @@
+"""The venue knowledge base: what a venue string is, and which list says so.
+
+A cited venue is either recognised as a specific known venue, or it is not; only a
+recognised venue can contradict the venue of a work (DESIGN.md, "Accuse on what a
+source knows"). Three lists, each saying what it holds:
+
+- the venue table (`data/venues.tsv`): the major computer-science venues with their
+  aliases, acronyms and abbreviations;
+- the journal list (`data/journals.tsv.gz`, compiled by scripts/build_venues.py from
+  JabRef's abbreviation lists, CC0): about 43,000 journals by full name and their
+  ISO 4, MEDLINE and MathSciNet abbreviations;
+- the store's venue names, given at run time: DBLP's journal names and booktitles
+  ("Computers & OR", "JASIST", "SC") and the proceedings titles of its conference
+  volumes, ACL Anthology volumes, and whatever else the local store holds.
+
+A name and a listed name are the same venue when they share a structural key
+(`venue_keys`): folded words without "Proceedings of the", years, ordinals in
+words or digits, societies, places and dates, page ranges and volume tails, so
+that "Proceedings of the Twenty-First International Conference on Machine
+Learning" is ICML and "2011 IEEE 17th international conference on parallel and
+distributed systems" is the ICPADS of the store. Each listed venue has ids in the
+namespace of its list ("table:icml", "journal:1234", "store:nips"); two venues
+differ only where they have ids in a common list and share none of them.
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from importlib import resources
+
+from rapidfuzz import fuzz
+
+from citetracer.data import lines
+from citetracer.normalize.text import tokens
+from citetracer.normalize.venues import venue_id, venue_kind
+
+#: The lists, by namespace, as the rationale names them.
+LIST_NAMES = {
+    "table": "the venue table",
+    "journal": "the journal list (JabRef, ~43,000 journals)",
+    "store": "the local store's venue names",
+}
+#: Words that frame a conference name without naming which one.
+_CONFERENCE_FRAME = frozenset(
+    "proceedings proc the of in annual international intl volume vol part companion joint "
+    "ieee acm cvf usenix siam aaai ifip sigplan sigmod sigkdd sigir sigchi sigops sigarch sigsac "
+    "association computing machinery computer society press".split()
+)
+#: Words that mark a name as that of a meeting (then the conference frame applies).
+_MEETING = frozenset("conference conferences symposium symposia workshop workshops meeting congress colloquium".split())
+_JOURNAL_FRAME = frozenset("the of and in".split())
+_TENS = frozenset("twenty thirty forty fifty sixty seventy eighty ninety hundred hundredth".split())
+_ORDINAL_WORDS = frozenset(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth "
+    "fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth fortieth "
+    "fiftieth sixtieth seventieth eightieth ninetieth".split()
+)
+_MONTHS = frozenset(
+    "january february march april may june july august september october november december "
+    "jan feb mar apr jun jul aug sep sept oct nov dec".split()
+)
+_NUMBERISH = re.compile(r"^(\d+(st|nd|rd|th)?|[ivxlc]+)$")
+_PAREN = re.compile(r"\(([^()]*)\)")
+#: Tails that are not part of a venue's name: "..., pages 1-8", "vol. 12", "LNCS 1234", "Part II".
+_TAIL = re.compile(
+    r"(,|\s)\s*(pp\.?|pages?|vol\.?|volume|no\.?|number|part|lncs|lnai|ccis)\s*[\divxlc]+.*$", re.IGNORECASE
+)
+#: "Workshop on X at Y" / "co-located with Y": the workshop is the venue.
+_HOSTED = re.compile(r"\s(at|@|co-located with|colocated with|in conjunction with|held with)\s.*$", re.IGNORECASE)
+
+
+def _is_number(word: str) -> bool:
+    return bool(_NUMBERISH.match(word)) and (word[0].isdigit() or len(word) <= 4)
+
+
+def _segments(name: str) -> list[str]:
+    """The comma-separated parts of a name that say which venue it is: a part after the first that
+    holds no venue word (a place, a date, a publisher) is left out."""
+    parts = [p.strip() for p in re.split(r"[,;]", name) if p.strip()]
+    if len(parts) <= 1:
+        return parts
+    keep = [parts[0]]
+    for part in parts[1:]:
+        words = set(tokens(part))
+        if words & _MEETING or {"journal", "transactions", "letters"} & words:
+            keep.append(part)
+    return keep
+
+
+@cache
+def venue_keys(name: str) -> tuple[str, ...]:
+    """Structural keys of a venue name, most specific first; equal keys mean the same venue.
+
+    Each is the name's folded words without boilerplate: for a meeting, "Proceedings of the",
+    ordinals (also in words: "Twenty-First"), years, societies, "Annual", "International",
+    months, places and tails after the name; for a journal only the small words. A bracketed
+    acronym gives a key of its own."""
+    if not name or not name.strip():
+        return ()
+    text = _TAIL.sub("", name)
+    text = _HOSTED.sub("", text) if "workshop" in text.lower() else text
+    bracketed = [b for b in _PAREN.findall(text) if b.strip()]
+    base = _PAREN.sub(" ", text)
+    keys: list[str] = []
+    for part in [" ".join(_segments(base)), base, *bracketed]:
+        key = _key(part)
+        if key and key not in keys:
+            keys.append(key)
+    return tuple(keys)
+
+
+def _key(text: str) -> str:
+    words = tokens(text)
+    meeting = bool(set(words) & _MEETING) or "proceedings" in words or "proc" in words
+    frame = _CONFERENCE_FRAME if meeting else _JOURNAL_FRAME
+    kept = [
+        w
+        for w in words
+        if w not in frame
+        and not _is_number(w)
+        and w not in _ORDINAL_WORDS
+        and w not in _TENS
+        and not (meeting and w in _MONTHS)
+    ]
+    if not kept and words:
+        kept = [w for w in words if not _is_number(w)]
+    return " ".join(kept)
+
+
+@dataclass(frozen=True)
+class Venue:
+    """A recognised venue: its ids (namespace:id), a name to show, its kind, and the lists that know it."""
+
+    ids: frozenset[str]
+    name: str
+    kind: str | None
+    lists: tuple[str, ...]
+
+    def namespaces(self) -> set[str]:
+        return {i.split(":", 1)[0] for i in self.ids}
+
+
+#: A listed name: (venue id "namespace:id", the name as listed, its kind).
+_Entry = tuple[str, str, str | None]
+
+
+@dataclass
+class VenueKB:
+    """The lists and their key index. `store_names` yields (store venue key, name) pairs on first use."""
+
+    store_names: Callable[[], Iterable[tuple[str, str]]] | None = None
+    _entries: list[_Entry] = field(default_factory=list)
+    _by_key: dict[str, list[int]] = field(default_factory=dict)
+    _by_word: dict[str, list[int]] = field(default_factory=dict)
+    _keys: list[tuple[str, ...]] = field(default_factory=list)
+    _store_loaded: bool = False
+    _loaded: bool = False
+
+    def _load(self) -> None:
+        """Read the packaged lists (on first use: a citation that raises no venue question costs nothing),
+        then the store's names."""
+        if self._loaded:
+            self._load_store()
+            return
+        self._loaded = True
+        for line in lines("venues.tsv"):
+            vid, kind, aliases = line.split("\t", 2)
+            for alias in aliases.split("|"):
+                self._add(f"table:{vid.strip()}", alias.strip(), kind.strip())
+        entries, by_key, keys = self._entries, self._by_key, self._keys
+        for gid, name, name_keys in _journal_rows():
+            n = len(entries)
+            entries.append((f"journal:{gid}", name, "journal"))
+            keys.append(name_keys)
+            for key in name_keys:
+                by_key.setdefault(key, []).append(n)
+        self._load_store()
+
+    def _add(self, vid: str, name: str, kind: str | None) -> None:
+        """List one name, found by its structural keys without a bracketed acronym (a listed
+        "Comput Graph (ACM)" is no venue called "ACM")."""
+        n = len(self._entries)
+        name_keys = listed_keys(name)
+        self._entries.append((vid, name, kind))
+        self._keys.append(name_keys)
+        for key in name_keys:
+            self._by_key.setdefault(key, []).append(n)
+        self._by_word.clear()  # rebuilt by the next nearest()
+
+    def _words(self) -> dict[str, list[int]]:
+        """Word -> listed names holding it (for `nearest`), built on first use."""
+        if not self._by_word:
+            for n, name_keys in enumerate(self._keys):
+                for word in {w for key in name_keys[:1] for w in key.split()}:
+                    self._by_word.setdefault(word, []).append(n)
+        return self._by_word
+
+    def _load_store(self) -> None:
+        if self._store_loaded or self.store_names is None:
+            return
+        self._store_loaded = True
+        for key, name in self.store_names():
+            if key and name:
+                self._add(f"store:{key}", name, venue_kind(name))
+
+    def lists(self) -> list[str]:
+        """The lists this knowledge base searches, as a rationale names them."""
+        names = [LIST_NAMES["table"], LIST_NAMES["journal"]]
+        return [*names, LIST_NAMES["store"]] if self.store_names is not None else names
+
+    def recognise(self, name: str | None) -> Venue | None:
+        """The known venue `name` names, or None when no list knows it."""
+        if not name or not name.strip():
+            return None
+        self._load()
+        hits: list[_Entry] = []
+        for key in venue_keys(name):
+            hits.extend(self._entries[i] for i in self._by_key.get(key, ()))
+        table = venue_id(name)
+        ids = {h[0] for h in hits}
+        if table is not None:
+            ids.add(f"table:{table}")
+        if not ids:
+            return None
+        first = hits[0] if hits else None
+        kind = venue_kind(name) or (first[2] if first else None)
+        shown = first[1] if first else name
+        spaces = sorted({i.split(":", 1)[0] for i in ids}, key=list(LIST_NAMES).index)
+        return Venue(frozenset(ids), shown, kind, tuple(LIST_NAMES[s] for s in spaces))
+
+    def nearest(self, name: str, limit: int = 3000) -> str | None:
+        """A listed venue name that `name` could be a way of writing (cut short, abbreviated, with
+        other framing), or None: then nothing in the lists is close to it."""
+        self._load()
+        index = self._words()
+        cited = _key(name).split()
+        words = [w for w in set(cited) if w in index]
+        if not words:
+            return None
+        total = len(self._entries) or 1
+        scores: dict[int, float] = {}
+        for w in words:
+            postings = index[w]
+            idf = math.log(1 + total / len(postings))
+            for n in postings:
+                scores[n] = scores.get(n, 0.0) + idf
+        best = sorted(scores, key=lambda n: -scores[n])[:limit]
+        for n in best:
+            if self._keys[n] and close_names(cited, self._keys[n][0].split()):
+                return self._entries[n][1]
+        return None
+
+
+@cache
+def _journal_rows() -> list[tuple[str, str, tuple[str, ...]]]:
+    """(journal id, name, structural keys) of every name of the journal list, as compiled by
+    scripts/build_venues.py (names that share an abbreviation are one journal, one id)."""
+    raw = resources.files("citetracer.data").joinpath("journals.tsv.gz").read_bytes()
+    rows = []
+    for line in gzip.decompress(raw).decode("utf-8").splitlines():
+        if not line or line.startswith("#"):
+            continue
+        gid, name, keys = line.split("\t")
+        rows.append((gid, name, tuple(k for k in keys.split("|") if k)))
+    return rows
+
+
+@cache
+def packaged_kb() -> VenueKB:
+    """The knowledge base of the packaged lists alone (no store): built once per process."""
+    return VenueKB()
+
+
+def listed_keys(name: str) -> tuple[str, ...]:
+    """The keys a listed name is found by: its structural keys without the bracketed ones."""
+    bracket_free = _PAREN.sub(" ", name)
+    return tuple(k for k in venue_keys(name) if k in venue_keys(bracket_free) or not _PAREN.search(name))
+
+
+#: Words that say what kind of venue a name is without saying which one.
+_KIND = frozenset(
+    "journal transactions letters review reviews magazine bulletin annals conference symposium "
+    "workshop meeting congress series notes on for and".split()
+)
+
+
+def _abbreviates(short: str, full: str) -> bool:
+    return (full.startswith(short) and len(short) >= 3) or short == full
+
+
+def close_names(cited: list[str], listed: list[str]) -> bool:
+    """Whether a cited venue's key words can be a way of writing a listed venue's: the same name
+    with a typo, cut short, abbreviated word by word, or with framing words around it. Another
+    topic word ("Conference on Quantum Machine Learning" against "... on Machine Learning") is
+    another venue."""
+    if not cited or not listed:
+        return False
+    if fuzz.ratio(" ".join(cited), " ".join(listed)) >= 90:
+        return True  # a typo
+    topical_cited = [w for w in cited if w not in _KIND]
+    topical_listed = [w for w in listed if w not in _KIND]
+    if not topical_cited or not topical_listed:
+        return False
+    # Cut short, abbreviated word by word, or with an acronym for some words.
+    return _in_order(topical_cited, topical_listed) and (len(topical_cited) >= 2 or len(topical_listed) == 1)
+
+
+def _in_order(cited: list[str], listed: list[str]) -> bool:
+    """Every cited word, in order, abbreviates a listed word or is the initials of a run of listed
+    words ("OR" for "Operations Research"); listed words may be skipped (a name cut short)."""
+    if not cited:
+        return True
+    word = cited[0]
+    for j, full in enumerate(listed):
+        if _abbreviates(word, full) and _in_order(cited[1:], listed[j + 1 :]):
+            return True
+        for n in range(2, min(len(word), 6) + 1):
+            run = listed[j : j + n]
+            if len(run) == n and "".join(w[0] for w in run) == word and _in_order(cited[1:], listed[j + n :]):
+                return True
+    return False
