@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 _CONNECTORS = "citetracer.collect.connectors"
 
@@ -136,6 +137,33 @@ SOURCES: tuple[Source, ...] = (
 )
 
 BY_NAME: dict[str, Source] = {s.name: s for s in SOURCES}
+
+
+@dataclass(frozen=True)
+class SourceFacts:
+    """What a source of evidence is complete for (data/source_facts.tsv): its author lists ("whole",
+    "short" or "partial"), and the kinds of work whose absence from it is evidence."""
+
+    authors: str
+    kinds: frozenset[str]
+    why: str
+
+
+def source_facts(name: str) -> SourceFacts:
+    """What `name` is complete for; a source the table does not list (a user's own records) holds
+    author lists whole only when short, and no kind of work completely."""
+    return _source_facts().get(name, SourceFacts("short", frozenset(), f"{name}: records as the user gave them"))
+
+
+@cache
+def _source_facts() -> dict[str, SourceFacts]:
+    from citetracer.data import lines
+
+    out = {}
+    for line in lines("source_facts.tsv"):
+        name, authors, kinds, why = line.split("\t")
+        out[name] = SourceFacts(authors, frozenset(k for k in kinds.split("|") if k != "-"), why)
+    return out
 
 
 def url_routes() -> tuple[tuple[str, re.Pattern[str]], ...]:

@@ -156,12 +156,20 @@ def test_h3_substituted_authors(store: Store) -> None:
     assert "Girshick" in why
 
 
-def test_h3_truncated_author_list_without_et_al(store: Store) -> None:
-    bib = """@inproceedings{k, title={Deep Residual Learning for Image Recognition},
+def test_dropped_authors_are_never_h3_alone(store: Store) -> None:
+    # The record's first authors, without 'et al.': a list cut short (a style or an export).
+    cut = """@inproceedings{k, title={Deep Residual Learning for Image Recognition},
         author={He, Kaiming and Zhang, Xiangyu}, booktitle={CVPR}, year=2016}"""
-    assert verdict(store, bib)[:2] == ("Hallucinated", "H3")
-    with_et_al = bib.replace("Zhang, Xiangyu}", "Zhang, Xiangyu and others}")
-    assert verdict(store, with_et_al)[0] == "Real"
+    cls, code, _, why = verdict(store, cut)
+    assert (cls, code) == ("Real", "R2")
+    assert "first 2 of 4 authors" in why
+    assert verdict(store, cut.replace("Zhang, Xiangyu}", "Zhang, Xiangyu and others}"))[0] == "Real"
+    # Authors dropped from the middle: a preprint with fewer authors, an export that lost a name.
+    middle = """@inproceedings{k, title={Deep Residual Learning for Image Recognition},
+        author={He, Kaiming and Sun, Jian}, booktitle={CVPR}, year=2016}"""
+    cls, code, _, why = verdict(store, middle)
+    assert (cls, code) == ("Potential", "P3")
+    assert "omits 2 of the record's 4 authors (Xiangyu Zhang, Shaoqing Ren)" in why
 
 
 def test_h3_placeholder_authors(store: Store) -> None:

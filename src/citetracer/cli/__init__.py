@@ -295,6 +295,17 @@ def _parser() -> argparse.ArgumentParser:
     extract.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here instead of stdout")
     _add_ref_pages(extract)
 
+    venues = sub.add_parser(
+        "venues",
+        parents=[common],
+        help="say what a venue string is (a known venue, close to one, or in no list)",
+        description="Say what the venue knowledge base makes of venue strings: the known venue and the list "
+        "that knows it, the nearest listed name, or none (what a venue verdict rests on).",
+    )
+    venues.add_argument("names", nargs="+", metavar="NAME", help="venue strings as cited")
+    venues.add_argument("--format", choices=["table", "json"], default="table", help="output format")
+    venues.add_argument("--no-store", action="store_true", help="the packaged lists only, not the store's names")
+
     mirror = sub.add_parser("mirror", help="manage the local store of bibliographic records")
     msub = mirror.add_subparsers(dest="mirror_command", required=True, metavar="ACTION")
     add = msub.add_parser("add", parents=[common], help="add records from a JSONL file")
@@ -780,6 +791,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_extract(args, err)
         if args.command == "serve":
             return cmd_serve(args, err)
+        if args.command == "venues":
+            from citetracer.cli.venues import cmd_venues
+
+            return cmd_venues(args, _settings(args), Console(soft_wrap=True), err)
         return cmd_mirror(args, err)
     except (ConfigError, StoreError, StoreBusy) as exc:
         err.print(f"error: {exc}", style="red", highlight=False)

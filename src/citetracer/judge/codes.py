@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from citetracer.data import lexicon
 from citetracer.judge.context import NON_SCHOLARLY_TYPES, UNINDEXED_TYPES, JudgeContext, known_registrants
-from citetracer.judge.facts import FABRICATED, GAP, PREPRINT, SAME, UNCONFIRMABLE, venue_fact
+from citetracer.judge.facts import FABRICATED, GAP, PREPRINT, SAME, UNCONFIRMABLE, author_fact, venue_fact
 from citetracer.match.rules import MINOR_FIELDS, Assessment
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix, tokens
 from citetracer.normalize.venues import is_preprint, venue_id, venue_kind
@@ -125,9 +125,29 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
                 "proceedings are dated a year apart"
             )
         return None  # a journal's or an undated venue's year off by one, without version evidence: P3
+    if name == "authors":
+        listed = author_fact(ctx, work) if work.authors is not None else None
+        if listed is not None and listed.prefix and work.authors is not None and not work.authors.given_conflicts:
+            return (
+                f"the author list stops after the record's first {work.authors.cited} of "
+                f"{work.authors.found} authors (a list cut short)"
+            )
     if as_preprint and work.status(name) == FieldStatus.MISSING:
         return f"the record lacks the cited {name}"
     return None
+
+
+def _authors_beyond_record(ctx: JudgeContext, a: Assessment) -> str:
+    """Why the cited authors the record lacks are a gap in the record, not a contradiction: the
+    record's list is not known whole, it names no author the citation omits, and the citation
+    names most of it ("" when that is not so)."""
+    fact = author_fact(ctx, a) if a.authors is not None and a.status("authors") == X else None
+    if fact is None or fact.complete or fact.omitted or not fact.unmatched or a.authors is None:
+        return ""
+    cmp = a.authors
+    if cmp.matched + cmp.variants + cmp.given_conflicts < max(2, 0.8 * cmp.cited):
+        return ""
+    return f"the record lacks {len(fact.unmatched)} of the cited authors, and its list may not be whole ({fact.why})"
 
 
 def _difference(c: FieldComparison) -> str:
@@ -143,16 +163,20 @@ def r3_incomplete(ctx: JudgeContext) -> Finding | None:
     if doi and (_unknown_registrant(ctx, doi) or _doi_unresolved(ctx, doi)):
         return None  # an identifier no source knows is a doubt, not a gap (P3 or H5)
     for a in ctx.assessments:
+        gap = _authors_beyond_record(ctx, a)
         strong = a.status("doi") == M or (
             a.same_title
-            and a.status("authors") in (M, None)
+            and (a.status("authors") in (M, None) or gap)
             and a.status("year") in (M, None)
             and (ctx.reference.authors or ctx.reference.year)
         )
-        if not strong or a.mismatched() or (not a.same_title and a.status("title") == X):
+        conflicts = [n for n in a.mismatched() if not (n == "authors" and gap)]
+        if not strong or conflicts or (not a.same_title and a.status("title") == X):
             continue
         missing = a.missing_in_candidate()
         why = f"; the record lacks {', '.join(missing)}" if missing else ""
+        if gap:
+            why += f"; {gap}"
         return Finding("R3", f"identified as {_cite(a.candidate)}{why}", evidence=[a.candidate])
     return None
 
@@ -276,39 +300,42 @@ def _other_work_with_authors(ctx: JudgeContext, exclude: Assessment) -> Assessme
 
 
 def h3_authors(ctx: JudgeContext) -> Finding | None:
-    """The titled work exists, but the cited authors are not its authors."""
+    """The titled work exists, but cited authors are people no version of its record names.
+
+    Only names that match no record author under any variant count (the author fact): an
+    omitted author, a given-name variant or a list cut short is what honest citations do
+    (P3, or R2 for a list cut after its first authors), never H3 alone."""
     work = ctx.work
     if work is None or work.authors is None or work.status("authors") != X:
         return None
     versions = ctx.versions_of(work)
     if any(v.status("authors") == M for v in versions):
         return None
-    cmp = work.authors
+    fact = author_fact(ctx, work)
+    if fact is None:
+        return None
+    unmatched = set(fact.unmatched)
+    for v in versions:
+        other = author_fact(ctx, v)
+        if other is not None:
+            unmatched &= set(other.unmatched)
+    names = [n for n in fact.unmatched if n in unmatched]
+    if not names:
+        return None
+    cited = work.authors.cited
     real = "; ".join(p.display() for p in work.candidate.authors[:8])
-    if cmp.matched == cmp.cited and cmp.uncited > 0:
-        if cmp.found > 10 and cmp.cited >= 5:
-            return None  # a long author list cut short: left to P3
-        reason = (
-            f"the author list omits {cmp.uncited} of the work's {cmp.found} authors without 'et al.' (authors: {real})"
-        )
-        observed = f"the cited list names {cmp.cited} of the record's {cmp.found} authors, without 'et al.'"
-    elif cmp.given_conflicts == 1 and cmp.matched + 1 == cmp.cited and cmp.uncited <= 1:
-        return None  # one given-name difference: an honest variant is possible, left to P3
-    elif cmp.matched == 0 and cmp.given_conflicts == 0:
+    shown = ", ".join(names[:4])
+    if len(names) == cited:
         reason = f"none of the cited authors wrote this work (its authors: {real})"
         observed = f"none of the cited authors is in the record's author list (the record's authors: {real})"
-    elif cmp.matched == cmp.found and cmp.cited > cmp.found:
-        reason = f"the author list is padded with {', '.join(cmp.unmatched_cited)} (authors: {real})"
-        observed = f"the record's author list does not have {', '.join(cmp.unmatched_cited[:4])}"
+    elif not fact.omitted:
+        reason = f"the author list is padded with {shown} (authors: {real})"
+        observed = f"the record's author list does not have {shown}"
     else:
-        names = ", ".join(cmp.unmatched_cited[:4])
-        reason = (
-            f"{len(cmp.unmatched_cited)} of {cmp.cited} cited authors did not write this work "
-            f"({names}; its authors: {real})"
-        )
+        reason = f"{len(names)} of {cited} cited authors did not write this work ({shown}; its authors: {real})"
         observed = (
-            f"{len(cmp.unmatched_cited)} of {cmp.cited} cited authors are not in the record's author list "
-            f"({names}; the record's authors: {real})"
+            f"{len(names)} of {cited} cited authors are not in the record's author list "
+            f"({shown}; the record's authors: {real})"
         )
     return Finding("H3", reason, fields=["authors"], evidence=[work.candidate], observed=observed)
 
@@ -468,12 +495,21 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
         return None
     reasons, fields = [], []
     cmp = work.authors
-    if cmp is not None and work.status("authors") == X:
-        if cmp.given_conflicts == 1 and cmp.matched + 1 == cmp.cited:
-            reasons.append("one author's given name differs from the record")
-            fields.append("authors")
-        elif cmp.matched == cmp.cited and cmp.found > 10:
-            reasons.append(f"the author list stops at {cmp.cited} of {cmp.found} authors without 'et al.'")
+    fact = author_fact(ctx, work)
+    if cmp is not None and fact is not None and work.status("authors") == X:
+        if cmp.given_conflicts:
+            reasons.append(f"{cmp.given_conflicts} cited author(s)' given names differ from the record's")
+        if fact.omitted and not fact.prefix:
+            reasons.append(
+                f"the cited list omits {len(fact.omitted)} of the record's {cmp.found} authors "
+                f"({', '.join(fact.omitted[:4])}) without 'et al.'"
+            )
+        if fact.unmatched and not fact.complete:
+            reasons.append(
+                f"{len(fact.unmatched)} cited author(s) are not in the record's list, which may not be whole "
+                f"({fact.why})"
+            )
+        if cmp.given_conflicts or (fact.omitted and not fact.prefix) or (fact.unmatched and not fact.complete):
             fields.append("authors")
     versions = ctx.versions_of(work)
     if work.fields.get("year") and not any(v.status("year") == M for v in versions):

@@ -7,7 +7,10 @@ Potential with the gap named. The facts are made here, once per citation, so tha
 new kind of gap is fixed where the fact is made and not in every code:
 
 - venue: what the cited venue string is (a venue the knowledge base recognises, or
-  none), what each venue of the identified work is, and how they relate.
+  none), what each venue of the identified work is, and how they relate;
+- authors: whether the record holds its author list whole (its source says so, or the list
+  is short and unmarked), which cited names match no record author under any variant,
+  and which record authors the citation omits.
 """
 
 from __future__ import annotations
@@ -17,10 +20,12 @@ from dataclasses import dataclass
 from citetracer.data import lexicon
 from citetracer.judge.context import JudgeContext
 from citetracer.match.rules import Assessment
+from citetracer.normalize.names import compare_author_lists, name_keys
 from citetracer.normalize.text import tokens
 from citetracer.normalize.venue_kb import LIST_NAMES, Venue, close_names, venue_keys
 from citetracer.normalize.venues import is_preprint, spells, venue_kind
-from citetracer.records import FieldStatus
+from citetracer.records import Candidate, FieldStatus, Person
+from citetracer.sources import source_facts
 
 M, X, MISSING = FieldStatus.MATCH, FieldStatus.MISMATCH, FieldStatus.MISSING
 
@@ -37,6 +42,81 @@ SAME, PREPRINT, UNCONFIRMABLE, GAP, FABRICATED, DIFFERENT = (
     "fabricated",
     "different",
 )
+
+
+#: An author list this long, from a source that does not hold lists whole, may have been cut.
+LONG_AUTHOR_LIST = 10
+
+
+@dataclass(frozen=True)
+class AuthorFact:
+    """The cited author list against the identified work's record."""
+
+    #: Whether the record holds the work's author list whole, and why (or why not).
+    complete: bool
+    why: str
+    #: Cited names that match no record author under any variant (typo, truncation, initials,
+    #: given-name variant, transliteration, family and given names swapped).
+    unmatched: tuple[str, ...]
+    #: Record authors the citation does not name.
+    omitted: tuple[str, ...]
+    #: The cited list is the record's first authors in order (a list cut short, not a selection).
+    prefix: bool
+
+
+def record_authors_complete(cand: Candidate, cited: list[Person]) -> tuple[bool, str]:
+    """Whether a record's author list is the work's whole list, by what its source declares
+    (data/source_facts.tsv), and why."""
+    n = len(cand.authors)
+    if cand.authors_truncated:
+        return False, f"the {cand.source} record ends its author list with 'and others'"
+    facts = source_facts(cand.source)
+    if facts.authors == "whole":
+        return True, facts.why
+    if facts.authors == "partial":
+        return False, f"{cand.source} does not hold author lists whole"
+    if n >= LONG_AUTHOR_LIST:
+        return False, f"the {cand.source} record lists {n} authors, and {cand.source} may cut long lists"
+    if len(cited) > n and n and compare_author_lists(cited[:n], cand.authors, False, False).complete:
+        return False, f"the {cand.source} record's {n} authors are the cited list's first (a list cut short)"
+    return True, f"the {cand.source} record's list of {n} is short and carries no 'et al.'"
+
+
+def _loose_match(person: Person, record: list[Person]) -> bool:
+    """A cited name a record author explains even beyond the comparer's variants: family and given
+    names swapped and one cut short ("Xiaowe, X." for Xiaowei Xu)."""
+    k = name_keys(person)
+    for other in record:
+        o = name_keys(other)
+        given = "".join(o.given)
+        if len(k.full) >= 4 and given.startswith(k.full) and (not k.given or k.given[0][:1] == o.full[:1]):
+            return True
+    return False
+
+
+def author_fact(ctx: JudgeContext, work: Assessment) -> AuthorFact | None:
+    """The author fact of a citation whose authors the work's record does not match as given; None
+    when the citation names no authors or the record lists none."""
+    key = ("authors", id(work))
+    if key not in ctx.facts:
+        ctx.facts[key] = _author_fact(ctx, work)
+    return ctx.facts[key]  # type: ignore[return-value]
+
+
+def _author_fact(ctx: JudgeContext, work: Assessment) -> AuthorFact | None:
+    cand, cited = work.candidate, ctx.reference.authors
+    if work.authors is None or not cited or not cand.authors:
+        return None
+    complete, why = record_authors_complete(cand, cited)
+    by_name = {p.display(): p for p in cited}
+    unmatched = tuple(
+        n for n in work.authors.unmatched_cited if not (n in by_name and _loose_match(by_name[n], cand.authors))
+    )
+    back = compare_author_lists(cand.authors, cited, False, ctx.reference.et_al)
+    omitted = back.unmatched_cited if not ctx.reference.et_al else ()
+    k = len(cand.authors) - len(omitted)
+    prefix = bool(omitted) and not unmatched and tuple(p.display() for p in cand.authors[k:]) == omitted
+    return AuthorFact(complete, why, unmatched, omitted, prefix)
 
 
 @dataclass(frozen=True)
@@ -80,10 +160,10 @@ def _comprehensive(ctx: JudgeContext, kind: str | None) -> str | None:
     return None  # workshops, and names of no known kind: no list holds them all
 
 
-def _relates(a: str, b: str) -> bool:
-    """Whether two venue names can be one venue written two ways (either way round)."""
-    ka, kb = (venue_keys(a) or ("",))[0].split(), (venue_keys(b) or ("",))[0].split()
-    return spells(a, b) or spells(b, a) or close_names(ka, kb) or close_names(kb, ka)
+def _relates(cited: str, found: str) -> bool:
+    """Whether a cited venue name can be the record's venue written another way."""
+    ka, kb = (venue_keys(cited) or ("",))[0].split(), (venue_keys(found) or ("",))[0].split()
+    return spells(cited, found) or close_names(ka, kb) or close_names(kb, ka, cut=False)
 
 
 def venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:

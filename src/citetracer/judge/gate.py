@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 
 from citetracer.judge.codes import Finding, is_book, record_is_book, venue_conflict
 from citetracer.judge.context import JudgeContext
+from citetracer.judge.facts import author_fact
 from citetracer.match.rules import Assessment
 from citetracer.normalize.names import particles, surname_keys
 from citetracer.normalize.text import title_words
@@ -279,13 +280,18 @@ def _h3(ctx: JudgeContext, f: Finding) -> Decision:
     if _names_in_raw(ctx, work):
         return _withhold("the record's authors missing from the parsed list are named in the reference's text")
     cmp = work.authors
+    fact = author_fact(ctx, work)
+    if fact is not None and not fact.complete:
+        return _withhold(f"the record's author list may not be whole: {fact.why}")
     if cmp.matched + cmp.variants == cmp.cited and cmp.uncited and _ET_AL.search(ctx.reference.raw or ""):
         return _withhold("the reference's text ends its author list with 'et al.'")
     if cmp.cited >= LONG_LIST and (cmp.matched + cmp.variants + cmp.given_conflicts) / cmp.cited >= LONG_LIST_MATCHED:
         return _withhold(
             f"{cmp.matched + cmp.variants} of {cmp.cited} cited authors match: the rest read as renderings"
         )
-    return _admit(f"identified by {how}; the year and venue agree")
+    return _admit(
+        f"identified by {how}; the year and venue agree; {fact.why if fact else 'the record lists its authors'}"
+    )
 
 
 def _h4(ctx: JudgeContext, f: Finding) -> Decision:

@@ -451,11 +451,12 @@ def _whole_field(folded_raw: str, words: tuple[str, ...]) -> bool:
     return False
 
 
-def _abbreviated(a: str, b: str) -> bool:
-    """Whether one venue name is the other abbreviated word by word, cut short, or with an acronym
-    for some of its words ("Computers & OR" for "Computers & Operations Research")."""
-    ka, kb = (venue_keys(a) or ("",))[0].split(), (venue_keys(b) or ("",))[0].split()
-    return close_names(ka, kb) or close_names(kb, ka)
+def _abbreviated(cited: str, found: str) -> bool:
+    """Whether one venue name is the other abbreviated word by word, or with an acronym for a run of
+    its words ("Computers & OR" for "Computers & Operations Research"); the cited one may also be
+    the record's cut short (extraction cuts names), never the other way round."""
+    ka, kb = (venue_keys(cited) or ("",))[0].split(), (venue_keys(found) or ("",))[0].split()
+    return close_names(ka, kb) or close_names(kb, ka, cut=False)
 
 
 def _years_close(cited: int | None, found: int | None) -> bool:

@@ -68,7 +68,7 @@ _NUMBERISH = re.compile(r"^(\d+(st|nd|rd|th)?|[ivxlc]+)$")
 _PAREN = re.compile(r"\(([^()]*)\)")
 #: Tails that are not part of a venue's name: "..., pages 1-8", "vol. 12", "LNCS 1234", "Part II".
 _TAIL = re.compile(
-    r"(,|\s)\s*(pp\.?|pages?|vol\.?|volume|no\.?|number|part|lncs|lnai|ccis)\s*[\divxlc]+.*$", re.IGNORECASE
+    r"(^|,|\s)\s*(pp\.?|pages?|vol\.?|volume|no\.?|number|part|lncs|lnai|ccis)\s*[\divxlc]+.*$", re.IGNORECASE
 )
 #: "Workshop on X at Y" / "co-located with Y": the workshop is the venue.
 _HOSTED = re.compile(r"\s(at|@|co-located with|colocated with|in conjunction with|held with)\s.*$", re.IGNORECASE)
@@ -251,7 +251,7 @@ class VenueKB:
                 scores[n] = scores.get(n, 0.0) + idf
         best = sorted(scores, key=lambda n: -scores[n])[:limit]
         for n in best:
-            if self._keys[n] and close_names(cited, self._keys[n][0].split()):
+            if self._keys[n] and close_names(cited, self._keys[n][0].split(), listed_kind=self._entries[n][2]):
                 return self._entries[n][1]
         return None
 
@@ -282,45 +282,66 @@ def listed_keys(name: str) -> tuple[str, ...]:
     return tuple(k for k in venue_keys(name) if k in venue_keys(bracket_free) or not _PAREN.search(name))
 
 
-#: Words that say what kind of venue a name is without saying which one.
+#: Words that say what kind of venue a name is, or frame it, without saying which one.
 _KIND = frozenset(
     "journal transactions letters review reviews magazine bulletin annals conference symposium "
-    "workshop meeting congress series notes on for and".split()
+    "workshop meeting congress series notes on for and in of the international annual "
+    "ieee acm cvf siam usenix ifip aaai "
+    # their ISO 4 abbreviations
+    "j trans lett rev mag bull ann conf symp proc int intl".split()
 )
+_JOURNAL_KIND = frozenset("journal transactions letters review reviews magazine bulletin annals j trans lett".split())
+_MEETING_KIND = _MEETING | {"conf", "symp", "proc"}
 
 
 def _abbreviates(short: str, full: str) -> bool:
     return (full.startswith(short) and len(short) >= 3) or short == full
 
 
-def close_names(cited: list[str], listed: list[str]) -> bool:
+def _kind_of(words: list[str]) -> str | None:
+    present = set(words)
+    if present & _MEETING_KIND:
+        return "meeting"
+    if present & _JOURNAL_KIND:
+        return "journal"
+    return None
+
+
+def close_names(cited: list[str], listed: list[str], cut: bool = True, listed_kind: str | None = None) -> bool:
     """Whether a cited venue's key words can be a way of writing a listed venue's: the same name
-    with a typo, cut short, abbreviated word by word, or with framing words around it. Another
-    topic word ("Conference on Quantum Machine Learning" against "... on Machine Learning") is
-    another venue."""
+    with a typo, abbreviated word by word, with an acronym for a run of its words ("OR" for
+    "Operations Research"), or (with `cut`) cut short after its first words. A word the listed name
+    lacks ("Conference on Quantum Machine Learning" against "... on Machine Learning"), a word
+    skipped inside it, or another kind of venue (a symposium against a journal) is another venue."""
     if not cited or not listed:
         return False
-    if fuzz.ratio(" ".join(cited), " ".join(listed)) >= 90:
-        return True  # a typo
+    kinds = (_kind_of(cited), _kind_of(listed) or {"journal": "journal", None: None}.get(listed_kind, "meeting"))
+    if None not in kinds and kinds[0] != kinds[1]:
+        return False
     topical_cited = [w for w in cited if w not in _KIND]
     topical_listed = [w for w in listed if w not in _KIND]
     if not topical_cited or not topical_listed:
         return False
-    # Cut short, abbreviated word by word, or with an acronym for some words.
-    return _in_order(topical_cited, topical_listed) and (len(topical_cited) >= 2 or len(topical_listed) == 1)
+    if (
+        len(topical_cited) == len(topical_listed)
+        and fuzz.ratio(" ".join(topical_cited), " ".join(topical_listed)) >= 90
+    ):
+        return True  # a typo
+    return _consecutive(topical_cited, topical_listed, cut) and (len(topical_cited) >= 2 or len(topical_listed) == 1)
 
 
-def _in_order(cited: list[str], listed: list[str]) -> bool:
-    """Every cited word, in order, abbreviates a listed word or is the initials of a run of listed
-    words ("OR" for "Operations Research"); listed words may be skipped (a name cut short)."""
+def _consecutive(cited: list[str], listed: list[str], cut: bool) -> bool:
+    """Every cited word, in order, abbreviates the next listed word or is the initials of the next
+    run of listed words; with `cut`, listed words may be left over at the end (a name cut short)."""
     if not cited:
-        return True
+        return cut or not listed
+    if not listed:
+        return False
     word = cited[0]
-    for j, full in enumerate(listed):
-        if _abbreviates(word, full) and _in_order(cited[1:], listed[j + 1 :]):
+    if _abbreviates(word, listed[0]) and _consecutive(cited[1:], listed[1:], cut):
+        return True
+    for n in range(2, min(len(word), 6) + 1):
+        run = listed[:n]
+        if len(run) == n and "".join(w[0] for w in run) == word and _consecutive(cited[1:], listed[n:], cut):
             return True
-        for n in range(2, min(len(word), 6) + 1):
-            run = listed[j : j + n]
-            if len(run) == n and "".join(w[0] for w in run) == word and _in_order(cited[1:], listed[j + n :]):
-                return True
     return False

@@ -1,0 +1,102 @@
+"""The venue knowledge base: what a cited venue string is, and which list says so.
+
+The honest spellings come from real reference lists (the cases where a real journal or
+conference was read as no venue at all); the fabricated names from HALLMARK's
+nonexistent_venue entries. Both must come out right from the same rules.
+"""
+
+from __future__ import annotations
+
+import gzip
+from importlib import resources
+
+import pytest
+
+from citetracer.normalize.venue_kb import VenueKB, close_names, listed_keys, venue_keys
+
+
+@pytest.fixture(scope="module")
+def kb() -> VenueKB:
+    store_names = [
+        ("computers & or", "Computers & OR"),
+        ("jasist", "JASIST"),
+        ("sc", "SC"),
+        ("sc", "Proceedings of the 1996 ACM/IEEE Conference on Supercomputing, Pittsburgh, PA, USA, November 17-22"),
+        ("icpads", "ICPADS"),
+        ("icpads", "17th IEEE International Conference on Parallel and Distributed Systems, ICPADS 2011, Tainan"),
+    ]
+    return VenueKB(store_names=lambda: store_names)
+
+
+@pytest.mark.parametrize(
+    ("name", "same_as"),
+    [
+        # A conference with its ordinal in words, its year, its society and "Proceedings of the".
+        ("Proceedings of the Twenty-First International Conference on Machine Learning", "ICML"),
+        ("The Thirty-ninth Annual Conference on Neural Information Processing Systems", "NeurIPS"),
+        ("Advances in Neural Information Processing Systems, 37:38267–", "NeurIPS"),
+        ("First Conference on Language Modeling", "COLM"),
+        ("1996 ACM/IEEE Conference on Supercomputing", "SC"),
+        ("2011 IEEE 17th international conference on parallel and distributed systems", "ICPADS"),
+        # Journals spelled in full where a list abbreviates them, and the other way round.
+        ("Computers & Operations Research", "Comput. Oper. Res."),
+        ("J. Mach. Learn. Res.", "Journal of Machine Learning Research"),
+        ("Nucleic acids research", "Nucleic Acids Res"),
+    ],
+)
+def test_honest_spellings_are_one_venue(kb: VenueKB, name: str, same_as: str) -> None:
+    a, b = kb.recognise(name), kb.recognise(same_as)
+    assert a is not None and b is not None, (a, b)
+    assert a.ids & b.ids
+
+
+@pytest.mark.parametrize(
+    ("cited", "record"),
+    [
+        ("Computers & Operations Research", "Computers & OR"),
+        ("Information Systems Management", "IS Management"),
+        ("IEEE Transactions on Pattern Analysis and Machine Intelligence", "IEEE Trans. Pattern Anal. Mach. Intell."),
+    ],
+)
+def test_abbreviations_and_acronym_runs_are_close(cited: str, record: str) -> None:
+    a, b = venue_keys(cited)[0].split(), venue_keys(record)[0].split()
+    assert close_names(a, b) or close_names(b, a, cut=False)
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Symposium on Neural Scaling Laws",
+        "International Conference on Quantum Machine Learning",
+        "Journal of Neural Architecture and Optimization",
+        "Journal of Statistical Machine Learning Theory",
+        "Annual Conference on Spatial Intelligence",
+        "International Symposium on AI for Science",
+        "Transactions on Meta-Learning and Adaptation",
+    ],
+)
+def test_fabricated_names_are_in_no_list_and_close_to_nothing(kb: VenueKB, name: str) -> None:
+    assert kb.recognise(name) is None
+    assert kb.nearest(name) is None
+
+
+def test_another_topic_word_is_another_venue() -> None:
+    icml = venue_keys("International Conference on Machine Learning")[0].split()
+    quantum = venue_keys("International Conference on Quantum Machine Learning")[0].split()
+    assert not close_names(quantum, icml)
+    assert not close_names(icml, quantum, cut=False)
+
+
+@pytest.mark.parametrize("name", ["ACM; Association for Computing Machinery (ACM)", "1–8", "pp. 12-19"])
+def test_publishers_and_page_ranges_are_no_venue(kb: VenueKB, name: str) -> None:
+    assert kb.recognise(name) is None
+
+
+def test_packaged_journal_keys_agree_with_the_code() -> None:
+    """data/journals.tsv.gz carries keys computed by scripts/build_venues.py: a change to the
+    normaliser must come with a rebuilt list (python scripts/build_venues.py)."""
+    raw = resources.files("citetracer.data").joinpath("journals.tsv.gz").read_bytes()
+    rows = [line.split("\t") for line in gzip.decompress(raw).decode().splitlines() if not line.startswith("#")]
+    assert len(rows) > 40_000
+    for _gid, name, keys in rows[:: len(rows) // 2000]:
+        assert tuple(k for k in keys.split("|") if k) == listed_keys(name), name
