@@ -182,6 +182,96 @@ RECORDS = "".join(
         ),
         _filler("NIPS", "nips", 2014, 30),
         _filler("ICML", "icml", 2014, 30),
+        # Records of the issue-25 classes: what the store knows, and what it does not.
+        _rec(
+            "article",
+            "journals/cor/VidalCGP13",
+            ["Thibaut Vidal", "Teodor Gabriel Crainic", "Michel Gendreau", "Christian Prins"],
+            "A hybrid genetic algorithm with adaptive diversity management for a large class of vehicle routing "
+            "problems with time-windows.",
+            2013,
+            journal="Computers &amp; OR",
+            volume="40",
+            number="1",
+            pages="475-489",
+        ),
+        _rec(
+            "article",
+            "journals/jasis/BornmannM15",
+            ["Lutz Bornmann", "Rüdiger Mutz"],
+            "Growth rates of modern science: A bibliometric analysis based on the number of publications and cited "
+            "references.",
+            2015,
+            journal="JASIST",
+            volume="66",
+            number="11",
+            pages="2215-2222",
+        ),
+        _rec(
+            "article",
+            "journals/neco/PetersB15",
+            ["Jonas Peters", "Peter Bühlmann"],
+            "Structural Intervention Distance for Evaluating Causal Graphs.",
+            2015,
+            journal="Neural Computation",
+            volume="27",
+            number="3",
+            pages="771-799",
+        ),
+        _rec(
+            "article",
+            "journals/tcs/Wadler07",
+            ["Philip Wadler"],
+            "The Girard-Reynolds isomorphism (second edition).",
+            2007,
+            journal="Theor. Comput. Sci.",
+            volume="375",
+            pages="201-226",
+            ee="https://doi.org/10.1016/j.tcs.2006.12.042",
+        ),
+        _rec(
+            "inproceedings",
+            "conf/nips/BunescuM05",
+            ["Razvan C. Bunescu", "Raymond J. Mooney"],
+            "Subsequence Kernels for Relation Extraction.",
+            2005,
+            booktitle="NIPS",
+            pages="171-178",
+        ),
+        _rec(
+            "inproceedings",
+            "conf/kdd/EsterKSX96",
+            ["Martin Ester", "Hans-Peter Kriegel", "Jörg Sander", "Xiaowei Xu"],
+            "A Density-Based Algorithm for Discovering Clusters in Large Spatial Databases with Noise.",
+            1996,
+            booktitle="KDD",
+            pages="226-231",
+        ),
+        _rec(
+            "article",
+            "journals/nar/GruberLBNH08",
+            ["Andreas R. Gruber", "Ronny Lorenz", "Stephan H. F. Bernhart", "Richard Neuböck", "Ivo L. Hofacker"],
+            "The Vienna RNA Websuite.",
+            2008,
+            journal="Nucleic Acids Research",
+            volume="36",
+            number="Web-Server-Issue",
+            pages="70-74",
+        ),
+        "".join(
+            _rec(
+                "article",
+                f"journals/nar/Db{i}",
+                [f"Curator{i} Person"],
+                f"Database number {i} of the year",
+                2010,
+                journal="Nucleic Acids Research",
+                volume="38",
+                number="Database-Issue",
+                pages=f"{10 * i + 1}-{10 * i + 10}",
+            )
+            for i in range(40)
+        ),
     ]
 )
 
@@ -457,3 +547,105 @@ def test_names_missing_from_a_long_record_are_described_not_accused(real_store: 
     not_accused(r)
     assert "not in the record's author list" in r.verdict.rationale, r.verdict.rationale
     assert "did not write" not in r.verdict.rationale, r.verdict.rationale
+
+
+# ------------------------------------------------- issue 25: what the store does not know is no proof
+
+
+def test_a_journal_spelled_in_full_where_dblp_abbreviates_it_is_the_same_journal(real_store: Store) -> None:
+    r = check(
+        real_store,
+        "Vidal, T., Crainic, T. G., Gendreau, M., & Prins, C. (2013). A hybrid genetic algorithm with adaptive "
+        "diversity management for a large class of vehicle routing problems with time-windows. Computers & "
+        "Operations Research, 40(1), 475–489.",
+    )
+    assert r.verdict.class_ == "Real", r.verdict.rationale
+
+
+def test_a_journal_name_no_list_links_to_the_records_is_a_gap(real_store: Store) -> None:
+    # DBLP calls the journal "JASIST" (its former name's acronym): no list says whether the cited full
+    # name is that journal, so the venue is unconfirmed, never wrong.
+    r = check(
+        real_store,
+        "Bornmann, L., & Mutz, R. (2015). Growth rates of modern science: A bibliometric analysis based on the "
+        "number of publications and cited references. Journal of the Association for Information Science and "
+        "Technology, 66(11), 2215–2222.",
+    )
+    not_accused(r)
+
+
+def test_an_acronym_inserted_in_the_title_is_the_same_work(real_store: Store) -> None:
+    r = check(
+        real_store,
+        "Jonas Peters and Peter Bühlmann. Structural intervention distance (SID) for evaluating causal graphs. "
+        "Neural Computation, 27(3):771–799, 2015.",
+    )
+    assert r.verdict.class_ == "Real", r.verdict.rationale
+
+
+def test_a_title_without_its_edition_statement_is_the_same_work(real_store: Store) -> None:
+    bib = """@article{wadler, author = {Wadler, Philip}, title = {The {G}irard--{R}eynolds isomorphism},
+      journal = {Theoretical Computer Science}, volume = {375}, pages = {201--226}, year = {2007},
+      doi = {10.1016/j.tcs.2006.12.042}}"""
+    r = check(real_store, bib, ".bib")
+    assert r.verdict.class_ == "Real", r.verdict.rationale
+    assert not {"H5", "H6"} & set(r.verdict.codes)
+
+
+def test_a_conference_cited_with_its_proceedings_year_is_real(real_store: Store) -> None:
+    r = check(
+        real_store,
+        "2. Bunescu, R. and Mooney, R. 2006. Subsequence Kernels for Relation Extraction. In Advances in Neural "
+        "Information Processing Systems 18. MIT Press.",
+    )
+    assert r.verdict.code == "R2", r.verdict.rationale
+    assert "proceedings" in r.verdict.rationale
+
+
+def test_a_garbled_name_cut_short_and_swapped_is_no_invented_author(real_store: Store) -> None:
+    r = check(
+        real_store,
+        "Ester, M., Kriegel, H.-P., Sander, J., Xiaowe, X. (1996). A density-based algorithm for discovering "
+        "clusters in large spatial databases with noise. In KDD (pp. 226–231).",
+    )
+    not_accused(r)
+    assert r.verdict.class_ == "Real", r.verdict.rationale
+
+
+def test_authors_dropped_from_the_middle_are_not_h3(real_store: Store) -> None:
+    bib = """@article{spades, author = {Bankevich, Anton and Nurk, Sergey and Dvorkin, Mikhail},
+      title = {SPAdes: A New Genome Assembly Algorithm and Its Applications to Single-Cell Sequencing},
+      journal = {Journal of Computational Biology}, year = {2012}, volume = {19}, pages = {455--477}}"""
+    r = check(real_store, bib, ".bib")
+    assert r.verdict.code == "P3", r.verdict.rationale
+    assert "omits 2 of the record's 5 authors" in r.verdict.rationale
+
+
+def test_a_padded_author_list_on_a_whole_record_is_still_caught(real_store: Store) -> None:
+    bib = """@article{spades, author = {Bankevich, Anton and Nurk, Sergey and Antipov, Dmitry and Gurevich,
+      Alexey A. and Dvorkin, Mikhail and Whitfield, Harold and Okonkwo, Adaeze},
+      title = {SPAdes: A New Genome Assembly Algorithm and Its Applications to Single-Cell Sequencing},
+      journal = {J. Comput. Biol.}, year = {2012}}"""
+    r = check(real_store, bib, ".bib")
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
+    assert "padded" in r.verdict.rationale and "dblp" in (r.verdict.basis or "")
+
+
+def test_pages_that_differ_from_the_record_do_not_block_real(real_store: Store) -> None:
+    r = check(
+        real_store,
+        "Andreas R Gruber, Ronny Lorenz, Stephan H Bernhart, Richard Neuböck, and Ivo L Hofacker. The vienna rna "
+        "websuite. Nucleic acids research, 36(suppl_2):W70–W74, 2008.",
+    )
+    assert r.verdict.code == "R2", r.verdict.rationale
+
+
+def test_a_journal_dblp_indexes_only_in_part_is_not_covered(real_store: Store) -> None:
+    # DBLP holds only NAR's database and web-server issues: a regular-issue article is simply not there.
+    r = check(
+        real_store,
+        "Wang, K., Li, M., & Hakonarson, H. (2010). ANNOVAR: functional annotation of genetic variants from "
+        "high-throughput sequencing data. Nucleic Acids Research, 38(16), e164.",
+    )
+    assert r.verdict.code == "P1", r.verdict.rationale
+    assert "only named issues" in r.verdict.rationale

@@ -281,7 +281,7 @@ def _h3(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold("the record's authors missing from the parsed list are named in the reference's text")
     cmp = work.authors
     fact = author_fact(ctx, work)
-    if fact is not None and not fact.complete:
+    if fact is not None and not fact.complete and not _head_contradicted(ctx, work):
         return _withhold(f"the record's author list may not be whole: {fact.why}")
     if cmp.matched + cmp.variants == cmp.cited and cmp.uncited and _ET_AL.search(ctx.reference.raw or ""):
         return _withhold("the reference's text ends its author list with 'et al.'")
@@ -289,8 +289,19 @@ def _h3(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold(
             f"{cmp.matched + cmp.variants} of {cmp.cited} cited authors match: the rest read as renderings"
         )
-    return _admit(
-        f"identified by {how}; the year and venue agree; {fact.why if fact else 'the record lists its authors'}"
+    if fact is not None and not fact.complete:
+        held = "a list cut short keeps its first authors"
+    else:
+        held = fact.why if fact is not None else "the record lists its authors"
+    return _admit(f"identified by {how}; the year and venue agree; {held}")
+
+
+def _head_contradicted(ctx: JudgeContext, work: Assessment) -> bool:
+    """A record that may have cut its author list still knows its first authors: when no cited author,
+    the first included, is among a record's three or more, the cut cannot explain it."""
+    cmp = work.authors
+    return (
+        cmp is not None and len(work.candidate.authors) >= 3 and cmp.matched + cmp.variants + cmp.given_conflicts == 0
     )
 
 

@@ -100,8 +100,10 @@ def write_outputs(
     pdfs = {e.key: linked_pdf(e, folder, copy_inputs) for e in ordered if e.status == "done"}
     outside = any(p is not None and not p.resolve().is_relative_to(folder.resolve()) for p in pdfs.values())
     notes = (
-        ["PDF links point to the papers where they were scanned (file:// URLs): they survive moving this folder "
-         "on this machine; scan with --copy-inputs to keep copies inside it, to move or share it whole."]
+        [
+            "PDF links point to the papers where they were scanned (file:// URLs): they survive moving this folder "
+            "on this machine; scan with --copy-inputs to keep copies inside it, to move or share it whole."
+        ]
         if outside
         else []
     )

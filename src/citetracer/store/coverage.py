@@ -4,7 +4,10 @@ A neighbouring year proves nothing about this one (NIPS 2014 does not vouch for 
 2015), and a source whose dump was taken before the cited year was over by at least
 SNAPSHOT_LAG_DAYS cannot hold all of it: late proceedings and journal issues are
 indexed months after they appear, so an old mirror must not turn "not yet in the
-dump" into evidence. The backends only count records (`count_years`).
+dump" into evidence. The backends only count records (`count_years`) and hand over the
+volume, issue and pages of a venue-year's records (`year_issues`): a source may hold a
+journal only in part, year after year (DBLP's Nucleic Acids Research: its database and
+web-server issues), and the records say so themselves (`selective`).
 
 Two kinds of source make a venue-year covered (store/claims.py): one that holds whole
 venues (DBLP, ACL Anthology: every venue-year it has any of), and one that declared
@@ -25,11 +28,25 @@ SNAPSHOT_LAG_DAYS = 182
 #: A venue-year holding fewer than this share of the records of the years around it counts as partly indexed.
 PARTIAL_YEAR_SHARE = 0.8
 
+#: Below this share of an issue's (or volume's) page span covered by its records' page ranges, the
+#: source holds only part of it: DBLP's Bioinformatics 2012 (0.60) against its EJOR, PAMI or TSP
+#: (0.99-1.0) and its Bioinformatics 2008 (1.0), measured on the dblp-large dump.
+MIN_PAGE_DENSITY = 0.8
+#: ... and at least this share of the issue numbers 1..N of a year must be present.
+MIN_ISSUE_SHARE = 0.8
+#: The page measure needs this many records with page ranges; without them (proceedings that
+#: number each paper from 1, journals with article numbers) the count alone decides.
+MIN_PAGED_RECORDS = 10
+#: A page range longer than this is no article's (a misread field).
+MAX_ARTICLE_PAGES = 500
+
 #: (venue key, first year, last year, sources) -> records per year in that window.
 CountYears = Callable[[str, int, int, Sequence[str]], dict[int, int]]
 #: (venue key, year) -> each venue the key may denote, with the source that declared it whole that year and
 #: its records then ((venue, None, 0) when none did).
 ListedYears = Callable[[str, int], list[tuple[str, str | None, int]]]
+#: (venue key, year, sources) -> (volume, issue, pages) of each record of that venue-year.
+YearIssues = Callable[[str, int, Sequence[str]], list[tuple[str | None, str | None, str | None]]]
 
 
 def snapshot_covers(date: str | None, year: int) -> bool:
@@ -51,10 +68,11 @@ def venue_year_coverage(
     dates: dict[str, str],
     count_years: CountYears,
     listed: ListedYears | None = None,
+    year_issues: YearIssues | None = None,
 ) -> tuple[int, str]:
     """(records of this venue in exactly `year` from complete sources whose snapshot covers
     that year, and a sentence saying which sources and snapshots those are, or why none does)."""
-    count, note = _whole_venue_coverage(key, year, complete, dates, count_years)
+    count, note = _whole_venue_coverage(key, year, complete, dates, count_years, year_issues)
     if count or year is None or listed is None:
         return count, note
     declared = listed_coverage(listed(key, year), year, dates)
@@ -78,8 +96,63 @@ def listed_coverage(
     )
 
 
+def selective(rows: Sequence[tuple[str | None, str | None, str | None]]) -> str | None:
+    """Why a source's records of one venue-year look like a selection rather than all of it, or None.
+
+    DBLP indexes some journals in part: the database and web-server issues of Nucleic Acids
+    Research, some articles of some issues of Bioinformatics. The records say so themselves:
+    only named issues ("Database-Issue") and no numbered ones; numbered issues with gaps in
+    1..N; or page ranges that leave holes in each issue's span (a whole issue tiles its pages).
+    """
+    issues = {(i or "").strip() for _, i, _ in rows if i and i.strip()}
+    numbered = {int(i) for i in issues if i.isdigit()}
+    if issues and not numbered:
+        return f"only named issues are held ({', '.join(sorted(issues)[:3])}), no numbered ones"
+    if numbered and len(numbered) >= 3 and len(numbered) < MIN_ISSUE_SHARE * max(numbered):
+        return f"{len(numbered)} of its issues 1-{max(numbered)} are held"
+    spans: dict[tuple[str | None, str | None], list[tuple[int, int]]] = {}
+    for volume, issue, pages in rows:
+        rng = _page_range(pages)
+        if rng is not None:
+            spans.setdefault((volume, issue), []).append(rng)
+    paged = sum(len(v) for v in spans.values())
+    if paged < MIN_PAGED_RECORDS:
+        return None
+    covered = span = 0
+    for ranges in spans.values():
+        ranges.sort()
+        end = -1
+        for a, b in ranges:
+            if b > end:
+                covered += b - max(a, end + 1) + 1
+                end = b
+        span += max(b for _, b in ranges) - min(a for a, _ in ranges) + 1
+    density = covered / span if span else 1.0
+    if density < MIN_PAGE_DENSITY:
+        return f"its records cover {density:.0%} of the page spans of their issues"
+    return None
+
+
+def _page_range(pages: str | None) -> tuple[int, int] | None:
+    if not pages:
+        return None
+    first, _, last = pages.replace("–", "-").partition("-")
+    first, last = first.strip(), last.strip()
+    if not (first.isdigit() and last.isdigit()):
+        return None
+    a, b = int(first), int(last)
+    if b < a and len(last) < len(first):
+        b = int(first[: len(first) - len(last)] + last)  # 123-9 -> 123-129
+    return (a, b) if a <= b <= a + MAX_ARTICLE_PAGES else None
+
+
 def _whole_venue_coverage(
-    key: str, year: int | None, complete: set[str], dates: dict[str, str], count_years: CountYears
+    key: str,
+    year: int | None,
+    complete: set[str],
+    dates: dict[str, str],
+    count_years: CountYears,
+    year_issues: YearIssues | None = None,
 ) -> tuple[int, str]:
     if year is None:
         return 0, "the citation has no year"  # an undated citation cannot be placed in a covered venue-year
@@ -101,5 +174,11 @@ def _whole_venue_coverage(
         return 0, (
             f"the local store holds {count} records of this venue in {year}, against about {usual:.0f} "
             f"in the years around it: that year looks indexed only in part ({snapshots})"
+        )
+    part = selective(year_issues(key, year, fresh)) if year_issues is not None else None
+    if part:
+        return (
+            0,
+            f"the local store holds {count} records of this venue in {year}, but {part}: a selection ({snapshots})",
         )
     return count, f"local store holds {count} records of this venue in {year} ({snapshots})"

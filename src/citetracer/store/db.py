@@ -152,6 +152,8 @@ class Store:
         self._known_prefixes: set[str] | None = None
         self._source_dates: dict[str, str] | None = None
         self._venue_names: dict[str, list[str]] = {}
+        #: Venue-year coverage, once per venue-year (store/coverage.py reads the venue-year's records).
+        self._coverage: dict[tuple[str, int | None], tuple[int, str]] = {}
         self._cache: dict[int, WorkRecord] = {}
         #: Crossref targets' and venues' ids by key (see `_xref`), and records written since the index caught up.
         self._xref_ids: dict[str, int] = {}
@@ -278,7 +280,7 @@ class Store:
                 self._connect()
                 self._open_index()
                 self._known_prefixes, self._source_dates = None, None
-                self._venue_names, self._cache, self._xref_ids = {}, {}, {}
+                self._venue_names, self._cache, self._xref_ids, self._coverage = {}, {}, {}, {}
             yield
 
     def close(self) -> None:
@@ -399,6 +401,7 @@ class Store:
                 on_batch(_BatchMeta(db))
         self._known_prefixes = None
         self._venue_names.clear()
+        self._coverage.clear()
         self._cache.clear()
         return len(batch)
 
@@ -645,9 +648,31 @@ class Store:
     def venue_year_coverage(self, key: str, year: int | None) -> tuple[int, str]:
         """(records of this venue in exactly `year` from complete sources whose snapshot covers that year,
         and a sentence saying which; store/coverage.py holds the rule)."""
-        return venue_year_coverage(
-            key, year, self.complete_sources(), self.source_dates(), self._count_years, self._listed_years
+        cached = self._coverage.get((key, year))
+        if cached is None:
+            cached = venue_year_coverage(
+                key,
+                year,
+                self.complete_sources(),
+                self.source_dates(),
+                self._count_years,
+                self._listed_years,
+                self._year_issues,
+            )
+            if len(self._coverage) > 4096:
+                self._coverage.clear()
+            self._coverage[(key, year)] = cached
+        return cached
+
+    def _year_issues(
+        self, key: str, year: int, sources: Sequence[str]
+    ) -> list[tuple[str | None, str | None, str | None]]:
+        """(volume, issue, pages) of each record of a venue-year from these sources (store/coverage.py)."""
+        marks = ",".join("?" * len(sources))
+        rows = self.db.execute(
+            f"SELECT rid FROM records WHERE venue_key = ? AND year = ? AND source IN ({marks})", (key, year, *sources)
         )
+        return [(r.volume, r.issue, r.pages) for r in self.records([rid for (rid,) in rows]).values()]
 
     def _count_years(self, key: str, first: int, last: int, sources: Sequence[str]) -> dict[int, int]:
         where = f"venue_key = ? AND year BETWEEN ? AND ? AND source IN ({','.join('?' * len(sources))})"
@@ -760,6 +785,7 @@ class Store:
         self.set_meta(f"complete:{source}", "1" if complete else "0")
 
     def set_meta(self, key: str, value: str) -> None:
+        self._coverage.clear()  # completeness and snapshot dates decide coverage
         with self.writing():
             self.db.execute(
                 "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value)

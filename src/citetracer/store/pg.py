@@ -123,6 +123,8 @@ class PgStore:
         self._known_prefixes: set[str] | None = None
         self._source_dates: dict[str, str] | None = None
         self._venue_names: dict[str, list[str]] = {}
+        #: Venue-year coverage, once per venue-year (store/coverage.py reads the venue-year's records).
+        self._coverage: dict[tuple[str, int | None], tuple[int, str]] = {}
 
     def _check_version(self) -> None:
         from citetracer.store.pgschema import SCHEMA_VERSION
@@ -316,6 +318,7 @@ class PgStore:
     def _forget(self) -> None:
         self._known_prefixes = None
         self._venue_names.clear()
+        self._coverage.clear()
         self._cache.clear()
         self.index.forget()
 
@@ -476,9 +479,31 @@ class PgStore:
         return self.venue_year_coverage(key, year)[0]
 
     def venue_year_coverage(self, key: str, year: int | None) -> tuple[int, str]:
-        return venue_year_coverage(
-            key, year, self.complete_sources(), self.source_dates(), self._count_years, self._listed_years
+        cached = self._coverage.get((key, year))
+        if cached is None:
+            cached = venue_year_coverage(
+                key,
+                year,
+                self.complete_sources(),
+                self.source_dates(),
+                self._count_years,
+                self._listed_years,
+                self._year_issues,
+            )
+            if len(self._coverage) > 4096:
+                self._coverage.clear()
+            self._coverage[(key, year)] = cached
+        return cached
+
+    def _year_issues(
+        self, key: str, year: int, sources: Sequence[str]
+    ) -> list[tuple[str | None, str | None, str | None]]:
+        """(volume, issue, pages) of each record of a venue-year from these sources (store/coverage.py)."""
+        marks = ",".join(["%s"] * len(sources))
+        rows = self._rows(
+            f"SELECT rid FROM records WHERE venue_key = %s AND year = %s AND source IN ({marks})", (key, year, *sources)
         )
+        return [(r.volume, r.issue, r.pages) for r in self.records([rid for (rid,) in rows]).values()]
 
     def _count_years(self, key: str, first: int, last: int, sources: Sequence[str]) -> dict[int, int]:
         rows = self._rows(
@@ -610,6 +635,7 @@ class PgStore:
         self.set_meta(f"complete:{source}", "1" if complete else "0")
 
     def set_meta(self, key: str, value: str) -> None:
+        self._coverage.clear()  # completeness and snapshot dates decide coverage
         self._writable()
         self._set_meta(key, value)
 
