@@ -27,6 +27,11 @@ SPECIFIC_TITLE_WORDS, SHARED_TITLES = 3, 3
 UNIQUE_TITLE_WORDS, UNIQUE_SHARED = 5, 2
 #: A preprint and its published version, or a work's printings, are at most this many years apart.
 VERSION_YEARS = 1
+#: A work of the same authors at the cited venue, with a title this alike, may be the version a citation
+#: means (a conference paper and its journal extension: "Laplacian Eigenmaps and Spectral Techniques for
+#: Embedding and Clustering", NIPS 2001, and "Laplacian Eigenmaps for Dimensionality Reduction and Data
+#: Representation", Neural Computation 2003, are 0.57 alike).
+VERSION_TITLE_SIMILARITY = 0.5
 #: Share of one author list found in the other (either way) from which two records name the same people.
 SAME_PEOPLE_OVERLAP = 0.8
 #: Of a long author list (this many or more), a share this large matching the record means the rest

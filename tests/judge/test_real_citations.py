@@ -184,6 +184,27 @@ RECORDS = "".join(
         _filler("ICML", "icml", 2014, 30),
         # Records of the issue-25 classes: what the store knows, and what it does not.
         _rec(
+            "inproceedings",
+            "conf/nips/BelkinN01",
+            ["Mikhail Belkin", "Partha Niyogi"],
+            "Laplacian Eigenmaps and Spectral Techniques for Embedding and Clustering.",
+            2001,
+            booktitle="NIPS",
+            pages="585-591",
+        ),
+        _rec(
+            "article",
+            "journals/neco/BelkinN03",
+            ["Mikhail Belkin", "Partha Niyogi"],
+            "Laplacian Eigenmaps for Dimensionality Reduction and Data Representation.",
+            2003,
+            journal="Neural Computation",
+            volume="15",
+            number="6",
+            pages="1373-1396",
+        ),
+        _filler("NIPS", "nips", 2003, 30),
+        _rec(
             "article",
             "journals/cor/VidalCGP13",
             ["Thibaut Vidal", "Teodor Gabriel Crainic", "Michel Gendreau", "Christian Prins"],
@@ -649,3 +670,15 @@ def test_a_journal_dblp_indexes_only_in_part_is_not_covered(real_store: Store) -
     )
     assert r.verdict.code == "P1", r.verdict.rationale
     assert "only named issues" in r.verdict.rationale
+
+
+def test_a_journal_title_cited_at_its_conference_version_is_a_version_mix(real_store: Store) -> None:
+    # NIPS 2003 is covered and the journal paper is not in it, but its conference version (another title)
+    # is: citations mix the two, which is no fabrication.
+    r = check(
+        real_store,
+        "Mikhail Belkin and Partha Niyogi. Laplacian eigenmaps for dimensionality reduction and data representation. "
+        "In Advances in Neural Information Processing Systems, volume 15, pp. 585-591, 2003.",
+    )
+    not_accused(r)
+    assert "conf/nips/BelkinN01" in r.verdict.rationale

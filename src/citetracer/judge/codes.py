@@ -39,6 +39,9 @@ class Finding:
     #: What was seen, in words that accuse no one: what a withheld accusation reports instead of
     #: `reason` (a record's author list may itself be incomplete or wrong).
     observed: str = ""
+    #: A P3 finding's facts as (reason, field): one fact said once, where a withheld accusation
+    #: of the same field says it already (judge/router.py).
+    parts: list[tuple[str, str]] = field(default_factory=list)
 
 
 def _cite(c: Candidate) -> str:
@@ -489,60 +492,61 @@ def h1_fabricated(ctx: JudgeContext) -> Finding | None:
 
 
 def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
-    """A real work matches, with conflicts an honest author could cause."""
+    """A real work matches, with conflicts an honest author could cause: one part per fact."""
     work = ctx.work
     if work is None:
         return None
-    reasons, fields = [], []
+    parts: list[tuple[str, str]] = []
     cmp = work.authors
     fact = author_fact(ctx, work)
     if cmp is not None and fact is not None and work.status("authors") == X:
         if cmp.given_conflicts:
-            reasons.append(f"{cmp.given_conflicts} cited author(s)' given names differ from the record's")
+            parts.append((f"{cmp.given_conflicts} cited author(s)' given names differ from the record's", "authors"))
         if fact.omitted and not fact.prefix:
-            reasons.append(
-                f"the cited list omits {len(fact.omitted)} of the record's {cmp.found} authors "
-                f"({', '.join(fact.omitted[:4])}) without 'et al.'"
+            omitted = ", ".join(fact.omitted[:4])
+            parts.append(
+                (
+                    f"the cited list omits {len(fact.omitted)} of the record's {cmp.found} authors ({omitted}) without "
+                    "'et al.'",
+                    "authors",
+                )
             )
         if fact.unmatched and not fact.complete:
-            reasons.append(
-                f"{len(fact.unmatched)} cited author(s) are not in the record's list, which may not be whole "
-                f"({fact.why})"
+            parts.append(
+                (
+                    f"{len(fact.unmatched)} cited author(s) are not in the record's list, which may not be whole "
+                    f"({fact.why})",
+                    "authors",
+                )
             )
-        if cmp.given_conflicts or (fact.omitted and not fact.prefix) or (fact.unmatched and not fact.complete):
-            fields.append("authors")
     versions = ctx.versions_of(work)
     if work.fields.get("year") and not any(v.status("year") == M for v in versions):
         deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
         if deltas and (min(deltas) == 1 or is_book(ctx.reference)):
-            reasons.append(f"the year differs by one from the record ({work.candidate.year})")
-            fields.append("year")
+            parts.append((f"the year differs by one from the record ({work.candidate.year})", "year"))
     doi = canonical_doi(ctx.reference.doi)
     own = _other_doi(versions)
     known_doi = doi is not None and any(canonical_doi(a.candidate.doi) == doi for a in ctx.assessments)
     if doi and not known_doi and not ctx.bundle.covered and _unknown_registrant(ctx, doi):
-        reasons.append(f"the DOI's registrant ({doi_prefix(doi)}) is unknown to the sources searched")
-        fields.append("doi")
-    if (
-        doi
-        and own
-        and not ctx.bundle.covered
-        and not any(canonical_doi(a.candidate.doi) == doi for a in ctx.assessments)
-    ):
-        reasons.append(f"the cited DOI {doi} is not the record's ({', '.join(own)}) and could not be resolved")
-        fields.append("doi")
+        parts.append((f"the DOI's registrant ({doi_prefix(doi)}) is unknown to the sources searched", "doi"))
+    if doi and own and not ctx.bundle.covered and not known_doi:
+        parts.append((f"the cited DOI {doi} is not the record's ({', '.join(own)}) and could not be resolved", "doi"))
     conflict = venue_conflict(ctx, work)
     if conflict is not None and conflict[0] in ("unconfirmable", "unrecognised"):
-        reasons.append(f"the venue is not confirmed: {conflict[1]}")
-        fields.append("venue")
+        parts.append((f"the venue is not confirmed: {conflict[1]}", "venue"))
     elif conflict is not None and conflict[0] in ("other-venue", "preprint-as-published"):
-        reasons.append(f"{conflict[1]}; the sources searched do not cover that venue")
-        fields.append("venue")
-    if not reasons:
+        uncovered = "" if ctx.bundle.covered else "; the sources searched do not cover that venue"
+        parts.append((f"{conflict[1]}{uncovered}", "venue"))
+    return ambiguous(work, parts)
+
+
+def ambiguous(work: Assessment, parts: list[tuple[str, str]]) -> Finding | None:
+    """The P3 finding of these (reason, field) parts of the work, or None when none is left."""
+    if not parts:
         return None
-    return Finding(
-        "P3", f"matches {_cite(work.candidate)}, but " + "; ".join(reasons), fields=fields, evidence=[work.candidate]
-    )
+    reason = f"matches {_cite(work.candidate)}, but " + "; ".join(r for r, _ in parts)
+    fields = list(dict.fromkeys(f for _, f in parts))
+    return Finding("P3", reason, fields=fields, evidence=[work.candidate], parts=parts)
 
 
 def p3_unsettled(ctx: JudgeContext) -> Finding:

@@ -28,7 +28,7 @@ from citetracer.judge.context import JudgeContext
 from citetracer.judge.facts import author_fact
 from citetracer.match.rules import Assessment
 from citetracer.normalize.names import particles, surname_keys
-from citetracer.normalize.text import title_words
+from citetracer.normalize.text import title_similarity, title_words
 from citetracer.normalize.venues import spells_any, venue_kind
 from citetracer.records import FieldStatus
 from citetracer.thresholds import (
@@ -42,6 +42,7 @@ from citetracer.thresholds import (
     SPECIFIC_TITLE_WORDS,
     UNIQUE_SHARED,
     UNIQUE_TITLE_WORDS,
+    VERSION_TITLE_SIMILARITY,
     VERSION_YEARS,
 )
 
@@ -324,6 +325,13 @@ def _h4(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold(f"'{ctx.reference.venue}' can be a spelling of the work's venue")
     if "venue" in f.fields and any(_phrase_in_raw(ctx, n) for n in _venue_names(ctx, work)):
         return _withhold("the work's venue is named in the reference's text (the field parser read another part)")
+    other = _version_at_cited_venue(ctx, work) if "venue" in f.fields else None
+    if other is not None:
+        return _withhold(
+            f"the cited authors' {_label(other)} '{other.candidate.title}' ({other.candidate.venue}, "
+            f"{other.candidate.year}) is at the cited venue: a conference version and its journal extension often "
+            "carry different titles, and citations mix them"
+        )
     if "year" in f.fields and "venue" not in f.fields:
         if is_book(ctx.reference) or record_is_book(work.candidate):
             return _withhold("books have editions, reprints and translations in other years")
@@ -336,6 +344,23 @@ def _h4(ctx: JudgeContext, f: Finding) -> Decision:
             "a citation dated after the work may cite a later version, or a review, erratum or reply of that title"
         )
     return _admit(f"identified by {how}")
+
+
+def _version_at_cited_venue(ctx: JudgeContext, work: Assessment) -> Assessment | None:
+    """Another work of the cited authors, at the cited venue within two years of the identified work,
+    whose title reads like another version's (at least half alike): the citation may mean that one."""
+    year = work.candidate.year
+    for a in ctx.assessments:
+        cmp = a.authors
+        if a.candidate.work == work.candidate.work or cmp is None or a.same_title:
+            continue
+        if cmp.overlap < SAME_PEOPLE_OVERLAP or cmp.matched < min(2, cmp.cited):
+            continue
+        if a.status("venue") != M or (year and a.candidate.year and abs(a.candidate.year - year) > 2):
+            continue
+        if title_similarity(a.candidate.title or "", work.candidate.title or "") >= VERSION_TITLE_SIMILARITY:
+            return a
+    return None
 
 
 def _years_before_first(ctx: JudgeContext, work: Assessment) -> bool:

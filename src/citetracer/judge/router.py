@@ -135,8 +135,16 @@ def potential_judger(findings: list[Finding], ctx: JudgeContext) -> Verdict:
     """The Potential verdict: the first finding and every P3 after it (withheld accusations say why they were
     withheld); P3 'unsettled' when nothing fired.
     """
-    if not findings:
-        findings = [codes.p3_unsettled(ctx)]
+    withheld = {name for f in findings if f.reason.startswith("not accused of") for name in f.fields}
+    kept = []
+    for f in findings:
+        if f.parts and withheld and ctx.work is not None:
+            rest = codes.ambiguous(ctx.work, [(r, name) for r, name in f.parts if name not in withheld])
+            if rest is None:
+                continue  # every fact of this finding is in a withheld accusation's own words
+            f = replace(rest, code=f.code)
+        kept.append(f)
+    findings = kept or [codes.p3_unsettled(ctx)]
     return _verdict(findings[:1] + [f for f in findings[1:] if f.code == "P3"], ctx.stage)
 
 
