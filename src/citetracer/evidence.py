@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from citetracer.records import Candidate, SourceOutcome
+from citetracer.sources import BROAD
 from citetracer.thresholds import BROAD_QUORUM
 
 #: How a source not asked because of the citation's rate budget is recorded (SourceOutcome.detail prefix).
@@ -83,23 +84,19 @@ class EvidenceBundle:
 
     @property
     def failed_sources(self) -> list[str]:
-        """Sources whose silence is not evidence: those that failed, and those skipped for the
-        rate budget unless BROAD_QUORUM broad indexes answered a title search.
+        """Sources whose silence is not evidence: a broad index that failed, always; another source
+        that failed, only while fewer than BROAD_QUORUM broad indexes answered a title search.
 
-        Why the quorum: a source skipped for the rate budget was never asked, so its silence is
-        unknown, like a failure's. The specialists that get skipped (DBLP, arXiv, PubMed, ...)
-        index subsets of what the broad indexes ingest (OpenAlex and Semantic Scholar take in
-        arXiv, PubMed and the publishers' Crossref records; Semantic Scholar also DBLP), so when
-        two independent broad indexes searched the title and the work is still absent, the
-        skipped specialist would rarely have changed that. With fewer, the skip lowers certainty
-        exactly as a failure does (P1, never H1).
+        Failure is not evidence: a broad index that failed may hold the work, so it blocks every
+        absence verdict. A specialist (DBLP, arXiv, PubMed, ...) indexes a subset of what the broad
+        indexes ingest (OpenAlex and Semantic Scholar take in arXiv, PubMed and the publishers'
+        Crossref records; Semantic Scholar also DBLP): once two independent broad indexes searched
+        the title, its failure rarely changes the answer. A source skipped for the rate budget or
+        not chosen was never asked: it is neither a failure nor an answer (DESIGN.md, "Online
+        proof is proof from the answers given").
         """
         quorum = len(self.broad_answered) >= BROAD_QUORUM
-        return [
-            o.source
-            for o in self.outcomes
-            if o.status == "failed" or (o.status == "skipped" and is_budget_skip(o) and not quorum)
-        ]
+        return [o.source for o in self.outcomes if o.status == "failed" and (o.source in BROAD or not quorum)]
 
 
 def budget_end(bundle: EvidenceBundle, budget: float | None) -> float | None:

@@ -193,6 +193,9 @@ class SourceOutcome(BaseModel):
     #: When the source gave this answer (ISO 8601, UTC), for an answer replayed from the
     #: store's evidence memo instead of asked again (collect/memo.py); None when asked now.
     fetched_at: str | None = None
+    #: For a search: how many works the service said match (OpenAlex meta.count, Crossref
+    #: total-results, Semantic Scholar total, DBLP hits@total), as it counts them.
+    hits: int | None = None
 
 
 class AgentCall(BaseModel):

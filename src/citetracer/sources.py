@@ -52,11 +52,29 @@ class Source:
     #: The connector class ("module:Class"); asked by the Scholar Connectors stage when `scholar`.
     connector: str | None = None
     scholar: bool = False
+    #: A broad index (nearly all scholarship): its answer to a title search is evidence of absence
+    #: for the kinds of work it is complete for (data/source_facts.tsv).
+    broad: bool = False
 
 
 SOURCES: tuple[Source, ...] = (
-    Source("crossref", "https://api.crossref.org", 10.0, 3, connector=f"{_CONNECTORS}.crossref:Crossref", scholar=True),
-    Source("openalex", "https://api.openalex.org", 10.0, connector=f"{_CONNECTORS}.openalex:OpenAlex", scholar=True),
+    Source(
+        "crossref",
+        "https://api.crossref.org",
+        10.0,
+        3,
+        connector=f"{_CONNECTORS}.crossref:Crossref",
+        scholar=True,
+        broad=True,
+    ),
+    Source(
+        "openalex",
+        "https://api.openalex.org",
+        10.0,
+        connector=f"{_CONNECTORS}.openalex:OpenAlex",
+        scholar=True,
+        broad=True,
+    ),
     Source(
         "semanticscholar",
         "https://api.semanticscholar.org/graph/v1",
@@ -64,6 +82,7 @@ SOURCES: tuple[Source, ...] = (
         1,
         connector=f"{_CONNECTORS}.semanticscholar:SemanticScholar",
         scholar=True,
+        broad=True,
     ),
     Source(
         "doi",
@@ -137,6 +156,8 @@ SOURCES: tuple[Source, ...] = (
 )
 
 BY_NAME: dict[str, Source] = {s.name: s for s in SOURCES}
+#: The broad indexes, by name.
+BROAD: frozenset[str] = frozenset(s.name for s in SOURCES if s.broad)
 
 
 @dataclass(frozen=True)

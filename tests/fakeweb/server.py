@@ -71,6 +71,8 @@ class Fault:
     times: int | None = None
     #: Rate-limit headers on every reply, as Crossref sends them: (x-rate-limit-limit, x-rate-limit-interval).
     rate_headers: tuple[str, str] | None = None
+    #: mode "rate": requests per second the service accepts; faster ones get 429 (DBLP: 1, with Retry-After).
+    rate: float = 1.0
 
 
 class Server:
@@ -80,6 +82,8 @@ class Server:
         self.corpus = corpus
         self.faults: dict[str, Fault] = {}
         self.hits: Counter[str] = Counter()
+        #: When each rate-limited service last accepted a request (mode "rate").
+        self.accepted: dict[str, float] = {}
         #: Headers of the last request each service received.
         self.last_headers: dict[str, dict[str, str]] = {}
         self._lock = threading.Lock()
@@ -181,12 +185,29 @@ class _Handler(BaseHTTPRequestHandler):
                     if fault.times is not None:
                         with self.web._lock:
                             hit, fault.times = fault.times > 0, fault.times - 1
-                    if fault.mode and hit and self.fault(fault):
+                    if fault.mode == "rate":
+                        if self.rate_limited(source, fault):
+                            return
+                    elif fault.mode and hit and self.fault(fault):
                         return
                 with contextlib.suppress(BrokenPipeError, ConnectionResetError):
                     getattr(self, f"r_{source}")(path[len(prefix) :] or "/", params)
                 return
         self.send(404, "not found", "text/plain")
+
+    def rate_limited(self, source: str, f: Fault) -> bool:
+        """The service's own rate limit, as DBLP enforces it: a request sooner than 1/rate seconds after the
+        last accepted one gets 429 with Retry-After (whole seconds); True when it was refused."""
+        now = time.monotonic()
+        gap = 1.0 / max(f.rate, 1e-6)
+        with self.web._lock:
+            last = self.web.accepted.get(source)
+            if last is None or now - last >= gap:
+                self.web.accepted[source] = now
+                return False
+            wait = gap - (now - last)
+        self.send(429, _json({"error": "Too Many Requests"}), headers={"Retry-After": str(max(1, round(wait + 0.5)))})
+        return True
 
     def fault(self, f: Fault) -> bool:
         """Misbehave; True when the request has been dealt with."""

@@ -102,6 +102,8 @@ async def consult(
     if call.cache_hits and not call.network_calls:
         notes.append("from cache")
     bundle.outcomes.append(
-        SourceOutcome(source=source, status="answered", candidates=added, detail="; ".join(notes) or None)
+        SourceOutcome(
+            source=source, status="answered", candidates=added, detail="; ".join(notes) or None, hits=call.total
+        )
     )
     return found

@@ -276,6 +276,8 @@ class Call:
     #: Monotonic time by which each request must be able to start, politeness waits included;
     #: a request that cannot is not sent (OverBudget). None: wait as long as politeness needs.
     start_by: float | None = None
+    #: For a search: how many works the service said match, when it says (recorded in the outcome).
+    total: int | None = None
 
     def url(self, path: str, params: dict[str, Any] | None = None) -> str:
         url = self.base.rstrip("/") + "/" + path.lstrip("/") if path else self.base

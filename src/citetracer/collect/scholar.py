@@ -9,14 +9,13 @@ Absence is evidence (bundle.covered) only when every broad service asked answere
 Latency: a citation has a rate budget (`online.rate_budget`, counted from the
 start of its check). A request that our polite queue for its service (DBLP's
 one request a second, arXiv's one per three) cannot start within it is not
-sent, and the source is reported "skipped (rate budget)": never "not found".
-The broad indexes chosen in the first tier (fast services, the primary
-evidence) are exempt: they wait for their turn. Such a skip counts as a
-failure (P1, never H1) unless two broad indexes answered a title search
-(EvidenceBundle.failed_sources); so when the first tier found nothing close
-to the cited title and a specialist is (or turns out) over budget, the
-specialist tier also asks a second broad index, preferring one whose queue
-has a turn free within the budget and whose circuit is closed.
+sent, and the source is reported "skipped (rate budget)": never "not found",
+and never a failure either (it was not asked). The broad indexes of the first
+tier (fast services, the primary evidence) are exempt: they wait for their
+turn. When the first broad index finds nothing close to the cited title, the
+first tier asks a second one at once: absence is evidence only once two
+independent broad indexes answered a title search (and none failed), so an H1
+never waits on a specialist nor rests on one index alone.
 """
 
 from __future__ import annotations
@@ -33,10 +32,10 @@ from citetracer.collect.consult import consult
 from citetracer.collect.http import HttpClient, UsesHttp
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle, budget_end, is_budget_skip
-from citetracer.normalize.text import title_similarity
+from citetracer.match.rules import title_form
 from citetracer.records import Reference, SourceOutcome
-from citetracer.sources import SOURCES, Source
-from citetracer.thresholds import BROAD_QUORUM, NEAR_MISS_SIMILARITY
+from citetracer.sources import BROAD, SOURCES, Source
+from citetracer.thresholds import BROAD_QUORUM
 
 
 def connector_of(source: Source) -> Connector:
@@ -48,7 +47,9 @@ def connector_of(source: Source) -> Connector:
 #: The Scholar Connectors: every source of the registry (sources.py) this stage asks.
 REGISTRY: dict[str, Connector] = {s.name: connector_of(s) for s in SOURCES if s.scholar}
 BROAD_CHAIN = ("openalex", "semanticscholar", "crossref")
-SECOND_BROAD = "a second broad index: the first found nothing close to the cited title"
+_ANSWERED = " answered a title search"
+_ONLINE_GAP = f"absence online needs {BROAD_QUORUM} broad indexes"
+SECOND_BROAD = "a second broad index: the first found no record with the cited title"
 
 
 class ScholarStage(UsesHttp):
@@ -99,16 +100,14 @@ class ScholarStage(UsesHttp):
     def _second_broad(
         self, reference: Reference, bundle: EvidenceBundle, asked: set[str], start_by: float | None
     ) -> str | None:
-        """A broad index to ask in the specialist tier, when an absence verdict is in sight and
-        fewer than BROAD_QUORUM broad indexes answered: the one with a turn free within the
-        rate budget (Semantic Scholar first: it also ingests DBLP and DOI-less proceedings),
-        else the first available whose circuit is closed."""
+        """A second broad index to ask, when no record found so far has the cited title (the citation
+        may end on an absence, H1 or a near-miss H2, which needs BROAD_QUORUM broad indexes): the one
+        with a turn free within the rate budget (Semantic Scholar first: it also ingests DBLP and
+        DOI-less proceedings), else the first available whose circuit is closed."""
         if len(bundle.broad_answered) >= BROAD_QUORUM:
             return None
-        # Below the judges' near-miss similarity no candidate is close: the citation is heading
-        # for an absence verdict, which needs a second broad index.
         title = reference.title or ""
-        if any(title_similarity(title, c.title or "") >= NEAR_MISS_SIMILARITY for c in bundle.candidates):
+        if any(c.title and title_form(title, c.title) is not None for c in bundle.candidates):
             return None
         consulted = {o.source for o in bundle.outcomes if o.status != "skipped"}
         # A service whose circuit is open would only add a failure (and a P1): never chosen.
@@ -135,17 +134,6 @@ class ScholarStage(UsesHttp):
         deadline = time.monotonic() + self.settings.online.deadline
         start_by = budget_end(bundle, self.settings.online.rate_budget)
         substitutes = set(available)
-        specialists = not self.broad and not self.settings.online.connectors
-        second: str | None = None
-        if specialists and self._queues_full([n for n in choice.ask if not bundle.memoized(n)], start_by):
-            # A specialist will likely be skipped for the rate budget: ask the second broad
-            # index alongside, so the skip costs no time and no certainty.
-            second = self._second_broad(reference, bundle, set(choice.ask), start_by)
-            if second is not None:
-                choice.add(second, SECOND_BROAD)
-                substitutes = {n for n in BROAD_CHAIN if self.settings.sources.get(n)} - bundle.broad_answered
-                available = available | {second}
-        mark = len(bundle.outcomes)
         names = list(choice.ask)
         # The broad indexes chosen in the first tier are the citation's primary evidence, on
         # fast services: they wait their turn. Everything else must start within the budget.
@@ -170,20 +158,36 @@ class ScholarStage(UsesHttp):
                     results[substitute] = await self._ask(substitute, reference, bundle, deadline, why, start_by)
                     if results[substitute]:
                         break
-        if specialists and second is None and any(is_budget_skip(o) for o in bundle.outcomes[mark:]):
-            # Predicted free, but another citation took the turn: ask the second broad index now.
-            late = self._second_broad(reference, bundle, asked, start_by)
-            if late is not None:
-                asked.add(late)
-                available = available | {late}
-                results[late] = await self._ask(
-                    late, reference, bundle, deadline, SECOND_BROAD + " (a specialist was over budget)", start_by
-                )
+        if self.broad and not self.settings.online.connectors:
+            # Nothing close to the cited title: absence is in sight, and it needs two broad indexes.
+            second_broad = self._second_broad(reference, bundle, asked, None)
+            if second_broad is not None:
+                asked.add(second_broad)
+                available = available | {second_broad}
+                results[second_broad] = await self._ask(second_broad, reference, bundle, deadline, SECOND_BROAD, None)
         for name in sorted(available - asked):
             bundle.outcomes.append(SourceOutcome(source=name, status="skipped", detail="not chosen for this citation"))
-        # Absence is evidence only when every broad service asked answered: a substitute
-        # standing in for a failed one may lack the versions the failed one holds.
-        broad = [n for n in asked if REGISTRY[n].broad]
-        if broad and all(results.get(n) for n in broad):
+        self._coverage(bundle)
+
+    @staticmethod
+    def _coverage(bundle: EvidenceBundle) -> None:
+        """Absence is evidence (for the kinds of work they are complete for) once BROAD_QUORUM
+        independent broad indexes answered a title search and none failed: a broad index that
+        failed may hold the work, and one index alone may simply lack it."""
+        for old in [n for n in bundle.coverage_notes if n.endswith(_ANSWERED)]:
+            bundle.coverage_notes.remove(old)
+        for old in [n for n in bundle.coverage_gaps if n.startswith(_ONLINE_GAP)]:
+            bundle.coverage_gaps.remove(old)
+        failed = sorted({o.source for o in bundle.outcomes if o.status == "failed" and o.source in BROAD})
+        answered = sorted(bundle.broad_answered)
+        if len(answered) >= BROAD_QUORUM and not failed:
             bundle.covered = True
-            bundle.coverage_notes.append(f"{', '.join(sorted(broad))} answered a title search")
+            bundle.coverage_notes.append(f"{', '.join(answered)}{_ANSWERED}")
+            return
+        skipped = sorted({o.source for o in bundle.outcomes if is_budget_skip(o)})
+        why = [f"only {', '.join(answered) or 'no broad index'} answered a title search"]
+        if failed:
+            why.append(f"{', '.join(failed)} failed")
+        if skipped:
+            why.append(f"{', '.join(skipped)} skipped for the rate budget")
+        bundle.coverage_gaps.append(f"{_ONLINE_GAP}: {'; '.join(why)}")

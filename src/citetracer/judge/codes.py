@@ -591,8 +591,8 @@ def p1_unverified(ctx: JudgeContext) -> Finding | None:
         works = "; ".join(_cite(a.candidate) for a in known[:2])
         return Finding(
             "P1",
-            f"no record with this title, and the sources searched do not cover this venue{gaps} "
+            f"no record with this title, and its absence is not proof here{gaps} "
             f"(works of the cited authors that were found: {works})",
             evidence=[a.candidate for a in known[:2]],
         )
-    return Finding("P1", f"no record found, and the sources searched do not cover this venue{gaps}")
+    return Finding("P1", f"no record found, and its absence is not proof here{gaps}")

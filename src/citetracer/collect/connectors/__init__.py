@@ -12,12 +12,13 @@ concurrency, the cited URLs it resolves, whether the Scholar Connectors ask it).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from typing import Any, Protocol
 
 from citetracer.collect.http import Call, SourceFailure
 from citetracer.normalize.names import parse_person
-from citetracer.normalize.text import canonical_arxiv, canonical_doi, parse_year
+from citetracer.normalize.text import canonical_arxiv, canonical_doi, latex_to_text, parse_year
 from citetracer.records import Candidate, Person, Reference
 
 #: Characters left unescaped when an identifier goes into a URL path (DOIs keep their slashes).
@@ -127,10 +128,25 @@ def candidate(
     )
 
 
+_MARKUP = re.compile(r"[{}$\\^_~]")
+
+
 def query_of(reference: Reference) -> str | None:
-    """The search text for a citation: its title (what every service indexes best)."""
-    title = (reference.title or "").strip()
+    """The search text for a citation: its title (what every service indexes best), LaTeX rendered and
+    markup characters dropped, so that "{BERT}: Pre-training of ..." and "$k$-means" find their works."""
+    title = _MARKUP.sub(" ", latex_to_text(reference.title or "")).strip()
     return " ".join(title.split())[:300] or None
+
+
+def count_of(value: Any) -> int | None:
+    """A service's hit count as an int (DBLP sends it as a string), or None when it sends none."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str) and value.strip().isdigit():
+        return int(value.strip())
+    return None
 
 
 def first_author(reference: Reference) -> str | None:

@@ -14,6 +14,7 @@ from citetracer.collect.connectors import (
     SAFE,
     SEARCH_ROWS,
     candidate,
+    count_of,
     envelope,
     first_author,
     no_record,
@@ -112,4 +113,5 @@ class Crossref:
         }
         data = await call.json("works", params, search=True)
         items = envelope(self.name, data, "message", "items") or []
+        call.total = count_of(data["message"].get("total-results"))
         return [c for c in (from_work(i) for i in items) if c]

@@ -9,7 +9,15 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from citetracer.collect.connectors import SEARCH_ROWS, SearchOnly, candidate, envelope, people, query_of
+from citetracer.collect.connectors import (
+    SEARCH_ROWS,
+    SearchOnly,
+    candidate,
+    count_of,
+    envelope,
+    people,
+    query_of,
+)
 from citetracer.collect.http import Call
 from citetracer.normalize.text import canonical_arxiv
 from citetracer.records import Candidate, Reference
@@ -88,5 +96,7 @@ class Dblp(SearchOnly):
         if not query:
             return []
         data = await call.json("search/publ/api", {"q": query, "format": "json", "h": SEARCH_ROWS}, search=True)
-        hits = (envelope(self.name, data, "result", "hits") or {}).get("hit") or []
+        found = envelope(self.name, data, "result", "hits") or {}
+        call.total = count_of(found.get("@total")) if isinstance(found, dict) else None
+        hits = found.get("hit") or []
         return [c for c in (from_hit(h) for h in hits if isinstance(h, dict)) if c]

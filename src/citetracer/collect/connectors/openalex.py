@@ -12,6 +12,7 @@ from citetracer.collect.connectors import (
     SAFE,
     SEARCH_ROWS,
     candidate,
+    count_of,
     envelope,
     no_record,
     people,
@@ -86,4 +87,5 @@ class OpenAlex:
         if not query:
             return []
         data = await call.json("works", self._params(call, search=query, **{"per-page": SEARCH_ROWS}), search=True)
+        call.total = count_of((data.get("meta") or {}).get("count") if isinstance(data, dict) else None)
         return [c for c in (from_work(w) for w in envelope(self.name, data, "results") or []) if c]

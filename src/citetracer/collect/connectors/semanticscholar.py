@@ -12,6 +12,7 @@ from citetracer.collect.connectors import (
     SAFE,
     SEARCH_ROWS,
     candidate,
+    count_of,
     envelope,
     no_record,
     people,
@@ -87,5 +88,5 @@ class SemanticScholar:
             return []
         self._prepare(call)
         data = await call.json("paper/search", {"query": query, "limit": SEARCH_ROWS, "fields": FIELDS}, search=True)
-        envelope(self.name, data, "total")  # an empty result has no "data" at all
+        call.total = count_of(envelope(self.name, data, "total"))  # an empty result has no "data" at all
         return [c for c in (from_paper(p) for p in data.get("data") or []) if c]
