@@ -13,8 +13,8 @@ Every run starts from an EMPTY store, so all evidence comes from the services' a
   Crossref/DataCite but not from OpenAlex: one broad index lacking a real paper must not make
   it Hallucinated (the other still has it).
 - non-scholarly: real citations of software, datasets, models, reports, theses and books
-  (the .bib entries of that kind in ../shared/pdfs/ml gold) against a fake web that holds
-  none of them: none may turn Hallucinated.
+  (the .bib entries of that kind in ../shared/pdfs/ml gold) against a fake web whose search
+  indexes hold none of them (their DOIs resolve, as real DOIs do): none may turn Hallucinated.
 - citeaudit: the citation strings of ../shared/data/citeaudit/citeaudit-dev.jsonl (one half,
   by --part) against a fake web serving world.jsonl plus a record made from each REAL string by
   our own field parser (an approximation of the real services' records: a real string's record
@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import sys
 import tempfile
 import time
@@ -174,7 +175,8 @@ def non_scholarly_refs() -> list[Reference]:
         for g in json.loads(gold.read_text())["references"]:
             raw = (g.get("raw") or "").strip()
             kind = raw[1 : raw.find("{")].strip().lower() if raw.startswith("@") else ""
-            if kind in NON_SCHOLARLY:
+            # arXiv preprints filed as @misc are scholarly works every broad index holds: not this set.
+            if kind in NON_SCHOLARLY and not re.search(r"eprint|arxiv|journal\s*=", raw, re.IGNORECASE):
                 refs.extend(read_text(raw, ".bib").references)
     return refs
 
@@ -208,7 +210,7 @@ def citeaudit(world: Path, part: str, share: float, tmp: Path, errors: int) -> d
         refs.append(ref)
     served = tmp / "citeaudit-world.jsonl"
     reals = [i for i, r in enumerate(rows) if r["label"] == "real"]
-    keep = set(reals[: int(round(share * len(reals)))]) if share < 1 else set(reals)
+    keep = set(reals[: round(share * len(reals))]) if share < 1 else set(reals)
     with served.open("w") as fh:
         fh.write(world.read_text())
         for i in sorted(keep):
@@ -304,7 +306,17 @@ def main() -> int:
                     show_errors(entries, res, args.errors)
         if "non-scholarly" in runs:
             ns = non_scholarly_refs()
-            with FakeWeb(args.world) as web:
+            # Their DOIs resolve (doi.org, and the registration agency) as real ones do; no search index
+            # holds them.
+            ns_world = tmp / "ns-world.jsonl"
+            with ns_world.open("w") as fh:
+                fh.write(args.world.read_text())
+                for i, r in enumerate(ns):
+                    if r.doi and r.title:
+                        agency = "datacite" if r.doi.startswith(("10.48550/", "10.5281/")) else "crossref"
+                        rec = {**(record_of(r, f"ns{i}") or {}), "services": ["doi", agency]}
+                        fh.write(json.dumps(rec) + "\n")
+            with FakeWeb(ns_world) as web:
                 res, secs = check_online(web, ns, tmp / "ns.sqlite")
             counts = Counter(r.verdict.class_ for r in res)
             print(

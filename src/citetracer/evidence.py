@@ -54,6 +54,9 @@ class EvidenceBundle:
     #: evidence (collect/memory.py for the store, collect/scholar.py online); the notes say how,
     #: the gaps why not (the venue-year the store lacks, a mirror's snapshot date).
     covered: bool = False
+    #: The local store covers the cited venue-year (a complete source holds all of it): absence from
+    #: the store is evidence for whatever the venue publishes.
+    store_covered: bool = False
     coverage_notes: list[str] = field(default_factory=list)
     coverage_gaps: list[str] = field(default_factory=list)
     #: The local store is declared complete (--closed-world): what it does not know does not exist.

@@ -135,7 +135,9 @@ def test_absence_is_asked_of_two_broad_indexes_whatever_the_specialists_do(web: 
     second = outcome(r, "semanticscholar")
     assert second.status == "answered" and "second broad index" in (second.detail or "")
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H1")
-    assert "openalex, semanticscholar answered a title search" in (r.verdict.basis or "")
+    assert "openalex, semanticscholar (complete for proceedings papers) answered a title search" in (
+        r.verdict.basis or ""
+    )
     # A real citation the first broad index finds costs no second one.
     assert real.verdict.class_ == "Real"
     assert not {o.source for o in real.cost.sources if o.status == "answered"} & {"semanticscholar", "crossref"}

@@ -148,7 +148,7 @@ def test_each_hallucinated_code_needs_its_own_evidence(store: Store) -> None:
         near_miss = only(run_check(store, H1_NEIGHBOURS, closed_world=True, llm=llm(fake)))
         fake.add(contradiction, judger("Hallucinated", "H6", ["C1"], ["title"]))
         chimera = only(run_check(store, H1_NEIGHBOURS, closed_world=True, llm=llm(fake)))
-    assert near_miss.verdict.code == "H1" and "75% similar" in near_miss.verdict.rationale
+    assert near_miss.verdict.code == "H1" and "85% similar" in near_miss.verdict.rationale
     assert chimera.verdict.code == "H1" and "two different real works" in chimera.verdict.rationale
 
 

@@ -53,9 +53,9 @@ def test_no_evidence_in_an_uncovered_search_is_potential_never_an_accusation() -
 
 
 def test_a_failed_source_makes_an_absence_unverified() -> None:
-    covered = EvidenceBundle(covered=True, coverage_notes=["the store holds NeurIPS 2017"])
+    covered = EvidenceBundle(covered=True, store_covered=True, coverage_notes=["the store holds NeurIPS 2017"])
     assert judge(context(cite(), [], covered)).code == "H1"
-    failed = EvidenceBundle(covered=True, coverage_notes=["the store holds NeurIPS 2017"])
+    failed = EvidenceBundle(covered=True, store_covered=True, coverage_notes=["the store holds NeurIPS 2017"])
     failed.outcomes.append(SourceOutcome(source="crossref", status="failed", detail="HTTP 503"))
     v = judge(context(cite(), [], failed))
     assert (v.class_, v.code) == ("Potential", "P1") and "crossref failed" in v.rationale

@@ -145,7 +145,7 @@ class MemoryStage:
         else:
             count, note = self.store.venue_year_coverage(key, reference.year)
             if count >= MIN_VENUE_RECORDS:
-                bundle.covered = True
+                bundle.covered = bundle.store_covered = True
                 bundle.coverage_notes.append(note)
             else:
                 bundle.coverage_gaps.append(f"'{reference.venue}' {reference.year or ''}: {note}".replace(" :", ":"))

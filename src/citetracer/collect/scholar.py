@@ -32,9 +32,11 @@ from citetracer.collect.consult import consult
 from citetracer.collect.http import HttpClient, UsesHttp
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle, budget_end, is_budget_skip
-from citetracer.match.rules import title_form
+from citetracer.normalize.kinds import SCHOLARLY_KINDS, work_kind
+from citetracer.normalize.text import title_form
+from citetracer.normalize.venues import is_preprint
 from citetracer.records import Reference, SourceOutcome
-from citetracer.sources import BROAD, SOURCES, Source
+from citetracer.sources import BROAD, SOURCES, Source, source_facts
 from citetracer.thresholds import BROAD_QUORUM
 
 
@@ -50,6 +52,9 @@ BROAD_CHAIN = ("openalex", "semanticscholar", "crossref")
 _ANSWERED = " answered a title search"
 _ONLINE_GAP = f"absence online needs {BROAD_QUORUM} broad indexes"
 SECOND_BROAD = "a second broad index: the first found no record with the cited title"
+VENUE_WITNESS = "a witness of the cited venue: the records found are preprints only"
+#: Broad indexes that list computer-science venue-years whole (Semantic Scholar ingests DBLP).
+VENUE_WITNESS_ORDER = ("semanticscholar",)
 
 
 class ScholarStage(UsesHttp):
@@ -109,17 +114,44 @@ class ScholarStage(UsesHttp):
         title = reference.title or ""
         if any(c.title and title_form(title, c.title) is not None for c in bundle.candidates):
             return None
+        return self._broad_choice(reference, bundle, asked, start_by, ("semanticscholar", "crossref", "openalex"))
+
+    def _broad_choice(
+        self,
+        reference: Reference,
+        bundle: EvidenceBundle,
+        asked: set[str],
+        start_by: float | None,
+        order: tuple[str, ...],
+    ) -> str | None:
+        """The first of `order` not yet consulted, complete for the cited kind of work (Crossref holds no
+        arXiv preprints), whose circuit is closed, preferring one with a turn free within the budget."""
         consulted = {o.source for o in bundle.outcomes if o.status != "skipped"}
+        kind, _ = work_kind(reference)
         # A service whose circuit is open would only add a failure (and a P1): never chosen.
         options = [
             n
-            for n in ("semanticscholar", "crossref", "openalex")
-            if self.settings.sources.get(n) and n not in consulted and n not in asked and self.http.breaker(n).allow()
+            for n in order
+            if self.settings.sources.get(n)
+            and n not in consulted
+            and n not in asked
+            and (kind not in SCHOLARLY_KINDS or kind in source_facts(n).kinds)
+            and self.http.breaker(n).allow()
         ]
         left = None if start_by is None else start_by - time.monotonic()
         free = [n for n in options if left is None or self.http.turn_within(n, left)]
         pick = free or options
         return pick[0] if pick else None
+
+    @staticmethod
+    def _only_preprints(reference: Reference, bundle: EvidenceBundle) -> bool:
+        """Whether every record with the cited title is a preprint while the citation names a published
+        venue: whether the work appeared there is for a source listing that venue whole to say."""
+        if not reference.venue or is_preprint(reference.venue):
+            return False
+        title = reference.title or ""
+        same = [c for c in bundle.candidates if c.title and title_form(title, c.title) is not None]
+        return bool(same) and all(is_preprint(c.venue or c.venue_full) or c.type == "preprint" for c in same)
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
         """Ask this tier's chosen connectors in parallel for the citation's title, each recorded as answered, failed or
@@ -159,12 +191,17 @@ class ScholarStage(UsesHttp):
                     if results[substitute]:
                         break
         if self.broad and not self.settings.online.connectors:
-            # Nothing close to the cited title: absence is in sight, and it needs two broad indexes.
-            second_broad = self._second_broad(reference, bundle, asked, None)
-            if second_broad is not None:
-                asked.add(second_broad)
-                available = available | {second_broad}
-                results[second_broad] = await self._ask(second_broad, reference, bundle, deadline, SECOND_BROAD, None)
+            # No record with the cited title: absence is in sight, and it needs two broad indexes. Or only
+            # preprints of it, while the citation names a published venue: a witness of that venue.
+            extra = self._second_broad(reference, bundle, asked, None)
+            why = SECOND_BROAD
+            if extra is None and self._only_preprints(reference, bundle):
+                extra = self._broad_choice(reference, bundle, asked, None, VENUE_WITNESS_ORDER)
+                why = VENUE_WITNESS
+            if extra is not None:
+                asked.add(extra)
+                available = available | {extra}
+                results[extra] = await self._ask(extra, reference, bundle, deadline, why, None)
         for name in sorted(available - asked):
             bundle.outcomes.append(SourceOutcome(source=name, status="skipped", detail="not chosen for this citation"))
         self._coverage(bundle)

@@ -11,9 +11,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from citetracer.data import lexicon
-from citetracer.judge.context import NON_SCHOLARLY_TYPES, UNINDEXED_TYPES, JudgeContext, known_registrants
-from citetracer.judge.facts import FABRICATED, GAP, PREPRINT, SAME, UNCONFIRMABLE, author_fact, venue_fact
+from citetracer.judge.context import JudgeContext, known_registrants
+from citetracer.judge.facts import (
+    FABRICATED,
+    GAP,
+    PREPRINT,
+    SAME,
+    UNCONFIRMABLE,
+    author_fact,
+    venue_fact,
+    venue_witness,
+)
 from citetracer.match.rules import MINOR_FIELDS, Assessment
+from citetracer.normalize.kinds import NON_SCHOLARLY_KINDS, SCHOLARLY_KINDS, work_kind
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix, tokens
 from citetracer.normalize.venues import is_preprint, venue_id, venue_kind
 from citetracer.records import Candidate, FieldComparison, FieldStatus, Reference
@@ -128,6 +138,11 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
                 "proceedings are dated a year apart"
             )
         return None  # a journal's or an undated venue's year off by one, without version evidence: P3
+    if name == "title" and ctx.renamed(work) and work.status("arxiv_id") == M:
+        return (
+            f"the cited arXiv id names {_cite(work.candidate)} under another title: arXiv papers are renamed "
+            "between versions"
+        )
     if name == "authors":
         listed = author_fact(ctx, work) if work.authors is not None else None
         if listed is not None and listed.prefix and work.authors is not None and not work.authors.given_conflicts:
@@ -210,7 +225,7 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
         # A venue the sources do not cover may hold a second version (a journal extension with
         # the same title): only an unknown venue, or a covered one, contradicts the citation.
         if kind in ("fabricated-venue", "other-conference") or (
-            kind in ("other-venue", "preprint-as-published") and ctx.bundle.covered
+            kind in ("other-venue", "preprint-as-published") and venue_witness(ctx)[0]
         ):
             reasons.append(reason)
             fields.append("venue")
@@ -404,7 +419,7 @@ def h5_doi(ctx: JudgeContext) -> Finding | None:
     work = ctx.work
     versions = ctx.versions_of(work) if work else []
     holders = [a for a in ctx.assessments if canonical_doi(a.candidate.doi) == doi]
-    if holders and not any(h.same_title or h.title_similarity >= 0.9 for h in holders):
+    if holders and not any(h.same_title or h.title_similarity >= 0.9 or ctx.version_by_identifier(h) for h in holders):
         h = holders[0]
         reason = f"the DOI {doi} resolves to a different work, {_cite(h.candidate)}"
         return Finding("H5", reason, fields=["doi"], evidence=[h.candidate])
@@ -432,7 +447,7 @@ def h5_arxiv(ctx: JudgeContext) -> Finding | None:
     work = ctx.work
     versions = ctx.versions_of(work) if work else []
     holders = [a for a in ctx.assessments if canonical_arxiv(a.candidate.arxiv_id) == arxiv]
-    if holders and not any(h.same_title or h.title_similarity >= 0.9 for h in holders):
+    if holders and not any(h.same_title or h.title_similarity >= 0.9 or ctx.renamed(h) for h in holders):
         reason = f"arXiv:{arxiv} is a different work, {_cite(holders[0].candidate)}"
         return Finding("H5", reason, fields=["arxiv_id"], evidence=[holders[0].candidate])
     if not holders and versions and any(v.status("arxiv_id") == X for v in versions):
@@ -445,6 +460,8 @@ def h2_near_miss(ctx: JudgeContext) -> Finding | None:
     """No work has this title, but the same authors wrote one with a nearly identical title."""
     if ctx.title_matches or not ctx.reference.title:
         return None
+    if ctx.work is not None:
+        return None  # the cited identifier names this work under another title: a version, not a near miss
     for a in sorted(ctx.assessments, key=lambda x: x.title_similarity, reverse=True):
         if a.title_similarity < NEAR_MISS_SIMILARITY:
             break
@@ -535,8 +552,8 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
     if conflict is not None and conflict[0] in ("unconfirmable", "unrecognised"):
         parts.append((f"the venue is not confirmed: {conflict[1]}", "venue"))
     elif conflict is not None and conflict[0] in ("other-venue", "preprint-as-published"):
-        uncovered = "" if ctx.bundle.covered else "; the sources searched do not cover that venue"
-        parts.append((f"{conflict[1]}{uncovered}", "venue"))
+        witnessed, why = venue_witness(ctx)
+        parts.append((f"{conflict[1]}{'' if witnessed else f'; {why}'}", "venue"))
     return ambiguous(work, parts)
 
 
@@ -560,16 +577,13 @@ def p3_unsettled(ctx: JudgeContext) -> Finding:
 
 
 def p2_non_scholarly(ctx: JudgeContext) -> Finding | None:
-    """P2: software, data, a web page or a standard, which bibliographic sources do not index (unless a record has its
-    title).
-    """
-    ref = ctx.reference
+    """P2: software, data, a model, a web page or a standard, which bibliographic sources do not index
+    whole (unless a record has its title): confirmed through its URL or the web, if at all."""
     if ctx.title_matches:
         return None
-    if ref.type in NON_SCHOLARLY_TYPES or (ref.url and not ref.doi and not ref.venue and not ref.arxiv_id):
-        return Finding(
-            "P2", "a non-scholarly item (software, data or web page) that bibliographic sources do not index"
-        )
+    kind, why = work_kind(ctx.reference)
+    if kind in NON_SCHOLARLY_KINDS:
+        return Finding("P2", f"a {kind} ({why}), which bibliographic sources do not index whole")
     return None
 
 
@@ -581,8 +595,9 @@ def p1_unverified(ctx: JudgeContext) -> Finding | None:
         return None
     if ctx.failed_sources:
         return Finding("P1", f"no record found, but {', '.join(sorted(set(ctx.failed_sources)))} failed to answer")
-    if ctx.reference.type in UNINDEXED_TYPES:
-        return Finding("P1", f"no record found; a {ctx.reference.type} is often not indexed")
+    kind, why = work_kind(ctx.reference)
+    if kind not in SCHOLARLY_KINDS and kind != "unknown":
+        return Finding("P1", f"no record found; a {kind} ({why}) is not held whole by any index searched")
     if ctx.bundle.covered:
         return None  # the search covers it: an absence the gate did not admit as proof says why itself
     gaps = f" ({'; '.join(ctx.bundle.coverage_gaps)})" if ctx.bundle.coverage_gaps else ""

@@ -10,8 +10,10 @@ from citetracer.data import lines
 from citetracer.evidence import EvidenceBundle
 from citetracer.match.rules import Assessment
 from citetracer.normalize.venue_kb import VenueKB
-from citetracer.records import Candidate, Reference
-from citetracer.thresholds import SAME_PEOPLE_OVERLAP
+from citetracer.records import Candidate, FieldStatus, Reference
+from citetracer.thresholds import SAME_AUTHORS_OVERLAP, SAME_PEOPLE_OVERLAP, VERSION_TITLE_SIMILARITY
+
+M = FieldStatus.MATCH
 
 #: Entry kinds the bibliographic indexes do not cover well: absence is not evidence for them.
 UNINDEXED_TYPES = frozenset(
@@ -58,10 +60,31 @@ class JudgeContext:
 
     @cached_property
     def work(self) -> Assessment | None:
-        """The real work this citation most plausibly means, identified by title or identifier."""
+        """The real work this citation most plausibly means: identified by its title, or else by the cited
+        identifier on a record of the cited authors under another of its titles (`renamed`)."""
         if self.title_matches:
             return max(self.title_matches, key=lambda a: (a.authors.overlap if a.authors else 0.0, a.identity))
-        return None
+        renamed = [a for a in self.assessments if self.renamed(a)]
+        return max(renamed, key=lambda a: a.identity) if renamed else None
+
+    def renamed(self, a: Assessment) -> bool:
+        """Whether `a` is the cited work under another title: the record the cited arXiv id names, by the
+        cited authors, with a title at least half alike (papers are renamed between arXiv versions,
+        "MACE-OFF23: ..." becoming "MACE-OFF: ...", and an arXiv id names one work). A DOI names one
+        published version whose title is fixed: a title one word off it is a near miss (H2)."""
+        arxiv_doi = a.fields.get("doi") is not None and a.status("doi") == M and a.fields["doi"].note == "arXiv DOI"
+        if a.same_title or (a.status("arxiv_id") != M and not arxiv_doi):
+            return False
+        return self.version_by_identifier(a)
+
+    def version_by_identifier(self, a: Assessment) -> bool:
+        """Whether the record a cited identifier names is by the cited authors with a title at least half
+        alike: another version of the cited work (renamed, or a conference paper and its journal
+        extension), not a different work."""
+        cmp = a.authors
+        if cmp is None or cmp.overlap < SAME_AUTHORS_OVERLAP or cmp.matched + cmp.variants < min(2, cmp.cited):
+            return False
+        return a.title_similarity >= VERSION_TITLE_SIMILARITY
 
     def versions_of(self, work: Assessment) -> list[Assessment]:
         """Renderings of the same work: same record, or same title and (nearly) the same authors.
@@ -78,7 +101,7 @@ class JudgeContext:
         out = []
         for a in self.assessments:
             same_record = bool(a.candidate.work) and a.candidate.work == work.candidate.work
-            if same_record or (a.same_title and _same_people(a.candidate, work.candidate)):
+            if same_record or (a.same_title and same_people(a.candidate, work.candidate)):
                 out.append(a)
         return out
 
@@ -88,7 +111,8 @@ class JudgeContext:
         return self.bundle.failed_sources
 
 
-def _same_people(a: Candidate, b: Candidate) -> bool:
+def same_people(a: Candidate, b: Candidate) -> bool:
+    """Whether two records name (nearly) the same people: versions of one work."""
     from citetracer.normalize.names import compare_author_lists
 
     if not a.authors or not b.authors:

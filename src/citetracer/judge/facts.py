@@ -10,29 +10,36 @@ new kind of gap is fixed where the fact is made and not in every code:
   none), what each venue of the identified work is, and how they relate;
 - authors: whether the record holds its author list whole (its source says so, or the list
   is short and unmarked), which cited names match no record author under any variant,
-  and which record authors the citation omits.
+  and which record authors the citation omits;
+- kind: what kind of work the citation names (journal article, proceedings paper, preprint,
+  book, thesis, report, software, dataset, model, web page, standard), since a source's
+  silence is evidence only for the kinds it is complete for (data/source_facts.tsv);
+- absence: whether the search proves the cited work absent: the store covers its venue-year,
+  or enough broad indexes complete for its kind answered a title search;
+- specificity: whether a title names one work, from what was searched: no other work of that
+  title among the records the store and the services returned, and few titles holding all its
+  words in a store with a complete source.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
-from citetracer.data import lexicon
-from citetracer.judge.context import JudgeContext
+from citetracer.data import lines
+from citetracer.judge.context import JudgeContext, same_people
 from citetracer.match.rules import Assessment
+from citetracer.normalize.kinds import KIND_NAMES, PUBLISHER_WORDS, SCHOLARLY_KINDS, work_kind
 from citetracer.normalize.names import compare_author_lists, name_keys
-from citetracer.normalize.text import tokens
+from citetracer.normalize.text import title_words, tokens
 from citetracer.normalize.venue_kb import LIST_NAMES, Venue, close_names, venue_keys
-from citetracer.normalize.venues import is_preprint, spells, venue_kind
+from citetracer.normalize.venues import is_preprint, spells, venue_id, venue_kind
 from citetracer.records import Candidate, FieldStatus, Person
-from citetracer.sources import source_facts
+from citetracer.sources import BROAD, source_facts
+from citetracer.thresholds import BROAD_QUORUM, SHARED_TITLES, SPECIFIC_TITLE_WORDS
 
 M, X, MISSING = FieldStatus.MATCH, FieldStatus.MISMATCH, FieldStatus.MISSING
 
-#: Words of a "venue" that is really a publisher, a society or a place of publication.
-_PUBLISHER_WORDS = lexicon.words("publisher") | frozenset(
-    "acm ieee association for computing machinery inc ltd press publishing publishers society institute llc".split()
-)
 #: How the cited venue relates to the work's venues.
 SAME, PREPRINT, UNCONFIRMABLE, GAP, FABRICATED, DIFFERENT = (
     "same",
@@ -42,6 +49,130 @@ SAME, PREPRINT, UNCONFIRMABLE, GAP, FABRICATED, DIFFERENT = (
     "fabricated",
     "different",
 )
+
+
+@dataclass(frozen=True)
+class AbsenceFact:
+    """Whether the search proves the cited work absent, and on what; or the gap that keeps it from it."""
+
+    proven: bool
+    basis: str
+
+
+def absence_fact(ctx: JudgeContext) -> AbsenceFact:
+    """Absence is proof where the store covers the cited venue-year (a complete source for it), or
+    where BROAD_QUORUM broad indexes complete for the cited kind of work answered a title search and
+    none failed; a kind no index holds whole (software, data, reports, theses, books, web pages) is
+    never proven absent (DESIGN.md, "Accuse on what a source knows")."""
+    bundle = ctx.bundle
+    if bundle.closed_world:
+        return AbsenceFact(True, "; ".join(bundle.coverage_notes))
+    if ctx.failed_sources:
+        return AbsenceFact(False, f"{', '.join(sorted(set(ctx.failed_sources)))} failed to answer")
+    if not bundle.covered:
+        gaps = "; ".join(bundle.coverage_gaps) or "the sources searched do not cover this venue in that year"
+        return AbsenceFact(False, gaps)
+    kind, why = work_kind(ctx.reference)
+    if bundle.store_covered:
+        return AbsenceFact(True, "; ".join(bundle.coverage_notes))
+    complete = [s for s in sorted(bundle.broad_answered) if kind in source_facts(s).kinds]
+    if kind not in SCHOLARLY_KINDS:
+        return AbsenceFact(False, f"the cited work is a {kind} ({why}), which no index holds whole")
+    if len(complete) < BROAD_QUORUM:
+        answered = ", ".join(sorted(bundle.broad_answered))
+        return AbsenceFact(
+            False, f"of the broad indexes that answered ({answered}), too few hold all {KIND_NAMES[kind]}"
+        )
+    return AbsenceFact(True, f"{', '.join(complete)} (complete for {KIND_NAMES[kind]}) answered a title search")
+
+
+#: Words that do not make a title specific to one work.
+_TITLE_STOP = frozenset("a an the of for and in on to with by from at via its is are as or into using".split())
+
+
+def content_words(title: str | None) -> list[str]:
+    """A title's words without the stop words that make no title specific."""
+    return [w for w in title_words(title or "") if w not in _TITLE_STOP]
+
+
+@dataclass(frozen=True)
+class Specificity:
+    """Whether a work's title names that one work, and what says so."""
+
+    specific: bool
+    basis: str
+
+
+def title_specificity(
+    ctx: JudgeContext, work: Assessment, words: int = SPECIFIC_TITLE_WORDS, shared: int = SHARED_TITLES
+) -> Specificity:
+    """Whether the work's title names one work (at least `words` content words, no other work of that
+    title among the records found, and at most `shared` stored titles holding all its words where the
+    store holds a complete source). Learned from what was searched: the services' top answers rank
+    a work of the very same title first, so one not among them is not there to find."""
+    content = content_words(work.candidate.title)
+    if len(content) < words:
+        return Specificity(False, f"the title '{work.candidate.title}' is short: many works may share it")
+    others = [
+        a
+        for a in ctx.assessments
+        if a.same_title and a.candidate.work != work.candidate.work and not same_people(a.candidate, work.candidate)
+    ]
+    if others:
+        named = "; ".join(f"[{a.candidate.source}:{a.candidate.id}]" for a in others[:3])
+        return Specificity(False, f"other works have this title ({named})")
+    parts = []
+    if ctx.bundle.closed_world or ctx.complete_sources():
+        n = ctx.titles_sharing(content)
+        if n > shared:
+            return Specificity(False, f"the local store holds {n} titles with all of its {len(content)} content words")
+        parts.append(f"the local store holds {n} title(s) with all of its {len(content)} content words")
+    answered = [o for o in ctx.bundle.outcomes if o.status == "answered" and o.source in BROAD]
+    for o in answered:
+        hits = f" ({o.hits} hits)" if o.hits is not None else ""
+        parts.append(f"{o.source}'s answer to a title search{hits} has no other work of this title")
+    return Specificity(True, "; ".join(parts) or "no other work of this title is among the records found")
+
+
+#: Sources that list whole venue-years of the computer-science venues DBLP indexes: DBLP itself, and
+#: Semantic Scholar, which ingests DBLP and merges a paper's preprint and published versions.
+VENUE_WITNESSES = ("dblp", "semanticscholar")
+
+
+@cache
+def _dblp_venues() -> frozenset[str]:
+    """The venue table's ids of the computer-science venues DBLP indexes (data/connector_routes.tsv)."""
+    out: set[str] = set()
+    for line in lines("connector_routes.tsv"):
+        rule, values, connectors, _ = line.split("\t")
+        if rule == "venue" and "dblp" in connectors.split("|"):
+            out.update(values.split("|"))
+    return frozenset(out)
+
+
+def venue_witness(ctx: JudgeContext) -> tuple[bool, str]:
+    """Whether a source that lists the cited venue-year whole was searched (so that a work it does not
+    place there did not appear there), and which: the store covering that venue-year, or online DBLP or
+    Semantic Scholar answering a title search for a computer-science venue they index whole. One
+    index's record typed "preprint" says nothing of where else the work appeared."""
+    bundle = ctx.bundle
+    if bundle.closed_world:
+        return True, "the local store is declared complete"
+    if bundle.store_covered:
+        return True, "; ".join(bundle.coverage_notes)
+    cited = venue_id(ctx.reference.venue)
+    if cited is None or cited.removesuffix("-workshop") not in _dblp_venues():
+        return False, f"no source searched lists every paper of '{ctx.reference.venue}'"
+    if ctx.reference.year is not None and ctx.reference.year > ctx.today_year:
+        return False, f"{ctx.reference.year} has not come yet"
+    answered = [
+        o.source
+        for o in bundle.outcomes
+        if o.status == "answered" and o.source in VENUE_WITNESSES and o.hits is not None
+    ]
+    if answered:
+        return True, f"{', '.join(sorted(set(answered)))}, which list its venue-years whole, answered a title search"
+    return False, "neither dblp nor semanticscholar, which list its venue-years whole, answered a title search"
 
 
 #: An author list this long, from a source that does not hold lists whole, may have been cut.
@@ -142,7 +273,7 @@ def not_a_venue(cited: str) -> str | None:
     if not venue_keys(cited):
         return f"'{cited}' is a number or a range, not a venue"
     words = set(tokens(cited))
-    if words and words <= _PUBLISHER_WORDS | {"and", "of", "the"}:
+    if words and words <= PUBLISHER_WORDS | {"and", "of", "the"}:
         return f"'{cited}' names a publisher, not a venue"
     return None
 

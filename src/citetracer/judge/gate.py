@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from citetracer.judge.codes import Finding, is_book, record_is_book, venue_conflict
 from citetracer.judge.context import JudgeContext
-from citetracer.judge.facts import author_fact
+from citetracer.judge.facts import absence_fact, author_fact, content_words, title_specificity
 from citetracer.match.rules import Assessment
 from citetracer.normalize.names import particles, surname_keys
 from citetracer.normalize.text import title_similarity, title_words
@@ -36,6 +36,7 @@ from citetracer.thresholds import (
     LONG_LIST,
     LONG_LIST_MATCHED,
     NEAR_MISS_CERTAIN,
+    RENAMED_TITLE_SIMILARITY,
     SAME_AUTHORS_OVERLAP,
     SAME_PEOPLE_OVERLAP,
     SHARED_TITLES,
@@ -48,8 +49,6 @@ from citetracer.thresholds import (
 
 M, X = FieldStatus.MATCH, FieldStatus.MISMATCH
 
-#: Words that do not make a title specific to one work.
-_TITLE_STOP = frozenset("a an the of for and in on to with by from at via its is are as or into using".split())
 #: Venues that publish a paper once: the same paper in another year of one is no later version of it
 #: (a journal prints reviews, errata and replies under a work's title in later volumes).
 _ONCE = frozenset({"conference", "workshop"})
@@ -69,11 +68,6 @@ def _admit(basis: str) -> Decision:
 
 def _withhold(reason: str) -> Decision:
     return Decision(False, reason)
-
-
-def content_words(title: str | None) -> list[str]:
-    """A title's words without the stop words that make no title specific."""
-    return [w for w in title_words(title or "") if w not in _TITLE_STOP]
 
 
 def _label(a: Assessment) -> str:
@@ -138,22 +132,11 @@ def _whole_title(ctx: JudgeContext, work: Assessment) -> str | None:
     return None
 
 
-def _title_shared(ctx: JudgeContext, work: Assessment) -> bool:
-    """Another stored work has the same title by other people: the title alone does not identify one."""
-    from citetracer.judge.context import _same_people
-
-    return any(
-        a.same_title and a.candidate.work != work.candidate.work and not _same_people(a.candidate, work.candidate)
-        for a in ctx.assessments
-    )
-
-
 def _specific(
     ctx: JudgeContext, work: Assessment, words: int = SPECIFIC_TITLE_WORDS, shared: int = SHARED_TITLES
 ) -> bool:
-    """Whether the work's title is rare enough to name one work (see SPECIFIC_TITLE_WORDS)."""
-    content = content_words(work.candidate.title)
-    return len(content) >= words and ctx.titles_sharing(content) <= shared and not _title_shared(ctx, work)
+    """Whether the work's title is rare enough to name one work (judge/facts.py: title_specificity)."""
+    return title_specificity(ctx, work, words, shared).specific
 
 
 def _years_agree(ctx: JudgeContext, work: Assessment) -> bool:
@@ -213,17 +196,40 @@ def _identified(ctx: JudgeContext, work: Assessment, *, need_authors: bool) -> t
 
 
 def _h1(ctx: JudgeContext, f: Finding) -> Decision:
-    if ctx.failed_sources:
-        return _withhold(f"{', '.join(sorted(set(ctx.failed_sources)))} failed to answer")
-    if not ctx.bundle.covered:
-        return _withhold("the sources searched do not cover this venue in that year")
+    absence = absence_fact(ctx)
+    if not absence.proven:
+        return _withhold(absence.basis)
     shape = _ref_looks_cited(ctx) or _raw_trouble(ctx)
     if shape:
         return _withhold(shape)
     garbled = next((a for a in ctx.assessments if a.candidate.title and _garbled_copy(ctx, a.candidate.title)), None)
     if garbled is not None:
         return _withhold(f"the cited title is that of {_label(garbled)} with numbers or stray letters inside")
-    return _admit(f"absence where the search covers the citation ({'; '.join(ctx.bundle.coverage_notes)})")
+    renamed = None if ctx.bundle.closed_world else _another_title_of_theirs(ctx)
+    if renamed is not None:
+        return _withhold(
+            f"the cited authors' {_label(renamed)} '{renamed.candidate.title}' ({renamed.candidate.year}) is "
+            f"{renamed.title_similarity:.0%} alike: the work may be cited under another of its titles (papers are "
+            "renamed between versions, and the sources searched show only the latest)"
+        )
+    return _admit(f"absence where the search covers the citation ({absence.basis})")
+
+
+def _another_title_of_theirs(ctx: JudgeContext) -> Assessment | None:
+    """A work of the cited authors, of the cited year (or one off) and venue, whose title is alike enough to
+    be another title of the cited work (a declared-complete store holds every title: never asked there)."""
+    for a in sorted(ctx.assessments, key=lambda x: x.title_similarity, reverse=True):
+        if a.title_similarity < RENAMED_TITLE_SIMILARITY:
+            break
+        cmp = a.authors
+        if cmp is None or cmp.overlap < SAME_PEOPLE_OVERLAP or cmp.matched + cmp.variants < min(2, cmp.cited):
+            continue
+        if a.year_delta is not None and abs(a.year_delta) > VERSION_YEARS:
+            continue
+        if a.status("venue") == X and venue_conflict(ctx, a) is not None:
+            continue
+        return a
+    return None
 
 
 def _h2(ctx: JudgeContext, f: Finding) -> Decision:
@@ -238,8 +244,9 @@ def _h2(ctx: JudgeContext, f: Finding) -> Decision:
             f"the cited authors' work {_label(near)} in the cited venue and year has a nearly identical title "
             f"({near.title_similarity:.0%})"
         )
-    if not ctx.bundle.covered or ctx.failed_sources:
-        return _withhold("the cited title may be another version the sources searched do not cover")
+    absence = absence_fact(ctx)
+    if not absence.proven:
+        return _withhold(f"the cited title may be another version the sources searched do not hold ({absence.basis})")
     if (
         near is None
         or near.authors is None
@@ -250,7 +257,7 @@ def _h2(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold("the similar title is from another year")
     return _admit(
         f"the cited authors' work {_label(near)} of that year has a nearly identical title, and no work has the cited "
-        f"one where the search covers it ({'; '.join(ctx.bundle.coverage_notes)})"
+        f"one where the search covers it ({absence.basis})"
     )
 
 
@@ -271,10 +278,11 @@ def _h3(ctx: JudgeContext, f: Finding) -> Decision:
     why, how = _identified(ctx, work, need_authors=False)
     if why:
         return _withhold(why)
-    if not _years_agree(ctx, work) and not _specific(ctx, work, UNIQUE_TITLE_WORDS, UNIQUE_SHARED):
-        return _withhold("the record is from another year: another work with this title is as likely")
-    if not _venue_agrees(ctx, work):
-        return _withhold("the venue differs too: another work with this title is as likely")
+    unique = title_specificity(ctx, work, UNIQUE_TITLE_WORDS, UNIQUE_SHARED)
+    if not _years_agree(ctx, work) and not unique.specific:
+        return _withhold(f"the record is from another year: another work with this title is as likely ({unique.basis})")
+    if not _venue_agrees(ctx, work) and not unique.specific:
+        return _withhold(f"the venue differs too: another work with this title is as likely ({unique.basis})")
     trouble = _raw_trouble(ctx)
     if trouble:
         return _withhold(trouble)

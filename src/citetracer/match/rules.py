@@ -21,9 +21,8 @@ from citetracer.normalize.text import (
     canonical_doi,
     canonical_pages,
     fold,
-    title_core,
+    title_form,
     title_key,
-    title_key_plain,
     title_similarity,
     title_words,
     tokens,
@@ -99,22 +98,6 @@ class Assessment:
         if self.status("venue") == M:
             score += 0.3
         return score
-
-
-def title_form(cited: str, found: str) -> str | None:
-    """'exact' when equal up to case, punctuation, spacing, hyphenation and markup; 'subtitle' when
-    one is the other without its subtitle; 'qualifier' when equal up to an edition, a bracketed
-    acronym or qualifier, a trailing year, a URL or HTML entities."""
-    if title_key(cited) == title_key(found) or title_key_plain(cited) == title_key_plain(found):
-        return "exact"
-    for short, long_ in ((cited, found), (found, cited)):
-        main = fold(long_).split(":")[0]
-        if ":" in fold(long_) and len(tokens(main)) >= 2 and title_key(main) == title_key(short):
-            return "subtitle"
-    core = title_core(cited)
-    if len(core) >= 12 and core == title_core(found):
-        return "qualifier"
-    return None
 
 
 def _cmp(

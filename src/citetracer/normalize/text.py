@@ -175,6 +175,22 @@ def title_core(value: str) -> str:
     return title_key(text)
 
 
+def title_form(cited: str, found: str) -> str | None:
+    """'exact' when equal up to case, punctuation, spacing, hyphenation and markup; 'subtitle' when
+    one is the other without its subtitle; 'qualifier' when equal up to an edition, a bracketed
+    acronym or qualifier, a trailing year, a URL or HTML entities."""
+    if title_key(cited) == title_key(found) or title_key_plain(cited) == title_key_plain(found):
+        return "exact"
+    for short, long_ in ((cited, found), (found, cited)):
+        main = fold(long_).split(":")[0]
+        if ":" in fold(long_) and len(tokens(main)) >= 2 and title_key(main) == title_key(short):
+            return "subtitle"
+    core = title_core(cited)
+    if len(core) >= 12 and core == title_core(found):
+        return "qualifier"
+    return None
+
+
 def clean_title(value: str) -> str:
     """A display form of a cited title: LaTeX rendered, whitespace collapsed, trailing period dropped."""
     text = latex_to_text(value).strip()

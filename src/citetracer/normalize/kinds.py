@@ -1,0 +1,120 @@
+"""What kind of work a citation names: a journal article, a proceedings paper, a preprint, a book, a
+thesis, a report, software, a dataset, a model, a web page or a standard.
+
+A source's silence is evidence only for the kinds of work it is complete for (data/source_facts.tsv):
+the broad indexes hold journal articles, proceedings papers and preprints whole, and no index holds
+software, datasets, reports, theses, books or web pages whole (DESIGN.md, "Accuse on what a source
+knows"). The kind is read from what the citation itself says, never from what was found.
+"""
+
+from __future__ import annotations
+
+import re
+
+from citetracer.data import lexicon
+from citetracer.normalize.text import canonical_arxiv, tokens
+from citetracer.normalize.venues import is_preprint, venue_kind
+from citetracer.records import Reference
+
+#: Words of a "venue" that is really a publisher, a society or a place of publication.
+PUBLISHER_WORDS = lexicon.words("publisher") | frozenset(
+    "acm ieee association for computing machinery inc ltd press publishing publishers society institute llc".split()
+)
+#: Kinds of work the scholarly indexes hold whole (as data/source_facts.tsv names them).
+SCHOLARLY_KINDS = frozenset({"article", "paper", "preprint"})
+KIND_NAMES = {"article": "journal articles", "paper": "proceedings papers", "preprint": "preprints"}
+#: Kinds named by things other than scholarly works: confirmed by their URL or the web, if at all (P2).
+NON_SCHOLARLY_KINDS = frozenset({"software", "dataset", "model", "web page", "standard"})
+_HOSTS = (
+    (re.compile(r"github\.com|gitlab\.|bitbucket\.org|pypi\.org|cran\.r-project|crates\.io|npmjs\.com"), "software"),
+    (re.compile(r"huggingface\.co/(?!datasets|papers)"), "model"),
+    (re.compile(r"huggingface\.co/datasets|kaggle\.com|zenodo\.org|figshare\.com|dataverse|data\.gov"), "dataset"),
+    (re.compile(r"arxiv\.org|biorxiv\.org|medrxiv\.org|ssrn\.com"), "preprint"),
+    (re.compile(r"doi\.org|aclanthology\.org|openreview\.net|proceedings\.|dl\.acm\.org|ieeexplore"), ""),
+)
+_THESIS = r"\b(ph\.?\s?d\.?|doctoral|master'?s|bachelor'?s)\s+(thesis|dissertation)\b|\bdissertation\b|\bthesis\b"
+_REPORT = r"\btech(nical|\.)?\s+rep(ort|\.)|\bwhite\s*paper\b|\btechnical\s+note\b|\bworking\s+paper\b"
+#: Words that say what a citation names, read outside its title (a title may be about a "library").
+_WORDS = (
+    (re.compile(_THESIS, re.I), "thesis"),
+    (re.compile(_REPORT, re.I), "report"),
+    (re.compile(r"\bmodel\s+card\b|\bsystem\s+card\b|\bhugging\s?face\b", re.I), "model"),
+    (re.compile(r"\b(github|gitlab|software|python package|r package|source code)\b", re.I), "software"),
+    (re.compile(r"\b(dataset|data set|kaggle|zenodo)\b", re.I), "dataset"),
+    (re.compile(r"\b(blog|website|web page|accessed|retrieved)\b", re.I), "web page"),
+    (re.compile(r"\b(iso|iec|ieee std|rfc)\s*\d", re.I), "standard"),
+)
+#: ... and the ones a title itself may carry ("GPT-4 Technical Report", "Llama 3 Model Card").
+_TITLE_WORDS = (
+    (re.compile(_REPORT, re.I), "report"),
+    (re.compile(r"\bmodel\s+card\b|\bsystem\s+card\b", re.I), "model"),
+)
+_TYPE_KINDS = {
+    "phdthesis": "thesis",
+    "mastersthesis": "thesis",
+    "thesis": "thesis",
+    "techreport": "report",
+    "report": "report",
+    "book": "book",
+    "inbook": "book",
+    "incollection": "book",
+    "proceedings": "book",
+    "booklet": "book",
+    "manual": "software",
+    "software": "software",
+    "dataset": "dataset",
+    "online": "web page",
+    "electronic": "web page",
+    "www": "web page",
+    "webpage": "web page",
+    "standard": "standard",
+}
+
+
+def work_kind(ref: Reference) -> tuple[str, str]:
+    """What kind of work a citation names, and from what: its identifiers, its URL's host, its entry type,
+    its venue's kind, the words around its title (a report, a thesis, a repository), its title's own."""
+    if canonical_arxiv(ref.arxiv_id) or is_preprint(ref.venue) or (ref.type or "").lower() == "preprint":
+        return "preprint", "it names an arXiv identifier or a preprint server"
+    url = (ref.url or "").lower()
+    for pattern, kind in _HOSTS:
+        if url and pattern.search(url):
+            if not kind:
+                break  # a landing page of a scholarly work
+            return kind, f"its URL is on {pattern.pattern.split('|')[0].replace(chr(92), '')}"
+    typed = _TYPE_KINDS.get((ref.type or "").lower())
+    if typed is not None:
+        return typed, f"its entry type is {ref.type}"
+    venue = venue_kind(ref.venue, ref.type) if ref.venue else None
+    if venue == "journal":
+        return "article", f"'{ref.venue}' is a journal"
+    if venue in ("conference", "workshop"):
+        return "paper", f"'{ref.venue}' is a conference"
+    raw = "" if (ref.raw or "").lstrip().startswith("@") else (ref.raw or "").replace(ref.title or "\0", " ")
+    around = " ".join(x for x in (ref.venue, ref.publisher, raw) if x)
+    for pattern, kind in _WORDS:
+        found = pattern.search(around)
+        if found:
+            return kind, f"it says '{found.group(0)}'"
+    for pattern, kind in _TITLE_WORDS:
+        found = pattern.search(ref.title or "")
+        if found:
+            return kind, f"its title says '{found.group(0)}'"
+    if (ref.type or "").lower() == "article":
+        return "article", "its entry type is article"
+    if (ref.type or "").lower() in ("inproceedings", "conference"):
+        return "paper", f"its entry type is {ref.type}"
+    if ref.venue and is_book_venue(ref.venue):
+        return "book", f"'{ref.venue}' names a publisher"
+    if ref.url and not ref.doi:
+        return "web page", "it is cited by its URL"
+    if ref.doi:
+        return "article", "it names a DOI"
+    if ref.venue:
+        return "paper", f"it names the venue '{ref.venue}'"
+    return "unknown", "it names no venue, type or identifier"
+
+
+def is_book_venue(venue: str) -> bool:
+    words = set(tokens(venue))
+    return bool(words) and words <= PUBLISHER_WORDS | {"and", "of", "the", "university", "mit", "verlag", "co"}
