@@ -24,6 +24,7 @@ from collections.abc import Awaitable, Callable
 
 from citetracer.collect.http import Call, HttpClient, OverBudget, Refused, SourceFailure
 from citetracer.collect.memo import memo_note
+from citetracer.collect.replies import Check
 from citetracer.evidence import RATE_BUDGET, EvidenceBundle
 from citetracer.records import Candidate, SourceOutcome
 
@@ -41,6 +42,7 @@ async def consult(
     start_by: float | None = None,
     subject: str | None = None,
     memo: bool = True,
+    check: Check | None = None,
 ) -> list[Candidate] | None:
     """The candidates the source answered with (possibly none), or None when it failed or was not asked.
 
@@ -48,7 +50,9 @@ async def consult(
     `subject` names the question for the memo (`doi:10.1000/x` for an identifier
     lookup); by default the question is a search about the citation itself
     (`bundle.subject`). `memo=False` for questions whose answer is not only
-    candidates (a web search's result URLs) and so cannot be replayed.
+    candidates (a web search's result URLs) and so cannot be replayed. `check` says
+    why a reply does not answer what was asked (collect/replies.py): such a reply
+    is a failure of the source, never evidence.
     """
     if not base:
         bundle.outcomes.append(SourceOutcome(source=source, status="skipped", detail="no base URL configured"))
@@ -77,6 +81,9 @@ async def consult(
     call = http.call(source, base, deadline, start_by=start_by)
     try:
         found = await ask(call)
+        wrong = check(found) if check is not None else None
+        if wrong is not None:
+            raise SourceFailure(source, f"reply does not answer what was asked: {wrong}", retry=False)
     except Refused as exc:
         # The citation's own URL cannot be read (refused, unresolvable, dead): not a failed source.
         bundle.outcomes.append(

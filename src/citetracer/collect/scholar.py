@@ -30,6 +30,7 @@ from citetracer.collect.choice import choose
 from citetracer.collect.connectors import Connector
 from citetracer.collect.consult import consult
 from citetracer.collect.http import HttpClient, UsesHttp
+from citetracer.collect.replies import answers_search
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle, budget_end, is_budget_skip
 from citetracer.normalize.kinds import SCHOLARLY_KINDS, work_kind
@@ -90,6 +91,7 @@ class ScholarStage(UsesHttp):
             deadline,
             why,
             start_by,
+            check=answers_search(ref.title),
         )
         if found is not None and connector.broad:
             bundle.broad_answered.add(name)

@@ -34,6 +34,7 @@ from citetracer.collect.consult import Ask, consult
 from citetracer.collect.http import Call, HttpClient, SourceFailure, UsesHttp
 from citetracer.collect.landing import page_candidate
 from citetracer.collect.memo import EvidenceMemo
+from citetracer.collect.replies import answers_arxiv, answers_doi
 from citetracer.collect.stage import EvidenceBundle, budget_end
 from citetracer.config import Settings
 from citetracer.normalize.text import canonical_arxiv, canonical_doi
@@ -199,6 +200,7 @@ class UrlFetchStage(UsesHttp):
                 lookup.label,
                 start_by,
                 subject=lookup.subject,
+                check=answers_arxiv(lookup.ident) if lookup.source == "arxiv" and lookup.ident else None,
             )
             return
         # A DOI: ask its registration agency's API first (one request), and the doi.org
@@ -217,11 +219,22 @@ class UrlFetchStage(UsesHttp):
             deadline,
             lookup.label,
             subject=lookup.subject,
+            check=answers_doi(doi),
         )
         if found:
             return
         why = f"{lookup.label} ({agency.name} {'has no record' if found is not None else 'failed'})"
-        await consult(self.http, "doi", self._base("doi"), lookup.ask, bundle, deadline, why, subject=lookup.subject)
+        await consult(
+            self.http,
+            "doi",
+            self._base("doi"),
+            lookup.ask,
+            bundle,
+            deadline,
+            why,
+            subject=lookup.subject,
+            check=answers_doi(doi),
+        )
 
     def _base(self, source: str) -> str:
         if source == "web":
