@@ -14,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from citetracer.cli import main
+from citetracer.normalize.names import surname_keys
 from citetracer.records import WorkRecord
 from citetracer.store.api import open_store
 from citetracer.store.db import Store, StoreError
+from citetracer.store.ranking import index_tokens
 from tests.conftest import RECORDS, pg_location, run_check
 
 psycopg = pytest.importorskip("psycopg")
@@ -164,3 +166,76 @@ def test_the_sqlite_store_is_still_the_default(tmp_path: Path) -> None:
         assert isinstance(store, Store)
         store.upsert([WorkRecord(source="x", id="1", title="A title")])
         assert store.index.count() == 1
+
+
+def _postings(url: str) -> dict[tuple[str, str], list[int]]:
+    """Each word's and surname's record ids over all its posting lists (sorted, duplicates kept)."""
+    out: dict[tuple[str, str], list[int]] = {}
+    with psycopg.connect(url, autocommit=True) as conn:
+        for field, term, rids in conn.execute("SELECT field, term, rids FROM postings"):
+            out.setdefault((str(field), str(term)), []).extend(int(r) for r in rids)
+    return {k: sorted(v) for k, v in out.items()}
+
+
+def test_a_store_of_the_gin_schema_gets_posting_lists_from_its_records(pg_server: str) -> None:
+    from citetracer.store.pgschema import migrate
+
+    url = pg_location(pg_server)
+    with psycopg.connect(url, autocommit=True) as conn:
+        migrate(conn, upto=3)  # the schema before posting lists: records indexed by GIN only
+    with psycopg.connect(url, autocommit=True) as conn:  # records as version 3 wrote them
+        for record in RECORDS:
+            words = sorted(set(index_tokens(record.title or "")))
+            names = sorted({k for p in record.authors for k in surname_keys(p.family)})
+            conn.execute(
+                "INSERT INTO records (key, source, type, year, data, words, nwords, surnames) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                (f"{record.source}:{record.id}", record.source, record.type, record.year, b"{}", words, len(words),
+                 names),
+            )  # fmt: skip
+    with open_store(url):  # opening for writing migrates: the lists are built from the rows
+        lists = _postings(url)
+    assert lists[("t", "stochastic")] and all(len(set(v)) == len(v) for v in lists.values())
+    assert len(lists) == len({("t", w) for r in RECORDS for w in index_tokens(r.title or "")}
+                             | {("s", k) for r in RECORDS for p in r.authors for k in surname_keys(p.family)})
+    with psycopg.connect(url, autocommit=True) as conn:
+        indexes = {r[0] for r in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'records'")}
+    assert "records_words" not in indexes and "records_surnames" not in indexes
+
+
+def test_posting_lists_are_merged_at_an_ingest_end_and_lose_deleted_records(pg_server: str) -> None:
+    from citetracer.store.pg import PgStore
+
+    url = pg_location(pg_server)
+    with PgStore(url) as store:
+        records = [WorkRecord(source="gen", id=f"w{i}", title=f"Posting list number {i} about graphs", year=2001)
+                   for i in range(40)]  # fmt: skip
+        store.upsert(records, batch_size=5)  # 8 batches: 8 lists for 'graphs'
+        store.upsert(records[:10], batch_size=5)  # replaced records: their ids come again in 2 more lists
+        before = store.index.search("Posting list number 7 about graphs", [], 2001, 3)
+        with psycopg.connect(url, autocommit=True) as conn:
+            assert conn.execute("SELECT count(*) FROM postings WHERE term = 'graphs'").fetchone() == (10,)
+        assert store.sync_index() > 0  # an ingest's end: one list per word, from the records
+        lists = _postings(url)
+        assert lists[("t", "graphs")] == sorted(set(lists[("t", "graphs")])) and len(lists[("t", "graphs")]) == 40
+        assert store.index.search("Posting list number 7 about graphs", [], 2001, 3) == before
+        assert store.sync_index() == 0  # nothing more to merge
+        assert store.delete_older("gen", store.next_generation()) == 40
+        store.compact_postings()
+        assert _postings(url) == {}
+        assert store.index.search("Posting list number 7 about graphs", [], 2001, 3) == []
+
+
+def test_counting_titles_stops_at_common_words(pg_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from citetracer.store import pgindex
+
+    url = pg_location(pg_server)
+    with open_store(url) as store:
+        store.upsert([WorkRecord(source="gen", id=f"w{i}", title=f"Deep learning for task {i % 7}") for i in range(30)])
+        assert store.titles_sharing(["deep", "learning", "task"]) == 30
+        assert store.titles_sharing(["deep", "learning", "3"]) == 4
+        assert store.titles_sharing(["deep", "unheard"]) == 0
+        monkeypatch.setattr(pgindex, "MAX_EXACT_DF", 10)
+        store.index.forget()
+        assert store.titles_sharing(["deep", "learning", "3"]) == 4  # the rarest word is rare enough: exact
+        assert store.titles_sharing(["deep", "learning"]) == 30  # every word common: the rarest one's count

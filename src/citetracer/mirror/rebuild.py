@@ -95,6 +95,7 @@ def _rebuild_shared(
                 progress(done.written)
         finishing = time.monotonic()
         done.removed = store.delete_older(source, gen)
+        store.sync_index()  # the posting lists of every batch merged, without the replaced and deleted rows
         for key, value in meta().items():
             store.set_meta(key, value)
         done.finish_seconds = time.monotonic() - finishing

@@ -63,6 +63,20 @@ WRITE_LOCK = 0x43495446
 CONNECT_TIMEOUT = 10
 #: Rows per transaction of a bulk ingest (`write_rows`).
 BULK_BATCH = 20_000
+#: The posting lists are rebuilt at an ingest's end when they hold this many rows per word (see `sync_index`).
+COMPACT_RATIO = 1.5
+#: Sort memory of that rebuild (it groups every word of every title).
+COMPACT_WORK_MEM = "256MB"
+#: The posting lists of some records (`{rows}`: a FROM clause naming them `r`): one row per title word
+#: (record ids, and each title's word count for BM25's length factor) and per surname key (ids, and
+#: years for the author pass's window), ids ascending.
+POSTINGS_OF = (
+    "SELECT 't', w, array_agg(r.rid ORDER BY r.rid), array_agg(least(r.nwords, 32767)::smallint ORDER BY r.rid) "
+    "FROM {rows}, unnest(r.words) w GROUP BY w UNION ALL "
+    "SELECT 's', n, array_agg(r.rid ORDER BY r.rid), "
+    "array_agg(least(greatest(coalesce(r.year, 0), 0), 32767)::smallint ORDER BY r.rid) "
+    "FROM {rows}, unnest(r.surnames) n GROUP BY n"
+)
 
 _STAGE = """
 CREATE TEMP TABLE IF NOT EXISTS stage (
@@ -264,6 +278,7 @@ class PgStore:
                         "ORDER BY 1, 2 ON CONFLICT (field, term) DO UPDATE SET df = terms.df + excluded.df",
                         ([f for (f, _), _ in changed], [t for (_, t), _ in changed], [n for _, n in changed]),
                     )
+                cur.execute(f"INSERT INTO postings {POSTINGS_OF.format(rows='stage s JOIN records r USING (key)')}")
                 if prefixes:
                     cur.execute(
                         "INSERT INTO doi_prefixes SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING", (sorted(prefixes),)
@@ -323,11 +338,39 @@ class PgStore:
         self.index.forget()
 
     def sync_index(self) -> int:
-        """Nothing to catch up: the index is in the same transactions as the records."""
+        """The index is in the same transactions as the records; after many batches (an ingest's end), its
+        posting lists are merged into one per word (see `compact_postings`). Returns the lists merged."""
+        if self.readonly:
+            return 0
+        rows = self._one("SELECT count(*) FROM postings")
+        lists = self._one("SELECT count(*) FROM terms WHERE field IN ('t', 's') AND df > 0")
+        if rows and lists and int(rows[0]) > COMPACT_RATIO * max(1, int(lists[0])):
+            return self.compact_postings()
         return 0
 
+    def compact_postings(self) -> int:
+        """Rebuild the posting lists from the records: one list per word and surname, without the rows of
+        replaced or deleted records. Each write batch adds a list for each of its words (store/pgindex.py),
+        so after an ingest a common word has hundreds. Built in a table of its own, which replaces the old
+        one at the end: readers wait only for the swap, writers (the advisory lock) for the whole rebuild."""
+        self._writable()
+        with self.db.transaction(), self.db.cursor() as cur:
+            cur.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
+            cur.execute(f"SET LOCAL work_mem = '{COMPACT_WORK_MEM}'")
+            cur.execute("DROP TABLE IF EXISTS postings_next")
+            cur.execute("CREATE TABLE postings_next (LIKE postings)")
+            cur.execute(f"INSERT INTO postings_next {POSTINGS_OF.format(rows='records r')}")
+            cur.execute("CREATE INDEX postings_next_term ON postings_next (field, term)")
+            cur.execute("DROP TABLE postings")
+            cur.execute("ALTER TABLE postings_next RENAME TO postings")
+            cur.execute("ALTER INDEX postings_next_term RENAME TO postings_term")
+            cur.execute("ANALYZE postings")
+            row = cur.execute("SELECT count(*) FROM postings").fetchone()
+        self._forget()
+        return int(row[0]) if row else 0
+
     def reindex(self, why: str = "asked to") -> int:
-        """Recount every document frequency from the records (the GIN indexes need no rebuild); returns the records."""
+        """Recount every document frequency and rebuild the posting lists from the records; returns the records."""
         self._writable()
         with self.db.transaction(), self.db.cursor() as cur:
             cur.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
@@ -339,7 +382,7 @@ class PgStore:
                 "UNION ALL SELECT 'n', '', count(*) FROM records"
             )
             n = int(cur.execute("SELECT df FROM terms WHERE field = 'n'").fetchone()[0])  # type: ignore[index]
-        self._forget()
+        self.compact_postings()
         return n
 
     def link_verified(self, fingerprint: str, evidence: Candidate, code: str) -> None:

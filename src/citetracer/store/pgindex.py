@@ -1,11 +1,25 @@
 """Candidate retrieval inside PostgreSQL: the same two-pass ranking as tantivy's (store/ranking.py).
 
-The inverted index is two GIN indexes over each record's distinct title words and
-surname keys; `terms` holds each word's, surname's and year's document frequency
-(kept exact by the writers, store/pg.py). The first pass is one query: the records
-holding any of the chosen rare words or surnames, scored by BM25 with the same idf
-and length normalisation as the second pass, best `limit` first; the second pass is
-the shared one. Document frequencies are read in one query per citation and cached.
+The inverted index is the `postings` table: for each title word, the ids of the records
+whose title holds it with each title's word count, and for each surname key the ids with
+each record's year; `terms` holds each word's, surname's and year's document frequency
+(both kept by the writers in the records' own transactions, store/pg.py). The first
+pass is one query over the posting lists of the chosen rare words and surnames: BM25
+with the same idf and length factor as the second pass, summed per record, best `limit`
+first; the second pass is the shared one. Document frequencies are read in one query per
+citation and cached.
+
+Why posting lists and not GIN indexes over the records' word arrays (until schema
+version 4): a GIN index hands over the matching rows, but scoring them read each row
+from the table, so a query cost a random read per match (p50 355 ms at 1M records, and
+growing with the store); a posting list carries what the score needs, so a query reads
+a few arrays and its cost is the length of the chosen rare words' lists.
+
+Each write batch appends one list per word it holds (a word's list is the union of its
+rows), so an ingest leaves many short lists per common word and, for a replaced or
+deleted record, stale ids; `PgStore.compact_postings` rebuilds them from the records at
+an ingest's end. Until then a replaced record may count a word twice in the first pass,
+which only orders the candidates the second pass re-scores from the records themselves.
 """
 
 from __future__ import annotations
@@ -30,26 +44,31 @@ from citetracer.store.ranking import (
 #: `terms.field` of a title word, a surname key, a year, and the one row counting every record.
 FIELDS = {"title": "t", "surname": "s", "year": "y"}
 TOTAL = ("n", "")
+#: Above this many titles holding even the rarest of a title's words, `titles_containing` counts no further.
+MAX_EXACT_DF = 50_000
 #: Document frequencies remembered per open store, and how long (other processes write too).
 DF_CACHE_SIZE = 200_000
 DF_TTL = 300.0
 
 
-def _score(words: Sequence[str], surnames: Sequence[str], params: dict[str, Any]) -> str:
-    """BM25 of the matched words of a row, in SQL: the idf of each query word it holds times the length
-    factor of `bm25_norm` (store/ranking.py), plus the idf of each query surname it has. One CASE per
-    word, with its weight as a parameter: much cheaper per row than a subquery over the query's words."""
-    title, names = [], []
-    for i, word in enumerate(words):
-        params[f"w{i}"] = [word]
-        title.append(f"CASE WHEN r.words @> %(w{i})s::text[] THEN %(ww{i})s ELSE 0 END")
-    for i, name in enumerate(surnames):
-        params[f"s{i}"] = [name]
-        names.append(f"CASE WHEN r.surnames @> %(s{i})s::text[] THEN %(sw{i})s ELSE 0 END")
-    norm = f"{BM25_K1 + 1.0} / (1.0 + {BM25_K1} * (1.0 - {BM25_B} + {BM25_B} * r.nwords / {MEAN_TITLE_WORDS}))"
-    parts = [f"({' + '.join(title)}) * %(title_boost)s * {norm}"] if title else []
-    parts += names
-    return " + ".join(parts) or "0"
+def _weights(pairs: Sequence[tuple[str, str, float]]) -> dict[str, Any]:
+    """The query's (field letter, term, weight) triples as the three arrays `_QUERY` unnests."""
+    return {
+        "fields": [f for f, _, _ in pairs],
+        "terms": [t for _, t, _ in pairs],
+        "weights": [w for _, _, w in pairs],
+    }
+
+
+#: The query's words and surnames with their weights, joined to their posting lists, one row per posting:
+#: (rid, field, weight, extra) where extra is the title's word count (title words) or the year (surnames).
+_POSTINGS = (
+    'SELECT u.rid, q.field, q.w, u.x FROM unnest(%(fields)s::"char"[], %(terms)s::text[], %(weights)s::float8[]) '
+    "q(field, term, w) JOIN postings p ON p.field = q.field AND p.term = q.term "
+    "CROSS JOIN LATERAL unnest(p.rids, p.extra) u(rid, x)"
+)
+#: BM25's length factor (`ranking.bm25_norm`) of a title of `x` words, in SQL.
+_NORM = f"({BM25_K1 + 1.0} / (1.0 + {BM25_K1} * (1.0 - {BM25_B} + {BM25_B} * h.x / {MEAN_TITLE_WORDS})))"
 
 
 class PgIndex(Retrieval):
@@ -116,44 +135,58 @@ class PgIndex(Retrieval):
         self._prefetch_citation(title, surnames, year)
         return super().by_authors(surnames, year, limit, title)
 
-    def _ranked(self, where: str, words: Sequence[str], surnames: Sequence[str], boost: float, limit: int,
-                 params: dict[str, Any]) -> list[int]:  # fmt: skip
-        """The best `limit` rows matching `where`, by `_score`. Run with sequential scans off: the planner
-        guesses array overlaps match a few percent of the table and would read all of it, while the GIN
-        indexes hand over only the rows that hold a pass word or surname."""
+    def _pairs(self, words: Sequence[str], surnames: Sequence[str], boost: float) -> list[tuple[str, str, float]]:
+        """(field letter, term, idf weight) of the query's title words (times `boost`) and surnames."""
         total = max(1, self.count())
-        for i, word in enumerate(words):
-            params[f"ww{i}"] = bm25_idf(self.doc_freq(word), total)
-        for i, name in enumerate(surnames):
-            params[f"sw{i}"] = bm25_idf(self.doc_freq(name, "surname"), total)
-        params.update(title_boost=boost, limit=limit)
-        score = _score(words, surnames, params)
+        pairs = [("t", w, boost * bm25_idf(self.doc_freq(w), total)) for w in dict.fromkeys(words)]
+        return pairs + [("s", n, bm25_idf(self.doc_freq(n, "surname"), total)) for n in dict.fromkeys(surnames)]
+
+    def first_pass(self, words: Sequence[str], surnames: Sequence[str], limit: int) -> list[int]:
+        """The best `limit` works holding any of the words or surnames, by the same BM25 as the second pass:
+        one query summing, over the posting lists of the query's terms, each term's idf (times the title's
+        length factor for a title word). Its cost is the length of those lists (the rarer words and
+        surnames `Retrieval.search` chose), whatever the number of records."""
+        if not words and not surnames:
+            return []
+        params: dict[str, Any] = {**_weights(self._pairs(words, surnames, 1.0)), "limit": limit}
         rows = self._query(
-            f"SELECT r.rid FROM records r WHERE {where} ORDER BY {score} DESC, r.rid LIMIT %(limit)s", params, True
+            f"SELECT h.rid FROM ({_POSTINGS}) h GROUP BY h.rid "
+            f"ORDER BY sum(CASE WHEN h.field = 't' THEN h.w * {_NORM} ELSE h.w END) DESC, h.rid LIMIT %(limit)s",
+            params,
         )
         return [int(rid) for (rid,) in rows]
 
-    def first_pass(self, words: Sequence[str], surnames: Sequence[str], limit: int) -> list[int]:
-        if not words and not surnames:
-            return []
-        params: dict[str, Any] = {"words": list(words), "names": list(surnames)}
-        clauses = ["r.words && %(words)s::text[]"] if words else []
-        clauses += ["r.surnames && %(names)s::text[]"] if surnames else []
-        where = " OR ".join(clauses)
-        return self._ranked(where, words, surnames, 1.0, limit, params)
-
     def author_pass(self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int) -> list[int]:
-        params: dict[str, Any] = {"names": list(surnames)}
-        where = "r.surnames && %(names)s::text[]"
+        """Works by any of the surnames within the year window (the surname lists carry each work's year),
+        ranked by the surnames' idf plus the title words' (weighted `AUTHOR_PASS_TITLE_BOOST`)."""
+        params: dict[str, Any] = {**_weights(self._pairs(words, surnames, AUTHOR_PASS_TITLE_BOOST)), "limit": limit}
+        window = ""
         if year is not None:
-            where += " AND r.year BETWEEN %(first)s AND %(last)s"
+            window = "AND h.x BETWEEN %(first)s AND %(last)s"
             params.update(first=year - YEAR_WINDOW, last=year + YEAR_WINDOW)
-        return self._ranked(where, words, surnames, AUTHOR_PASS_TITLE_BOOST, limit, params)
+        rows = self._query(
+            f"SELECT h.rid FROM ({_POSTINGS}) h WHERE h.field = 't' OR (h.field = 's' {window}) GROUP BY h.rid "
+            "HAVING bool_or(h.field = 's') "
+            f"ORDER BY sum(CASE WHEN h.field = 't' THEN h.w * {_NORM} ELSE h.w END) DESC, h.rid LIMIT %(limit)s",
+            params,
+        )
+        return [int(rid) for (rid,) in rows]
 
     def titles_containing(self, words: Sequence[str]) -> int:
+        """How many works have a title holding every one of `words`: the works of the rarest word's list
+        whose stored words hold the others. When even the rarest word is in more than `MAX_EXACT_DF`
+        titles, that count is returned instead (an upper bound: a title made of common words only is
+        generic, which is what callers ask)."""
         terms = list(dict.fromkeys(t for w in words for t in index_tokens(w)))
         self.prefetch(("t", t) for t in terms)
         if not terms or any(self.doc_freq(t) == 0 for t in terms):
             return 0
-        rows = self._query("SELECT count(*) FROM records WHERE words @> %s::text[]", (terms,), True)
+        rarest = min(terms, key=self.doc_freq)
+        if self.doc_freq(rarest) > MAX_EXACT_DF:
+            return self.doc_freq(rarest)
+        rows = self._query(
+            "SELECT count(*) FROM records r WHERE r.rid IN (SELECT DISTINCT u.rid FROM postings p, unnest(p.rids) "
+            "u(rid) WHERE p.field = 't' AND p.term = %(rarest)s) AND r.words @> %(terms)s::text[]",
+            {"rarest": rarest, "terms": terms},
+        )
         return int(rows[0][0])

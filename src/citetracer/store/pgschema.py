@@ -8,9 +8,10 @@ row of `schema_version`. A store written by a newer citetracer (a version this c
 does not know) is refused with a clear error instead of being misread.
 
 The tables mirror the SQLite store's (store/db.py), plus what the in-database index
-needs: each record's distinct title words and surname keys (GIN-indexed arrays, the
-inverted index that replaces tantivy) and `terms`, the document frequency of every
-word, surname and year, kept exact in the same transaction as the records.
+needs: each record's distinct title words and surname keys, `postings` (the inverted
+index that replaces tantivy, store/pgindex.py; GIN indexes over the arrays until
+version 4) and `terms`, the document frequency of every word, surname and year, kept
+exact in the same transaction as the records.
 """
 
 from __future__ import annotations
@@ -87,6 +88,20 @@ MIGRATIONS: list[str] = [
         venue text NOT NULL, year integer NOT NULL, source text NOT NULL, records integer NOT NULL,
         expected integer NOT NULL, PRIMARY KEY (venue, year)
     );
+    """,
+    # 4: the title and surname index as posting lists (store/pgindex.py), in place of the GIN indexes
+    """
+    CREATE TABLE postings (
+        field "char" NOT NULL, term text NOT NULL, rids bigint[] NOT NULL, extra smallint[] NOT NULL
+    );
+    INSERT INTO postings SELECT 't', w, array_agg(rid ORDER BY rid),
+        array_agg(least(nwords, 32767)::smallint ORDER BY rid) FROM records, unnest(words) w GROUP BY w;
+    INSERT INTO postings SELECT 's', s, array_agg(rid ORDER BY rid),
+        array_agg(least(greatest(coalesce(year, 0), 0), 32767)::smallint ORDER BY rid) FROM records, unnest(surnames) s
+        GROUP BY s;
+    CREATE INDEX postings_term ON postings (field, term);
+    DROP INDEX records_words;
+    DROP INDEX records_surnames;
     """,
 ]
 
