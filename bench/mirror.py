@@ -20,6 +20,14 @@
     python bench/mirror.py [--records 8000000] [--queries 2000] [--workdir DIR] [--keep] [--seed 11]
     python bench/mirror.py --retrieval-only STORE [--queries 2000] [--seed 11]   (step 4 on a kept store)
 
+The other mirrors, on snapshots generated in their real formats (bench/snapshots.py: the sample's
+records first, then synthetic near neighbours), into SQLite + tantivy and/or PostgreSQL (a
+throwaway server, tests/pgserver.py): ingest time and records/s, peak RSS of the ingest's
+process tree, store size, `mirror stats`, and step 4's retrieval on the store:
+
+    python bench/mirror.py --source arxiv --records 3000000 --backend both
+    python bench/mirror.py --source openalex --records 20000000 --backend both
+
 Generated dumps and stores are deleted at the end unless --keep.
 """
 
@@ -156,23 +164,18 @@ def _cpu_seconds() -> float:
 
 
 def run_ingest(dump: Path, dtd: Path, store: Path) -> tuple[float, int, int, float]:
-    """Wall seconds, peak RSS of the process tree, exit code, and CPU seconds (user + sys) of the tree.
+    """`mirror dblp` in a subprocess: see `run_command`."""
+    return run_command(["dblp", str(dump), "--dtd", str(dtd), "--store", str(store)])
+
+
+def run_command(args: list[str]) -> tuple[float, int, int, float]:
+    """`citetracer mirror ARGS` in a subprocess: wall seconds, peak RSS of the process tree, exit code, and
+    CPU seconds (user + sys) of the tree.
 
     CPU seconds are what the ingest costs whatever else the machine runs (wall time on a
     shared machine depends on the other jobs); the workers are waited for, so they count.
     """
-    cmd = [
-        sys.executable,
-        "-m",
-        "citetracer.cli",
-        "mirror",
-        "dblp",
-        str(dump),
-        "--dtd",
-        str(dtd),
-        "--store",
-        str(store),
-    ]
+    cmd = [sys.executable, "-m", "citetracer.cli", "mirror", *args]
     started = time.monotonic()
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen(cmd)
@@ -209,7 +212,11 @@ def perturb(title: str, changes: int, vocab: list[str], rng: random.Random) -> s
     return " ".join(words)
 
 
-def retrieval(store_path: Path | str, sample: list[dict[str, Any]], queries: int, seed: int = 11) -> dict[str, Any]:
+def retrieval(
+    store_path: Path | str, sample: list[dict[str, Any]], queries: int, seed: int = 11, prefix: str = "dblp:"
+) -> dict[str, Any]:
+    """Retrieval figures for `queries` citations made from `sample` records (their store key is
+    `prefix` + their `key`)."""
     rng = random.Random(seed)
     counts = Counter(title_key(r["title"]) for r in sample)
     eligible = [r for r in sample if counts[title_key(r["title"])] == 1 and len(tokens(r["title"])) >= 4]
@@ -224,7 +231,7 @@ def retrieval(store_path: Path | str, sample: list[dict[str, Any]], queries: int
     fabricated: list[bool] = []
     fake = random.Random(seed + 1)  # its own generator: the perturbed queries stay those of the seed
     with open_store(store_path) as store:
-        keys = {r["key"]: store.rid_of_key(f"dblp:{r['key']}") for r in picked}
+        keys = {r["key"]: store.rid_of_key(f"{prefix}{r['key']}") for r in picked}
         for i, rec in enumerate(picked):
             changes = i % 3
             query = perturb(rec["title"], changes, vocab, rng) if changes else rec["title"]
@@ -274,8 +281,87 @@ def retrieval(store_path: Path | str, sample: list[dict[str, Any]], queries: int
     return out
 
 
+def pg_bytes(url: str) -> int:
+    """Bytes of the store's tables, their indexes and TOAST in PostgreSQL."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        row = conn.execute(
+            "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c JOIN pg_namespace n "
+            "ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'"
+        ).fetchone()
+    return int(row[0]) if row else 0
+
+
+def bench_snapshot(args: argparse.Namespace, work: Path) -> int:
+    """`--source arxiv|openalex`: a generated snapshot of `--records` works into each backend asked for:
+    ingest time, records/s, peak memory of the ingest's process tree, store size, `mirror stats` time,
+    and retrieval on the store (the real sample records it holds, with 0/1/2 title words changed)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/pgserver.py starts a server
+    import snapshots
+
+    if args.dump:
+        snap = args.dump
+        queries = (snap / "works.queries.jsonl") if snap.is_dir() else snap.with_name(
+            snap.name.split(".")[0] + ".queries.jsonl")  # fmt: skip
+        print(f"[{args.source}] reusing {snap}")
+    else:
+        snap = work / ("arxiv.json.gz" if args.source == "arxiv" else "openalex")
+        t = time.monotonic()
+        if args.source == "arxiv":
+            queries = snapshots.write_arxiv(args.records, snap)
+        else:
+            queries = snapshots.write_openalex(args.records, snap)
+        size = snap.stat().st_size if snap.is_file() else sum(f.stat().st_size for f in snap.rglob("*.gz"))
+        print(f"[{args.source}] generated {args.records:,} records in {time.monotonic() - t:.0f}s "
+              f"({size / 1e9:.2f} GB gzip)")  # fmt: skip
+    sample = [json.loads(line) for line in queries.open()]
+    server = None
+    backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
+    try:
+        for backend in backends:
+            if backend == "postgresql":
+                from tests import pgserver
+                from tests.conftest import pg_location
+
+                server = server or pgserver.start()
+                location: Path | str = pg_location(server.url)
+            else:
+                location = work / f"{args.source}.sqlite"
+            load_before = os.getloadavg()[0]
+            seconds, peak, rc, cpu = run_command([args.source, str(snap), "--store", str(location)])
+            load_after = os.getloadavg()[0]
+            if rc != 0:
+                print(f"[{backend}] ingest failed with exit {rc}")
+                return 1
+            size = pg_bytes(str(location)) if backend == "postgresql" else store_bytes(Path(location))
+            print(
+                f"[{backend} ingest {args.source} {args.records:,}] {seconds:.0f}s ({seconds / 60:.1f} min, "
+                f"{args.records / seconds:,.0f} records/s); peak RSS {peak / 1e9:.2f} GB (citetracer's process tree"
+                f"{'; the server apart' if backend == 'postgresql' else ''}); store {size / 1e9:.2f} GB; "
+                f"CPU {cpu:.0f}s user+sys ({cpu / args.records * 1e6:.0f} us/record); "
+                f"load average {load_before:.1f} before, {load_after:.1f} after"
+            )
+            t = time.monotonic()
+            with open_store(location) as opened:
+                stats = opened.stats()
+            per = stats["per_source"].get(args.source, {})  # type: ignore[union-attr]
+            print(f"[{backend} stats] {time.monotonic() - t:.2f}s; {args.source}: {per.get('records', 0):,} records, "
+                  f"snapshot {per.get('snapshot')}, complete for: {per.get('complete_for')}")  # fmt: skip
+            figures = retrieval(location, sample, args.queries, args.seed, prefix="")
+            print(f"[{backend} retrieval on {args.records:,}] " + json.dumps(figures, indent=1))
+    finally:
+        if server is not None:
+            server.stop()
+    return 0
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--source", choices=["dblp", "arxiv", "openalex"], default="dblp", help="the mirror measured")
+    ap.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="sqlite",
+                    help="stores of --source arxiv|openalex (dblp: SQLite; bench/cluster.py compares backends)")
     ap.add_argument("--records", type=int, default=8_000_000)
     ap.add_argument("--queries", type=int, default=2000)
     ap.add_argument("--workdir", type=Path, help="where dumps and stores go (default: a temp dir under /work)")
@@ -298,6 +384,14 @@ def main() -> int:
     base = args.workdir or Path(__file__).resolve().parents[1].parent
     work = Path(tempfile.mkdtemp(prefix="bench-mirror-", dir=base))
     print(f"command: {command}\nworkdir: {work}\nmachine: {os.cpu_count()} cores (shared with other jobs)")
+    if args.source != "dblp":
+        try:
+            return bench_snapshot(args, work)
+        finally:
+            if args.keep:
+                print(f"kept {work}")
+            else:
+                shutil.rmtree(work, ignore_errors=True)
     try:
         if not args.skip_sample:
             store = work / "sample.sqlite"
