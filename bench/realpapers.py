@@ -6,6 +6,8 @@ is real, so every Hallucinated verdict is a false accusation. Two stores:
 
 - large: ../shared/data/dblp/dblp-large.xml.gz (846k DBLP records) + HALLMARK world.jsonl
 - small: ../shared/data/dblp/dblp-sample.xml.gz (168k) + world.jsonl, for comparison
+- large+arxiv, small+arxiv: the same plus an arXiv mirror of the works the ml gold lists cite
+  by arXiv id (`gold_arxiv_snapshot`: approximate metadata, taken from the gold entries)
 
 Each store is built once into --store-dir and reused (rebuilt when its inputs change).
 Besides the PDFs, the papers' gold lists are checked without any PDF reading (matching
@@ -51,6 +53,7 @@ from typing import Any
 from citetracer.config import Settings
 from citetracer.extract import InputError, read_references, read_text
 from citetracer.extract.fields import parse_reference_string
+from citetracer.mirror.arxiv import ingest_arxiv
 from citetracer.mirror.dblp import ingest_dblp
 from citetracer.mirror.jsonl import add_jsonl
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, title_words
@@ -69,12 +72,64 @@ TARGET_SHARE, TARGET_PAPERS = 0.001, 1
 TARGET_HELD_REAL = 0.95
 
 
+def gold_arxiv_snapshot(out: Path) -> int:
+    """An arXiv metadata snapshot (Kaggle's JSON lines) of the works the ml papers' gold lists cite by arXiv id.
+
+    Approximate: arXiv's own metadata is not here, so each record is the gold entry's (its
+    title as cited, its authors from the .bib entry when it has one, else the gold surnames;
+    v1 dated the first of the id's month; the cited venue, when not arXiv, as journal-ref).
+    Real arXiv records differ from the cited fields now and then; these never do.
+    """
+    works: dict[str, dict[str, Any]] = {}
+    for gold_file in sorted((SHARED / "pdfs" / "ml").glob("*.gold.json")):
+        for g in json.loads(gold_file.read_text())["references"]:
+            arxiv = g.get("arxiv")
+            if not arxiv or arxiv in works or not g.get("title"):
+                continue
+            people: list[list[str]] = []
+            raw = (g.get("raw") or "").strip()
+            if raw.startswith("@"):
+                parsed = read_text(raw, ".bib").references
+                if parsed:
+                    people = [[p.family, p.given or "", ""] for p in parsed[0].authors]
+            if not people:
+                people = [[family, "", ""] for family in g.get("authors") or []]
+            yy, mm = arxiv[:2], arxiv[2:4]
+            venue = g.get("venue") or ""
+            works[arxiv] = {
+                "id": arxiv,
+                "title": g["title"],
+                "authors": ", ".join(f"{given} {family}".strip() for family, given, _ in people),
+                "authors_parsed": people,
+                "journal-ref": venue if venue and "arxiv" not in venue.lower() else None,
+                "doi": None,
+                "versions": [{"version": "v1", "created": f"Mon, 1 {_MONTHS[int(mm) - 1]} 20{yy} 00:00:00 GMT"}],
+                "update_date": f"20{yy}-{mm}-01",
+            }
+    out.write_text("".join(json.dumps(w) + "\n" for w in works.values()))
+    return len(works)
+
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
 def build_store(kind: str, store_dir: Path) -> Path:
-    """The store of `kind`, built on first use; a marker names the inputs it was built from."""
-    dump = STORES[kind]
+    """The store of `kind`, built on first use; a marker names the inputs it was built from.
+
+    `KIND+arxiv`: the KIND store plus an arXiv mirror of the ml gold lists' arXiv works
+    (`gold_arxiv_snapshot`), ingested as a partial snapshot (not declared complete for arXiv ids).
+    """
+    base, _, extra = kind.partition("+")
+    dump = STORES[base]
     path = store_dir / f"{kind}.sqlite"
     marker = path.with_suffix(".built")
-    inputs = json.dumps([[str(p), p.stat().st_size, int(p.stat().st_mtime)] for p in (dump, WORLD)])
+    snapshot = store_dir / "ml-gold-arxiv.jsonl"
+    if extra == "arxiv":
+        gold_arxiv_snapshot(snapshot)
+    inputs = json.dumps(
+        [[str(p), p.stat().st_size, int(p.stat().st_mtime)] for p in (dump, WORLD)]
+        + ([hashlib.sha1(snapshot.read_bytes()).hexdigest()] if extra == "arxiv" else [])
+    )
     if path.exists() and marker.exists() and marker.read_text() == inputs:
         return path
     store_dir.mkdir(parents=True, exist_ok=True)
@@ -83,6 +138,9 @@ def build_store(kind: str, store_dir: Path) -> Path:
     ingest_dblp(path, dump, DBLP / "dblp.dtd")
     with Store(path) as store:
         add_jsonl(store, WORLD, "world")
+    if extra == "arxiv":
+        report = ingest_arxiv(path, snapshot, complete=False)
+        print(f"# {report.added} arXiv records from the ml gold lists (approximate metadata, see gold_arxiv_snapshot)")
     marker.write_text(inputs)
     print(f"# built in {time.perf_counter() - t:.0f} s", flush=True)
     return path
@@ -319,7 +377,9 @@ def report(title: str, papers: list[Paper], quiet: bool) -> dict[str, Any]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--stores", default="large,small", help="which stores: large, small (comma-separated)")
+    parser.add_argument(
+        "--stores", default="large,small", help="which stores: large, small, large+arxiv, small+arxiv (comma-separated)"
+    )
     parser.add_argument("--sets", default=",".join(SETS), help="which PDF sets under ../shared/pdfs")
     parser.add_argument("--no-gold", action="store_true", help="skip the gold lists (matching alone)")
     parser.add_argument("--no-pdf", action="store_true", help="skip the PDFs (gold lists only)")

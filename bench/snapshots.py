@@ -12,8 +12,7 @@ from that vocabulary; authors drawn from the sample's author pool.
   (growing, as arXiv did), ~1.2 kB a line: about Kaggle's average.
 - OpenAlex: `data/works/updated_date=.../part_NNN.gz` (Work objects: authorships with
   institutions, primary location with its source and ISSNs, biblio, concepts, referenced
-  works, a short abstract index), ~1.5 kB a line (real works average more, mostly in
-  abstracts and reference lists that citetracer does not read), a Redshift manifest, and
+  works, an abstract index, two locations), ~5 kB a line (about a real work's), a Redshift manifest, and
   `data/sources/` with one source per ~100 works whose yearly counts match the works
   written for half of them (the rest count more: those venue-years are not held whole).
 
@@ -52,6 +51,11 @@ def load_sample() -> list[dict[str, Any]]:
     return load(SHARED / "dblp-sample.xml.gz", SHARED / "dblp.dtd")
 
 
+def _concept(c: int) -> dict[str, Any]:
+    return {"id": f"https://openalex.org/C{41008148 + c}", "wikidata": f"https://www.wikidata.org/wiki/Q{c}",
+            "display_name": f"Concept {c}", "level": 1, "score": 0.5}  # fmt: skip
+
+
 class Synth:
     """Titles and authors drawn from the sample."""
 
@@ -62,6 +66,11 @@ class Synth:
         self.authors = [a for rec in sample for a in rec.get("authors", [])]
         #: Abstracts to draw from (citetracer does not read them: they only give lines their real length).
         self.abstracts = [" ".join(self.rng.choices(self.vocab, k=120)) for _ in range(2000)]
+        #: OpenAlex's abstract indexes (word -> positions) and concept lists, serialized, to draw from.
+        self.abstract_indexes = [
+            json.dumps({w: [k] for k, w in enumerate(a.split()[:40])}, ensure_ascii=False) for a in self.abstracts
+        ]
+        self.concepts = [json.dumps([_concept(c) for c in self.rng.sample(range(50), 3)]) for _ in range(500)]
 
     def record(self, i: int) -> dict[str, Any]:
         """Record i: a real one first, then synthetic ones."""
@@ -180,9 +189,8 @@ def write_openalex(n: int, root: Path, seed: int = 7, day: str = "2025-01-15") -
             sid = rng.randrange(n_sources)
             held[(sid, year)] += 1
             wid = f"W{4000000000 + i}"
-            obj = _work(wid, rec, year, sid, rng, synth)
             assert fh is not None
-            fh.write(json.dumps(obj, ensure_ascii=False) + "\n")
+            fh.write(_work(wid, rec, year, sid, rng, synth) + "\n")
             count += 1
             if i < len(synth.sample):
                 qf.write(json.dumps({**rec, "key": f"openalex:{wid}"}) + "\n")
@@ -221,41 +229,56 @@ def _source(sid: int, counts: dict[int, int]) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def _work(wid: str, rec: dict[str, Any], year: int, sid: int, rng: random.Random, synth: Synth) -> dict[str, Any]:
+_DUMP = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": ")).encode
+#: The parts of a work line that do not vary, serialized once (the generator writes millions of lines).
+_INSTITUTION = _DUMP([{"id": "https://openalex.org/I63966007", "display_name": "Synthetic University",
+                       "ror": "https://ror.org/042nb2s44", "country_code": "US", "type": "education",
+                       "lineage": ["https://openalex.org/I63966007"]}])  # fmt: skip
+_TAIL = _DUMP({
+    "is_retracted": False, "is_paratext": False, "countries_distinct_count": 1, "institutions_distinct_count": 1,
+    "open_access": {"is_oa": False, "oa_status": "closed", "oa_url": None, "any_repository_has_fulltext": False},
+    "apc_list": None, "apc_paid": None, "has_fulltext": False, "mesh": [], "sustainable_development_goals": [],
+    "grants": [], "datasets": [], "versions": [], "keywords": [], "topics": [], "counts_by_year": [],
+    "updated_date": "2025-01-14T10:00:00.000000", "created_date": "2020-01-01",
+})[1:]  # fmt: skip
+
+
+def _work(wid: str, rec: dict[str, Any], year: int, sid: int, rng: random.Random, synth: Synth) -> str:
+    """One Work object as a JSON line, assembled from serialized pieces (the shape of `json.dumps` of the object)."""
     authors = rec.get("authors") or [{"family": "Anonymous"}]
     doi = f"10.9999/oa.{wid.lower()}" if rng.random() < 0.7 else None
-    source = {
-        "id": f"https://openalex.org/S{2000000000 + sid}", "display_name": f"Journal of Synthetic Studies {sid}",
-        "issn_l": _issn(sid), "issn": [_issn(sid)], "is_oa": False, "is_in_doaj": False,
-        "host_organization_name": "Synthetic Press", "type": "journal",
-    }  # fmt: skip
-    location = {"is_oa": False, "landing_page_url": f"https://doi.org/{doi}" if doi else None, "pdf_url": None,
-                "source": source, "license": None, "version": "publishedVersion"}  # fmt: skip
+    doi_url = f'"https://doi.org/{doi}"' if doi else "null"
+    source = (
+        f'{{"id": "https://openalex.org/S{2000000000 + sid}", "display_name": "Journal of Synthetic Studies {sid}", '
+        f'"issn_l": "{_issn(sid)}", "issn": ["{_issn(sid)}"], "is_oa": false, "is_in_doaj": false, '
+        '"host_organization_name": "Synthetic Press", "type": "journal"}'
+    )
+    location = (
+        f'{{"is_oa": false, "landing_page_url": {doi_url}, "pdf_url": null, "source": {source}, '
+        '"license": null, "version": "publishedVersion", "is_accepted": true, "is_published": true}'
+    )
+    authorships = ", ".join(
+        f'{{"author_position": "{"first" if k == 0 else "middle"}", "author": {{"id": "https://openalex.org/A'
+        f'{5000000000 + rng.randrange(10**8)}", "display_name": {_DUMP(_name(a))}, "orcid": null}}, '
+        f'"institutions": {_INSTITUTION}, "countries": ["US"], "is_corresponding": {"true" if k == 0 else "false"}, '
+        f'"raw_author_name": {_DUMP(_name(a))}, "raw_affiliation_strings": ["Synthetic University"]}}'
+        for k, a in enumerate(authors)
+    )
     first = rng.randint(1, 900)
-    return {
-        "id": f"https://openalex.org/{wid}", "doi": f"https://doi.org/{doi}" if doi else None,
-        "title": rec["title"], "display_name": rec["title"], "publication_year": year,
-        "publication_date": f"{year}-{rng.randint(1, 12):02d}-01", "language": "en",
-        "primary_location": location, "type": "article", "type_crossref": "journal-article",
-        "authorships": [
-            {"author_position": "first" if k == 0 else "middle",
-             "author": {"id": f"https://openalex.org/A{5000000000 + rng.randrange(10**8)}", "display_name": _name(a)},
-             "institutions": [{"id": "https://openalex.org/I63966007", "display_name": "Synthetic University",
-                               "country_code": "US", "type": "education"}],
-             "countries": ["US"], "is_corresponding": k == 0, "raw_author_name": _name(a),
-             "raw_affiliation_strings": ["Synthetic University"]}
-            for k, a in enumerate(authors)
-        ],
-        "biblio": {"volume": str(rng.randint(1, 60)), "issue": str(rng.randint(1, 12)), "first_page": str(first),
-                   "last_page": str(first + rng.randint(3, 20))},
-        "is_retracted": False, "is_paratext": False, "cited_by_count": rng.randint(0, 500),
-        "concepts": [{"id": f"https://openalex.org/C{41008148 + c}", "display_name": f"Concept {c}", "level": 1,
-                      "score": 0.5} for c in rng.sample(range(50), 3)],
-        "locations": [location], "referenced_works_count": 8,
-        "referenced_works": [f"https://openalex.org/W{4000000000 + rng.randrange(10**7)}" for _ in range(8)],
-        "abstract_inverted_index": {w: [k] for k, w in enumerate(synth.words(12))},
-        "updated_date": "2025-01-14T10:00:00.000000", "created_date": "2020-01-01",
-    }  # fmt: skip
+    refs = ", ".join(f'"https://openalex.org/W{4000000000 + rng.randrange(10**7)}"' for _ in range(12))
+    return (
+        f'{{"id": "https://openalex.org/{wid}", "doi": {doi_url}, "title": {_DUMP(rec["title"])}, '
+        f'"display_name": {_DUMP(rec["title"])}, "publication_year": {year}, '
+        f'"publication_date": "{year}-{rng.randint(1, 12):02d}-01", "language": "en", '
+        f'"primary_location": {location}, "type": "article", "type_crossref": "journal-article", '
+        f'"indexed_in": ["crossref"], "authorships": [{authorships}], '
+        f'"biblio": {{"volume": "{rng.randint(1, 60)}", "issue": "{rng.randint(1, 12)}", "first_page": "{first}", '
+        f'"last_page": "{first + rng.randint(3, 20)}"}}, "cited_by_count": {rng.randint(0, 500)}, '
+        f'"concepts": {synth.concepts[rng.randrange(len(synth.concepts))]}, "locations": [{location}], '
+        f'"referenced_works_count": 12, "referenced_works": [{refs}], '
+        f'"abstract_inverted_index": {synth.abstract_indexes[rng.randrange(len(synth.abstract_indexes))]}, '
+        f'"cited_by_api_url": "https://api.openalex.org/works?filter=cites:{wid}", {_TAIL}'
+    )
 
 
 def _entry(part: Path, entity: str, day: str, count: int) -> dict[str, Any]:
