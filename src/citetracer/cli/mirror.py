@@ -124,6 +124,17 @@ def _fetched(what: str, got: Fetched) -> str:
     return f"{what}: fetched {got.path} ({got.bytes:,} bytes{resumed}; verified: {got.verified})"
 
 
+def _unchanged(exc: DumpError, store_path: Path | str, err: Console) -> int:
+    """A rebuild that stopped on unusable input: the reason, and that the store is as it was."""
+    err.print(f"error: {exc}", style="red", highlight=False)
+    err.print(f"the store at {display_location(store_path)} was not changed", highlight=False)
+    return EXIT_USAGE
+
+
+def _timing(records: int, seconds: float, finishing: float) -> str:
+    return f"in {seconds:.0f}s ({records / max(seconds, 1e-9):,.0f}/s; the last {finishing:.0f}s building indexes)"
+
+
 def run_dblp(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
     if args.dump is None and args.download is None:
         err.print("error: give the dump (DUMP) or --download it", style="red", highlight=False)
@@ -155,15 +166,12 @@ def run_dblp(args: argparse.Namespace, store_path: Path | str, out: Console, err
         try:
             report = ingest_dblp(store_path, dump, dtd, progress=tick, notify=_notify(err))
         except DumpError as exc:
-            err.print(f"error: {exc}", style="red", highlight=False)
-            err.print(f"the store at {display_location(store_path)} was not changed", highlight=False)
-            return EXIT_USAGE
+            return _unchanged(exc, store_path, err)
     kinds = ", ".join(f"{n:,} {k}" for k, n in report.by_type.most_common())
     out.print(
-        f"dblp: {report.added:,} records ({kinds}) in {report.seconds:.0f}s "
-        f"({report.added / max(report.seconds, 1e-9):,.0f}/s; the last {report.finish_seconds:.0f}s building "
-        f"indexes); kept {report.carried_over:,} records "
-        f"of other sources; skipped {report.skipped.get('www', 0):,} person pages; "
+        f"dblp: {report.added:,} records ({kinds}) {_timing(report.added, report.seconds, report.finish_seconds)}; "
+        f"kept {report.carried_over:,} records of other sources; "
+        f"skipped {report.skipped.get('www', 0):,} person pages; "
         f"store {display_location(store_path)}",
         highlight=False,
     )
@@ -206,9 +214,7 @@ def run_arxiv(args: argparse.Namespace, store_path: Path | str, out: Console, er
                 store_path, snapshot, date=args.date, complete=not args.partial, progress=tick, notify=_notify(err)
             )
         except DumpError as exc:
-            err.print(f"error: {exc}", style="red", highlight=False)
-            err.print(f"the store at {display_location(store_path)} was not changed", highlight=False)
-            return EXIT_USAGE
+            return _unchanged(exc, store_path, err)
     for problem in report.errors[:20]:
         err.print(f"warning: {problem}", style="yellow", highlight=False)
     if report.skipped > 20:
@@ -219,9 +225,9 @@ def run_arxiv(args: argparse.Namespace, store_path: Path | str, out: Console, er
         else "declared partial: absence from it is no evidence"
     )
     out.print(
-        f"arxiv: {report.added:,} records (snapshot of {report.snapshot_date}; {claim}) in {report.seconds:.0f}s "
-        f"({report.added / max(report.seconds, 1e-9):,.0f}/s; the last {report.finish_seconds:.0f}s building "
-        f"indexes); skipped {report.skipped:,} lines; kept {report.carried_over:,} records of other sources; "
+        f"arxiv: {report.added:,} records (snapshot of {report.snapshot_date}; {claim}) "
+        f"{_timing(report.added, report.seconds, report.finish_seconds)}; skipped {report.skipped:,} lines; "
+        f"kept {report.carried_over:,} records of other sources; "
         f"store {display_location(store_path)}",
         highlight=False,
     )

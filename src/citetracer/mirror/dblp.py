@@ -59,7 +59,7 @@ from citetracer.normalize.text import canonical_arxiv, canonical_doi, parse_year
 from citetracer.store.codec import pack
 from citetracer.store.common import venue_key
 from citetracer.store.index import index_tokens
-from citetracer.store.rows import Row
+from citetracer.store.rows import Row, present
 
 #: Record fields copied as they are: (JSON name, DBLP element).
 _OPTIONAL = (("pages", "pages"), ("volume", "volume"), ("issue", "number"), ("publisher", "publisher"))
@@ -211,16 +211,8 @@ def parse_row(elem: Any, packed: bool = False) -> Row | None:
     data: dict[str, Any] = {"title": title}
     if people:
         data["authors"] = [p[0] for p in people]
-    if venue:
-        data["venue"] = venue
-    if kind == "proceedings":
-        data["venue_full"] = title
-    if year:
-        data["year"] = year
-    if doi:
-        data["doi"] = doi
-    if arxiv:
-        data["arxiv_id"] = arxiv
+    data.update(present(venue=venue, venue_full=title if kind == "proceedings" else None, year=year, doi=doi,
+                        arxiv_id=arxiv))  # fmt: skip
     for name, tag in _OPTIONAL:
         value = fields.get(tag)
         if value:

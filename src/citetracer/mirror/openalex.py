@@ -46,7 +46,7 @@ from citetracer.store.claims import CROSSREF_DOIS
 from citetracer.store.codec import pack
 from citetracer.store.common import venue_key
 from citetracer.store.ranking import index_tokens
-from citetracer.store.rows import Row
+from citetracer.store.rows import Row, present
 from citetracer.store.venues import VenueEntry, canonical_issn
 
 SOURCE = "openalex"
@@ -224,14 +224,7 @@ def work_row(work: dict[str, Any]) -> tuple[Row, str | None]:
         data["authors"] = [p[0] for p in people]
     if work.get("is_authors_truncated") is True or len(work.get("authorships") or ()) > MAX_PEOPLE:
         data["authors_truncated"] = True
-    if venue:
-        data["venue"] = venue
-    if year:
-        data["year"] = year
-    if doi:
-        data["doi"] = doi
-    if arxiv:
-        data["arxiv_id"] = arxiv
+    data.update(present(venue=venue, year=year, doi=doi, arxiv_id=arxiv))
     biblio = _mapping(work.get("biblio"))
     first, last = biblio.get("first_page"), biblio.get("last_page")
     if isinstance(first, str) and first:

@@ -21,6 +21,7 @@ prints them.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 #: The identifier kinds a source may hold whole (`complete_ids:<source>`): arXiv ids; DOIs registered with Crossref.
@@ -77,6 +78,15 @@ def read_claims(meta: dict[str, str], venue_years: dict[str, int], sources: set[
             scope=meta.get(f"scope:{source}") or None,
         )
     return out
+
+
+def registries(rows: Iterable[tuple[str, str]], dates: dict[str, str], kind: str) -> dict[str, str | None]:
+    """The sources whose `complete_ids:<source>` meta rows name `kind`, with their snapshot dates."""
+    return {
+        source: dates.get(source)
+        for key, value in rows
+        if kind in value.split(",") and (source := key.removeprefix("complete_ids:"))
+    }
 
 
 def arxiv_month(arxiv: str) -> tuple[int, int] | None:

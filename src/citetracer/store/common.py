@@ -11,15 +11,17 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from citetracer.config import is_store_url
 from citetracer.normalize.names import surname_keys
 from citetracer.normalize.venues import venue_id
 from citetracer.records import Candidate, WorkRecord
 from citetracer.store.index import IndexedWork
+
+T = TypeVar("T")
 
 #: Parsed records kept in memory per open store (a bibliography cites few works twice,
 #: but a batch run revisits the same near neighbours often).
@@ -66,6 +68,18 @@ def indexed_work(rid: int, record: WorkRecord) -> IndexedWork:
     for person in record.authors:
         surnames.extend(surname_keys(person.family))
     return IndexedWork(rid=rid, titles=[t for t in titles if t], surnames=surnames, year=record.year)
+
+
+def batched(items: Iterable[T], size: int) -> Iterator[list[T]]:
+    """`items` in lists of `size` (the last one shorter), read lazily: a writer's batches."""
+    batch: list[T] = []
+    for item in items:
+        batch.append(item)
+        if len(batch) >= size:
+            yield batch
+            batch = []
+    if batch:
+        yield batch
 
 
 def pid_alive(pid: int) -> bool:

@@ -27,12 +27,13 @@ from typing import Any, Literal
 
 from citetracer.normalize.text import doi_prefix, parse_year
 from citetracer.records import Candidate, WorkRecord
-from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims
+from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims, registries
 from citetracer.store.codec import decode, pack, ranking_fields_of
 from citetracer.store.common import (
     RECORD_CACHE_SIZE,
     BatchMeta,
     StoreError,
+    batched,
     evidence_records,
     source_summaries,
     totals,
@@ -696,12 +697,7 @@ class Store:
         """Sources complete for identifiers of `kind` (store/claims.py: `arxiv`) and their snapshot dates:
         an identifier of that kind issued before such a date and absent from the store does not exist."""
         rows = self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'complete_ids:%'")
-        dates = self.source_dates()
-        return {
-            source: dates.get(source)
-            for key, value in rows
-            if kind in value.split(",") and (source := key.removeprefix("complete_ids:"))
-        }
+        return registries(rows, self.source_dates(), kind)
 
     def claims(self) -> dict[str, Claim]:
         """What each source declares it is complete for (store/claims.py)."""
@@ -713,14 +709,7 @@ class Store:
 
     def put_venues(self, entries: Iterable[VenueEntry], batch_size: int = 5000) -> int:
         """Add or replace venues of a sources snapshot (store/venues.py), one transaction per batch."""
-        n = 0
-        batch: list[VenueEntry] = []
-        for entry in entries:
-            batch.append(entry)
-            if len(batch) >= batch_size:
-                n += self._put_venues(batch)
-                batch = []
-        return n + (self._put_venues(batch) if batch else 0)
+        return sum(self._put_venues(batch) for batch in batched(entries, batch_size))
 
     def _put_venues(self, entries: Sequence[VenueEntry]) -> int:
         with self.writing(), self._transaction() as db:
@@ -802,27 +791,29 @@ class Store:
         """Records by source and type (type None as '?').
 
         Counting 8M rows takes seconds, so the counts are kept in `meta` with the change
-        counter they belong to (a bulk build writes them as it goes); they are recounted
-        only when a write has moved the counter since.
+        counter they belong to (a bulk build writes them as it goes, each batch brings them
+        forward); they are recounted only when a write has moved the counter otherwise.
         """
+        query = "SELECT source, coalesce(type, '?'), count(*) FROM records GROUP BY source, type"
+        return self._kept_counts("counts", query)
+
+    def _kept_counts(self, name: str, query: str) -> dict[str, dict[str, int]]:
+        """The counts by source kept in `meta` under `name` (see `record_counts`), or `query`'s
+        (source, key, count) rows counted now and kept."""
         seq = self._meta("seq")
-        cached = self._meta("counts")
-        if cached:
-            with contextlib.suppress(ValueError, TypeError, KeyError):
-                obj = json.loads(cached)
-                if obj["seq"] == seq:
-                    return {src: {k: int(n) for k, n in kinds.items()} for src, kinds in obj["counts"].items()}
+        kept = self._cached_counts(name, int(seq or 0))
+        if kept is not None:
+            return {src: {k: int(n) for k, n in inner.items()} for src, inner in kept.items()}
         counts: dict[str, dict[str, int]] = {}
-        rows = self.db.execute("SELECT source, coalesce(type, '?'), count(*) FROM records GROUP BY source, type")
-        for source, kind, n in rows:
-            counts.setdefault(source, {})[kind] = n
+        for source, key, n in self.db.execute(query):
+            counts.setdefault(source, {})[str(key)] = int(n)
         if not self.readonly:
             # A busy store (another writer) or a read-only file: the counts stay uncached.
             with contextlib.suppress(sqlite3.Error, StoreBusy), self.writing(wait=0):
                 if self._meta("seq") == seq:
                     self.db.execute(
-                        "INSERT INTO meta VALUES ('counts', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                        (json.dumps({"seq": seq, "counts": counts}),),
+                        "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                        (name, json.dumps({"seq": seq, name: counts})),
                     )
         return counts
 
@@ -860,26 +851,9 @@ class Store:
         }
 
     def years_by_source(self) -> dict[str, dict[int, int]]:
-        """Records per source and year (year 0: none), kept in `meta` with the change counter like `record_counts`
-        (counting tens of millions of rows takes a while) and recounted only after a write."""
-        seq = self._meta("seq")
-        cached = self._meta("years")
-        if cached:
-            with contextlib.suppress(ValueError, TypeError, KeyError):
-                obj = json.loads(cached)
-                if obj["seq"] == seq:
-                    return {src: {int(y): int(n) for y, n in years.items()} for src, years in obj["years"].items()}
-        years: dict[str, dict[int, int]] = {}
-        for source, year, n in self.db.execute("SELECT source, coalesce(year, 0), count(*) FROM records GROUP BY 1, 2"):
-            years.setdefault(source, {})[int(year)] = int(n)
-        if not self.readonly:
-            with contextlib.suppress(sqlite3.Error, StoreBusy), self.writing(wait=0):
-                if self._meta("seq") == seq:
-                    self.db.execute(
-                        "INSERT INTO meta VALUES ('years', ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                        (json.dumps({"seq": seq, "years": years}),),
-                    )
-        return years
+        """Records per source and year (year 0: none), kept like `record_counts`."""
+        counts = self._kept_counts("years", "SELECT source, coalesce(year, 0), count(*) FROM records GROUP BY 1, 2")
+        return {src: {int(y): n for y, n in years.items()} for src, years in counts.items()}
 
     def set_source_date(self, source: str, date: str | None = None) -> None:
         self._source_dates = None

@@ -28,12 +28,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from citetracer.normalize.text import doi_prefix
 from citetracer.records import Candidate, WorkRecord
-from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims
+from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims, registries
 from citetracer.store.codec import decode, pack, ranking_fields_of
 from citetracer.store.common import (
     RECORD_CACHE_SIZE,
     BatchMeta,
     StoreError,
+    batched,
     display_location,
     evidence_records,
     source_summaries,
@@ -575,12 +576,7 @@ class PgStore:
     def identifier_registries(self, kind: str) -> dict[str, str | None]:
         """Sources complete for identifiers of `kind` and their snapshot dates (see `Store.identifier_registries`)."""
         rows = self._rows("SELECT key, value FROM meta WHERE key LIKE 'complete_ids:%%'")
-        dates = self.source_dates()
-        return {
-            source: dates.get(source)
-            for key, value in rows
-            if kind in value.split(",") and (source := key.removeprefix("complete_ids:"))
-        }
+        return registries(rows, self.source_dates(), kind)
 
     def claims(self) -> dict[str, Claim]:
         """What each source declares it is complete for (store/claims.py)."""
@@ -593,14 +589,7 @@ class PgStore:
     def put_venues(self, entries: Iterable[VenueEntry], batch_size: int = 5000) -> int:
         """Add or replace venues of a sources snapshot (store/venues.py), one transaction per batch."""
         self._writable()
-        n = 0
-        batch: list[VenueEntry] = []
-        for entry in entries:
-            batch.append(entry)
-            if len(batch) >= batch_size:
-                n += self._put_venues(batch)
-                batch = []
-        return n + (self._put_venues(batch) if batch else 0)
+        return sum(self._put_venues(batch) for batch in batched(entries, batch_size))
 
     def _put_venues(self, entries: Sequence[VenueEntry]) -> int:
         latest = {e.id: e for e in entries}

@@ -8,7 +8,7 @@ both take rows, so a mirror is written the same way into either.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from citetracer.normalize.text import canonical_arxiv, canonical_doi
 from citetracer.records import WorkRecord
@@ -53,3 +53,8 @@ def row_from_record(record: WorkRecord, xref: str | None = None) -> Row:
         titles=tuple(" ".join(index_tokens(t)) for t in work.titles),
         surnames=tuple(work.surnames),
     )
+
+
+def present(**fields: Any) -> dict[str, Any]:
+    """The fields that have a value: what a mirror writes into a row's JSON (absent fields take no bytes)."""
+    return {name: value for name, value in fields.items() if value}
