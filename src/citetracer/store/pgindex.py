@@ -7,7 +7,8 @@ each record's year; `terms` holds each word's, surname's and year's document fre
 pass is one query over the posting lists of the chosen rare words and surnames: BM25
 with the same idf and length factor as the second pass, summed per record, best `limit`
 first; the second pass is the shared one. Document frequencies are read in one query per
-citation and cached.
+citation and cached. The queries run with sequential scans off: a plan that read the whole
+postings table (tens of millions of rows) instead of the few lists asked for would cost seconds.
 
 Why posting lists and not GIN indexes over the records' word arrays (until schema
 version 4): a GIN index hands over the matching rows, but scoring them read each row
@@ -153,6 +154,7 @@ class PgIndex(Retrieval):
             f"SELECT h.rid FROM ({_POSTINGS}) h GROUP BY h.rid "
             f"ORDER BY sum(CASE WHEN h.field = 't' THEN h.w * {_NORM} ELSE h.w END) DESC, h.rid LIMIT %(limit)s",
             params,
+            True,
         )
         return [int(rid) for (rid,) in rows]
 
@@ -169,6 +171,7 @@ class PgIndex(Retrieval):
             "HAVING bool_or(h.field = 's') "
             f"ORDER BY sum(CASE WHEN h.field = 't' THEN h.w * {_NORM} ELSE h.w END) DESC, h.rid LIMIT %(limit)s",
             params,
+            True,
         )
         return [int(rid) for (rid,) in rows]
 
@@ -188,5 +191,6 @@ class PgIndex(Retrieval):
             "SELECT count(*) FROM records r WHERE r.rid IN (SELECT DISTINCT u.rid FROM postings p, unnest(p.rids) "
             "u(rid) WHERE p.field = 't' AND p.term = %(rarest)s) AND r.words @> %(terms)s::text[]",
             {"rarest": rarest, "terms": terms},
+            True,
         )
         return int(rows[0][0])
