@@ -726,6 +726,7 @@ class Store:
                 )
                 db.execute("UPDATE xrefs SET title = ? WHERE key = ?", (entry.name, entry.id))
         self._venue_names.clear()
+        self._coverage.clear()
         self._cache.clear()
         return len(entries)
 
@@ -759,7 +760,8 @@ class Store:
                 (source, source),
             )
             row = db.execute("SELECT count(*) FROM complete_venue_years WHERE source = ?", (source,)).fetchone()
-            return int(row[0])
+        self._coverage.clear()
+        return int(row[0])
 
     def complete_sources(self) -> set[str]:
         """Sources that hold every paper of each venue-year they hold any of (DBLP, ACL Anthology).

@@ -652,6 +652,7 @@ class PgStore:
                 (source, source),
             )
             row = cur.execute("SELECT count(*) FROM complete_venue_years WHERE source = %s", (source,)).fetchone()
+        self._forget()
         return int(row[0]) if row else 0
 
     def years_by_source(self) -> dict[str, dict[int, int]]:
