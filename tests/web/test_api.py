@@ -163,3 +163,19 @@ def test_a_pdf_is_read_in_its_child_process_and_served_at_its_pages(client: Test
     assert served.content == pdf.read_bytes()
     assert client.get(f"/jobs/{job_id}/pdf/2").status_code == 404
     assert client.get(f"/api/jobs/{job_id}/report.bib").status_code == 404  # no BibTeX input
+
+
+def test_the_bibliography_pages_field_reaches_the_pdf_reader(client: TestClient, tmp_path: Path) -> None:
+    """The form's and the API's `ref_pages` is `--ref-pages`: pages past the PDF's end are the reader's error,
+    a malformed range is refused at once."""
+    from tests.scan.conftest import make_pdf
+
+    pdf = make_pdf(tmp_path / "paper.pdf", 1).read_bytes()
+    bad = client.post("/api/jobs", files={"file": ("paper.pdf", pdf, "application/pdf")}, data={"ref_pages": "x-2"})
+    assert bad.status_code == 400 and "bibliography pages" in bad.text
+    sent = client.post("/api/jobs", files={"file": ("paper.pdf", pdf, "application/pdf")}, data={"ref_pages": "7-9"})
+    state = wait_done(client, sent.json()["id"])
+    assert any("--ref-pages 7-9 is past the PDF's" in w for w in state.get("warnings", [])), state
+    plain = client.post("/api/jobs", files={"file": ("paper.pdf", pdf, "application/pdf")}, data={"ref_pages": " "})
+    assert wait_done(client, plain.json()["id"])["status"] == "done"
+    assert 'name="ref_pages"' in client.get("/").text

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from citetracer.extract import InputError, PageRange, ReadResult, plausibility
+from citetracer.extract import InputError, PageRange, ReadResult, linecrf, plausibility
 from citetracer.extract.fields import parse_reference_string
 from citetracer.extract.layout import (
     Line,
@@ -38,8 +38,8 @@ from citetracer.extract.layout import (
     line_number_edges,
     page_lines,
 )
-from citetracer.extract.markers import find_markers
-from citetracer.extract.region import find_region, is_heading, region_in_pages
+from citetracer.extract.markers import Markers, find_markers
+from citetracer.extract.region import find_region, is_heading, reference_like, region_in_pages
 from citetracer.extract.segment import Block, split_blocks
 from citetracer.records import Box, Reference
 
@@ -305,7 +305,20 @@ def references_from_lines(lines: list[Line], ref_pages: PageRange | None = None)
     if region.how not in ("heading", "pages"):
         warnings.append(f"no bibliography heading found; the region was guessed from {region.how}")
     region_lines = lines[region.start : region.end]
+    if ref_pages is not None:
+        # Pages set by hand are read in order; a page among them that reads like no reference (a full-page
+        # figure or table) is skipped rather than read into the reference before it.
+        skip = float_pages(region_lines)
+        region_lines = [ln for ln in region_lines if ln.page not in skip]
     blocks, _how = split_blocks(region_lines, markers)
+    if segmenter_mode() != "rules" and (model := linecrf.default_segmenter()) is not None:
+        # The model reads on past the rules' end (an appendix heading is its to label); with pages set by
+        # hand it stays on them.
+        last = len(lines) if ref_pages is None else _end_of_pages(lines, ref_pages[1])
+        window = lines[region.start : max(last, region.end)]
+        learned = linecrf.blocks_from_labels(window, model.label(window, markers))
+        blocks = choose(blocks, learned, markers, segmenter_mode())
+        region_lines = [ln for b in blocks for ln in b.lines]
     refs = []
     for k, block in enumerate(blocks[:MAX_REFERENCES], 1):
         text = block.text
@@ -321,8 +334,77 @@ def references_from_lines(lines: list[Line], ref_pages: PageRange | None = None)
         refs.append(ref)
     if len(blocks) > MAX_REFERENCES:
         warnings.append(f"more than {MAX_REFERENCES} references; the rest ignored")
-    warnings.extend(plausibility.check(refs, markers, sorted({ln.page + 1 for ln in region_lines})))
+    seen = what_was_seen(lines, blocks)
+    warnings.extend(plausibility.check(refs, markers, sorted({ln.page + 1 for ln in region_lines}), seen))
     return refs, warnings
+
+
+#: Which segmenter reads the bibliography: "auto" (the learned one unless its reading fails the plausibility
+#: checks that the rules' reading passes), "model" (always the learned one), "rules" (the hand-written one).
+SEGMENTERS = ("auto", "model", "rules")
+
+
+def segmenter_mode() -> str:
+    """The segmenter named by CITETRACER_SEGMENTER (default "auto")."""
+    mode = os.environ.get("CITETRACER_SEGMENTER", "auto").strip().lower()
+    return mode if mode in SEGMENTERS else "auto"
+
+
+def _end_of_pages(lines: list[Line], last_page: int) -> int:
+    """One past the last line on 1-based page `last_page` or before it."""
+    return max((k + 1 for k, ln in enumerate(lines) if ln.page <= last_page - 1), default=0)
+
+
+def choose(rules: list[Block], learned: list[Block], markers: Markers, mode: str) -> list[Block]:
+    """The learned blocks, unless (mode "auto") the plausibility checks object to them and not to the rules'
+    blocks: the rule path stays the fallback until the model wins on every set."""
+    if mode == "model" or not rules:
+        return learned or rules
+    if not learned:
+        return rules
+
+    def objections(blocks: list[Block]) -> int:
+        refs = [Reference(raw=b.text, page=b.lines[0].page + 1) for b in blocks]
+        return len(plausibility.check(refs, markers, sorted({ln.page + 1 for b in blocks for ln in b.lines})))
+
+    return rules if objections(learned) > objections(rules) else learned
+
+
+#: A page of the list on which fewer lines than this share read like references holds a float, not references.
+FLOAT_PAGE_SHARE = 0.2
+
+
+def float_pages(lines: list[Line]) -> set[int]:
+    """Pages (0-based) among `lines` on which almost no line reads like a reference."""
+    by_page: dict[int, list[Line]] = {}
+    for ln in lines:
+        by_page.setdefault(ln.page, []).append(ln)
+    return {
+        p
+        for p, group in by_page.items()
+        if sum(1 for ln in group if reference_like(ln.text)) < FLOAT_PAGE_SHARE * len(group)
+    }
+
+
+def what_was_seen(lines: list[Line], blocks: list[Block]) -> list[str]:
+    """What lies around and inside the list as read, for a warning to name: pages inside it that hold
+    no reference (a full-page figure or table), the line the list ends before, and the pages to give
+    --ref-pages."""
+    if not blocks:
+        return []
+    pages = sorted({ln.page for b in blocks for ln in b.lines})
+    out = []
+    empty = [p + 1 for p in range(pages[0], pages[-1] + 1) if p not in pages]
+    if empty:
+        listed = ", ".join(map(str, empty))
+        out.append(f"the list seems to continue past page(s) {listed}, which hold no reference (a figure or table?)")
+    index = {id(ln): k for k, ln in enumerate(lines)}
+    last = max((index.get(id(ln), -1) for b in blocks for ln in b.lines), default=-1)
+    after = next((ln for ln in lines[last + 1 :] if ln.text.strip()), None)
+    if after is not None:
+        out.append(f"the list was read as ending before {after.text.strip()[:50]!r} on page {after.page + 1}")
+    out.append(f"the list as read spans pages {pages[0] + 1}-{pages[-1] + 1}")
+    return out
 
 
 def boxes(block: Block) -> list[Box]:

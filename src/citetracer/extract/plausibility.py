@@ -77,8 +77,11 @@ def _pages(numbers: Sequence[int]) -> str:
     return ", ".join(out)
 
 
-def check(refs: Sequence[Reference], markers: Markers, region_pages: Sequence[int]) -> list[str]:
-    """Warnings about the extracted references (`region_pages`: 1-based pages the region covers)."""
+def check(
+    refs: Sequence[Reference], markers: Markers, region_pages: Sequence[int], seen: Sequence[str] = ()
+) -> list[str]:
+    """Warnings about the extracted references (`region_pages`: 1-based pages the region covers; `seen`:
+    what the reader saw around the list, named in a count warning so that the remedy is plain)."""
     warnings: list[str] = []
     n = len(refs)
     pages_text = _pages(region_pages)
@@ -92,7 +95,7 @@ def check(refs: Sequence[Reference], markers: Markers, region_pages: Sequence[in
         if off:
             warnings.append(
                 f"{PREFIX}: {n} references extracted from {where}, but {markers.describe()}; the bibliography "
-                f"may be cut short, merged, or mixed with other text ({HINT})"
+                f"may be cut short, merged, or mixed with other text ({''.join(s + '; ' for s in seen)}{HINT})"
             )
     odd: dict[str, list[Reference]] = {}
     for ref in refs:

@@ -125,8 +125,11 @@ def find_region(lines: list[Line]) -> Region | None:
 
 
 def region_in_pages(lines: list[Line], first: int, last: int) -> Region | None:
-    """The region within 1-based pages `first`-`last`, set by hand (`--ref-pages`): it starts after a
-    bibliography heading there, if any, and may still end at an appendix heading on those pages."""
+    """The region within 1-based pages `first`-`last`, set by hand (`--ref-pages`): the pages the
+    bibliography spans, read in order. It starts after a bibliography heading there, if any, and ends
+    only at a back-matter heading named as such ("Appendix", "A Proofs" set as a heading) on those
+    pages: a figure or table inside the list, set larger or in bold, does not end it (the segmenters
+    leave such lines out)."""
     inside = [i for i, ln in enumerate(lines) if first - 1 <= ln.page <= last - 1]
     if not inside:
         return None
@@ -140,7 +143,8 @@ def region_in_pages(lines: list[Line], first: int, last: int) -> Region | None:
         size = body_size(lines[start:hi])
         while start < min(lo + 3, hi - 1) and _is_title_line(lines[start], size):
             start += 1
-    return Region(start, region_end(lines[:hi], start), None if chosen is None else lines[chosen].text, "pages")
+    end = region_end(lines[:hi], start, named_only=True)
+    return Region(start, end, None if chosen is None else lines[chosen].text, "pages")
 
 
 def _is_title_line(ln: Line, size: float) -> bool:
@@ -152,8 +156,9 @@ def _share_reference_like(lines: list[Line]) -> float:
     return sum(reference_like(ln.text) for ln in lines) / max(len(lines), 1)
 
 
-def region_end(lines: list[Line], start: int) -> int:
-    """Index of the first line after `start` that ends the bibliography (see the module docstring)."""
+def region_end(lines: list[Line], start: int, named_only: bool = False) -> int:
+    """Index of the first line after `start` that ends the bibliography (see the module docstring);
+    `named_only`: only a heading that names back matter, or a lettered section heading, ends it."""
     size = body_size(lines[start : start + 40])
     # Larger than the references and than its own page's text: OCR gives each page one size, which
     # differs from page to page, so a whole page can look larger than the list's first page.
@@ -162,13 +167,18 @@ def region_end(lines: list[Line], start: int) -> int:
         page = lines[i].page
         if page not in on_page:
             on_page[page] = body_size([ln for ln in lines[i : i + 400] if ln.page == page])
-        if ends_bibliography(lines, i, max(size, on_page[page])):
+        if ends_bibliography(lines, i, max(size, on_page[page]), named_only):
             return i
     return len(lines)
 
 
-def ends_bibliography(lines: list[Line], i: int, size: float) -> bool:
-    """True when line `i` is a heading that closes a bibliography set in `size`."""
+#: A lettered appendix heading: "A Proofs", "B.1 Setup" (a figure's axis ticks "0.5 Accuracy" are numbers).
+_LETTERED = re.compile(r"^[A-Z](?:\.\d{1,2})*\.?\s+[A-Z][a-z]")
+
+
+def ends_bibliography(lines: list[Line], i: int, size: float, named_only: bool = False) -> bool:
+    """True when line `i` is a heading that closes a bibliography set in `size` (`named_only`: see
+    `region_end`)."""
     ln = lines[i]
     text = ln.text.strip()
     if len(text) >= 80 or not text:
@@ -181,6 +191,8 @@ def ends_bibliography(lines: list[Line], i: int, size: float) -> bool:
         return True
     if _YEAR.search(text) or (reference_like(text) and not emphasised):
         return False
+    if named_only:
+        return emphasised and _LETTERED.match(text) is not None and not text.endswith((",", "."))
     if emphasised and _SECTION.match(text):
         return True
     if size and ln.size > size * HEADING_SIZE and len(text) < 70:

@@ -14,7 +14,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -26,6 +26,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
 
 from citetracer.config import Settings
+from citetracer.extract import parse_page_range
 from citetracer.report.html_report import content_security_policy
 from citetracer.version import __version__
 from citetracer.web import pages
@@ -124,7 +125,13 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         log.exception("error serving %s %s", request.method, request.url.path)
         return _error(request, 500, "internal error (logged on the server)")
 
-    def submit(uploads: list[UploadFile], text: str | None) -> Job:
+    def submit(uploads: list[UploadFile], text: str | None, ref_pages: str | None = None) -> Job:
+        pages = None
+        if ref_pages and ref_pages.strip():
+            try:
+                pages = parse_page_range(ref_pages)
+            except ValueError as exc:
+                raise HTTPException(400, f"bibliography pages: {exc}") from None
         files = [u for u in uploads if u.filename]
         if len(files) > options.limits.max_files:
             raise HTTPException(413, f"more than {options.limits.max_files} files; send fewer at once")
@@ -141,6 +148,8 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
             if text and text.strip():
                 saved.append(save_text(text, job.input_dir))
             inputs, problems = papers(job.folder, saved, options.limits)
+            if pages is not None:
+                inputs = [replace(p, ref_pages=pages) if p.path.suffix.lower() == ".pdf" else p for p in inputs]
         except UploadError as exc:
             jobs.discard(job)
             raise HTTPException(exc.status, str(exc)) from None
@@ -163,9 +172,10 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
     async def api_submit(
         file: Annotated[list[UploadFile] | None, File(description="PDF, .bib, .bbl, .tex, .txt or zip")] = None,
         text: Annotated[str | None, Form(description="references: BibTeX, .bbl or one per line")] = None,
+        ref_pages: Annotated[str | None, Form(description="a PDF's bibliography pages, e.g. 12-14")] = None,
     ) -> dict[str, Any]:
         """Queue a check; answers the job's id at once (poll `GET /api/jobs/{id}`)."""
-        job = await asyncio.to_thread(submit, file or [], text)
+        job = await asyncio.to_thread(submit, file or [], text, ref_pages)
         return {"id": job.id, "status": job.status, "url": f"/api/jobs/{job.id}"}
 
     @app.get("/api/jobs/{job_id}", tags=["api"], summary="A job's status, progress and report")
@@ -219,10 +229,11 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         file: Annotated[list[UploadFile] | None, File()] = None,
         text: Annotated[str | None, Form()] = None,
         csrf_token: Annotated[str | None, Form(alias=CSRF_FIELD)] = None,
+        ref_pages: Annotated[str | None, Form()] = None,
     ) -> Response:
         if not csrf_ok(request.cookies.get(CSRF_COOKIE), csrf_token):
             raise HTTPException(403, "the form has expired or did not come from this site: reload it and try again")
-        job = await asyncio.to_thread(submit, file or [], text)
+        job = await asyncio.to_thread(submit, file or [], text, ref_pages)
         return RedirectResponse(f"/jobs/{job.id}", status_code=303)
 
     @app.get("/jobs/{job_id}", include_in_schema=False)

@@ -48,6 +48,9 @@ references. Every citation is judged <b>Real</b>, <b>Potential</b> or <b>Halluci
 <input type="file" id="file" name="file" multiple accept="{esc(",".join(SUFFIXES + ARCHIVES))}"></p>
 <p><label for="text">or paste references (BibTeX entries, a .bbl, or one reference per line)</label><br>
 <textarea id="text" name="text" rows="10" cols="100" spellcheck="false"></textarea></p>
+<p><label for="ref_pages">PDF bibliography pages, if the reader misses them (e.g. 12-14)</label>
+<input type="text" id="ref_pages" name="ref_pages" size="9" maxlength="11"
+pattern="\\s*\\d+\\s*([-–:]\\s*\\d+\\s*)?"></p>
 <p><button type="submit">Check</button> <span class="meta">{esc(context)}</span></p>
 </form>
 </section>

@@ -97,6 +97,8 @@ class Input:
 
     path: Path
     display: str
+    #: A PDF's bibliography pages set by hand (the form's page field), as `--ref-pages`.
+    ref_pages: tuple[int, int] | None = None
 
 
 def papers(job_folder: Path, uploads: list[Path], limits: Limits) -> tuple[list[Input], list[str]]:

@@ -129,7 +129,7 @@ def run_job(checker: Checker, job: Job, inputs: list[Input], context: str) -> No
     unread: list[tuple[str, str]] = []
     for paper in inputs:
         try:
-            read.append((paper, read_references(paper.path)))
+            read.append((paper, read_references(paper.path, paper.ref_pages)))
         except InputError as exc:
             unread.append((paper.display, scrub(str(exc), folder)))
     job.update(total=sum(len(r.references) for _, r in read), warnings=job.warnings + [why for _, why in unread])

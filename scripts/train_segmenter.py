@@ -1,0 +1,103 @@
+"""Train the line-level reference segmenter (src/citetracer/data/segmenter.crfsuite).
+
+Training data: papers typeset by bench/latexpapers.py in its training templates (`TRAIN`; the others
+are held out for the benchmark) from a training seed, each line labelled from the positions the PDF
+saved (begin of a reference, inside one, other). A paper is read as the extractor reads it
+(pdf.document_lines, region.find_region): the window from the region's start to the document's
+end, the same lines and features the model meets at run time. A paper whose labels cannot be placed,
+or whose found region starts after its first reference, is skipped and counted.
+
+Deterministic: the papers come from fixed seeds in a fixed order and L-BFGS has no randomness, so
+the same TeX installation gives the same model bytes. Typeset papers are kept in --cache and reused.
+
+    pip install -e '.[pdf]'
+    python scripts/train_segmenter.py [--seed 1] [--papers 25] [--cache /tmp/latexpapers] [--out PATH]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "bench"))
+
+import latexpapers  # noqa: E402
+from citetracer.extract.linecrf import MODEL_NAME, features  # noqa: E402
+from citetracer.extract.markers import find_markers  # noqa: E402
+from citetracer.extract.pdf import document_lines  # noqa: E402
+from citetracer.extract.region import find_region  # noqa: E402
+
+DEFAULT_OUT = ROOT / "src" / "citetracer" / "data" / MODEL_NAME
+
+
+def examples(pdf: Path) -> tuple[list[dict[str, object]], list[str]] | str:
+    """(features, labels) of one typeset paper's window, or why it is skipped."""
+    lines = document_lines(pdf)
+    labels = latexpapers.line_labels(lines, latexpapers.read_marks(pdf.parent / "p.pos", pdf))
+    if labels is None:
+        return "labels not placed"
+    region = find_region(lines)
+    if region is None:
+        return "no region found"
+    if "B" in labels[: region.start]:
+        return "region starts after the first reference"
+    body = lines[: region.start]
+    window = lines[region.start :]
+    return features(window, find_markers(ln.text for ln in body)), labels[region.start :]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--papers", type=int, default=25, help="papers per training template")
+    ap.add_argument("--cache", type=Path, default=Path("/tmp/latexpapers"))
+    ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    ap.add_argument("--c1", type=float, default=0.05)
+    ap.add_argument("--c2", type=float, default=0.01)
+    ap.add_argument("--iterations", type=int, default=200)
+    args = ap.parse_args()
+    import pycrfsuite
+
+    t0 = time.perf_counter()
+    made = latexpapers.generate(list(latexpapers.TRAIN), args.seed, args.papers, args.cache)
+    t1 = time.perf_counter()
+    trainer = pycrfsuite.Trainer(verbose=False)
+    skipped: Counter[str] = Counter()
+    counts: Counter[str] = Counter()
+    for _paper, pdf in made:
+        got = examples(pdf)
+        if isinstance(got, str):
+            skipped[got] += 1
+            continue
+        feats, labels = got
+        trainer.append(feats, labels)
+        counts.update(labels)
+    trainer.set_params(
+        {
+            "c1": args.c1,
+            "c2": args.c2,
+            "max_iterations": args.iterations,
+            "feature.possible_transitions": True,
+            "feature.minfreq": 2,
+        }
+    )
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    t2 = time.perf_counter()
+    trainer.train(str(args.out))
+    t3 = time.perf_counter()
+    used = len(made) - sum(skipped.values())
+    print(
+        f"papers {len(made)} ({', '.join(latexpapers.TRAIN)}; seed {args.seed}), used {used}, skipped {dict(skipped)}"
+    )
+    print(f"lines {sum(counts.values())}: {dict(counts)}")
+    print(f"typesetting/reading {t1 - t0:.0f} s, features {t2 - t1:.0f} s, training {t3 - t2:.1f} s")
+    print(f"model {args.out} {args.out.stat().st_size / 1024:.0f} KB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,321 @@
+"""Learned reference segmentation: a CRF labels each line from the bibliography heading on.
+
+Hand-written rules (segment.py, region.py) decide where a reference starts by
+the strongest signal a list offers, and where the list ends by what a heading
+says; each new template meets them with a layout they were not tuned on (flush
+references with no gap, a full-page figure inside the list, an appendix heading
+that reads like a reference). GROBID's answer is a sequence labeller over layout
+tokens; this is one over lines: each line from the region's start to the
+document's end is the begin of a reference (B), inside one (I), or other (O:
+heading, figure, table, page furniture, appendix), from its layout against the
+list's own habits:
+
+- x-offset against its column's left edge and against the list's common offsets;
+- type size and face against the list's and the page's body text;
+- vertical pitch to the previous line against the list's common pitch; column
+  and page breaks; where the line sits in its column;
+- how the previous line ends (period, year, page range, hyphen, comma, short);
+- how the line opens (a list label, and whether it continues the count; a
+  "Surname, X." or "X. Surname" name; an upper-case author run; a year);
+- the rules' readings as features, never as the decision: reference-like, a
+  bibliography or back-matter heading, an item that reads as an equation or
+  table row, and whether the rule segmenter starts a reference here.
+
+The model (data/segmenter.crfsuite) is trained by scripts/train_segmenter.py on
+papers typeset by bench/latexpapers.py, labelled from positions the PDF itself
+saved. pdf.py keeps the rule path as a fallback (see `choose`).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import statistics
+import threading
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+from citetracer.extract.layout import Line, body_size
+from citetracer.extract.markers import Markers
+from citetracer.extract.plausibility import kind_of_item
+from citetracer.extract.region import _END, _SECTION, ends_bibliography, is_heading, reference_like, region_end
+from citetracer.extract.segment import Block, split_blocks
+
+LABELS = ("B", "I", "O")
+MODEL_NAME = "segmenter.crfsuite"
+#: Most lines labelled after the region's start (a 150-page document's tail is far fewer).
+MAX_LINES = 20_000
+
+_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?:\s|$)|\((\d{1,4})\)|(\d{1,4})\s+(?=[A-Z]))")
+_ALPHA_LABEL = re.compile(r"^\s*\[[A-Za-z][A-Za-z+\-.]{0,12}\s?\d{0,4}[a-z]?\]")
+_SURNAME_INITIALS = re.compile(r"^[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?,\s*(?:[A-Z]\.|[A-Z][a-z])")
+_INITIALS_SURNAME = re.compile(r"^[A-Z]\.\s?(?:[A-Z]\.\s?)*[A-Z][\w'’\-]+")
+_FULL_NAME = re.compile(r"^[A-Z][\w'’\-]+(?:\s[A-Z]\.)*(?:\s[A-Z][\w'’\-]+){1,2}(?:,|\s+and\s|\.\s)")
+_UPPER_RUN = re.compile(r"^[A-Z][A-Z'’\-]{2,}(?:,|\s)")
+_YEAR = re.compile(r"\b(?:19|20)\d\d[a-z]?\b")
+_OPENS_YEAR = re.compile(r"^\(?(?:19|20)\d\d")
+_PAGE_RANGE = re.compile(r"\d+\s*[-–—]\s*\d+\.?$")
+_URL = re.compile(r"https?://|doi\.org|\bdoi\b|arxiv", re.IGNORECASE)
+
+
+def _bin(value: float, edges: Sequence[float], names: Sequence[str]) -> str:
+    for edge, name in zip(edges, names, strict=False):
+        if value < edge:
+            return name
+    return names[-1]
+
+
+def _ending(text: str) -> str:
+    t = text.rstrip()
+    if not t:
+        return "empty"
+    if _PAGE_RANGE.search(t):
+        return "pages"
+    if re.search(r"(?:19|20)\d\d[a-z]?[.)]*$", t):
+        return "year"
+    if t.endswith(("-", "\u00ad")):
+        return "hyphen"
+    return {".": "period", ",": "comma", ":": "colon", ";": "semicolon", ")": "paren"}.get(t[-1], "other")
+
+
+def _opening(text: str) -> list[str]:
+    t = text.strip()
+    out = []
+    if _LABEL.match(t):
+        out.append("label")
+    if _ALPHA_LABEL.match(t):
+        out.append("alabel")
+    if _SURNAME_INITIALS.match(t):
+        out.append("sur_init")
+    if _INITIALS_SURNAME.match(t):
+        out.append("init_sur")
+    if _FULL_NAME.match(t):
+        out.append("full_name")
+    if _UPPER_RUN.match(t):
+        out.append("upper")
+    if _OPENS_YEAR.match(t):
+        out.append("year")
+    first = t[:1]
+    out.append("lower" if first.islower() else "digit" if first.isdigit() else "upper1" if first.isupper() else "sym")
+    word = t.split(" ", 1)[0].lower().strip(".,")
+    if word in ("in", "and", "of", "the", "pp", "vol", "doi", "url", "arxiv", "proceedings", "journal"):
+        out.append("w=" + word)
+    return out
+
+
+def _edges(lines: Sequence[Line], size: float) -> dict[tuple[int, int], float]:
+    """Each page column's left edge: the leftmost x that several of its lines share."""
+    groups: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for ln in lines:
+        groups[(ln.page, ln.column)].append(ln.x0)
+    out = {}
+    for key, xs in groups.items():
+        bins = Counter(round(x / 2) for x in xs)
+        shared = [b * 2 for b, n in bins.items() if n >= 2]
+        out[key] = min(shared) if shared else min(xs)
+    return out
+
+
+def features(lines: Sequence[Line], markers: Markers | None = None) -> list[dict[str, Any]]:
+    """One feature dict per line of the window (the region's start to the document's end)."""
+    if not lines:
+        return []
+    head = lines[: min(len(lines), 80)]
+    size = body_size(head) or 10.0
+    by_page: dict[int, list[Line]] = defaultdict(list)
+    for ln in lines:
+        by_page[ln.page].append(ln)
+    page_size = {p: body_size(group) or size for p, group in by_page.items()}
+    edges = _edges(lines, size)
+    right: dict[tuple[int, int], float] = defaultdict(float)
+    for ln in lines:
+        key = (ln.page, ln.column)
+        right[key] = max(right[key], ln.x1)
+    offsets = [round((ln.x0 - edges[(ln.page, ln.column)]) / size * 2) for ln in head]
+    common = [o for o, _ in Counter(offsets).most_common(2)]
+    pitches = [
+        b.y0 - a.y0 for a, b in itertools.pairwise(head) if a.page == b.page and a.column == b.column and b.y0 > a.y0
+    ]
+    usual = sorted(pitches)[len(pitches) // 5] if pitches else 1.2 * size
+    rule_starts: set[int] = set()
+    kept: set[int] = set()
+    rule_end = region_end(list(lines), 0)
+    try:
+        blocks, _how = split_blocks(list(lines[:rule_end]), markers)
+    except (ValueError, statistics.StatisticsError):
+        blocks = []
+    index = {id(ln): k for k, ln in enumerate(lines)}
+    for b in blocks:
+        if b.lines:
+            rule_starts.add(index.get(id(b.lines[0]), -1))
+            kept.update(index.get(id(ln), -1) for ln in b.lines)
+    column_top: dict[tuple[int, int], int] = {}
+    column_end: dict[tuple[int, int], int] = {}
+    for k, ln in enumerate(lines):
+        column_top.setdefault((ln.page, ln.column), k)
+        column_end[(ln.page, ln.column)] = k
+    out: list[dict[str, Any]] = []
+    last_label = 0
+    for k, ln in enumerate(lines):
+        text = ln.text.strip()
+        key = (ln.page, ln.column)
+        prev = lines[k - 1] if k else None
+        f: dict[str, Any] = {"bias": 1.0}
+        off = (ln.x0 - edges[key]) / size
+        f["dx=" + _bin(off, (-1.0, 0.5, 1.5, 3.0), ("left", "flush", "ind1", "ind2", "far"))] = 1.0
+        rounded = round(off * 2)
+        if common and rounded == common[0]:
+            f["at_common1"] = 1.0
+        elif len(common) > 1 and rounded == common[1]:
+            f["at_common2"] = 1.0
+        ratio = ln.size / size
+        f["size=" + _bin(ratio, (0.85, 0.95, 1.06, 1.2), ("small", "smaller", "same", "larger", "large"))] = 1.0
+        page_ratio = ln.size / page_size[ln.page]
+        f["psize=" + _bin(page_ratio, (0.92, 1.06), ("small", "same", "large"))] = 1.0
+        if ln.bold:
+            f["bold"] = 1.0
+        fill = (right[key] - ln.x1) / size
+        f["fill=" + _bin(fill, (1.0, 4.0, 10.0), ("full", "near", "short", "stub"))] = 1.0
+        f["len=" + _bin(len(text), (8, 25, 60), ("tiny", "short", "mid", "long"))] = 1.0
+        if prev is None:
+            f["first"] = 1.0
+        elif prev.page != ln.page:
+            f["newpage"] = 1.0
+        elif prev.column != ln.column:
+            f["newcol"] = 1.0
+        else:
+            pitch = (ln.y0 - prev.y0) / usual if usual > 0 else 1.0
+            f["gap=" + _bin(pitch, (0.5, 1.15, 1.6, 3.0), ("back", "tight", "gap", "big", "huge"))] = 1.0
+        if prev is not None:
+            f["prev_end=" + _ending(prev.text)] = 1.0
+            prev_fill = (right[(prev.page, prev.column)] - prev.x1) / size
+            f["prev_fill=" + _bin(prev_fill, (1.0, 4.0, 10.0), ("full", "near", "short", "stub"))] = 1.0
+            prev_off = (prev.x0 - edges[(prev.page, prev.column)]) / size
+            f["dx_vs_prev=" + _bin(off - prev_off, (-0.5, 0.5), ("left", "same", "right"))] = 1.0
+        for o in _opening(text):
+            f["open=" + o] = 1.0
+        m = _LABEL.match(text)
+        if m:
+            n = int(next(g for g in m.groups() if g))
+            if n == last_label + 1 or (last_label == 0 and n in (1, 2)):
+                f["label_next"] = 1.0
+                last_label = n
+        if k == column_top[key]:
+            f["col_top"] = 1.0
+        if k == column_end[key]:
+            f["col_end"] = 1.0
+        f[f"column={min(ln.column, 2)}"] = 1.0
+        if _YEAR.search(text):
+            f["has_year"] = 1.0
+        if "et al" in text:
+            f["has_etal"] = 1.0
+        if _URL.search(text):
+            f["has_url"] = 1.0
+        if reference_like(text):
+            f["rule_reflike"] = 1.0
+        if is_heading(text):
+            f["rule_bibheading"] = 1.0
+        if k and ends_bibliography(list(lines), k, size):
+            f["rule_ends"] = 1.0
+        if _END.match(text):
+            f["rule_backmatter"] = 1.0
+        if _SECTION.match(text) and len(text) < 70:
+            f["rule_section"] = 1.0
+        kind = kind_of_item(text)
+        if kind:
+            f["rule_kind=" + kind.split()[0]] = 1.0
+        if k in rule_starts:
+            f["rule_start"] = 1.0
+        if k < rule_end:
+            f["rule_region"] = 1.0
+            if k not in kept:
+                f["rule_dropped"] = 1.0
+        elif k == rule_end:
+            f["rule_region_end"] = 1.0
+        out.append(f)
+    _add_neighbours(out)
+    return out
+
+
+#: Features of the lines before and after that a line sees as its own.
+_NEIGHBOUR = (
+    "dx=",
+    "open=",
+    "gap=",
+    "fill=",
+    "size=",
+    "rule_start",
+    "rule_ends",
+    "newpage",
+    "newcol",
+    "bold",
+    "rule_region",
+)
+
+
+def _add_neighbours(feats: list[dict[str, Any]]) -> None:
+    own = [{k: v for k, v in f.items() if k.startswith(_NEIGHBOUR)} for f in feats]
+    for k, f in enumerate(feats):
+        if k:
+            f.update({"-1:" + name: v for name, v in own[k - 1].items()})
+        if k + 1 < len(feats):
+            f.update({"+1:" + name: v for name, v in own[k + 1].items()})
+
+
+class Segmenter:
+    """The shipped model, loaded once per process; one tagger per thread (a Tagger is not thread-safe)."""
+
+    def __init__(self, path: str) -> None:
+        import pycrfsuite
+
+        self._path = path
+        self._tagger_cls = pycrfsuite.Tagger
+        self._local = threading.local()
+
+    def _tagger(self) -> Any:
+        tagger = getattr(self._local, "tagger", None)
+        if tagger is None:
+            tagger = self._tagger_cls()
+            tagger.open(self._path)
+            self._local.tagger = tagger
+        return tagger
+
+    def label(self, lines: Sequence[Line], markers: Markers | None = None) -> list[str]:
+        """B / I / O for each line."""
+        if not lines:
+            return []
+        return list(self._tagger().tag(features(lines[:MAX_LINES], markers))) + ["O"] * max(0, len(lines) - MAX_LINES)
+
+
+@lru_cache(maxsize=1)
+def default_segmenter() -> Segmenter | None:
+    """The packaged model, or None when it is absent (the rule path is used then)."""
+    try:
+        path = resources.files("citetracer.data") / MODEL_NAME
+        if not path.is_file():
+            return None
+        with resources.as_file(path) as real:
+            return Segmenter(str(real))
+    except (ImportError, OSError):
+        return None
+
+
+def blocks_from_labels(lines: Sequence[Line], labels: Sequence[str]) -> list[Block]:
+    """References from labelled lines: each B opens one, I lines join it, O lines are left out (a figure
+    inside the list does not end it); an I with no reference open opens one."""
+    blocks: list[Block] = []
+    current: list[Line] | None = None
+    for ln, label in zip(lines, labels, strict=True):
+        if label == "B" or (label == "I" and current is None):
+            current = [ln]
+            blocks.append(Block(current))
+        elif label == "I" and current is not None:
+            current.append(ln)
+    for block in blocks:
+        m = _LABEL.match(block.lines[0].text) or _ALPHA_LABEL.match(block.lines[0].text)
+        if m:
+            block.label = m.group(0).strip().strip("[]().").strip()
+    return blocks

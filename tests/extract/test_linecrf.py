@@ -1,0 +1,161 @@
+"""The learned line segmenter (extract/linecrf.py) and what surrounds it: layouts the rules met badly
+(AAAI's flush list with no gaps, a full-page figure inside the list, a lettered appendix heading after
+it), --ref-pages across a figure page, the rule path as fallback, and warnings that name what they saw."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from citetracer.extract import plausibility, read_references
+from citetracer.extract.layout import Line
+from citetracer.extract.linecrf import blocks_from_labels, default_segmenter, features
+from citetracer.extract.markers import Markers
+from citetracer.extract.pdf import choose, what_was_seen
+from citetracer.extract.segment import Block
+from tests.extract.conftest import Item
+
+BODY: list[Item] = [
+    (72, 100 + 14 * i, f"Body text line {i} of the paper, which talks about many things.", 10) for i in range(20)
+]
+
+#: AAAI's list: flush left, no hanging indent, no space between entries; each reference two or three lines.
+FLUSH = [
+    ["Abbas, A.; and Swoboda, P. 2021. Combinatorial Optimization for", "Panoptic Segmentation. In NeurIPS."],
+    [
+        "Bishop, C. M. 2006. Pattern Recognition and Machine Learning.",
+        "Information Science and Statistics.",
+        "Springer.",
+    ],
+    [
+        "Chen, T.; Kornblith, S.; Norouzi, M.; and Hinton, G. 2020. A Simple",
+        "Framework for Contrastive Learning. In ICML.",
+    ],
+    [
+        "Devlin, J.; Chang, M.; Lee, K.; and Toutanova, K. 2019. BERT: Pre-",
+        "training of Deep Bidirectional Transformers. In NAACL.",
+    ],
+    ["Goodfellow, I.; Bengio, Y.; and Courville, A. 2016. Deep Learning.", "MIT Press."],
+    [
+        "He, K.; Zhang, X.; Ren, S.; and Sun, J. 2016. Deep Residual Learning",
+        "for Image Recognition. In CVPR, 770-778.",
+    ],
+    ["Kingma, D. P.; and Ba, J. 2015. Adam: A Method for Stochastic", "Optimization. In ICLR."],
+    ["Vaswani, A.; Shazeer, N.; Parmar, N.; et al. 2017. Attention Is All", "You Need. In NeurIPS, 5998-6008."],
+]
+
+
+def flush_list(refs: list[list[str]], x: float, y: float, leading: float = 10.0, size: float = 9.0) -> list[Item]:
+    out: list[Item] = []
+    for ref in refs:
+        for text in ref:
+            out.append((x, y, text, size))
+            y += leading
+    return out
+
+
+@pytest.fixture
+def model_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    if default_segmenter() is None:
+        pytest.skip("no segmenter model in the package")
+    monkeypatch.setenv("CITETRACER_SEGMENTER", "model")
+
+
+def test_flush_list_with_no_gap_and_no_indent_is_cut_into_its_references(
+    make_pdf: Callable[..., Path], model_only: None
+) -> None:
+    items = [*BODY, (72, 420, "References", 11, "B"), *flush_list(FLUSH, 72, 440)]
+    refs = read_references(make_pdf([items])).references
+    assert len(refs) == len(FLUSH)
+    assert [r.year for r in refs] == [2021, 2006, 2020, 2019, 2016, 2016, 2015, 2017]
+
+
+def test_a_figure_page_inside_the_list_does_not_end_it_and_a_lettered_appendix_does(
+    make_pdf: Callable[..., Path], model_only: None
+) -> None:
+    first = [*BODY, (72, 420, "References", 11, "B"), *flush_list(FLUSH[:4], 72, 440, leading=11, size=10)]
+    figure: list[Item] = [(100 + 40 * k, 300 + 30 * (k % 3), f"{k * 0.5:.1f}", 8) for k in range(10)]
+    figure += [(120, 600, "Figure 4: Training curves of all methods over ten random seeds.", 10)]
+    rest = flush_list(FLUSH[4:], 72, 80, leading=11, size=10)
+    rest += [(72, 200, "A Linear Algebra and Probability Theory", 12, "B")]
+    rest += [
+        (72, 220 + 12 * k, f"In this appendix we prove Lemma {k} with the tools of Section 3.", 10) for k in range(6)
+    ]
+    refs = read_references(make_pdf([first, figure, rest])).references
+    assert len(refs) == len(FLUSH)
+    assert not any("appendix" in (r.raw or "") or "Figure 4" in (r.raw or "") for r in refs)
+
+
+def test_ref_pages_read_the_pages_given_past_a_figure_page(
+    make_pdf: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--ref-pages 2-4 names the pages the list spans: the figure set in larger type on page 3 does not
+    end it (it did: the rules' region ended at the figure's caption, and the list came out cut short)."""
+    monkeypatch.setenv("CITETRACER_SEGMENTER", "rules")
+    hanging = [[ref[0], *(">" + t for t in ref[1:])] for ref in FLUSH]
+    from tests.extract.conftest import column
+
+    first = column([t for ref in hanging[:4] for t in ref], 72, 440, indent=18)
+    figure: list[Item] = [(120, 200, "Accuracy", 14, "B"), (120, 600, "Figure 4: Training curves of all methods.", 12)]
+    rest = column([t for ref in hanging[4:] for t in ref], 72, 80, indent=18)
+    path = make_pdf([BODY, [(72, 420, "References", 11, "B"), *first], figure, rest])
+    refs = read_references(path, ref_pages=(2, 4)).references
+    assert len(refs) == len(FLUSH)
+    assert not any("Figure 4" in (r.raw or "") for r in refs)
+
+
+def _line(text: str, page: int, y: float, x: float = 72.0) -> Line:
+    return Line(text=text, page=page, column=0, x0=x, y0=y, x1=x + 300, y1=y + 9, size=9.0)
+
+
+def test_the_warning_names_the_empty_page_and_where_the_list_ends() -> None:
+    lines = [
+        _line("Smith, J. 2020. A title. In Venue.", 6, 100),
+        _line("Lee, K. 2019. Another title. In Venue.", 8, 100),
+        _line("A Proofs", 8, 300),
+    ]
+    blocks = [Block([lines[0]]), Block([lines[1]])]
+    seen = what_was_seen(lines, blocks)
+    assert any("page(s) 8," in s or "page(s) 8 " in s for s in seen)
+    assert any("'A Proofs' on page 9" in s for s in seen)
+    assert any("spans pages 7-9" in s for s in seen)
+    markers = Markers(numbers=set(range(1, 31)))
+    warnings = plausibility.check([], markers, [7, 9], seen)
+    assert warnings and "which hold no reference" in warnings[0] and "--ref-pages" in warnings[0]
+
+
+def test_the_rules_stay_the_fallback_when_the_model_reading_is_implausible() -> None:
+    """auto: the learned blocks unless the plausibility checks object to them and not to the rules'."""
+    lines = [
+        _line(f"[{k}] Author, A. {2000 + k}. Title number {k}. Journal {k}, 1-9.", 0, 100 + 12 * k)
+        for k in range(1, 21)
+    ]
+    rules = [Block([ln]) for ln in lines]
+    collapsed = [Block(lines)]
+    markers = Markers(numbers=set(range(1, 21)))
+    assert choose(rules, collapsed, markers, "auto") is rules
+    assert choose(rules, collapsed, markers, "model") is collapsed
+    assert choose(rules, rules[:19], markers, "auto") == rules[:19]
+
+
+def test_blocks_from_labels_skip_other_lines_and_keep_labels() -> None:
+    lines = [_line(t, 0, 100 + 12 * k) for k, t in enumerate(["[1] A. B. 2020.", "Title.", "Figure 2", "[2] C. D."])]
+    blocks = blocks_from_labels(lines, ["B", "I", "O", "B"])
+    assert [len(b.lines) for b in blocks] == [2, 1]
+    assert [b.label for b in blocks] == ["1", "2"]
+    # An O line inside a reference (a float) does not end it; an I with no reference open opens one.
+    assert [b.lines for b in blocks_from_labels(lines, ["I", "O", "O", "I"])] == [[lines[0], lines[3]]]
+
+
+def test_features_are_one_dict_per_line_with_the_rules_as_features() -> None:
+    lines = [
+        _line("References", 0, 80),
+        *(_line(f"[{k}] Author, A. {2000 + k}. Title.", 0, 100 + 12 * k) for k in range(1, 6)),
+    ]
+    feats = features(lines)
+    assert len(feats) == len(lines)
+    assert feats[0].get("rule_bibheading") == 1.0
+    assert all(f.get("open=label") for f in feats[1:])
+    assert all(f.get("label_next") for f in feats[1:])
