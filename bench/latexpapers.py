@@ -568,16 +568,18 @@ def line_labels(lines: list[Any], marks: list[Mark]) -> list[str] | None:
         labels[b] = "B"
         for k in range(b + 1, e + 1):
             labels[k] = "I"
-    for kinds in by_key.values():
-        if "F" in kinds and "G" in kinds:
-            f, g = kinds["F"], kinds["G"]
-            for k, ln in enumerate(lines):
-                on_float_page = ln.page == f.page and (
-                    g.page != f.page or f.y - 2 * max(ln.size, 1) <= ln.y0 <= g.y + max(ln.size, 1)
-                )
-                if on_float_page and labels[k] == "I":
-                    labels[k] = "O"
+    float_pages = {m.page for m in marks if m.kind in "FG"}
+    for k, ln in enumerate(lines):
+        # A float's lines: its text is known (float_text), on the page its marks name.
+        if ln.page in float_pages and labels[k] == "I" and FLOAT_LINE.match(ln.text.strip()):
+            labels[k] = "O"
     return labels
+
+
+#: The lines `float_text` sets: axis-like rows, table rows and header, captions.
+FLOAT_LINE = re.compile(
+    r"^(?:Epoch \d|Baseline \d|Method Acc|Figure \d|Table \d|Training curves|Results of baselines|[\d.\s]+$)"
+)
 
 
 def load_records() -> list[dict[str, Any]]:
@@ -622,7 +624,7 @@ def main() -> int:
     ap.add_argument("--papers", type=int, default=2, help="papers per template")
     ap.add_argument("--templates", default="held-out", help="comma-separated names, or 'held-out', 'train', 'all'")
     ap.add_argument("--cache", type=Path, help="keep typeset papers here and reuse them")
-    ap.add_argument("--segmenter", choices=["auto", "rules", "model"], default="auto")
+    ap.add_argument("--segmenter", choices=["auto", "rules-first", "rules", "model"], default="auto")
     ap.add_argument("--verbose", action="store_true")
     args = ap.parse_args()
     print("command: python bench/latexpapers.py " + " ".join(sys.argv[1:]))

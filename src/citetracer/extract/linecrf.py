@@ -58,6 +58,8 @@ _UPPER_RUN = re.compile(r"^[A-Z][A-Z'’\-]{2,}(?:,|\s)")
 _YEAR = re.compile(r"\b(?:19|20)\d\d[a-z]?\b")
 _OPENS_YEAR = re.compile(r"^\(?(?:19|20)\d\d")
 _PAGE_RANGE = re.compile(r"\d+\s*[-–—]\s*\d+\.?$")
+#: A bare page number (or "Page 3 of 9") left among the lines: the previous line of the next line is the one before it.
+_FURNITURE = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:/|of)\s*\d{1,4})?$", re.IGNORECASE)
 _URL = re.compile(r"https?://|doi\.org|\bdoi\b|arxiv", re.IGNORECASE)
 
 
@@ -159,11 +161,17 @@ def features(lines: Sequence[Line], markers: Markers | None = None) -> list[dict
         column_end[(ln.page, ln.column)] = k
     out: list[dict[str, Any]] = []
     last_label = 0
+    prev: Line | None = None
     for k, ln in enumerate(lines):
         text = ln.text.strip()
         key = (ln.page, ln.column)
-        prev = lines[k - 1] if k else None
         f: dict[str, Any] = {"bias": 1.0}
+        furniture = _FURNITURE.match(text) is not None or _apart(lines, k, usual)
+        if furniture:
+            f["furniture"] = 1.0
+        nxt = lines[k + 1] if k + 1 < len(lines) else None
+        if nxt is not None and nxt.page == ln.page and nxt.column == ln.column and usual > 0:
+            f["ngap=" + _bin((nxt.y0 - ln.y0) / usual, (1.15, 1.6, 3.0), ("tight", "gap", "big", "huge"))] = 1.0
         off = (ln.x0 - edges[key]) / size
         f["dx=" + _bin(off, (-1.0, 0.5, 1.5, 3.0), ("left", "flush", "ind1", "ind2", "far"))] = 1.0
         rounded = round(off * 2)
@@ -236,8 +244,25 @@ def features(lines: Sequence[Line], markers: Markers | None = None) -> list[dict
         elif k == rule_end:
             f["rule_region_end"] = 1.0
         out.append(f)
+        if not furniture:
+            prev = ln  # a page number left on the page is not what the next line follows
     _add_neighbours(out)
     return out
+
+
+def _apart(lines: Sequence[Line], k: int, usual: float) -> bool:
+    """A short line alone at the top or foot of its page, set apart from the text by more than two
+    lines' pitch: a running head or foot that the layout's repetition rule left (they differ page by page)."""
+    ln = lines[k]
+    if len(ln.text) > 60 or usual <= 0:
+        return False
+    before = lines[k - 1] if k else None
+    after = lines[k + 1] if k + 1 < len(lines) else None
+    if (before is None or before.page != ln.page) and after is not None and after.page == ln.page:
+        return after.y0 - ln.y0 > 2.2 * usual
+    if (after is None or after.page != ln.page) and before is not None and before.page == ln.page:
+        return ln.y0 - before.y0 > 2.2 * usual
+    return False
 
 
 #: Features of the lines before and after that a line sees as its own.

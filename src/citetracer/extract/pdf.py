@@ -340,8 +340,9 @@ def references_from_lines(lines: list[Line], ref_pages: PageRange | None = None)
 
 
 #: Which segmenter reads the bibliography: "auto" (the learned one unless its reading fails the plausibility
-#: checks that the rules' reading passes), "model" (always the learned one), "rules" (the hand-written one).
-SEGMENTERS = ("auto", "model", "rules")
+#: checks that the rules' reading passes), "rules-first" (the rules' reading unless it fails them and the
+#: learned one passes), "model" (always the learned one), "rules" (the hand-written one alone).
+SEGMENTERS = ("auto", "rules-first", "model", "rules")
 
 
 def segmenter_mode() -> str:
@@ -367,6 +368,8 @@ def choose(rules: list[Block], learned: list[Block], markers: Markers, mode: str
         refs = [Reference(raw=b.text, page=b.lines[0].page + 1) for b in blocks]
         return len(plausibility.check(refs, markers, sorted({ln.page + 1 for b in blocks for ln in b.lines})))
 
+    if mode == "rules-first":
+        return learned if objections(rules) > objections(learned) else rules
     return rules if objections(learned) > objections(rules) else learned
 
 
