@@ -309,10 +309,29 @@ class Segmenter:
         return tagger
 
     def label(self, lines: Sequence[Line], markers: Markers | None = None) -> list[str]:
-        """B / I / O for each line."""
+        """B / I / O for each line (see `close_at_back_matter` for the one rule that overrides the model)."""
         if not lines:
             return []
-        return list(self._tagger().tag(features(lines[:MAX_LINES], markers))) + ["O"] * max(0, len(lines) - MAX_LINES)
+        labels = list(self._tagger().tag(features(lines[:MAX_LINES], markers)))
+        return close_at_back_matter(lines, labels + ["O"] * max(0, len(lines) - MAX_LINES))
+
+
+def close_at_back_matter(lines: Sequence[Line], labels: list[str]) -> list[str]:
+    """The labels with everything from the first back-matter heading after the list's first reference set
+    to O: a heading that names back matter ("Appendix", "Checklist") or a lettered section heading set
+    larger or bolder than the list ("A Linear Algebra and Probability Theory"). The model weighs these
+    headings as features and still, on a page it has not seen, may read an appendix that follows on the
+    same page as more references; a figure's caption or axis text is no such heading, so a float page
+    inside the list does not end it."""
+    first = next((k for k, label in enumerate(labels) if label == "B"), None)
+    if first is None:
+        return labels
+    window = list(lines)
+    size = body_size(window[first : first + 40])
+    for k in range(first + 1, len(window)):
+        if ends_bibliography(window, k, size, named_only=True):
+            return labels[:k] + ["O"] * (len(labels) - k)
+    return labels
 
 
 @lru_cache(maxsize=1)
