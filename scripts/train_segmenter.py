@@ -15,7 +15,7 @@ Deterministic: the papers come from fixed seeds in a fixed order and L-BFGS has 
 the same TeX installation gives the same model bytes. Typeset papers are kept in --cache and reused.
 
     pip install -e '.[pdf]'
-    python scripts/train_segmenter.py [--seed 1] [--papers 25] [--cache /tmp/latexpapers] [--out PATH]
+    python scripts/train_segmenter.py [--seeds 1:20,3:12] [--cache /tmp/latexpapers] [--out PATH]
 """
 
 from __future__ import annotations
@@ -89,8 +89,9 @@ def real_examples(pdf: Path) -> tuple[list[dict[str, object]], list[str]] | str:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--papers", type=int, default=20, help="papers per training template")
+    ap.add_argument(
+        "--seeds", default="1:20,3:12", help="training seeds and papers per template from each (SEED:PAPERS,...)"
+    )
     ap.add_argument("--cache", type=Path, default=Path("/tmp/latexpapers"))
     ap.add_argument("--out", type=Path, default=DEFAULT_OUT)
     ap.add_argument("--c1", type=float, default=0.05)
@@ -101,7 +102,8 @@ def main() -> int:
     import pycrfsuite
 
     t0 = time.perf_counter()
-    made = latexpapers.generate(list(latexpapers.TRAIN), args.seed, args.papers, args.cache)
+    seeds = [tuple(int(v) for v in part.split(":")) for part in args.seeds.split(",") if part]
+    made = [p for seed, n in seeds for p in latexpapers.generate(list(latexpapers.TRAIN), seed, n, args.cache)]
     t1 = time.perf_counter()
     trainer = pycrfsuite.Trainer(verbose=False)
     skipped: Counter[str] = Counter()
@@ -139,7 +141,7 @@ def main() -> int:
     t3 = time.perf_counter()
     used = len(made) - sum(n for why, n in skipped.items() if ":" not in why)
     templates = ", ".join(latexpapers.TRAIN)
-    print(f"generated papers {len(made)} ({templates}; seed {args.seed}), used {used}; skipped {dict(skipped)}")
+    print(f"generated papers {len(made)} ({templates}; seeds {args.seeds}), used {used}; skipped {dict(skipped)}")
     print(f"real papers used (rule reading verified by gold): {real_used}")
     print(f"lines {sum(counts.values())}: {dict(counts)}")
     print(f"typesetting/reading {t1 - t0:.0f} s, features {t2 - t1:.0f} s, training {t3 - t2:.1f} s")
