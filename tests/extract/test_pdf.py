@@ -456,5 +456,8 @@ def test_accents_the_layer_gives_as_letters_or_control_codes_are_attached() -> N
     assert text(above) == "Fät"
     stroke = _Char(" ", ink0=10.3, ink1=12.5)
     assert text([c("a", 0), c("w", 5), stroke, c("l", 10, 2.5), c("o", 12.5)]) == "awło"
+    # An italic "of" whose f overhangs the next word's capital: the generated space stays (two words).
+    of = [c("o", 0), c("f", 5), _Char(" ", generated=True), c("A", 9.6)]
+    assert text(of) == "of A"
     # A control code over nothing is dropped; a real space (no ink) between words stays.
     assert text([c("a", 0), _Char(" "), c("\x13", 30), c("b", 10)]) == "a b"

@@ -121,6 +121,21 @@ def _edges(lines: Sequence[Line], size: float) -> dict[tuple[int, int], float]:
     return out
 
 
+def rule_reading(lines: Sequence[Line], markers: Markers | None = None) -> tuple[int, set[int], set[int]]:
+    """The rule path's reading of the window: where its region ends, the lines it starts references
+    at, and the lines it keeps (it leaves out footnotes under the list, runs set larger than the list
+    and lines far left of their column)."""
+    rule_end = region_end(list(lines), 0)
+    try:
+        blocks, _how = split_blocks(list(lines[:rule_end]), markers)
+    except (ValueError, statistics.StatisticsError):
+        blocks = []
+    index = {id(ln): k for k, ln in enumerate(lines)}
+    starts = {index.get(id(b.lines[0]), -1) for b in blocks if b.lines}
+    kept = {index.get(id(ln), -1) for b in blocks for ln in b.lines}
+    return rule_end, starts, kept
+
+
 def features(lines: Sequence[Line], markers: Markers | None = None) -> list[dict[str, Any]]:
     """One feature dict per line of the window (the region's start to the document's end)."""
     if not lines:
@@ -144,16 +159,7 @@ def features(lines: Sequence[Line], markers: Markers | None = None) -> list[dict
     usual = sorted(pitches)[len(pitches) // 5] if pitches else 1.2 * size
     rule_starts: set[int] = set()
     kept: set[int] = set()
-    rule_end = region_end(list(lines), 0)
-    try:
-        blocks, _how = split_blocks(list(lines[:rule_end]), markers)
-    except (ValueError, statistics.StatisticsError):
-        blocks = []
-    index = {id(ln): k for k, ln in enumerate(lines)}
-    for b in blocks:
-        if b.lines:
-            rule_starts.add(index.get(id(b.lines[0]), -1))
-            kept.update(index.get(id(ln), -1) for ln in b.lines)
+    rule_end, rule_starts, kept = rule_reading(lines, markers)
     column_top: dict[tuple[int, int], int] = {}
     column_end: dict[tuple[int, int], int] = {}
     for k, ln in enumerate(lines):
@@ -312,8 +318,16 @@ class Segmenter:
         """B / I / O for each line (see `close_at_back_matter` for the one rule that overrides the model)."""
         if not lines:
             return []
-        labels = list(self._tagger().tag(features(lines[:MAX_LINES], markers)))
-        return close_at_back_matter(lines, labels + ["O"] * max(0, len(lines) - MAX_LINES))
+        window = lines[:MAX_LINES]
+        labels = list(self._tagger().tag(features(window, markers))) + ["O"] * max(0, len(lines) - MAX_LINES)
+        # What the rules leave out inside their region (a footnote under the list, a float set in the
+        # body's larger type) stays out: those filters are the rule path's most precise part.
+        rule_end, _starts, kept = rule_reading(window, markers)
+        if kept:
+            labels = [
+                "O" if k < rule_end and k not in kept and label != "O" else label for k, label in enumerate(labels)
+            ]
+        return close_at_back_matter(lines, labels)
 
 
 def close_at_back_matter(lines: Sequence[Line], labels: list[str]) -> list[str]:

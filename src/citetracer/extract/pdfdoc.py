@@ -282,7 +282,10 @@ def _join_split_glyphs(chars: list[_Char]) -> list[_Char]:
         if not (before.ch.isalpha() and after.ch.isalpha()):
             continue
         em = max(before.size, after.size, 1.0)
-        if c.generated and after.ink0 - before.ink1 < GENERATED_SPACE_EM * em:
+        # Only a lone capital opening its word: an italic "of" whose f overhangs the next word's capital
+        # ("Journal of Artificial") also nearly touches it, and is two words.
+        lone_capital = before.ch.isupper() and (k < 2 or not chars[k - 2].ch.isalpha())
+        if c.generated and lone_capital and after.ink0 - before.ink1 < GENERATED_SPACE_EM * em:
             drop.add(k)
         elif (
             not c.generated

@@ -173,7 +173,7 @@ def region_end(lines: list[Line], start: int, named_only: bool = False) -> int:
 
 
 #: A lettered appendix heading: "A Proofs", "B.1 Setup" (a figure's axis ticks "0.5 Accuracy" are numbers).
-_LETTERED = re.compile(r"^[A-Z](?:\.\d{1,2})*\.?\s+[A-Z][a-z]")
+_LETTERED = re.compile(r"^[A-Z](?:\.\d{1,2})*\.?\s+[A-Z][A-Za-z]")
 
 
 def ends_bibliography(lines: list[Line], i: int, size: float, named_only: bool = False) -> bool:
