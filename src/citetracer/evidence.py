@@ -63,6 +63,9 @@ class EvidenceBundle:
     closed_world: bool = False
     #: Broad indexes (OpenAlex, Semantic Scholar, Crossref) that answered a title search.
     broad_answered: set[str] = field(default_factory=set)
+    #: A venue name no packaged or stored list knows, and the names a complete online list of venues
+    #: (OpenAlex's sources) answered for it (collect/venuecheck.py).
+    venue_answers: dict[str, list[str]] = field(default_factory=dict)
     #: When the citation's check began (monotonic): online stages' rate budgets count from here.
     opened: float = field(default_factory=time.monotonic)
     #: The evidence memo (collect/memo.py) the online stages replay from and record to, and the

@@ -79,20 +79,20 @@ class Checker:
         self.notes: list[str] = []
         #: What online sources answered before (collect/memo.py); offline it is only replayed.
         self.memo = EvidenceMemo(self.store, settings.online, network=not settings.offline)
-        self.stages: list[Stage] = list(stages) if stages is not None else self._default_stages()
-        self.review: Review | None = _agent_review(settings)
         #: The venue knowledge base: the packaged lists and this store's venue names, read on first use.
         self.venue_kb = VenueKB(store_names=self.store.venue_catalog)
+        self.stages: list[Stage] = list(stages) if stages is not None else self._default_stages()
+        self.review: Review | None = _agent_review(settings)
 
     def _default_stages(self) -> list[Stage]:
         stages: list[Stage] = [MemoryStage(self.store, closed_world=self.settings.closed_world)]
         if not self.settings.offline:
-            stages.extend(_online_stages(self.settings, self.memo))
+            stages.extend(_online_stages(self.settings, self.memo, self.venue_kb))
         elif self.settings.online.memo and self.store.memo.counts().get("answered"):
             # Offline, the online stages only replay the memo's answers, never the network. Failure rows
             # (kept for diagnosis, never replayed) are no reason to run them: after one run without a
             # network they made every later offline citation list each source as skipped.
-            stages.extend(_online_stages(self.settings, self.memo))
+            stages.extend(_online_stages(self.settings, self.memo, self.venue_kb))
         return stages
 
     def close(self) -> None:
@@ -356,7 +356,7 @@ def _agent_review(settings: Settings) -> Review | None:
     return AgentReviewer(LLMClient.shared(settings.llm)).review
 
 
-def _online_stages(settings: Settings, memo: EvidenceMemo) -> list[Stage]:
+def _online_stages(settings: Settings, memo: EvidenceMemo, venue_kb: VenueKB | None = None) -> list[Stage]:
     """Online stages (URL Fetch, Scholar Connectors, Web Search), for a checker allowed online.
 
     Imported here, not at the top, so an offline check never loads the HTTP layer; never
@@ -365,7 +365,7 @@ def _online_stages(settings: Settings, memo: EvidenceMemo) -> list[Stage]:
     """
     from citetracer.collect.online import online_stages
 
-    return list(online_stages(settings, memo=memo))
+    return list(online_stages(settings, memo=memo, venue_kb=venue_kb))
 
 
 def check(

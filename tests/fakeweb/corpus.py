@@ -172,6 +172,19 @@ class Corpus:
         for w in title_words:
             self.index[w].add(n)
 
+    def venues(self, query: str, rows: int = 25) -> list[str]:
+        """Venue names of the corpus holding every word of `query` (OpenAlex's /sources?search= ANDs
+        the words over display names, alternate and abbreviated titles)."""
+        want = [w for w in words(query) if w not in ("of", "the", "on", "and", "in", "for")]
+        if not want:
+            return []
+        names: dict[str, None] = {}
+        for rec in self.records:
+            for name in (rec.venue, rec.venue_full):
+                if name and all(w in words(name) for w in want):
+                    names.setdefault(name, None)
+        return sorted(names)[:rows]
+
     def doi(self, doi: str, service: str) -> Record | None:
         return next((r for r in self.by_doi.get(doi.lower(), []) if service in r.services), None)
 

@@ -337,6 +337,10 @@ class _Handler(BaseHTTPRequestHandler):
             total, hits = self.web.corpus.page(p.get("search", ""), "openalex", (page - 1) * per_page, per_page)
             meta = {"count": total, "db_response_time_ms": 12, "page": page, "per_page": per_page}
             self.send(200, _json({"meta": meta, "results": [shapes.openalex_work(r) for _, r in hits], "group_by": []}))
+        elif path == "/sources":
+            names = self.web.corpus.venues(p.get("search", ""), min(int(p.get("per-page", "25")), 200))
+            meta = {"count": len(names), "db_response_time_ms": 9, "page": 1, "per_page": len(names)}
+            self.send(200, _json({"meta": meta, "results": [shapes.openalex_source(n) for n in names], "group_by": []}))
         else:
             self.send(404, _json({"error": "Not Found"}))
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from html import escape
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape
@@ -74,6 +76,20 @@ def openalex_work(r: Record) -> dict[str, Any]:
             **({"doi": f"https://doi.org/{r.doi}"} if r.doi else {}),
         },
         "biblio": {"volume": None, "issue": None, "first_page": None, "last_page": None},
+    }
+
+
+def openalex_source(name: str) -> dict[str, Any]:
+    """One OpenAlex source (a journal, a conference, a repository), as /sources answers (a subset of its fields)."""
+    kind = "conference" if re.search(r"conference|symposium|proceedings|workshop", name, re.I) else "journal"
+    return {
+        "id": f"https://openalex.org/S{int(hashlib.sha1(name.encode()).hexdigest()[:8], 16)}",
+        "display_name": name,
+        "abbreviated_title": None,
+        "alternate_titles": [],
+        "type": kind,
+        "issn_l": None,
+        "works_count": 100,
     }
 
 

@@ -35,7 +35,11 @@ def test_works_venues_and_what_the_subset_is_complete_for(target: Path | str, op
         assert strings.title == "Gravitational waves from cosmic strings in a dark sector"
         assert [(p.given, p.family) for p in strings.authors] == [("Mary", "O'Neil"), ("Li", "Wei")]
         assert (strings.venue, strings.year, strings.doi, strings.type) == (
-            "Physical Review D", 2020, "10.1103/physrevd.101.000001", "article")
+            "Physical Review D",
+            2020,
+            "10.1103/physrevd.101.000001",
+            "article",
+        )
         assert (strings.volume, strings.issue, strings.pages) == ("101", "1", "014501")
         assert strings.publisher == "American Physical Society" and strings.url == "https://openalex.org/W3000000001"
         assert strings.venue_full == "Physical Review D"  # the venue row's name, through the record's venue link

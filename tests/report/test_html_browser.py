@@ -134,8 +134,14 @@ def _author_mismatch(cited: list[tuple[str, str]], found: str) -> Report:
 
     ref = Reference(title="BERT", authors=[Person(given=g, family=f) for g, f in cited], year=2019, venue="NAACL")
     verdict = Verdict.model_validate(
-        {"class": "Hallucinated", "code": "H3", "codes": ["H3"], "fields": ["authors"], "rationale": "H3: authors",
-         "evidence": [{"source": "test", "id": "bert", "title": "BERT"}]}
+        {
+            "class": "Hallucinated",
+            "code": "H3",
+            "codes": ["H3"],
+            "fields": ["authors"],
+            "rationale": "H3: authors",
+            "evidence": [{"source": "test", "id": "bert", "title": "BERT"}],
+        }
     )
     comparison = FieldComparison(
         field="authors", status="mismatch", cited="; ".join(p.display() for p in ref.authors), found=found

@@ -19,8 +19,10 @@ from citetracer.collect.memo import EvidenceMemo
 from citetracer.collect.scholar import ScholarStage
 from citetracer.collect.stage import Stage
 from citetracer.collect.urlfetch import UrlFetchStage
+from citetracer.collect.venuecheck import VenueStage
 from citetracer.collect.websearch import WebSearchStage
 from citetracer.config import Settings
+from citetracer.normalize.venue_kb import VenueKB
 
 
 def default_cache() -> str:
@@ -28,7 +30,12 @@ def default_cache() -> str:
     return str(Path(user_cache_dir("citetracer")) / "http.sqlite")
 
 
-def online_stages(settings: Settings, http: HttpClient | None = None, memo: EvidenceMemo | None = None) -> list[Stage]:
+def online_stages(
+    settings: Settings,
+    http: HttpClient | None = None,
+    memo: EvidenceMemo | None = None,
+    venue_kb: VenueKB | None = None,
+) -> list[Stage]:
     """The online stages; with an offline `memo` (network=False) they only replay it (no HTTP cache opened)."""
     if http is None:
         online = settings.online
@@ -48,6 +55,8 @@ def online_stages(settings: Settings, http: HttpClient | None = None, memo: Evid
 
         url_stage.page_reader = WebAgent(LLMClient.shared(settings.llm)).read_page
     stages: list[Stage] = [url_stage, ScholarStage(settings, http), ScholarStage(settings, http, broad=False)]
+    if venue_kb is not None:
+        stages.append(VenueStage(settings, http, venue_kb))
     if settings.sources.get("searxng"):
         stages.append(WebSearchStage(settings, http, url_stage))
     return stages

@@ -111,7 +111,9 @@ class ScholarStage(UsesHttp):
         may end on an absence, H1 or a near-miss H2, which needs BROAD_QUORUM broad indexes): the one
         with a turn free within the rate budget (Semantic Scholar first: it also ingests DBLP and
         DOI-less proceedings), else the first available whose circuit is closed."""
-        if len(bundle.broad_answered) >= BROAD_QUORUM:
+        kind, _ = work_kind(reference)
+        complete = [n for n in bundle.broad_answered if kind not in SCHOLARLY_KINDS or kind in source_facts(n).kinds]
+        if len(complete) >= BROAD_QUORUM:
             return None
         title = reference.title or ""
         if any(c.title and title_form(title, c.title) is not None for c in bundle.candidates):

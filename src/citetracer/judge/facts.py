@@ -334,6 +334,17 @@ def _venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:
         near = kb.nearest(cited) if kb else None
         complete = _comprehensive(ctx, kind)
         searched = "; ".join(kb.lists()) if kb else "no venue list"
+        online = ctx.bundle.venue_answers.get(cited.strip())
+        if near is None and online is not None and kind in ("journal", "conference"):
+            close = next((n for n in online if _relates(cited, n) or _relates(n, cited)), None)
+            if close is not None:
+                return fact(GAP, f"the venue '{cited}' is in no local list; OpenAlex's sources have '{close}'")
+            listed = f"; it answered {', '.join(repr(n) for n in online[:3])}" if online else ""
+            return fact(
+                FABRICATED,
+                f"no {kind} named '{cited}' is in OpenAlex's list of sources, nor one close to it{listed} (local "
+                f"lists searched: {searched}); the work appeared in {shown}",
+            )
         if near is None and complete is not None and len([w for w in venue_keys(cited)[0].split()]) >= 2:
             return fact(
                 FABRICATED,

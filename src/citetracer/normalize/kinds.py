@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 
 from citetracer.data import lexicon
-from citetracer.normalize.text import canonical_arxiv, tokens
+from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi, tokens
 from citetracer.normalize.venues import is_preprint, venue_kind
 from citetracer.records import Reference
 
@@ -74,7 +74,8 @@ _TYPE_KINDS = {
 def work_kind(ref: Reference) -> tuple[str, str]:
     """What kind of work a citation names, and from what: its identifiers, its URL's host, its entry type,
     its venue's kind, the words around its title (a report, a thesis, a repository), its title's own."""
-    if canonical_arxiv(ref.arxiv_id) or is_preprint(ref.venue) or (ref.type or "").lower() == "preprint":
+    arxiv_doi = arxiv_from_doi(canonical_doi(ref.doi))
+    if canonical_arxiv(ref.arxiv_id) or arxiv_doi or is_preprint(ref.venue) or (ref.type or "").lower() == "preprint":
         return "preprint", "it names an arXiv identifier or a preprint server"
     url = (ref.url or "").lower()
     for pattern, kind in _HOSTS:

@@ -82,6 +82,25 @@ class OpenAlex:
             raise no_record(self.name)
         return [cand]
 
+    async def sources(self, name: str, call: Call) -> list[str]:
+        """The names (display, alternate and abbreviated titles) of the sources OpenAlex's list of journals,
+        conferences and repositories returns for a venue name (`/sources?search=`)."""
+        params = {"search": name[:200], "per-page": SEARCH_ROWS, "mailto": call.http.mailto}
+        data = await call.json("sources", params, search=True)
+        call.total = count_of((data.get("meta") or {}).get("count") if isinstance(data, dict) else None)
+        names: list[str] = []
+        for source in envelope(self.name, data, "results") or []:
+            if not isinstance(source, dict):
+                continue
+            for value in (
+                source.get("display_name"),
+                source.get("abbreviated_title"),
+                *(source.get("alternate_titles") or []),
+            ):
+                if isinstance(value, str) and value.strip() and value not in names:
+                    names.append(value.strip())
+        return names
+
     async def search(self, reference: Reference, call: Call) -> list[Candidate]:
         query = query_of(reference)
         if not query:

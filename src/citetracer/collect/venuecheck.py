@@ -1,0 +1,68 @@
+"""Venue check: ask a complete online list of venues about a cited venue no local list knows.
+
+Offline, a venue name in none of the venue knowledge base's lists (normalize/venue_kb.py)
+is no venue only where a list is complete for its kind: the journal list for journals, a
+complete DBLP mirror for computer-science conferences. Online with an empty store there
+is no such conference list, so "Symposium on Neural Scaling Laws" cited for a real NeurIPS
+paper stayed unconfirmed. OpenAlex's list of sources (about 250,000 journals, conference
+series and repositories) is asked instead: one request, and only for a citation whose work
+was identified by its title while its venue is in no local list and close to nothing there.
+The names it answers are the fact the judge reads (judge/facts.py); a failure is a gap.
+"""
+
+from __future__ import annotations
+
+import time
+
+from citetracer.collect.connectors.openalex import OpenAlex
+from citetracer.collect.consult import consult
+from citetracer.collect.http import Call, HttpClient, UsesHttp
+from citetracer.config import Settings
+from citetracer.evidence import EvidenceBundle
+from citetracer.normalize.text import title_form
+from citetracer.normalize.venue_kb import VenueKB
+from citetracer.normalize.venues import is_preprint, venue_kind
+from citetracer.records import Candidate, Reference
+
+#: Kinds of venue whose names OpenAlex's sources list holds (workshops it does not).
+LISTED_KINDS = ("journal", "conference")
+
+
+class VenueStage(UsesHttp):
+    name = "venues"
+
+    def __init__(self, settings: Settings, http: HttpClient, kb: VenueKB) -> None:
+        self.settings = settings
+        self.http = http
+        self.kb = kb
+        self.openalex = OpenAlex()
+
+    def wanted(self, reference: Reference, bundle: EvidenceBundle) -> bool:
+        """Whether the cited venue needs the online list: a journal or conference name of a work found by its
+        title, in no local list and close to nothing there, not asked yet."""
+        venue = (reference.venue or "").strip()
+        if not venue or venue in bundle.venue_answers or is_preprint(venue):
+            return False
+        if venue_kind(venue, reference.type) not in LISTED_KINDS:
+            return False
+        title = reference.title or ""
+        if not any(c.title and title_form(title, c.title) is not None for c in bundle.candidates):
+            return False
+        return self.kb.recognise(venue) is None and self.kb.nearest(venue) is None
+
+    async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
+        base = self.settings.sources.get("openalex", "")
+        if not base or not self.wanted(reference, bundle):
+            return
+        venue = (reference.venue or "").strip()
+        names: list[str] = []
+
+        async def ask(call: Call) -> list[Candidate]:
+            names.extend(await self.openalex.sources(venue, call))
+            return []
+
+        deadline = time.monotonic() + self.settings.online.deadline
+        why = "the cited venue is in no local venue list: OpenAlex's list of sources"
+        # The answer is venue names, not candidates: it is not replayed from the evidence memo.
+        if await consult(self.http, "openalex", base, ask, bundle, deadline, why, memo=False) is not None:
+            bundle.venue_answers[venue] = names

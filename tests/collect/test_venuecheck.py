@@ -1,0 +1,63 @@
+"""Venue check (collect/venuecheck.py): a cited venue no local list knows is asked of OpenAlex's list of sources.
+
+Online with an empty store, "Symposium on Neural Scaling Laws" cited for a real paper was only 'not
+confirmed': no local list is complete for conferences. OpenAlex's sources are; a venue they hold nothing
+close to is no venue (H4), one they hold is a gap (P3), and a failure of the list is a gap too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from citetracer.pipeline import Checker
+from citetracer.records import CitationResult, Person, Reference
+from tests.fakeweb.server import FakeWeb, Fault
+
+RESNET_AUTHORS = [
+    Person(given=g, family=f)
+    for g, f in (("Kaiming", "He"), ("Xiangyu", "Zhang"), ("Shaoqing", "Ren"), ("Jian", "Sun"))
+]
+
+
+def cite(venue: str) -> Reference:
+    return Reference(
+        title="Deep Residual Learning for Image Recognition", authors=RESNET_AUTHORS, year=2016, venue=venue
+    )
+
+
+def check(settings: Any, ref: Reference) -> CitationResult:
+    checker = Checker(settings)
+    try:
+        [r] = asyncio.run(checker.check_references([ref]))
+        return r
+    finally:
+        checker.close()
+
+
+def test_a_conference_name_openalex_does_not_list_is_no_venue(web: FakeWeb, make_settings: Any) -> None:
+    r = check(make_settings(), cite("Symposium on Neural Scaling Laws"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "OpenAlex's list of sources" in r.verdict.rationale
+    venue_asks = [o for o in r.cost.sources if o.source == "openalex" and "list of sources" in (o.detail or "")]
+    assert len(venue_asks) == 1 and venue_asks[0].status == "answered"
+
+
+def test_a_real_venue_the_local_lists_lack_is_only_unconfirmed(web: FakeWeb, make_settings: Any) -> None:
+    # The fake web's corpus holds a paper of the International Conference on Hydroinformatics: OpenAlex lists
+    # the conference, which no local list knows; whether ResNet appeared there too is not for the lists to say.
+    r = check(make_settings(), cite("International Conference on Hydroinformatics"))
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+    assert "OpenAlex's sources have 'International Conference on Hydroinformatics'" in r.verdict.rationale
+
+
+def test_a_failed_list_is_a_gap_not_proof(web: FakeWeb, make_settings: Any) -> None:
+    web.faults["openalex"] = Fault(mode="status", status=503, every=1)
+    r = check(make_settings(retries=0), cite("Symposium on Neural Scaling Laws"))
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_a_venue_of_a_known_list_is_never_asked_online(web: FakeWeb, make_settings: Any) -> None:
+    r = check(make_settings(), cite("ICML"))
+    assert r.verdict.code == "H4"  # ResNet is a CVPR paper: ICML is another known conference
+    assert not [o for o in r.cost.sources if "list of sources" in (o.detail or "")]
