@@ -296,8 +296,8 @@ def venue_conflict(ctx: JudgeContext, work: Assessment) -> tuple[str, str] | Non
     if cited_kind == "conference" and found_kinds == {"conference"}:
         # Two conferences do not publish one paper (dual submission is barred); a journal
         # extension or a workshop version with the same title is common.
-        return "other-conference", f"the work appeared in {found}, not '{cited}' (both conferences: {fact.sentence})"
-    return "other-venue", f"the work appeared in {found}, not '{cited}' ({fact.sentence})"
+        return "other-conference", f"the work appeared in {found}, not '{cited}' (two conferences {fact.sentence})"
+    return "other-venue", f"the work appeared in {found}, not '{cited}' (two venues {fact.sentence})"
 
 
 def _years_compatible(ctx: JudgeContext, versions: list[Assessment]) -> bool:
@@ -481,9 +481,10 @@ def h2_near_miss(ctx: JudgeContext) -> Finding | None:
 
 def _by_the_cited_authors(a: Assessment) -> bool:
     """A record by the cited people, not by strangers who share a surname: at least half of the cited
-    authors with compatible given names, and two of them when two or more are cited."""
+    authors with compatible given names, and at least two of them (one name alone does not tell a
+    namesake apart: "J. Smith" wrote thousands of works)."""
     cmp = a.authors
-    return cmp is not None and cmp.overlap >= SAME_AUTHORS_OVERLAP and cmp.matched >= min(2, cmp.cited)
+    return cmp is not None and cmp.overlap >= SAME_AUTHORS_OVERLAP and cmp.matched >= 2
 
 
 def h1_fabricated(ctx: JudgeContext) -> Finding | None:

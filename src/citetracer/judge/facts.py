@@ -365,4 +365,4 @@ def _venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:
             recognised,
         )
     lists = ", ".join(LIST_NAMES[ns] for ns in sorted(shared, key=list(LIST_NAMES).index))
-    return fact(DIFFERENT, f"'{cited}' and {shown} are different venues in {lists}", recognised)
+    return fact(DIFFERENT, f"that {lists} tell apart", recognised)

@@ -85,6 +85,23 @@ def _merge_same_code(findings: list[Finding]) -> list[Finding]:
     return list(merged.values())
 
 
+def _sentences(ordered: list[Finding]) -> list[str]:
+    """One sentence per finding, its proof after it; a finding that states a fact an earlier one stated
+    (the same fields of the same records: a DOI of another work is both H6 and H5) says so in a few words."""
+    out: list[str] = []
+    said: list[tuple[set[str], set[tuple[str, str]], str]] = []
+    for f in ordered:
+        fields = set(f.fields)
+        records = {(c.source, c.id) for c in f.evidence}
+        earlier = next((code for fs, rs, code in said if fields and fields <= fs and records <= rs), None)
+        if earlier is not None:
+            out.append(f"{f.code}: the same fact as {earlier}.")
+            continue
+        said.append((fields, records, f.code))
+        out.append(f"{f.code}: {f.reason}" + (f" (proof: {f.basis})." if f.basis else "."))
+    return out
+
+
 def _verdict(findings: list[Finding], stage: str | None) -> Verdict:
     findings = _merge_same_code(findings)
     codes_fired = list(dict.fromkeys(f.code for f in findings))
@@ -100,7 +117,7 @@ def _verdict(findings: list[Finding], stage: str | None) -> Verdict:
             if key not in seen:
                 seen.add(key)
                 evidence.append(evidence_entry(c))
-    rationale = " ".join(f"{f.code}: {f.reason}" + (f" [{f.basis}]." if f.basis else ".") for f in ordered)
+    rationale = " ".join(_sentences(ordered))
     confidence = CONFIDENCE[main]
     if class_of(main) == "Hallucinated" and len(codes_fired) > 1:
         confidence = min(0.99, confidence + 0.04 * (len([c for c in codes_fired if c.startswith("H")]) - 1))

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
 
-from citetracer.data import lines
+from citetracer.data import lexicon, lines
 from citetracer.normalize.text import fold, latex_to_text
 from citetracer.records import Person
 
@@ -65,6 +65,12 @@ def _is_lower_word(word: str) -> bool:
     return bool(stripped) and stripped[0].islower()
 
 
+@cache
+def _collective() -> frozenset[str]:
+    """Last words of collective authors' names (data/lexicon/collective.txt)."""
+    return lexicon.words("collective")
+
+
 def parse_person(text: str) -> Person | None:
     """One name in any of BibTeX's three forms, or None for an empty string."""
     text = _HOMONYM.sub("", text.strip().rstrip(","))
@@ -77,6 +83,8 @@ def parse_person(text: str) -> Person | None:
         family_text, given_text = latex_to_text(family), latex_to_text(given)
         return Person(given=given_text or None, family=family_text)
     words = _words(text)
+    if len(words) >= 2 and latex_to_text(words[-1]).lower().strip(".,") in _collective():
+        return Person(given=None, family=latex_to_text(" ".join(words)))  # "R Core Team": one author, named whole
     if len(words) > 2 and words[-1].lower().rstrip(".") in _SUFFIXES:
         words = words[:-1]  # "John Smith Jr." -> the suffix is not the family name
     if len(words) == 1:
