@@ -184,6 +184,16 @@ RECORDS = "".join(
         _filler("ICML", "icml", 2014, 30),
         # Records of the issue-25 classes: what the store knows, and what it does not.
         _rec(
+            "article",
+            "journals/jasa/Reviewer10",
+            ["Jane Reviewer"],
+            "Probabilistic Graphical Models: Principles and Techniques.",
+            2010,
+            journal="Journal of the American Statistical Association",
+            volume="105",
+            pages="1010-1011",
+        ),
+        _rec(
             "inproceedings",
             "conf/nips/BelkinN01",
             ["Mikhail Belkin", "Partha Niyogi"],
@@ -682,3 +692,14 @@ def test_a_journal_title_cited_at_its_conference_version_is_a_version_mix(real_s
     )
     not_accused(r)
     assert "conf/nips/BelkinN01" in r.verdict.rationale
+
+
+def test_a_book_is_not_its_review(real_store: Store) -> None:
+    """Journals print reviews under a book's title: the store holding only a review (a journal article by
+    the reviewer) must not make the book's own authors "not its authors"."""
+    r = check(
+        real_store,
+        "Koller, D., & Friedman, N. (2009). Probabilistic graphical models: principles and techniques. MIT Press.",
+    )
+    not_accused(r)
+    assert "reviews" in r.verdict.rationale

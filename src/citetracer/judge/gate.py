@@ -27,6 +27,7 @@ from citetracer.judge.codes import Finding, is_book, record_is_book, venue_confl
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.facts import absence_fact, author_fact, content_words, title_specificity
 from citetracer.match.rules import Assessment
+from citetracer.normalize.kinds import work_kind
 from citetracer.normalize.names import particles, surname_keys
 from citetracer.normalize.text import title_similarity, title_words
 from citetracer.normalize.venues import spells_any, venue_kind
@@ -286,6 +287,8 @@ def _h3(ctx: JudgeContext, f: Finding) -> Decision:
     trouble = _raw_trouble(ctx)
     if trouble:
         return _withhold(trouble)
+    if work_kind(ctx.reference)[0] == "book" and not record_is_book(work.candidate):
+        return _withhold("the cited work is a book and the record is not: journals print reviews under a book's title")
     if _names_in_raw(ctx, work):
         return _withhold("the record's authors missing from the parsed list are named in the reference's text")
     cmp = work.authors

@@ -49,6 +49,11 @@ _TITLE_WORDS = (
     (re.compile(_REPORT, re.I), "report"),
     (re.compile(r"\bmodel\s+card\b|\bsystem\s+card\b", re.I), "model"),
 )
+#: A publishing house named where a venue would be: a book.
+_BOOK_HOUSE = re.compile(
+    r"\b[A-Z][\w&.-]*(?:\s+[A-Z][\w&.-]*)*\s+(?:University\s+)?Press\b|\b(?:Springer|Wiley|Addison[- ]Wesley|"
+    r"O'Reilly|Prentice[- ]Hall|McGraw[- ]Hill|Morgan Kaufmann|Cambridge University|Oxford University)\b"
+)
 _TYPE_KINDS = {
     "phdthesis": "thesis",
     "mastersthesis": "thesis",
@@ -107,6 +112,8 @@ def work_kind(ref: Reference) -> tuple[str, str]:
         return "paper", f"its entry type is {ref.type}"
     if ref.venue and is_book_venue(ref.venue):
         return "book", f"'{ref.venue}' names a publisher"
+    if not ref.venue and (ref.publisher or _BOOK_HOUSE.search(around)):
+        return "book", f"it names a publisher ('{ref.publisher or _BOOK_HOUSE.search(around).group(0)}') and no venue"  # type: ignore[union-attr]
     if ref.url and not ref.doi:
         return "web page", "it is cited by its URL"
     if ref.doi:
