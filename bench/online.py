@@ -116,6 +116,18 @@ def summary(name: str, entries: list[dict[str, Any]], results: list[CitationResu
         f"{name:<38}{m['DR']:>7.3f}{m['FPR']:>7.3f}{m['F1']:>7.3f}{m['tier_weighted_F1']:>7.3f}"
         f"{pot:>7.3f}{calls:>7.2f}{secs:>8.1f}"
     )
+    asked: Counter[str] = Counter()
+    for r in results:
+        for o in r.cost.sources:
+            if o.status != "skipped" and o.source != "memory" and o.fetched_at is None:
+                asked[o.source] += 1
+    real = [r for e, r in zip(entries, results, strict=True) if e["label"] == "VALID"]
+    fake = [r for e, r in zip(entries, results, strict=True) if e["label"] != "VALID"]
+    per = ", ".join(f"{k} {v / len(results):.2f}" for k, v in asked.most_common())
+    print(
+        f"    calls per citation: real {sum(r.cost.connector_calls for r in real) / max(len(real), 1):.2f}, "
+        f"fabricated {sum(r.cost.connector_calls for r in fake) / max(len(fake), 1):.2f}; sources asked: {per}"
+    )
     return {
         "DR": m["DR"],
         "FPR": m["FPR"],

@@ -51,11 +51,21 @@ def test_real_citation_found_by_connectors_with_evidence(make_settings: Any) -> 
 
 
 def test_specialists_are_asked_when_the_broad_tier_does_not_settle(make_settings: Any) -> None:
-    [r], _ = check(make_settings(), [FABRICATED])
+    """A work found by its title but not settled (the cited venue differs): DBLP may hold another version."""
+    wrong_venue = SEQ2SEQ.model_copy(update={"venue": "ICML"})
+    [r], _ = check(make_settings(), [wrong_venue])
     s = statuses(r)
     assert s["openalex"] == "answered" and s["dblp"] == "answered" and s["pubmed"] == "skipped"
     dblp = next(o for o in r.cost.sources if o.source == "dblp")
     assert "DBLP" in (dblp.detail or "")
+
+
+def test_a_specialist_a_broad_index_ingests_is_not_asked_for_an_absence(make_settings: Any) -> None:
+    """No record of the title in two broad indexes: DBLP, which Semantic Scholar ingests, would only repeat it."""
+    [r], _ = check(make_settings(), [FABRICATED])
+    dblp = next(o for o in r.cost.sources if o.source == "dblp")
+    assert dblp.status == "skipped" and "semanticscholar, which ingest dblp" in (dblp.detail or "")
+    assert r.verdict.code == "H1" and r.cost.connector_calls == 2
 
 
 def test_doi_citation_stops_at_url_fetch(make_settings: Any) -> None:

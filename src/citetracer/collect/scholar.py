@@ -26,7 +26,7 @@ import time
 from collections.abc import Iterable
 from typing import cast
 
-from citetracer.collect.choice import choose
+from citetracer.collect.choice import Choice, choose
 from citetracer.collect.connectors import Connector
 from citetracer.collect.consult import consult
 from citetracer.collect.http import HttpClient, UsesHttp
@@ -54,6 +54,14 @@ _ANSWERED = " answered a title search"
 _ONLINE_GAP = f"absence online needs {BROAD_QUORUM} broad indexes"
 SECOND_BROAD = "a second broad index: the first found no record with the cited title"
 VENUE_WITNESS = "a witness of the cited venue: the records found are preprints only"
+#: Which broad indexes take in each specialist's records (their silence then covers the specialist's).
+INGESTED_BY: dict[str, frozenset[str]] = {
+    "dblp": frozenset({"semanticscholar"}),
+    "arxiv": frozenset({"openalex", "semanticscholar"}),
+    "acl": frozenset({"semanticscholar"}),
+    "pubmed": frozenset({"openalex", "semanticscholar"}),
+    "europepmc": frozenset({"openalex"}),
+}
 #: Broad indexes that list computer-science venue-years whole (Semantic Scholar ingests DBLP).
 VENUE_WITNESS_ORDER = ("semanticscholar",)
 
@@ -148,6 +156,26 @@ class ScholarStage(UsesHttp):
         return pick[0] if pick else None
 
     @staticmethod
+    def _drop_redundant(reference: Reference, bundle: EvidenceBundle, choice: Choice) -> set[str]:
+        """Leave out a specialist whose records a broad index that already answered ingests, when no record
+        with the cited title was found: absence then rests on two broad indexes, and the specialist could
+        only repeat it (Semantic Scholar takes in DBLP, arXiv and the ACL Anthology; OpenAlex arXiv,
+        PubMed and Europe PMC). With a record of the title, a specialist may hold another version of it
+        (a proceedings record an index lacks), so it is asked."""
+        title = reference.title or ""
+        dropped: set[str] = set()
+        if any(c.title and title_form(title, c.title) is not None for c in bundle.candidates):
+            return dropped
+        for name in list(choice.ask):
+            covering = sorted(INGESTED_BY.get(name, frozenset()) & bundle.broad_answered)
+            if covering:
+                del choice.ask[name]
+                dropped.add(name)
+                why = f"not asked: {', '.join(covering)}, which ingest {name}, answered a title search"
+                bundle.outcomes.append(SourceOutcome(source=name, status="skipped", detail=why))
+        return dropped
+
+    @staticmethod
     def _only_preprints(reference: Reference, bundle: EvidenceBundle) -> bool:
         """Whether every record with the cited title is a preprint while the citation names a published
         venue: whether the work appeared there is for a source listing that venue whole to say."""
@@ -167,6 +195,8 @@ class ScholarStage(UsesHttp):
                 bundle.outcomes.append(SourceOutcome(source=name, status="skipped", detail="no title to search"))
             return
         choice = choose(reference, available, self.settings.online.connectors)
+        if not self.broad and not self.settings.online.connectors:
+            available = available - self._drop_redundant(reference, bundle, choice)
         deadline = time.monotonic() + self.settings.online.deadline
         start_by = budget_end(bundle, self.settings.online.rate_budget)
         substitutes = set(available)
