@@ -157,15 +157,10 @@ class ScholarStage(UsesHttp):
 
     @staticmethod
     def _drop_redundant(reference: Reference, bundle: EvidenceBundle, choice: Choice) -> set[str]:
-        """Leave out a specialist whose records a broad index that already answered ingests, when no record
-        with the cited title was found: absence then rests on two broad indexes, and the specialist could
-        only repeat it (Semantic Scholar takes in DBLP, arXiv and the ACL Anthology; OpenAlex arXiv,
-        PubMed and Europe PMC). With a record of the title, a specialist may hold another version of it
-        (a proceedings record an index lacks), so it is asked."""
-        title = reference.title or ""
+        """Leave out a specialist whose records a broad index that already answered a title search ingests
+        (Semantic Scholar takes in DBLP, arXiv and the ACL Anthology and merges a paper's versions;
+        OpenAlex takes in arXiv, PubMed and Europe PMC): it could only repeat that index's answer."""
         dropped: set[str] = set()
-        if any(c.title and title_form(title, c.title) is not None for c in bundle.candidates):
-            return dropped
         for name in list(choice.ask):
             covering = sorted(INGESTED_BY.get(name, frozenset()) & bundle.broad_answered)
             if covering:
