@@ -182,19 +182,27 @@ def r3_incomplete(ctx: JudgeContext) -> Finding | None:
         return None  # an identifier no source knows is a doubt, not a gap (P3 or H5)
     for a in ctx.assessments:
         gap = _authors_beyond_record(ctx, a)
+        # A year one off the record's that a version explains (a preprint's year) is no conflict here.
+        year_note = (
+            _version_difference(ctx, a, ctx.versions_of(a), "year")
+            if a.same_title and a.status("year") == X
+            else None
+        )
         strong = a.status("doi") == M or (
             a.same_title
             and (a.status("authors") in (M, None) or gap)
-            and a.status("year") in (M, None)
+            and (a.status("year") in (M, None) or year_note)
             and (ctx.reference.authors or ctx.reference.year)
         )
-        conflicts = [n for n in a.mismatched() if not (n == "authors" and gap)]
+        conflicts = [n for n in a.mismatched() if not (n == "authors" and gap) and not (n == "year" and year_note)]
         if not strong or conflicts or (not a.same_title and a.status("title") == X):
             continue
         missing = a.missing_in_candidate()
         why = f"; the record lacks {', '.join(missing)}" if missing else ""
         if gap:
             why += f"; {gap}"
+        if year_note:
+            why += f"; {year_note}"
         return Finding("R3", f"identified as {_cite(a.candidate)}{why}", evidence=[a.candidate])
     return None
 
