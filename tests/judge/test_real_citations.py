@@ -576,7 +576,10 @@ def test_names_missing_from_a_long_record_are_described_not_accused(real_store: 
     )
     r = check(real_store, bib, ".bib")
     not_accused(r)
-    assert "not in the record's author list" in r.verdict.rationale, r.verdict.rationale
+    # The record (30 names from a source that cuts long lists) is not known whole: the two names it lacks
+    # are a gap in the record, as likely as the two of its names the citation writes another way.
+    assert r.verdict.code == "R3", r.verdict.rationale
+    assert "the record lacks 2 of the cited authors, and its list may not be whole" in r.verdict.rationale
     assert "did not write" not in r.verdict.rationale, r.verdict.rationale
 
 

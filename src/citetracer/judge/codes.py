@@ -160,7 +160,11 @@ def _authors_beyond_record(ctx: JudgeContext, a: Assessment) -> str:
     record's list is not known whole, it names no author the citation omits, and the citation
     names most of it ("" when that is not so)."""
     fact = author_fact(ctx, a) if a.authors is not None and a.status("authors") == X else None
-    if fact is None or fact.complete or fact.omitted or not fact.unmatched or a.authors is None:
+    # Record authors the citation seems to omit, no more than its unmatched names, may be those names
+    # written another way ("C. Canton-Ferrer" for "Cristian Canton Ferrer").
+    if fact is None or fact.complete or len(fact.omitted) > len(fact.unmatched) or not fact.unmatched:
+        return ""
+    if a.authors is None:
         return ""
     cmp = a.authors
     if cmp.matched + cmp.variants + cmp.given_conflicts < max(2, 0.8 * cmp.cited):
@@ -184,9 +188,7 @@ def r3_incomplete(ctx: JudgeContext) -> Finding | None:
         gap = _authors_beyond_record(ctx, a)
         # A year one off the record's that a version explains (a preprint's year) is no conflict here.
         year_note = (
-            _version_difference(ctx, a, ctx.versions_of(a), "year")
-            if a.same_title and a.status("year") == X
-            else None
+            _version_difference(ctx, a, ctx.versions_of(a), "year") if a.same_title and a.status("year") == X else None
         )
         strong = a.status("doi") == M or (
             a.same_title
@@ -570,7 +572,14 @@ def ambiguous(work: Assessment, parts: list[tuple[str, str]]) -> Finding | None:
     """The P3 finding of these (reason, field) parts of the work, or None when none is left."""
     if not parts:
         return None
-    reason = f"matches {_cite(work.candidate)}, but " + "; ".join(r for r, _ in parts)
+    cmp = work.authors
+    strangers = cmp is not None and cmp.matched + cmp.variants + cmp.given_conflicts == 0
+    lead = (
+        f"{_cite(work.candidate)}, by other authors, has the cited title"
+        if strangers
+        else f"matches {_cite(work.candidate)}"
+    )
+    reason = f"{lead}, but " + "; ".join(r for r, _ in parts)
     fields = list(dict.fromkeys(f for _, f in parts))
     return Finding("P3", reason, fields=fields, evidence=[work.candidate], parts=parts)
 

@@ -167,11 +167,14 @@ def title_core(value: str) -> str:
     """A title's key without what versions and renderings of one work add or drop: HTML entities,
     a URL, an edition statement ("(second edition)", "2nd ed."), a trailing year, and a bracketed
     qualifier or acronym ("(SID)", "(GELUs)", "[Motion picture]"); a bracketed part number stays
-    ("(Part II)" names another work)."""
+    ("(Part II)" names another work), and so does a bracketed opening word ("(Leveled) fully homomorphic
+    encryption without bootstrapping" is not "Fully homomorphic encryption without bootstrapping")."""
     text = _URL.sub(" ", html.unescape(value))
     text = _EDITION.sub(" ", text)
     text = _TRAILING_YEAR.sub("", text)
-    text = _BRACKETED.sub(lambda m: m.group(0) if _PART.search(m.group(1)) else " ", text)
+    text = _BRACKETED.sub(
+        lambda m: m.group(0) if _PART.search(m.group(1)) or not text[: m.start()].strip() else " ", text
+    )
     return title_key(text)
 
 
