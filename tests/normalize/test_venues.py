@@ -63,3 +63,12 @@ def test_other_venues_are_not_spellings() -> None:
     assert not spells(
         "Pacific Rim Symposium on Neural Information Systems", "Advances in Neural Information Processing Systems"
     )
+
+
+def test_a_venue_held_at_another_is_not_its_host() -> None:
+    from citetracer.normalize.venues import venue_id
+
+    # CoNLL 2003 met at HLT-NAACL: read as NAACL, its covered year made a real CoNLL paper "absent" (H1).
+    assert venue_id("Proceedings of the Seventh Conference on Natural Language Learning at HLT-NAACL 2003") != "naacl"
+    assert venue_id("HLT-NAACL 2003") == "naacl"
+    assert venue_id("Workshop on Representation Learning at NeurIPS 2020") == "neurips-workshop"

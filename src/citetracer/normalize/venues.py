@@ -76,12 +76,19 @@ def _alias_table() -> tuple[dict[str, str], dict[str, str], tuple[tuple[str, str
     return exact, acronyms, multi
 
 
+#: "X at Y", "X co-located with Y": X is the venue, Y only hosts it.
+_HOSTED = re.compile(r"\s(?:at|@|co-?located with|in conjunction with|held with|held at)\s.*$", re.IGNORECASE)
+
+
 @lru_cache(maxsize=65536)
 def venue_id(text: str | None) -> str | None:
-    """The canonical id of a known venue named in `text`, or None."""
+    """The canonical id of a known venue named in `text`, or None. A venue held at another one ("Conference
+    on Natural Language Learning at HLT-NAACL 2003") is the first, never its host."""
     if not text:
         return None
-    words = clean(text)
+    # A workshop is named by its host ("Workshop on X at NeurIPS" is a NeurIPS workshop); anything else
+    # held at a host is a venue of its own.
+    words = clean(text if "workshop" in text.lower() else _HOSTED.sub("", text))
     if not words:
         return None
     key = " ".join(words)
