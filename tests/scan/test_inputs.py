@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import os
+import subprocess
+import sys
 import tarfile
 import zipfile
 from pathlib import Path
@@ -93,3 +95,21 @@ def test_a_broken_archive_is_one_problem_line(tmp_path: Path) -> None:
     papers, problems = collect([bad, good], tmp_path / "out")
     assert [p.path for p in papers] == [good]
     assert len(problems) == 1 and problems[0].startswith(f"{bad}: not a readable zip or tar archive")
+
+
+def test_a_reference_line_longer_than_a_file_name_is_a_paper_not_a_list(tmp_path: Path) -> None:
+    line = "[1] A. Author. " + "A very long title of a reference " * 10 + "In Proc. of Long Things, 2021."
+    assert len(line.encode()) > 255
+    refs = touch(tmp_path / "l.txt", line + "\n")
+    papers, problems = collect([refs], tmp_path / "out")  # Path.exists() raised ENAMETOOLONG here
+    assert [p.path for p in papers] == [refs] and not problems
+    listing = touch(tmp_path / "papers.list", line + "\n")
+    papers, problems = collect([listing], tmp_path / "out")
+    assert not papers and len(problems) == 1 and "no such file" in problems[0]
+    done = subprocess.run(
+        [sys.executable, "-m", "citetracer", "scan", str(refs), "-o", str(tmp_path / "report"), "--offline",
+         "--store", str(tmp_path / "store.sqlite"), "--workers", "1"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "CITETRACER_CONFIG": os.devnull},
+    )
+    assert done.returncode in (0, 1), done.stderr
+    assert "1 papers (1 checked now" in " ".join(done.stderr.split())

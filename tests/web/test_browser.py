@@ -13,10 +13,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -25,50 +23,18 @@ import pytest
 
 from tests.report.test_html_browser import ARGS, CHROMIUM, _have_browser
 from tests.web.conftest import EXAMPLE_BIB, seed_store
+from tests.web.live import LiveServer
 
 pytestmark = pytest.mark.slow
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[str]:
     """A real `citetracer serve` on 127.0.0.1; its base URL. Stopped (by its pid) after the test."""
     store = seed_store(tmp_path / "store" / "store.sqlite")
-    port = _free_port()
-    log = (tmp_path / "server.log").open("w")
-    cmd = [sys.executable, "-m", "citetracer", "serve", "--offline", "--store", str(store)]
-    cmd += ["--port", str(port), "--workers", "1"]
-    (tmp_path / "config.toml").write_text("", encoding="utf-8")  # the user's own config is not read
-    env = {**os.environ, "CITETRACER_CONFIG": str(tmp_path / "config.toml")}
-    process = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path, env=env)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{base}/healthz", timeout=2) as r:
-                    if r.status == 200:
-                        break
-            except OSError:
-                pass
-            assert process.poll() is None, (tmp_path / "server.log").read_text()
-            assert time.monotonic() < deadline, "the server did not answer /healthz within 60 s"
-            time.sleep(0.2)
-        yield base
-    finally:
-        process.terminate()
-        try:
-            process.wait(20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(10)
-        log.close()
+    with LiveServer(tmp_path, store, "--workers", "1") as live:
+        yield live.base
 
 
 def _busy_job(base: str, entries: int = 800) -> str:

@@ -7,7 +7,9 @@
   '..', no links or devices) and every member and the whole archive are bounded in size, so a
   decompression bomb costs one clear problem line;
 - a list file (.list or .lst, or a .txt whose every line names an existing file) gives one
-  path per line ('#' comments), read like paths on the command line;
+  path per line ('#' comments), read like paths on the command line; only a file named on the
+  command line is taken for a list (the web app never calls `collect`: its uploads are papers
+  or archives, `unpack_archive`, so a text never names a file on the server);
 - any other file is a paper (the extractor decides what it is).
 
 Problems (missing paths, broken archives) are returned as lines; they never stop the scan.
@@ -80,7 +82,10 @@ def _is_list(path: Path) -> bool:
     if suffix != ".txt":
         return False
     lines = _list_lines(path)
-    return bool(lines) and all(_resolve_listed(path, line).is_file() for line in lines[:200])
+    try:
+        return bool(lines) and all(_resolve_listed(path, line).is_file() for line in lines[:200])
+    except OSError:  # a line longer than a file name (ENAMETOOLONG) is no path: references, then
+        return False
 
 
 def _list_lines(path: Path) -> list[str]:
@@ -98,7 +103,10 @@ def _resolve_listed(list_file: Path, line: str) -> Path:
     if candidate.is_absolute():
         return candidate
     beside = list_file.parent / candidate
-    return beside if beside.exists() else candidate
+    try:
+        return beside if beside.exists() else candidate
+    except OSError:  # ENAMETOOLONG: not a file, reported as missing by whoever visits it
+        return candidate
 
 
 def collect(paths: Sequence[Path], out_dir: Path, limits: ArchiveLimits | None = None) -> tuple[list[Paper], list[str]]:
@@ -116,7 +124,7 @@ def collect(paths: Sequence[Path], out_dir: Path, limits: ArchiveLimits | None =
             papers.append(paper)
 
     def visit(path: Path, from_list: bool) -> None:
-        if not path.exists():
+        if not _exists(path):
             problems.append(f"{path}: no such file or folder")
         elif path.is_dir():
             for found in _walk(path, skip):
@@ -140,6 +148,13 @@ def collect(paths: Sequence[Path], out_dir: Path, limits: ArchiveLimits | None =
     if len(papers) >= MAX_PAPERS:
         problems.append(f"more than {MAX_PAPERS} papers; the rest were not scanned")
     return papers, problems
+
+
+def _exists(path: Path) -> bool:
+    try:
+        return path.exists()
+    except OSError:  # a name longer than the system allows
+        return False
 
 
 def _walk(folder: Path, skip: Path | None) -> Iterator[Path]:
@@ -188,14 +203,30 @@ def _stamp(archive: Path) -> str:
     return f"{st.st_size}:{st.st_mtime_ns}"
 
 
+def unpack_archive(
+    archive: Path, out_dir: Path, limits: ArchiveLimits | None = None, shown: str | None = None
+) -> tuple[list[Paper], list[str]]:
+    """The papers of one archive, unpacked (once) into `out_dir/inputs/`, named `shown:member`
+    (`shown` defaults to the archive's path); and one line per problem."""
+    papers: list[Paper] = []
+    problems: list[str] = []
+    _add_archive(archive, out_dir, papers.append, problems, limits or ArchiveLimits(), shown)
+    return papers, problems
+
+
 def _add_archive(
-    archive: Path, out_dir: Path, add: Callable[[Paper], None], problems: list[str], limits: ArchiveLimits
+    archive: Path,
+    out_dir: Path,
+    add: Callable[[Paper], None],
+    problems: list[str],
+    limits: ArchiveLimits,
+    shown: str | None = None,
 ) -> None:
     digest = hashlib.sha256(str(archive.resolve()).encode()).hexdigest()[:8]
     stem = re.sub(r"[^A-Za-z0-9._-]+", "_", archive.name)[:80]
     target = out_dir / STAGING / f"{stem}-{digest}"
     marker = target / ".complete"
-    shown = _display(archive)
+    shown = shown or _display(archive)
     try:
         if not (marker.is_file() and marker.read_text() == _stamp(archive)):
             _extract(archive, target, problems, shown, limits)

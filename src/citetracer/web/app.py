@@ -153,6 +153,9 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         except UploadError as exc:
             jobs.discard(job)
             raise HTTPException(exc.status, str(exc)) from None
+        except BaseException:  # an unexpected failure leaves no half-made job "queued" forever
+            jobs.discard(job)
+            raise
         job.update(warnings=problems)
         job.save()
         if not workers.submit(job, inputs):

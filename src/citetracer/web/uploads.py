@@ -18,7 +18,7 @@ from typing import IO
 
 from citetracer.extract import _bibliography_files, looks_like_bibtex
 from citetracer.report.sources import bib_sources, read_text_file
-from citetracer.scan.inputs import STAGING, ArchiveLimits, Paper, collect, is_archive
+from citetracer.scan.inputs import STAGING, ArchiveLimits, is_archive, unpack_archive
 
 #: What may be uploaded: papers and bibliographies the extractor reads, and archives of them.
 SUFFIXES = (".pdf", ".bib", ".bbl", ".tex", ".txt")
@@ -103,7 +103,10 @@ class Input:
 
 def papers(job_folder: Path, uploads: list[Path], limits: Limits) -> tuple[list[Input], list[str]]:
     """The papers of a job's uploads (archives unpacked, `.bib` files a `.tex` reads not counted twice),
-    and one line per problem. Raises UploadError when there is none to check."""
+    and one line per problem. Raises UploadError when there is none to check.
+
+    An upload is a paper or an archive of papers, never a list of paths: a `.txt` or pasted text is
+    references whatever its lines look like (scan's list files would read any file the server can)."""
     found: list[Input] = []
     problems: list[str] = []
     inside = job_folder.resolve()
@@ -115,10 +118,12 @@ def papers(job_folder: Path, uploads: list[Path], limits: Limits) -> tuple[list[
                 problems.append(f"{upload.name}: its \\bibliography names files outside this upload; not checked")
                 continue
             behind_tex.update(b.resolve() for b in bib_sources(upload))
-        collected, trouble = collect([upload], job_folder, limits.archive)
+        if not is_archive(upload):
+            found.append(Input(upload, upload.name))
+            continue
+        members, trouble = unpack_archive(upload, job_folder, limits.archive, shown=upload.name)
         problems += [scrub(line, job_folder) for line in trouble]
-        for paper in collected:
-            found.append(Input(paper.path, _display(paper, upload, job_folder)))
+        found += [Input(paper.path, paper.display) for paper in members]
     found = [p for p in found if p.path.resolve() not in behind_tex]
     if len(found) > limits.max_papers:
         problems.append(f"{len(found)} papers; only the first {limits.max_papers} are checked")
@@ -126,17 +131,6 @@ def papers(job_folder: Path, uploads: list[Path], limits: Limits) -> tuple[list[
     if not found:
         raise UploadError("; ".join(problems) or "nothing to check: no paper or bibliography in the upload")
     return found, problems
-
-
-def _display(paper: Paper, upload: Path, job_folder: Path) -> str:
-    """'refs.bib' for an upload, 'papers.zip:folder/x.pdf' for an archive member; never a server path."""
-    if not is_archive(upload):
-        return upload.name
-    try:
-        member = paper.path.relative_to(job_folder / STAGING)
-    except ValueError:
-        return paper.path.name
-    return f"{upload.name}:{Path(*member.parts[1:]).as_posix()}"
 
 
 def scrub(text: str, job_folder: Path) -> str:
