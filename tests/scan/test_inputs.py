@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 import tarfile
+import tracemalloc
 import zipfile
 from pathlib import Path
 
@@ -107,9 +108,96 @@ def test_a_reference_line_longer_than_a_file_name_is_a_paper_not_a_list(tmp_path
     papers, problems = collect([listing], tmp_path / "out")
     assert not papers and len(problems) == 1 and "no such file" in problems[0]
     done = subprocess.run(
-        [sys.executable, "-m", "citetracer", "scan", str(refs), "-o", str(tmp_path / "report"), "--offline",
-         "--store", str(tmp_path / "store.sqlite"), "--workers", "1"],
-        capture_output=True, text=True, timeout=300, env={**os.environ, "CITETRACER_CONFIG": os.devnull},
+        [
+            sys.executable,
+            "-m",
+            "citetracer",
+            "scan",
+            str(refs),
+            "-o",
+            str(tmp_path / "report"),
+            "--offline",
+            "--store",
+            str(tmp_path / "store.sqlite"),
+            "--workers",
+            "1",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "CITETRACER_CONFIG": os.devnull},
     )
     assert done.returncode in (0, 1), done.stderr
     assert "1 papers (1 checked now" in " ".join(done.stderr.split())
+
+
+def _tar_of_folders(path: Path, folders: int, last: tuple[str, bytes] | None = None) -> Path:
+    """A .tar.gz of `folders` directory entries (a member-count bomb: small, many headers), then one file."""
+    with tarfile.open(path, "w:gz") as tf:
+        for i in range(folders):
+            info = tarfile.TarInfo(f"d{i}")
+            info.type = tarfile.DIRTYPE
+            tf.addfile(info)
+        if last:
+            info = tarfile.TarInfo(last[0])
+            info.size = len(last[1])
+            tf.addfile(info, io.BytesIO(last[1]))
+    return path
+
+
+def test_every_tar_member_counts_toward_the_member_bound(tmp_path: Path) -> None:
+    bomb = _tar_of_folders(tmp_path / "bomb.tar.gz", 5000, ("late.bib", b"@misc{a, title={A}, year=2020}"))
+    papers, problems = collect([bomb], tmp_path / "out", ArchiveLimits(members=100))
+    assert papers == [] and len(problems) == 1 and "more than 100 members" in problems[0], problems
+    papers, problems = collect([bomb], tmp_path / "out2", ArchiveLimits(members=10_000))
+    assert [p.display.split(":", 1)[1] for p in papers] == ["late.bib"] and not problems
+
+
+def test_tar_headers_are_not_kept_while_unpacking(tmp_path: Path) -> None:
+    bomb = _tar_of_folders(tmp_path / "bomb.tar.gz", 60_000)
+    tracemalloc.start()
+    try:
+        collect([bomb], tmp_path / "out", ArchiveLimits(members=1_000_000, isolate=False))  # here, to measure it
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 8_000_000, peak  # TarFile keeps each TarInfo (~0.5-1 KB) unless told not to: 60,000 of them
+
+
+def test_zip_member_count_is_read_before_its_directory(tmp_path: Path) -> None:
+    archive = tmp_path / "many.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for i in range(3000):
+            zf.writestr(f"d{i}/", b"")
+        zf.writestr("late.bib", "@misc{a, title={A}, year=2020}")
+    papers, problems = collect([archive], tmp_path / "out", ArchiveLimits(members=100))
+    assert papers == [] and len(problems) == 1 and "3001 members" in problems[0] and "100" in problems[0], problems
+
+
+def test_skipped_members_count_toward_the_bytes_unpacked_and_time_is_bounded(tmp_path: Path) -> None:
+    archive = tmp_path / "skip.tar.gz"
+    with tarfile.open(archive, "w:gz") as tf:
+        for name, data in (("video.dat", b"\0" * 300_000), ("late.bib", b"@misc{a, title={A}, year=2020}")):
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            tf.addfile(info, io.BytesIO(data))
+    papers, problems = collect([archive], tmp_path / "out", ArchiveLimits(total_bytes=100_000))
+    assert papers == [] and len(problems) == 1 and "more than 100000 bytes" in problems[0], problems
+    papers, problems = collect([archive], tmp_path / "out2", ArchiveLimits(seconds=0.0))
+    assert papers == [] and len(problems) == 1 and "took longer than" in problems[0], problems
+
+
+def test_a_huge_tar_header_costs_the_unpacking_child_not_the_caller(tmp_path: Path) -> None:
+    archive = tmp_path / "longname.tar.gz"
+    name = "x" * (96 * 1024 * 1024) + ".bib"  # a GNU long-name record TarFile reads whole into memory
+    with tarfile.open(archive, "w:gz", format=tarfile.GNU_FORMAT) as tf:
+        info = tarfile.TarInfo(name)
+        info.size = 5
+        tf.addfile(info, io.BytesIO(b"@misc"))
+        ok = tarfile.TarInfo("ok.bib")
+        ok.size = 5
+        tf.addfile(ok, io.BytesIO(b"@misc"))
+    del name
+    papers, problems = collect([archive], tmp_path / "out", ArchiveLimits(memory_bytes=48 * 1024 * 1024))
+    assert papers == [] and len(problems) == 1 and "MB" in problems[0], problems
+    assert not list((tmp_path / "out").rglob("*.partial"))

@@ -3,9 +3,8 @@
 - a folder is walked (sorted, hidden entries and the scan's own output folder skipped, links
   to folders not followed) for PDFs, .bib and .bbl files and archives;
 - an archive (.zip, .tar, .tar.gz/.tgz, .tar.bz2, .tar.xz) has its PDFs, .bib and .bbl members
-  copied into the output folder (`inputs/`), once: names are sanitized (no absolute paths, no
-  '..', no links or devices) and every member and the whole archive are bounded in size, so a
-  decompression bomb costs one clear problem line;
+  copied into the output folder (`inputs/`), once, by scan/archives.py: names sanitized, members,
+  bytes, time and memory bounded, so a bomb of any kind costs one clear problem line;
 - a list file (.list or .lst, or a .txt whose every line names an existing file) gives one
   path per line ('#' comments), read like paths on the command line; only a file named on the
   command line is taken for a list (the web app never calls `collect`: its uploads are papers
@@ -17,34 +16,21 @@ Problems (missing paths, broken archives) are returned as lines; they never stop
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import re
-import shutil
-import stat
-import tarfile
-import zipfile
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
-from typing import IO
+from pathlib import Path
 
-PAPER_SUFFIXES = (".pdf", ".bib", ".bbl")
+from citetracer.scan.archives import MEMBER_SUFFIXES, ArchiveError, ArchiveLimits, unpack
+
+PAPER_SUFFIXES = MEMBER_SUFFIXES
 ARCHIVE_SUFFIXES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tbz2", ".tar.xz", ".txz")
 LIST_SUFFIXES = (".list", ".lst")
 MAX_LIST_BYTES = 16 * 1024 * 1024
 MAX_PAPERS = 1_000_000
 STAGING = "inputs"
-
-
-@dataclass(frozen=True)
-class ArchiveLimits:
-    """Bounds on unpacking one archive: a member, all members together, how many members."""
-
-    member_bytes: int = 256 * 1024 * 1024
-    total_bytes: int = 16 * 1024 * 1024 * 1024
-    members: int = 100_000
 
 
 @dataclass(frozen=True)
@@ -170,39 +156,6 @@ def _walk(folder: Path, skip: Path | None) -> Iterator[Path]:
 # ------------------------------------------------------------------ archives
 
 
-def _safe_member_path(name: str) -> PurePosixPath | None:
-    """A member's name as a relative path inside the staging folder, or None to skip it."""
-    parts = [p for p in PurePosixPath(name.replace("\\", "/")).parts if p not in ("", ".", "/")]
-    if not parts or any(p == ".." or p.startswith(".") or p == "__MACOSX" for p in parts):
-        return None
-    if re.match(r"^[A-Za-z]:$", parts[0]):  # a Windows drive
-        parts = parts[1:]
-    clean = [re.sub(r"[\x00-\x1f]", "_", p)[:200] for p in parts]
-    path = PurePosixPath(*clean) if clean else None
-    return path if path is not None and path.suffix.lower() in PAPER_SUFFIXES else None
-
-
-class _TooLarge(Exception):
-    pass
-
-
-def _copy_bounded(src: IO[bytes], dest: Path, budget: list[int], member_bytes: int) -> None:
-    """Copy at most `member_bytes` (and what is left of the archive's budget), counting real bytes."""
-    written = 0
-    with dest.open("wb") as out:
-        while chunk := src.read(1 << 20):
-            written += len(chunk)
-            budget[0] -= len(chunk)
-            if written > member_bytes or budget[0] < 0:
-                raise _TooLarge
-            out.write(chunk)
-
-
-def _stamp(archive: Path) -> str:
-    st = archive.stat()
-    return f"{st.st_size}:{st.st_mtime_ns}"
-
-
 def unpack_archive(
     archive: Path, out_dir: Path, limits: ArchiveLimits | None = None, shown: str | None = None
 ) -> tuple[list[Paper], list[str]]:
@@ -229,72 +182,21 @@ def _add_archive(
     shown = shown or _display(archive)
     try:
         if not (marker.is_file() and marker.read_text() == _stamp(archive)):
-            _extract(archive, target, problems, shown, limits)
+            problems += unpack(archive, target, limits, shown)
             marker.write_text(_stamp(archive))
-    except (OSError, zipfile.BadZipFile, tarfile.TarError, EOFError, ValueError) as exc:
-        problems.append(f"{shown}: not a readable zip or tar archive ({exc})")
+    except ArchiveError as exc:
+        problems.append(f"{shown}: {exc}")
+        return
+    except OSError as exc:
+        problems.append(f"{shown}: not a readable zip or tar archive ({exc.strerror or exc})")
         return
     for found in _walk(target, None):
         add(Paper(found, f"{shown}:{found.relative_to(target).as_posix()}"))
 
 
-def _extract(archive: Path, target: Path, problems: list[str], shown: str, limits: ArchiveLimits) -> None:
-    tmp = target.with_name(target.name + ".partial")
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    budget = [limits.total_bytes]
-    count = 0
-    for name, opener in _members(archive):
-        count += 1
-        if count > limits.members:
-            problems.append(f"{shown}: more than {limits.members} members; the rest were skipped")
-            break
-        rel = _safe_member_path(name)
-        if rel is None:
-            continue
-        dest = tmp / rel
-        dest.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            with opener() as src:
-                _copy_bounded(src, dest, budget, limits.member_bytes)
-        except _TooLarge:
-            dest.unlink(missing_ok=True)
-            if budget[0] < 0:
-                problems.append(f"{shown}: more than {limits.total_bytes} bytes unpacked; the rest were skipped")
-                break
-            problems.append(f"{shown}:{name}: larger than the {limits.member_bytes}-byte limit; skipped")
-        except (RuntimeError, zipfile.BadZipFile, tarfile.TarError, OSError, EOFError) as exc:
-            dest.unlink(missing_ok=True)  # e.g. an encrypted zip member, a truncated stream
-            problems.append(f"{shown}:{name}: cannot be unpacked ({exc}); skipped")
-    shutil.rmtree(target, ignore_errors=True)
-    tmp.rename(target)
-
-
-Opener = Callable[[], IO[bytes]]
-
-
-def _members(archive: Path) -> Iterator[tuple[str, Opener]]:
-    """(name, opener) of each regular-file member, streaming (a tar is read once, front to back)."""
-    if zipfile.is_zipfile(archive):
-        with zipfile.ZipFile(archive) as zf:
-            for info in zf.infolist():
-                mode = info.external_attr >> 16
-                if info.is_dir() or (stat.S_IFMT(mode) and not stat.S_ISREG(mode)):  # links, devices
-                    continue
-                yield info.filename, functools.partial(zf.open, info)
-        return
-    with tarfile.open(archive, mode="r:*") as tf:
-        for member in tf:
-            if not member.isreg():
-                continue
-            yield member.name, functools.partial(_tar_open, tf, member)
-
-
-def _tar_open(tf: tarfile.TarFile, member: tarfile.TarInfo) -> IO[bytes]:
-    handle = tf.extractfile(member)
-    if handle is None:
-        raise tarfile.TarError(f"{member.name} has no data")
-    return handle
+def _stamp(archive: Path) -> str:
+    st = archive.stat()
+    return f"{st.st_size}:{st.st_mtime_ns}"
 
 
 def content_key(paper: Paper) -> str:

@@ -1,7 +1,8 @@
 """The web app's routes: the form and result pages, the JSON API under /api/, /healthz.
 
-A thin adapter like the CLI: a submission is saved (uploads.py), queued (workers.py) and
-checked by the pipeline's Checker; the pages and the API read the job's state and the
+A thin adapter like the CLI: a submission is saved and screened (uploads.py) while the request
+waits, then queued (workers.py): its worker unpacks its archives and checks it with the
+pipeline's Checker; the pages and the API read the job's state and the
 reports its worker wrote (results.py). Errors are said plainly, as JSON under /api/ and as
 a page elsewhere, never with a server path or a traceback (those go to the log).
 """
@@ -14,7 +15,7 @@ import json
 import logging
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -42,7 +43,7 @@ from citetracer.web.security import (
     csrf_ok,
     new_csrf_token,
 )
-from citetracer.web.uploads import Limits, UploadError, accepted, papers, safe_name, save_text, save_upload
+from citetracer.web.uploads import Limits, UploadError, accepted, safe_name, save_text, save_upload, screen
 from citetracer.web.workers import Workers, context_line
 
 log = logging.getLogger("citetracer.web")
@@ -83,7 +84,7 @@ MESSAGES = {404: "not found", 405: "method not allowed", 409: "not ready", 413: 
 def create_app(settings: Settings, options: WebOptions) -> FastAPI:
     """The app for these check settings and server options (the workers start with it)."""
     jobs = JobStore(options.jobs_dir, options.keep_hours)
-    workers = Workers(settings, jobs, options.workers, options.queue_size)
+    workers = Workers(settings, jobs, options.workers, options.queue_size, options.limits)
     context = context_line(settings)
 
     @asynccontextmanager
@@ -147,9 +148,7 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
             saved = [save_upload(u.file, job.input_dir, n, budget) for u, n in zip(files, names, strict=True)]
             if text and text.strip():
                 saved.append(save_text(text, job.input_dir))
-            inputs, problems = papers(job.folder, saved, options.limits)
-            if pages is not None:
-                inputs = [replace(p, ref_pages=pages) if p.path.suffix.lower() == ".pdf" else p for p in inputs]
+            kept, problems = screen(job.folder, saved)
         except UploadError as exc:
             jobs.discard(job)
             raise HTTPException(exc.status, str(exc)) from None
@@ -158,7 +157,7 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
             raise
         job.update(warnings=problems)
         job.save()
-        if not workers.submit(job, inputs):
+        if not workers.submit(job, kept, pages):
             jobs.discard(job)
             raise HTTPException(503, "the server is busy; try again shortly", headers={"Retry-After": "30"})
         return job

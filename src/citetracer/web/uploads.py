@@ -4,8 +4,9 @@ Uploads are hostile: a name may be `../../etc/passwd` or hold control characters
 be larger than announced, a zip may hold `../` members or be a decompression bomb, a `.tex`
 may name `\\bibliography{/home/someone/secret}` or another job's upload. So: names are
 reduced to a safe basename; bytes are counted as they are written; archives are unpacked by
-`citetracer scan`'s reader (scan/inputs.py: sanitized member names, bounded sizes); and a
-`.tex` whose bibliography lies outside its own job's folder is refused.
+`citetracer scan`'s reader by the job's worker (scan/archives.py: sanitized member names; members,
+bytes, time and memory bounded); a `.txt` is references, never a list of paths; and a `.tex`
+whose bibliography lies outside its own job's folder is refused.
 """
 
 from __future__ import annotations
@@ -34,8 +35,15 @@ class UploadError(Exception):
         self.status = status
 
 
-#: Bounds on what the archives of one submission unpack to (scan's own bounds are for a chair's disk).
-UPLOADED_ARCHIVES = ArchiveLimits(member_bytes=50 * 1024 * 1024, total_bytes=200 * 1024 * 1024, members=2000)
+#: Bounds on what the archives of one submission unpack to (scan's own bounds are for a chair's disk):
+#: 2,000 members of any type, 200 MB, 60 s and 256 MB of memory in the unpacking child per archive.
+UPLOADED_ARCHIVES = ArchiveLimits(
+    member_bytes=50 * 1024 * 1024,
+    total_bytes=200 * 1024 * 1024,
+    members=2000,
+    seconds=60.0,
+    memory_bytes=256 * 1024 * 1024,
+)
 
 
 @dataclass(frozen=True)
@@ -101,22 +109,37 @@ class Input:
     ref_pages: tuple[int, int] | None = None
 
 
-def papers(job_folder: Path, uploads: list[Path], limits: Limits) -> tuple[list[Input], list[str]]:
-    """The papers of a job's uploads (archives unpacked, `.bib` files a `.tex` reads not counted twice),
-    and one line per problem. Raises UploadError when there is none to check.
-
-    An upload is a paper or an archive of papers, never a list of paths: a `.txt` or pasted text is
-    references whatever its lines look like (scan's list files would read any file the server can)."""
-    found: list[Input] = []
+def screen(job_folder: Path, uploads: list[Path]) -> tuple[list[Path], list[str]]:
+    """The uploads a job may read, checked while the request waits (cheap: nothing is unpacked), and one
+    line per upload refused. A `.tex` whose bibliography lies outside its own job's folder is refused.
+    Raises UploadError when none is left."""
+    kept: list[Path] = []
     problems: list[str] = []
     inside = job_folder.resolve()
-    behind_tex: set[Path] = set()
     for upload in uploads:
         if upload.suffix.lower() == ".tex":
             named = _bibliography_files(read_text_file(upload) or "", upload.parent)  # existing or not: no oracle
             if any(not b.resolve().is_relative_to(inside) for b in named):
                 problems.append(f"{upload.name}: its \\bibliography names files outside this upload; not checked")
                 continue
+        kept.append(upload)
+    if not kept:
+        raise UploadError("; ".join(problems))
+    return kept, problems
+
+
+def papers(job_folder: Path, uploads: list[Path], limits: Limits) -> tuple[list[Input], list[str]]:
+    """The papers of a job's screened uploads (archives unpacked, `.bib` files a `.tex` reads not counted
+    twice), and one line per problem; run by the job's worker, not while the request waits (unpacking
+    is bounded in time, not instant). Raises UploadError when there is none to check.
+
+    An upload is a paper or an archive of papers, never a list of paths: a `.txt` or pasted text is
+    references whatever its lines look like (scan's list files would read any file the server can)."""
+    found: list[Input] = []
+    problems: list[str] = []
+    behind_tex: set[Path] = set()
+    for upload in uploads:
+        if upload.suffix.lower() == ".tex":
             behind_tex.update(b.resolve() for b in bib_sources(upload))
         if not is_archive(upload):
             found.append(Input(upload, upload.name))

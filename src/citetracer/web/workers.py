@@ -18,7 +18,8 @@ import logging
 import queue
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from citetracer.config import Settings
 from citetracer.extract import InputError, read_references
@@ -26,7 +27,8 @@ from citetracer.pipeline import Checker
 from citetracer.records import CitationResult, Report
 from citetracer.web.jobs import Job, JobStore
 from citetracer.web.results import write_results
-from citetracer.web.uploads import Input, scrub
+from citetracer.web.uploads import Input, Limits, UploadError, scrub
+from citetracer.web.uploads import papers as unpacked_papers
 
 log = logging.getLogger("citetracer.web")
 
@@ -38,7 +40,10 @@ class PoolError(Exception):
 @dataclass(frozen=True)
 class Task:
     job: Job
-    inputs: list[Input]
+    #: The job's screened uploads (archives not yet unpacked).
+    uploads: list[Path]
+    #: The bibliography pages set by hand for the job's PDFs (the form's page field), as `--ref-pages`.
+    ref_pages: tuple[int, int] | None = None
 
 
 def context_line(settings: Settings) -> str:
@@ -50,8 +55,11 @@ def context_line(settings: Settings) -> str:
 class Workers:
     """`size` threads taking jobs from a queue of at most `queue_size` waiting jobs."""
 
-    def __init__(self, settings: Settings, jobs: JobStore, size: int = 2, queue_size: int = 16) -> None:
+    def __init__(
+        self, settings: Settings, jobs: JobStore, size: int = 2, queue_size: int = 16, limits: Limits | None = None
+    ) -> None:
         self.settings = settings
+        self.limits = limits or Limits()
         self.jobs = jobs
         self.size = max(1, size)
         self.queue: queue.Queue[Task | None] = queue.Queue(maxsize=max(1, queue_size))
@@ -72,10 +80,10 @@ class Workers:
             self.close()
             raise PoolError(problems[0] if problems else "the workers did not start within 300 s")
 
-    def submit(self, job: Job, inputs: list[Input]) -> bool:
+    def submit(self, job: Job, uploads: list[Path], ref_pages: tuple[int, int] | None = None) -> bool:
         """Queue a job; False when the queue is full (nothing is queued then)."""
         try:
-            self.queue.put_nowait(Task(job, inputs))
+            self.queue.put_nowait(Task(job, uploads, ref_pages))
         except queue.Full:
             return False
         return True
@@ -109,7 +117,7 @@ class Workers:
         try:
             while (task := self.queue.get()) is not None:
                 try:
-                    run_job(checker, task.job, task.inputs, context_line(self.settings))
+                    run_job(checker, task.job, task.uploads, context_line(self.settings), self.limits, task.ref_pages)
                 except Exception:  # one job's failure must not end the worker (logged, never shown)
                     log.exception("job %s failed", task.job.id)
                     task.job.update(status="failed", error="internal error while checking", finished=time.time())
@@ -120,11 +128,28 @@ class Workers:
             checker.close()
 
 
-def run_job(checker: Checker, job: Job, inputs: list[Input], context: str) -> None:
-    """Read every input, check its references (each citation counted and shown as judged), write the reports."""
+def run_job(
+    checker: Checker,
+    job: Job,
+    uploads: list[Path],
+    context: str,
+    limits: Limits,
+    ref_pages: tuple[int, int] | None = None,
+) -> None:
+    """Unpack the uploads, read every paper (`ref_pages` for each PDF, archived or not), check its references
+    (each citation counted and shown as judged), write the reports."""
     job.update(status="running")
     job.save()
     folder = job.folder
+    try:
+        inputs, problems = unpacked_papers(folder, uploads, limits)
+    except UploadError as exc:
+        job.update(status="failed", error=str(exc), finished=time.time())
+        job.save()
+        return
+    job.update(warnings=job.warnings + problems)
+    if ref_pages is not None:
+        inputs = [replace(p, ref_pages=ref_pages) if p.path.suffix.lower() == ".pdf" else p for p in inputs]
     read = []
     unread: list[tuple[str, str]] = []
     for paper in inputs:
