@@ -46,6 +46,8 @@ class Server:
     folder: Path
     port: int
     user: str | None
+    #: The postmaster's options (`pg_ctl start -o`), to start it again after `pause()`.
+    options: str = ""
 
     @property
     def url(self) -> str:
@@ -56,6 +58,15 @@ class Server:
         if self.user is not None:
             cmd = ["runuser", "-u", self.user, "--", *cmd]
         return subprocess.run(cmd, capture_output=True, text=True, check=check, timeout=120)
+
+    def pause(self) -> None:
+        """Stop the server (fast shutdown: every connection is closed), keeping its data."""
+        self._run(find_bin("pg_ctl"), "-D", str(self.folder / "data"), "-m", "fast", "-w", "-t", "60", "stop")
+
+    def resume(self) -> None:
+        """Start the server again after `pause()`, on the same port with the same data."""
+        self._run(find_bin("pg_ctl"), "-D", str(self.folder / "data"), "-o", self.options, "-l",
+                  str(self.folder / "log"), "-w", "-t", "60", "start")
 
     def stop(self) -> None:
         with contextlib.suppress(subprocess.SubprocessError, OSError):
@@ -94,6 +105,7 @@ def start(max_connections: int = 200) -> Server:
             f"-p {server.port} -c listen_addresses=127.0.0.1 -k {folder} -c fsync=off -c synchronous_commit=off "
             f"-c full_page_writes=off -c max_connections={max_connections} -c shared_buffers=256MB"
         )
+        server.options = options
         server._run(
             pg_ctl, "-D", str(folder / "data"), "-o", options, "-l", str(folder / "log"), "-w", "-t", "60", "start"
         )

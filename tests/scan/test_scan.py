@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import csv
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import jsonschema
@@ -168,3 +171,24 @@ def test_workers_are_replaced_after_their_share_of_papers(papers: Path, seeded: 
     assert len(done) == 4 and outcome.checked_now == 4
     workers = [e.worker for e in outcome.entries if e.status == "done"]
     assert len(set(workers)) == len(workers) == 3  # one process per paper
+
+
+def test_a_scan_with_failed_papers_exits_non_zero_and_says_how_many(seeded: Path, tmp_path: Path) -> None:
+    from tests.scan.conftest import REAL_BIB
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "clean.bib").write_text(REAL_BIB)
+    (folder / "huge.bib").write_text(
+        "".join(f"@misc{{k{i}, title={{A Synthetic Title Number {i} About Things}}, year={{2020}}}}\n"
+                for i in range(30_000))
+    )
+    done = subprocess.run(  # the huge one outlives its 5 s: failed, like a paper whose store went away
+        [sys.executable, "-m", "citetracer", "scan", str(folder), "-o", str(tmp_path / "out"), "--offline",
+         "--store", str(seeded), "--workers", "2", "--paper-timeout", "5"],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "CITETRACER_CONFIG": os.devnull},
+    )
+    err = " ".join(done.stderr.split())
+    assert done.returncode == 2, done.stderr  # not 0: a paper was not checked
+    assert "2 papers (2 checked now, 0 from the journal, 1 failed)" in err
+    assert "1 of 2 papers could not be checked" in err

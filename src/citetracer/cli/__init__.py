@@ -649,20 +649,29 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
     for e in outcome.unchecked:
         err.print(f"warning: {e.file}: not checked: {e.error}", style="yellow", highlight=False)
     done = [e for e in outcome.entries if e.status == "done"]
+    failed = [e for e in outcome.entries if e.status == "failed"]  # the check failed: store, worker, time
     summary = (
-        f"{len(outcome.entries)} papers ({outcome.checked_now} checked now, {outcome.resumed} from the journal): "
-        f"{sum(e.references for e in done)} references, {outcome.hallucinated_papers} papers with Hallucinated "
-        f"citations; report: {args.output / 'index.html'}"
+        f"{len(outcome.entries)} papers ({outcome.checked_now} checked now, {outcome.resumed} from the journal"
+        + (f", {len(failed)} failed" if failed else "")
+        + f"): {sum(e.references for e in done)} references, {outcome.hallucinated_papers} papers with "
+        f"Hallucinated citations; report: {args.output / 'index.html'}"
     )
     err.print(summary, highlight=False)
     if outcome.interrupted:
         err.print("interrupted: run the same command again to continue", style="red")
         return 130
+    if failed:
+        err.print(
+            f"{len(failed)} of {len(outcome.entries)} papers could not be checked (see the warnings); "
+            "run the same command again to check them",
+            style="red",
+            highlight=False,
+        )
     if not done:
         return EXIT_USAGE
-    if args.exit_zero:
-        return EXIT_OK
-    return EXIT_HALLUCINATED if outcome.hallucinated_papers else EXIT_OK
+    if outcome.hallucinated_papers and not args.exit_zero:
+        return EXIT_HALLUCINATED
+    return EXIT_USAGE if failed else EXIT_OK
 
 
 def cmd_serve(args: argparse.Namespace, err: Console) -> int:

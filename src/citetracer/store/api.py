@@ -16,6 +16,7 @@ citation gets the same verdict from either. The store test suite runs against bo
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from pathlib import Path
@@ -203,3 +204,15 @@ def open_store(
     from citetracer.store.db import Store
 
     return Store(Path(location), readonly=readonly, lock_wait=lock_wait, notify=notify)
+
+
+def unreachable(location: Path | str) -> str | None:
+    """Why the store at `location` cannot be used now (one line), or None when it answers: a PostgreSQL
+    store is asked `SELECT 1` on a short connection of its own, a SQLite file must be readable. For
+    health checks (the web app's /healthz), which must not wait on a worker's connection."""
+    if is_store_url(location):
+        from citetracer.store.pg import ping
+
+        return ping(str(location))
+    path = Path(location)
+    return None if path.is_file() and os.access(path, os.R_OK) else f"{path.name}: not a readable file"

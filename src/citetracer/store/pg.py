@@ -20,6 +20,7 @@ Memo rows and verified links are single-row upserts that need no such lock.
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -60,6 +61,8 @@ except ImportError:  # the `postgres` extra is not installed
 
 #: Advisory lock key that serialises record batches (see the module docstring).
 WRITE_LOCK = 0x43495446
+#: Seconds a store keeps trying to reconnect after its server went away (a restart takes a few).
+RECONNECT_SECONDS = 30.0
 #: Seconds to wait for the server when connecting (libpq's `connect_timeout`), unless the URL says.
 CONNECT_TIMEOUT = 10
 #: Rows per transaction of a bulk ingest (`write_rows`).
@@ -161,16 +164,43 @@ class PgStore:
 
         `index_only`: with sequential scans off (the retrieval queries, see store/pgindex.py).
         """
-        try:
-            if index_only:
-                with self.db.transaction():
-                    self.db.execute("SET LOCAL enable_seqscan = off")
-                    cur = self.db.execute(sql, params)
-                    return cur.fetchall()
-            cur = self.db.execute(sql, params)
-            return cur.fetchall() if cur.description is not None else []
-        except psycopg.OperationalError as exc:
-            raise StoreError(f"the store {display_location(self.path)} failed: {_first_line(exc)}") from exc
+        for attempt in (1, 2):
+            try:
+                if index_only:
+                    with self.db.transaction():
+                        self.db.execute("SET LOCAL enable_seqscan = off")
+                        cur = self.db.execute(sql, params)
+                        return cur.fetchall()
+                cur = self.db.execute(sql, params)
+                return cur.fetchall() if cur.description is not None else []
+            except psycopg.OperationalError as exc:
+                if attempt == 2 or not self._connection_lost():
+                    raise StoreError(f"the store {display_location(self.path)} failed: {_first_line(exc)}") from exc
+                self._reconnect()  # the statements here are reads and idempotent writes: run it once more
+        raise AssertionError("unreachable")
+
+    def _connection_lost(self) -> bool:
+        return bool(self.db.closed or self.db.broken)
+
+    def _reconnect(self) -> None:
+        """A new connection after the server went away (restarted, failed over): tried with backoff for
+        RECONNECT_SECONDS, then a StoreError. Each PgStore belongs to one thread, so nothing else uses
+        the old connection meanwhile."""
+        self.db.close()
+        deadline = time.monotonic() + RECONNECT_SECONDS
+        delay = 0.25
+        while True:
+            try:
+                self.db = psycopg.connect(_connect_url(self.path), autocommit=True)
+                return
+            except psycopg.OperationalError as exc:
+                if time.monotonic() + delay > deadline:
+                    raise StoreError(
+                        f"the store {display_location(self.path)} failed and did not come back within "
+                        f"{RECONNECT_SECONDS:g} s: {_first_line(exc)}"
+                    ) from exc
+                time.sleep(delay)
+                delay = min(delay * 2, 4.0)
 
     def _one(self, sql: str, params: Any = None) -> Any:
         rows = self._rows(sql, params)
@@ -194,6 +224,8 @@ class PgStore:
         """Groups writes like the SQLite store's writer lock; here the server orders concurrent writers
         (each write is its own transaction), so nothing is waited for and no writer is ever refused."""
         self._writable()
+        if self._connection_lost():  # the writes below use the connection directly
+            self._reconnect()
         yield
 
     def prepare_ingest(self) -> None:
@@ -796,6 +828,18 @@ def _count_terms(
         delta[("s", s)] += sign
     if year is not None:
         delta[("y", str(year))] += sign
+
+
+def ping(url: str, timeout: int = 3) -> str | None:
+    """None when the server answers `SELECT 1` within `timeout` s on a new connection, else why not."""
+    if psycopg is None:
+        return "the postgres extra is not installed"
+    try:
+        with psycopg.connect(url, connect_timeout=timeout) as conn:
+            conn.execute("SELECT 1")
+    except psycopg.Error as exc:
+        return f"the store {display_location(url)} does not answer: {_first_line(exc)}"
+    return None
 
 
 def _first_line(exc: BaseException) -> str:
