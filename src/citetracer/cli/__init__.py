@@ -277,6 +277,33 @@ def _parser() -> argparse.ArgumentParser:
         "--max-files", type=int, default=20, metavar="N", help="most files in one submission (default: 20)"
     )
     serve.add_argument(
+        "--max-connections",
+        type=int,
+        default=512,
+        metavar="N",
+        help="connections at once; requests beyond them get 503 (default: 512; raises ulimit -n to fit)",
+    )
+    serve.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        metavar="S",
+        help="seconds a client has to send a request's headers; slower ones are closed (default: 10)",
+    )
+    serve.add_argument(
+        "--body-timeout",
+        type=float,
+        default=30.0,
+        metavar="S",
+        help="seconds a request's body may stall; then 408 (default: 30)",
+    )
+    serve.add_argument(
+        "--forwarded-allow-ips",
+        metavar="IPS",
+        help="addresses of your reverse proxies (comma-separated, or '*'): only their X-Forwarded-For is "
+        "believed, for the per-client rate limit (default: nobody's)",
+    )
+    serve.add_argument(
         "--submits-per-minute",
         type=float,
         default=10.0,
@@ -678,13 +705,20 @@ def cmd_serve(args: argparse.Namespace, err: Console) -> int:
     """`citetracer serve`: check that the store opens, then serve until interrupted."""
     try:
         from citetracer.web.app import WebOptions
-        from citetracer.web.server import serve
+        from citetracer.web.server import Listen, serve
         from citetracer.web.uploads import Limits
     except ImportError as exc:
         err.print(f"error: the web app needs the web extra: pip install 'citetracer[web]' ({exc})", style="red")
         return EXIT_USAGE
-    if min(args.workers, args.queue, args.max_upload_mb, args.max_files) < 1 or args.keep_hours <= 0:
-        err.print("error: --workers, --queue, --max-upload-mb, --max-files, --keep-hours must be positive", style="red")
+    if (
+        min(args.workers, args.queue, args.max_upload_mb, args.max_files, args.max_connections) < 1
+        or min(args.keep_hours, args.header_timeout, args.body_timeout) <= 0
+    ):
+        err.print(
+            "error: --workers, --queue, --max-upload-mb, --max-files, --max-connections, --keep-hours, "
+            "--header-timeout, --body-timeout must be positive",
+            style="red",
+        )
         return EXIT_USAGE
     settings = _check_settings(args)
     Checker(settings).close()  # a store that cannot be opened is a clear error now, not a failed startup
@@ -695,8 +729,16 @@ def cmd_serve(args: argparse.Namespace, err: Console) -> int:
         queue_size=args.queue,
         limits=Limits(max_bytes=args.max_upload_mb * 1024 * 1024, max_files=args.max_files),
         submits_per_minute=args.submits_per_minute,
+        body_timeout=args.body_timeout,
     )
-    serve(settings, options, args.host, args.port)
+    listen = Listen(
+        host=args.host,
+        port=args.port,
+        max_connections=args.max_connections,
+        header_timeout=args.header_timeout,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+    )
+    serve(settings, options, listen)
     return EXIT_OK
 
 

@@ -45,6 +45,7 @@ from citetracer.web.security import (
     csrf_ok,
     new_csrf_token,
 )
+from citetracer.web.slowclients import BodyTimeout, quiet_accept_errors
 from citetracer.web.uploads import Limits, UploadError, accepted, safe_name, save_text, save_upload, screen
 from citetracer.web.workers import Workers, context_line
 
@@ -73,6 +74,8 @@ class WebOptions:
     sweep_seconds: float = 600.0
     #: Seconds the event stream waits between looks at a job.
     poll_seconds: float = 0.25
+    #: Seconds a request's body may stall before the request is refused (408).
+    body_timeout: float = 30.0
 
 
 def _error(request: Request, status: int, message: str, headers: Mapping[str, str] | None = None) -> Response:
@@ -93,6 +96,7 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        quiet_accept_errors(asyncio.get_running_loop())
         await asyncio.to_thread(workers.start)
         sweeper = asyncio.create_task(_sweep(jobs, options.sweep_seconds))
         try:
@@ -299,6 +303,7 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         disposition = f'attachment; filename="citetracer-report.{ext}"'
         return FileResponse(path, media_type=media, headers={"Content-Disposition": disposition})
 
+    app.add_middleware(BodyTimeout, seconds=options.body_timeout)
     app.add_middleware(BodyLimit, max_bytes=options.limits.max_bytes + FRAMING_BYTES)
     app.add_middleware(
         RateLimit,
