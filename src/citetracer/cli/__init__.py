@@ -277,6 +277,13 @@ def _parser() -> argparse.ArgumentParser:
         "--max-files", type=int, default=20, metavar="N", help="most files in one submission (default: 20)"
     )
     serve.add_argument(
+        "--max-jobs-mb",
+        type=int,
+        default=10240,
+        metavar="MB",
+        help="disk the jobs folder may use; beyond it submissions get 507 until jobs expire (default: 10240)",
+    )
+    serve.add_argument(
         "--max-connections",
         type=int,
         default=512,
@@ -711,11 +718,11 @@ def cmd_serve(args: argparse.Namespace, err: Console) -> int:
         err.print(f"error: the web app needs the web extra: pip install 'citetracer[web]' ({exc})", style="red")
         return EXIT_USAGE
     if (
-        min(args.workers, args.queue, args.max_upload_mb, args.max_files, args.max_connections) < 1
+        min(args.workers, args.queue, args.max_upload_mb, args.max_files, args.max_connections, args.max_jobs_mb) < 1
         or min(args.keep_hours, args.header_timeout, args.body_timeout) <= 0
     ):
         err.print(
-            "error: --workers, --queue, --max-upload-mb, --max-files, --max-connections, --keep-hours, "
+            "error: --workers, --queue, --max-upload-mb, --max-files, --max-connections, --max-jobs-mb, --keep-hours, "
             "--header-timeout, --body-timeout must be positive",
             style="red",
         )
@@ -730,6 +737,7 @@ def cmd_serve(args: argparse.Namespace, err: Console) -> int:
         limits=Limits(max_bytes=args.max_upload_mb * 1024 * 1024, max_files=args.max_files),
         submits_per_minute=args.submits_per_minute,
         body_timeout=args.body_timeout,
+        max_jobs_bytes=args.max_jobs_mb * 1024 * 1024,
     )
     listen = Listen(
         host=args.host,

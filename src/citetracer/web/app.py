@@ -76,6 +76,8 @@ class WebOptions:
     poll_seconds: float = 0.25
     #: Seconds a request's body may stall before the request is refused (408).
     body_timeout: float = 30.0
+    #: Bytes the jobs folder may hold; beyond them submissions get 507 until jobs expire.
+    max_jobs_bytes: int = 10 * 1024**3
 
 
 def _error(request: Request, status: int, message: str, headers: Mapping[str, str] | None = None) -> Response:
@@ -85,7 +87,8 @@ def _error(request: Request, status: int, message: str, headers: Mapping[str, st
     return HTMLResponse(pages.error_page(status, message), status_code=status, headers=headers)
 
 
-MESSAGES = {404: "not found", 405: "method not allowed", 409: "not ready", 413: "too large", 429: "too many requests"}
+MESSAGES = {404: "not found", 405: "method not allowed", 409: "not ready", 413: "too large", 429: "too many requests",
+            507: "no room"}
 
 
 def create_app(settings: Settings, options: WebOptions) -> FastAPI:
@@ -146,6 +149,9 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
             raise HTTPException(413, f"more than {options.limits.max_files} files; send fewer at once")
         if not files and not (text and text.strip()):
             raise HTTPException(400, "nothing to check: send a file (field 'file') or references (field 'text')")
+        if jobs.usage() >= options.max_jobs_bytes and (jobs.sweep() == 0 or jobs.usage(0) >= options.max_jobs_bytes):
+            log.warning("the jobs folder holds its quota (%d bytes): submissions refused", options.max_jobs_bytes)
+            raise HTTPException(507, "the server has no room for more jobs now; try again later")
         names = [safe_name(u.filename, i) for i, u in enumerate(files, 1)]
         for name in names:
             if not accepted(name):

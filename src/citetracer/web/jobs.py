@@ -1,7 +1,8 @@
 """Web jobs: their unguessable ids, their folders in the store's directory, their live state.
 
 A job is one submission (files or pasted text). It lives in `<root>/<id>/`: the uploads
-in `input/` (archives unpacked by `citetracer scan`'s reader into `inputs/`), `job.json`
+in `input/` (archives unpacked by `citetracer scan`'s reader into `inputs/`, deleted when the
+job ends but for the PDFs its report shows, kept in `pdf/`), `job.json`
 (status, counts, what went wrong) and, once done, the reports (`report.json` and the
 downloads). While it runs, its progress and the citations judged so far are held in
 memory (`Job`) for the live page; `job.json` is rewritten at each change of status, so a
@@ -14,7 +15,9 @@ another's, and an id that is not of that form never reaches the filesystem.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
 import secrets
 import shutil
@@ -123,7 +126,15 @@ class JobStore:
         self.root.mkdir(parents=True, exist_ok=True)
         self._live: dict[str, Job] = {}
         self._lock = threading.Lock()
+        self._usage: tuple[float, int] | None = None
         self._interrupted()
+
+    def usage(self, max_age: float = 5.0) -> int:
+        """Bytes the jobs' folders hold (walked at most every `max_age` s, and after each job's end)."""
+        now = time.monotonic()
+        if self._usage is None or now - self._usage[0] > max_age:
+            self._usage = (now, _folder_bytes(self.root))
+        return self._usage[1]
 
     def create(self, names: list[str]) -> Job:
         """A new job with its empty folders (the caller fills `input/`)."""
@@ -132,6 +143,7 @@ class JobStore:
         (folder / "input").mkdir(parents=True)
         job = Job(job_id, folder, names)
         job.save()
+        self._usage = None
         with self._lock:
             self._live[job_id] = job
         return job
@@ -156,6 +168,7 @@ class JobStore:
         """A job that ended: kept on disk, dropped from memory (pages read it back from its folder)."""
         with self._lock:
             self._live.pop(job.id, None)
+        self._usage = None
 
     def _load(self, folder: Path) -> Job | None:
         try:
@@ -192,6 +205,15 @@ class JobStore:
                 shutil.rmtree(folder, ignore_errors=True)
                 gone += 1
         return gone
+
+
+def _folder_bytes(root: Path) -> int:
+    total = 0
+    for dirpath, _, files in os.walk(root):
+        for name in files:
+            with contextlib.suppress(OSError):  # deleted meanwhile (a sweep, a job's end)
+                total += os.lstat(os.path.join(dirpath, name)).st_size
+    return total
 
 
 def _mtime(folder: Path) -> float:

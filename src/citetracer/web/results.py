@@ -23,6 +23,7 @@ from citetracer.report.render import write_markdown
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources, read_text_file
 from citetracer.report.views import paper_counts
+from citetracer.scan.inputs import STAGING
 from citetracer.web.uploads import Input
 
 #: Download formats: suffix -> (file in the job's folder, media type).
@@ -98,7 +99,7 @@ def write_results(
         for paper, r in papers:
             pdf = None
             if paper.path.suffix.lower() == ".pdf":
-                pdfs.append(paper.path.relative_to(folder).as_posix())
+                pdfs.append(_kept_pdf(folder, paper.path, len(pdfs) + 1))
                 pdf = f"{job_url}/pdf/{len(pdfs)}"
             html.begin_paper(r.input, warnings=r.warnings, pdf_href=pdf)
             for c in r.citations:
@@ -108,6 +109,17 @@ def write_results(
             html.unreadable_paper(name, why)
         html.end()
     (folder / PDFS).write_text(json.dumps(pdfs), encoding="utf-8")
+
+
+def _kept_pdf(folder: Path, path: Path, n: int) -> str:
+    """Where the job's n-th PDF is served from: an upload stays where it is; a PDF unpacked from an
+    archive is moved out of the staging folder, which is deleted when the job ends."""
+    if path.is_relative_to(folder / STAGING):
+        kept = folder / "pdf" / f"{n}.pdf"
+        kept.parent.mkdir(exist_ok=True)
+        path.replace(kept)
+        path = kept
+    return path.relative_to(folder).as_posix()
 
 
 def pdf_file(folder: Path, n: int) -> Path | None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import shutil
 import threading
 import time
 from dataclasses import dataclass, replace
@@ -25,6 +26,7 @@ from citetracer.config import Settings
 from citetracer.extract import InputError, read_references
 from citetracer.pipeline import Checker
 from citetracer.records import CitationResult, Report
+from citetracer.scan.inputs import STAGING
 from citetracer.web.jobs import Job, JobStore
 from citetracer.web.results import write_results
 from citetracer.web.uploads import Input, Limits, UploadError, scrub
@@ -123,6 +125,7 @@ class Workers:
                     task.job.update(status="failed", error="internal error while checking", finished=time.time())
                     task.job.save()
                 finally:
+                    shutil.rmtree(task.job.folder / STAGING, ignore_errors=True)  # the unpacked archives
                     self.jobs.finished(task.job)
         finally:
             checker.close()
