@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -69,3 +70,29 @@ def test_sixteen_clients_read_a_large_report_while_the_server_answers(live: Live
         for s in clients:
             s.close()
     assert "Traceback" not in live.log()
+
+
+def test_a_job_writes_its_reports_as_citations_are_judged(live: LiveServer) -> None:
+    entries = "".join(
+        f"@inproceedings{{g{i}, title={{A Synthetic Study of Imaginary Topic {i} in Graph Learning}}, "
+        f"author={{Person{i}, Alpha}}, booktitle={{NeurIPS}}, year={{2019}}}}\n"
+        for i in range(3000)
+    )
+    status, body = live.post(files=[("many.bib", entries.encode())])
+    assert status == 202, body
+    folder = live.jobs_dir / body["id"]
+    seen = 0
+    while (state := live.get_json(f"/api/jobs/{body['id']}"))["status"] in ("queued", "running"):
+        if 300 <= state["progress"]["done"] < state["progress"]["total"]:  # still checking
+            partial = folder / ".report.json.tmp"
+            if partial.exists():
+                seen = max(seen, partial.read_text(encoding="utf-8", errors="replace").count('"id": "g'))
+        time.sleep(0.2)  # within the read rate limit
+    assert state["status"] == "done", state
+    assert seen >= 100  # written while the job ran, not held until its end
+    done = live.get_json(f"/api/jobs/{body['id']}")["report"]
+    assert len(done["citations"]) == 3000 and done["summary"]["total"] == 3000
+    md = live.get(f"/api/jobs/{body['id']}/report.md")[1].decode()
+    bib = live.get(f"/api/jobs/{body['id']}/report.bib")[1].decode()
+    assert md.startswith("# citetracer report: many.bib") and "3000 citations" in md
+    assert bib.count("@inproceedings{") == 3000

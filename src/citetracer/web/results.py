@@ -1,4 +1,4 @@
-"""A finished job's reports, written once into its folder by the report writers `check` uses.
+"""A job's reports, written into its folder by the report writers `check` uses, as it is checked.
 
 `report.json` is what `citetracer check --format json` writes (one document for one input,
 a list for several), `report.csv`, `report.md` and `report.sarif` likewise; `report.bib` is
@@ -10,20 +10,20 @@ verdict. Reports name inputs as the user named them, never by their place on the
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-from citetracer.records import Report
+from citetracer.records import CitationResult, Cost, Report
 from citetracer.report.bibfix import MARK, BibFixer
 from citetracer.report.csv_report import CitationCsv
 from citetracer.report.html_report import HtmlReport
 from citetracer.report.render import write_markdown
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources, read_text_file
+from citetracer.report.stream import JsonStream
 from citetracer.report.views import paper_counts
 from citetracer.scan.inputs import STAGING
+from citetracer.version import __version__
 from citetracer.web.uploads import Input
 
 #: Download formats: suffix -> (file in the job's folder, media type).
@@ -39,76 +39,118 @@ PAGE = "report.html"
 PDFS = "pdfs.json"
 
 
-@contextmanager
-def _replacing(path: Path) -> Iterator[IO[str]]:
-    tmp = path.with_name(f".{path.name}.tmp")
-    with tmp.open("w", encoding="utf-8", newline="") as fh:
-        yield fh
-    tmp.replace(path)
+def slim(c: CitationResult) -> CitationResult:
+    """What the Markdown report and the corrected BibTeX read of a citation, kept until its paper ends:
+    no layout boxes, two authors (the short reference says 'et al.'), the fields that differ, the
+    first evidence record, the sources asked only when the coverage note needs them (P1)."""
+    v = c.verdict
+    authors = c.reference.authors
+    reference = c.reference.model_copy(
+        update={"boxes": [], "authors": authors[:2], "et_al": c.reference.et_al or len(authors) > 2}
+    )
+    p1 = v.code == "P1" or "P1" in v.codes
+    return c.model_copy(
+        update={
+            "reference": reference,
+            "verdict": v.model_copy(update={"evidence": v.evidence[:1]}),
+            "comparisons": [fc for fc in c.comparisons if fc.status != "match"],
+            "cost": c.cost if p1 or c.cost.agents else Cost(),
+        }
+    )
 
 
-def check_json(reports: list[Report]) -> object:
-    """The document `citetracer check --format json` writes for these inputs."""
-    if len(reports) == 1:
-        return reports[0].to_json_dict()
-    return [r.to_json_dict() for r in reports]
+class JobReports:
+    """A job's reports, written citation by citation as they are judged (the writers `check --format
+    json|csv|sarif|html` streams with), each into a temporary file renamed into place by `close()`:
+    a 20,000-citation job holds the citations in flight, not all of them. Markdown and the corrected
+    BibTeX read a paper's citations together; they keep a slim copy of each (`slim`) until it ends."""
+
+    def __init__(self, folder: Path, job_url: str, context: str, papers: list[Input], has_bib: bool) -> None:
+        self.folder = folder
+        self.job_url = job_url
+        self._files: list[tuple[Path, IO[str]]] = []
+        self.json = JsonStream(self._open("report.json"), __version__, many=len(papers) > 1)
+        self.csv = CitationCsv(self._open("report.csv"))
+        self.sarif = SarifWriter(self._open("report.sarif"), base_dir=folder / "input", publish_base=False)
+        self.sarif.begin()
+        self.md = self._open("report.md")
+        self.has_bib = has_bib
+        actions = [("new check", "/")]
+        actions += [
+            (f"download {ext.upper()}", f"{job_url}/report.{ext}") for ext in DOWNLOADS if ext != "bib" or has_bib
+        ]
+        title = f"citetracer: {papers[0].display}" if len(papers) == 1 else f"citetracer: {len(papers)} inputs"
+        self.html = HtmlReport(self._open(PAGE), title=title, context=context, actions=actions)
+        self.html.begin()
+        self.fixer = BibFixer()
+        self.pdfs: list[str] = []
+        self.paper: Input | None = None
+        self.kept: list[CitationResult] = []
+
+    def _open(self, name: str) -> IO[str]:
+        fh = (self.folder / f".{name}.tmp").open("w", encoding="utf-8", newline="")
+        self._files.append((self.folder / name, fh))
+        return fh
+
+    def begin(self, paper: Input, warnings: list[str]) -> None:
+        """A paper's citations follow; `warnings` are its reading's."""
+        self.paper, self.kept = paper, []
+        self.json.begin(paper.display)
+        pdf = None
+        if paper.path.suffix.lower() == ".pdf":
+            self.pdfs.append(_kept_pdf(self.folder, paper.path, len(self.pdfs) + 1))
+            pdf = f"{self.job_url}/pdf/{len(self.pdfs)}"
+        self.html.begin_paper(paper.display, warnings=warnings, pdf_href=pdf)
+
+    def citation(self, c: CitationResult) -> None:
+        assert self.paper is not None
+        self.json.citation(c)
+        self.csv.add(self.paper.display, c)
+        self.sarif.add(str(self.paper.path), c)
+        self.html.citation(c)
+        kept = slim(c)
+        self.kept.append(kept)
+        self.fixer.add(kept)
+
+    def end(self, warnings: list[str]) -> None:
+        """The paper's last citation was given; `warnings` are all of its warnings."""
+        assert self.paper is not None
+        report = Report(version=__version__, input=self.paper.display, citations=self.kept, warnings=warnings)
+        self.json.end(warnings)
+        for w in warnings:
+            self.sarif.note(w)
+        self.html.end_paper(paper_counts(report), warnings=warnings)
+        write_markdown(report, self.md)
+        self.paper, self.kept = None, []
+
+    def unreadable(self, name: str, why: str) -> None:
+        """A paper nothing could be read from, shown on the page."""
+        self.html.unreadable_paper(name, why)
+
+    def close(self, bib_sources_of: list[Input]) -> None:
+        """Finish every report and rename it into place; then the corrected BibTeX and the PDFs' list."""
+        self.json.close()
+        self.sarif.end()
+        self.html.end()
+        for path, fh in self._files:
+            fh.close()
+            path.with_name(f".{path.name}.tmp").replace(path)
+        self._files = []
+        if self.has_bib:
+            _write_bibtex(self.folder, bib_sources_of, self.fixer)
+        (self.folder / PDFS).write_text(json.dumps(self.pdfs), encoding="utf-8")
+
+    def abort(self) -> None:
+        """The job failed: close and delete what was begun."""
+        for path, fh in self._files:
+            fh.close()
+            path.with_name(f".{path.name}.tmp").unlink(missing_ok=True)
+        self._files = []
 
 
-def write_results(
-    folder: Path,
-    papers: list[tuple[Input, Report]],
-    job_url: str,
-    context: str,
-    unread: list[tuple[str, str]] | None = None,
-) -> None:
-    """Every report of a finished job into its folder (each written whole, then renamed into place);
-    `unread` lists the papers nothing could be read from, (name, why), shown on the page."""
-    reports = [r for _, r in papers]
-    with _replacing(folder / "report.json") as out:
-        json.dump(check_json(reports), out, ensure_ascii=False, indent=2)
-        out.write("\n")
-    with _replacing(folder / "report.csv") as out:
-        rows = CitationCsv(out)
-        for r in reports:
-            for c in r.citations:
-                rows.add(r.input, c)
-    with _replacing(folder / "report.md") as out:
-        for r in reports:
-            write_markdown(r, out)
-    with _replacing(folder / "report.sarif") as out:
-        sarif = SarifWriter(out, base_dir=folder / "input", publish_base=False)
-        sarif.begin()
-        for paper, r in papers:
-            for w in r.warnings:
-                sarif.note(w)
-            for c in r.citations:
-                sarif.add(str(paper.path), c)
-        sarif.end()
-    has_bib = _write_bibtex(folder, papers)
-    actions = [("new check", "/")]
-    actions += [(f"download {ext.upper()}", f"{job_url}/report.{ext}") for ext in DOWNLOADS if ext != "bib" or has_bib]
-    with _replacing(folder / PAGE) as out:
-        html = HtmlReport(
-            out,
-            title=f"citetracer: {reports[0].input}" if len(papers) == 1 else f"citetracer: {len(papers)} inputs",
-            context=context,
-            actions=actions,
-        )
-        html.begin()
-        pdfs: list[str] = []
-        for paper, r in papers:
-            pdf = None
-            if paper.path.suffix.lower() == ".pdf":
-                pdfs.append(_kept_pdf(folder, paper.path, len(pdfs) + 1))
-                pdf = f"{job_url}/pdf/{len(pdfs)}"
-            html.begin_paper(r.input, warnings=r.warnings, pdf_href=pdf)
-            for c in r.citations:
-                html.citation(c)
-            html.end_paper(paper_counts(r))
-        for name, why in unread or []:
-            html.unreadable_paper(name, why)
-        html.end()
-    (folder / PDFS).write_text(json.dumps(pdfs), encoding="utf-8")
+def has_bibtex(papers: list[Input]) -> bool:
+    """Whether a job has BibTeX to correct (its `.bib` inputs, or those its `.tex` inputs read)."""
+    return any(bib_sources(p.path) for p in papers)
 
 
 def _kept_pdf(folder: Path, path: Path, n: int) -> str:
@@ -134,19 +176,15 @@ def pdf_file(folder: Path, n: int) -> Path | None:
     return path if path.is_relative_to(folder.resolve()) and path.is_file() else None
 
 
-def _write_bibtex(folder: Path, papers: list[tuple[Input, Report]]) -> bool:
-    """The corrected BibTeX (as `check --fix` writes it) when BibTeX was given; whether it was."""
-    fixer = BibFixer()
+def _write_bibtex(folder: Path, papers: list[Input], fixer: BibFixer) -> None:
+    """The corrected BibTeX (as `check --fix` writes it) of the BibTeX the papers are or read."""
     sources: list[tuple[str, Path]] = []
-    for paper, r in papers:
+    for paper in papers:
         for bib in bib_sources(paper.path):
             if all(bib != known for _, known in sources):
                 sources.append((bib.name if bib != paper.path else paper.display, bib))
-        for c in r.citations:
-            fixer.add(c)
-    if not sources:
-        return False
-    with _replacing(folder / "report.bib") as out:
+    tmp = folder / ".report.bib.tmp"
+    with tmp.open("w", encoding="utf-8", newline="") as out:
         for i, (name, bib) in enumerate(sources):
             text = read_text_file(bib)
             if text is None:
@@ -154,4 +192,4 @@ def _write_bibtex(folder: Path, papers: list[tuple[Input, Report]]) -> bool:
             if len(sources) > 1:  # as `check --fix` separates files, naming each as the user did
                 out.write(("\n" if i else "") + MARK + "from " + " ".join(name.replace("@", "(at)").split()) + "\n")
             out.write(fixer.fixed_text(text))
-    return True
+    tmp.replace(folder / "report.bib")

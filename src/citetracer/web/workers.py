@@ -25,10 +25,10 @@ from pathlib import Path
 from citetracer.config import Settings
 from citetracer.extract import InputError, read_references
 from citetracer.pipeline import Checker
-from citetracer.records import CitationResult, Report
+from citetracer.records import CitationResult
 from citetracer.scan.inputs import STAGING
 from citetracer.web.jobs import Job, JobStore
-from citetracer.web.results import write_results
+from citetracer.web.results import JobReports, has_bibtex
 from citetracer.web.uploads import Input, Limits, UploadError, scrub
 from citetracer.web.uploads import papers as unpacked_papers
 
@@ -161,26 +161,32 @@ def run_job(
         except InputError as exc:
             unread.append((paper.display, scrub(str(exc), folder)))
     job.update(total=sum(len(r.references) for _, r in read), warnings=job.warnings + [why for _, why in unread])
-    papers: list[tuple[Input, Report]] = []
-    for paper, result in read:
-        citations: list[CitationResult] = []
-
-        def judged(c: CitationResult, paper: Input = paper, citations: list[CitationResult] = citations) -> None:
-            citations.append(c)
-            title = c.reference.title or (c.reference.raw or "")[:160]
-            job.add_event(
-                {"paper": paper.display, "id": c.id, "class": c.verdict.class_, "code": c.verdict.code, "title": title}
-            )
-
-        report = checker.check_read(result, paper.display, on_result=judged)
-        report.citations = citations
-        report.warnings = [scrub(w, folder) for w in report.warnings]
-        papers.append((paper, report))
-    if not papers:
+    if not read:
         error = "; ".join(why for _, why in unread) or "nothing to check"
         job.update(status="failed", error=error, finished=time.time())
         job.save()
         return
-    write_results(folder, papers, f"/jobs/{job.id}", context, unread)
+    papers = [paper for paper, _ in read]
+    reports = JobReports(folder, f"/jobs/{job.id}", context, papers, has_bibtex(papers))
+    try:
+        for paper, result in read:
+            reports.begin(paper, [scrub(w, folder) for w in result.warnings])
+
+            def judged(c: CitationResult, paper: Input = paper) -> None:
+                reports.citation(c)
+                title = c.reference.title or (c.reference.raw or "")[:160]
+                job.add_event(
+                    {"paper": paper.display, "id": c.id, "class": c.verdict.class_, "code": c.verdict.code,
+                     "title": title}
+                )
+
+            report = checker.check_read(result, paper.display, on_result=judged)
+            reports.end([scrub(w, folder) for w in report.warnings])
+        for name, why in unread:
+            reports.unreadable(name, why)
+        reports.close(papers)
+    except BaseException:
+        reports.abort()
+        raise
     job.update(status="done", finished=time.time())
     job.save()
