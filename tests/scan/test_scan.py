@@ -192,3 +192,21 @@ def test_a_scan_with_failed_papers_exits_non_zero_and_says_how_many(seeded: Path
     assert done.returncode == 2, done.stderr  # not 0: a paper was not checked
     assert "2 papers (2 checked now, 0 from the journal, 1 failed)" in err
     assert "1 of 2 papers could not be checked" in err
+
+
+def test_a_journal_line_that_is_json_but_not_an_entry_is_skipped(seeded: Path, tmp_path: Path) -> None:
+    from tests.scan.conftest import REAL_BIB
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    (folder / "clean.bib").write_text(REAL_BIB)
+    command = [sys.executable, "-m", "citetracer", "scan", str(folder), "-o", str(tmp_path / "out"), "--offline",
+               "--store", str(seeded), "--workers", "1"]
+    env = {**os.environ, "CITETRACER_CONFIG": os.devnull}
+    assert subprocess.run(command, capture_output=True, text=True, timeout=300, env=env).returncode == 0
+    with (tmp_path / "out" / JOURNAL).open("a") as fh:
+        fh.write('123\n[1, 2]\n{"key": 5}\n')
+    again = subprocess.run(command, capture_output=True, text=True, timeout=300, env=env)
+    err = " ".join(again.stderr.split())
+    assert again.returncode == 0, again.stderr  # it crashed (exit 3) on the first of them
+    assert err.count("is not a journal entry; skipped") == 3 and "1 from the journal" in err

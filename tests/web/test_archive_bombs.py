@@ -113,3 +113,16 @@ def test_odd_members_are_skipped_and_the_rest_kept(live: LiveServer, tmp_path: P
     assert any(name.startswith("fill.zip:" + "é" * 50) for name in inputs), inputs
     assert any(w.startswith("fill.zip:clash.bib/z.bib: cannot be unpacked") for w in state["warnings"]), state
     assert not list(live.jobs_dir.rglob("*.partial"))
+
+
+def test_a_member_s_problem_is_named_archive_colon_member(live: LiveServer) -> None:
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w") as zf:
+        zf.writestr("p0000.bib", b"")  # nothing to read in it
+        zf.writestr("sub/p0001.bib", BIB)
+    status, body = live.post(files=[("fill.zip", buf.getvalue())])
+    assert status == 202, body
+    state = live.wait_job(body["id"])
+    assert state["status"] == "done", state
+    assert any(w.startswith("fill.zip:p0000.bib: ") for w in state["warnings"]), state["warnings"]
+    assert not any("fill.zip-" in w or "inputs" in w for w in state["warnings"]), state["warnings"]

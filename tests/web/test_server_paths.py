@@ -101,3 +101,14 @@ def test_a_reference_longer_than_a_file_name_is_checked(live: LiveServer, tmp_pa
         state = live.wait_job(body["id"])
         assert state["status"] == "done" and _raws(state) == [LONG_REFERENCE], state
     assert "Traceback" not in live.log()
+
+
+def test_a_page_of_another_site_cannot_submit(live: LiveServer) -> None:
+    text = {"text": "[1] A. Nobody. A Study. In Nowhere, 2020."}
+    for headers in ({"Origin": "http://evil.example"}, {"Sec-Fetch-Site": "cross-site"}, {"Origin": "null"}):
+        for path in ("/api/jobs", "/jobs"):
+            status, body = live.post(path, fields=text, headers=headers)
+            assert status == 403, (path, headers, body)
+    assert live.post(fields=text)[0] == 202  # a script or curl sends neither header
+    same = {"Origin": live.base, "Sec-Fetch-Site": "same-origin"}
+    assert live.post(fields=text, headers=same)[0] == 202  # the app's own page

@@ -82,6 +82,8 @@ class Journal:
         self.path = folder / JOURNAL
         self.settings = settings_fingerprint(settings)
         self.entries: dict[str, Entry] = {}
+        #: Lines that were not entries (damaged by hand or by a crash), one problem line each.
+        self.skipped: list[str] = []
         if restart:
             self.path.unlink(missing_ok=True)
         if self.path.exists():
@@ -110,13 +112,19 @@ class Journal:
                 f"{self.path} was written with other settings ({changed}); "
                 "run with --restart to check every paper again, or write to another folder"
             )
-        for line in lines[1:]:
+        last = len(lines) - 1
+        for n, line in enumerate(lines[1:], 2):
             if not line.strip():
                 continue
             try:
-                entry = Entry.from_json(json.loads(line))
+                fields = json.loads(line)
+                entry = Entry.from_json(fields) if isinstance(fields, dict) else None
             except (json.JSONDecodeError, TypeError):
-                continue  # the line a killed scan was writing
+                entry = None
+            if entry is None or not isinstance(entry.key, str):
+                if n - 1 != last:  # the last line may be the one a killed scan was writing: no news
+                    self.skipped.append(f"{self.path}: line {n} is not a journal entry; skipped")
+                continue
             self.entries[entry.key] = entry
         if data and not data.endswith(b"\n"):
             with self.path.open("a", encoding="utf-8") as fh:

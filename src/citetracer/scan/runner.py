@@ -141,6 +141,7 @@ def _run(
     if not papers:
         raise ScanError("no papers to scan" + (f" ({'; '.join(problems[:3])})" if problems else ""))
     journal = Journal(folder, settings, restart=options.restart)
+    problems += journal.skipped
     try:
         keys: list[str] = []
         readable: list[Paper] = []

@@ -39,6 +39,7 @@ from citetracer.web.security import (
     CSRF_COOKIE,
     CSRF_FIELD,
     BodyLimit,
+    CrossSiteRefusal,
     RateLimit,
     RateLimiter,
     SecurityHeaders,
@@ -310,6 +311,7 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         return FileResponse(path, media_type=media, headers={"Content-Disposition": disposition})
 
     app.add_middleware(BodyTimeout, seconds=options.body_timeout)
+    app.add_middleware(CrossSiteRefusal)
     app.add_middleware(BodyLimit, max_bytes=options.limits.max_bytes + FRAMING_BYTES)
     app.add_middleware(
         RateLimit,

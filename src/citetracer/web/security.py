@@ -10,7 +10,10 @@
   with Retry-After. Submissions, which cost a check, have a small bucket; reads a large one.
 - The HTML form is CSRF-safe by a double-submit token: a random token in a SameSite=Strict
   cookie and the same token in the form; a POST without both, or with two that differ, is
-  refused. The JSON API takes no cookie at all (nothing to forge a request with).
+  refused. The JSON API takes no cookie, but a page elsewhere could still make a visitor's
+  browser post a form to it (a check costs the server): so every POST that a browser marks as
+  coming from another site (Sec-Fetch-Site), or whose Origin is not this server, is refused
+  (403). Scripts and curl send neither header and are unaffected.
 """
 
 from __future__ import annotations
@@ -225,3 +228,39 @@ class RateLimit:
             }
         )
         await send({"type": "http.response.body", "body": body})
+
+
+class CrossSiteRefusal:
+    """ASGI middleware: 403 for a POST a browser sends on behalf of another site's page."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope.get("method") != "POST" or not cross_site(scope):
+            await self.app(scope, receive, send)
+            return
+        body = b'{"error": "a page of another site cannot submit here"}'
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 403,
+                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                            *HEADERS],
+            }
+        )
+        await send({"type": "http.response.body", "body": body})
+
+
+def cross_site(scope: Scope) -> bool:
+    """Whether the request's browser says it comes from another site, or names another origin."""
+    headers = dict(scope.get("headers", []))
+    fetch_site = headers.get(b"sec-fetch-site", b"").decode("latin-1").lower()
+    if fetch_site in ("cross-site", "same-site"):
+        return True
+    origin = headers.get(b"origin")
+    if origin is None:
+        return False
+    host = headers.get(b"host", b"").decode("latin-1").lower()
+    rest = origin.decode("latin-1").lower().partition("://")[2]
+    return not rest or rest.rstrip("/") != host

@@ -157,11 +157,13 @@ def papers(job_folder: Path, uploads: list[Path], limits: Limits) -> tuple[list[
 
 
 def scrub(text: str, job_folder: Path) -> str:
-    """A message without the server's folders in it (uploads are named as the user named them)."""
-    for folder in (job_folder / "input", job_folder / STAGING, job_folder):
+    """A message without the server's folders in it (uploads are named as the user named them).
+
+    The staging folder goes first: `input` is a prefix of `inputs` (it left 's/fill.zip-4b1814bd/...')."""
+    for folder in (job_folder / STAGING, job_folder / "input", job_folder):
         forms = {str(folder), str(folder.resolve())}
         with contextlib.suppress(ValueError):
             forms.add(str(folder.resolve().relative_to(Path.cwd().resolve())))
         for form in sorted(forms, key=len, reverse=True):
-            text = text.replace(f"{form}/", "").replace(form, "")
+            text = re.sub(re.escape(form) + r"(?:/|(?![\w.-]))", "", text)
     return text

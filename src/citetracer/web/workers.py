@@ -158,8 +158,8 @@ def run_job(
     for paper in inputs:
         try:
             read.append((paper, read_references(paper.path, paper.ref_pages)))
-        except InputError as exc:
-            unread.append((paper.display, scrub(str(exc), folder)))
+        except InputError as exc:  # named as the user named it ('fill.zip:p0000.bib'), not by its staged path
+            unread.append((paper.display, scrub(str(exc).replace(str(paper.path), paper.display), folder)))
     job.update(total=sum(len(r.references) for _, r in read), warnings=job.warnings + [why for _, why in unread])
     if not read:
         error = "; ".join(why for _, why in unread) or "nothing to check"
