@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
+from types import FrameType
+
+import uvicorn
 
 from citetracer.config import Settings
 from citetracer.web.app import WebOptions, create_app
@@ -32,8 +36,6 @@ class Listen:
 
 def serve(settings: Settings, options: WebOptions, listen: Listen | None = None) -> None:
     """Serve until interrupted. Binds `listen.host` as given: 127.0.0.1 by default, so nothing is exposed unasked."""
-    import uvicorn
-
     listen = listen or Listen()
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     fds = raise_fd_limit(listen.max_connections + SPARE_FDS)
@@ -41,8 +43,7 @@ def serve(settings: Settings, options: WebOptions, listen: Listen | None = None)
     if connections < listen.max_connections:
         log.warning("only %d open files allowed (ulimit -n): serving at most %d connections", fds, connections)
     app = create_app(settings, options)
-    # an open event stream lasts as long as its job: shutdown waits for it 5 s at most
-    uvicorn.run(
+    config = uvicorn.Config(
         app,
         host=listen.host,
         port=listen.port,
@@ -54,5 +55,20 @@ def serve(settings: Settings, options: WebOptions, listen: Listen | None = None)
         proxy_headers=listen.forwarded_allow_ips is not None,
         forwarded_allow_ips=listen.forwarded_allow_ips,
         server_header=False,
+        # an open event stream lasts as long as its job: shutdown waits for it 5 s at most
         timeout_graceful_shutdown=5,
     )
+    _Server(config, on_exit=app.state.workers.stop_taking).run()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn's server, told at SIGTERM/SIGINT to stop taking queued jobs before it shuts down (else a
+    worker that finished its job during the shutdown took the next, which the exit then killed)."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]) -> None:
+        super().__init__(config)
+        self.on_exit = on_exit
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self.on_exit()
+        super().handle_exit(sig, frame)

@@ -68,6 +68,7 @@ class Workers:
         self.threads: list[threading.Thread] = []
         self._started: list[str | None] = []
         self._ready = threading.Condition()
+        self._stopping = False
 
     def start(self) -> None:
         """Start the threads and wait until each has its Checker (raises PoolError if one cannot)."""
@@ -83,7 +84,9 @@ class Workers:
             raise PoolError(problems[0] if problems else "the workers did not start within 300 s")
 
     def submit(self, job: Job, uploads: list[Path], ref_pages: tuple[int, int] | None = None) -> bool:
-        """Queue a job; False when the queue is full (nothing is queued then)."""
+        """Queue a job; False when the queue is full or the server is stopping (nothing is queued then)."""
+        if self._stopping:
+            return False
         try:
             self.queue.put_nowait(Task(job, uploads, ref_pages))
         except queue.Full:
@@ -94,8 +97,26 @@ class Workers:
         """Jobs in the queue, not yet taken by a worker."""
         return self.queue.qsize()
 
+    def stop_taking(self) -> None:
+        """The server is stopping: no queued job starts any more (each fails, saying so); running ones go on."""
+        self._stopping = True
+        while True:
+            try:
+                task = self.queue.get_nowait()
+            except queue.Empty:
+                return
+            if task is not None:
+                self._not_started(task.job)
+
+    def _not_started(self, job: Job) -> None:
+        job.update(status="failed", error="the server stopped before this job started; submit it again",
+                   finished=time.time())
+        job.save()
+        self.jobs.finished(job)
+
     def close(self) -> None:
         """Let each thread finish its job and stop (daemon threads: a stuck one does not hold the exit)."""
+        self.stop_taking()
         for _ in self.threads:
             try:
                 self.queue.put(None, timeout=1)
@@ -118,6 +139,9 @@ class Workers:
             self._ready.notify_all()
         try:
             while (task := self.queue.get()) is not None:
+                if self._stopping:
+                    self._not_started(task.job)
+                    continue
                 try:
                     run_job(checker, task.job, task.uploads, context_line(self.settings), self.limits, task.ref_pages)
                 except Exception:  # one job's failure must not end the worker (logged, never shown)
