@@ -114,3 +114,31 @@ def test_forwarded_headers_are_believed_only_from_named_proxies(store: Path, tmp
             live.post(fields={"text": ONE_REF}, headers={"X-Forwarded-For": f"203.0.113.{i}"})[0] for i in range(12)
         ]
         assert codes == [202] * 12, codes  # behind a named proxy: each forwarded client has its own
+
+
+def test_event_streams_are_pushed_and_capped_per_client(store: Path, tmp_path: Path) -> None:
+    long_bib = "".join(
+        f"@misc{{g{i}, title={{A Synthetic Study of Imaginary Topic {i}}}, author={{Person{i}, A.}}, year={{2019}}}}\n"
+        for i in range(300)
+    )
+    with LiveServer(tmp_path, store, "--workers", "1", "--submits-per-minute", "600") as live:
+        _, body = live.post(files=[("long.bib", long_bib.encode())])
+        streams = []
+        for _ in range(8):
+            s = socket.create_connection(("127.0.0.1", live.port), timeout=60)
+            s.sendall(f"GET /api/jobs/{body['id']}/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+            streams.append(s)
+        for s in streams:
+            assert s.recv(64).startswith(b"HTTP/1.1 200")
+        status, refused = live.get(f"/api/jobs/{body['id']}/events")
+        assert status == 429 and b"event streams" in refused
+        received = b""
+        while b"event: end" not in received:  # every citation pushed to a stream, then the end
+            chunk = streams[0].recv(65536)
+            assert chunk, received[-300:]
+            received += chunk
+        assert received.count(b"event: citation") == 300
+        for s in streams:
+            s.close()
+        time.sleep(1)
+        assert live.get(f"/api/jobs/{body['id']}/events", timeout=10)[0] == 200  # closed streams are uncounted

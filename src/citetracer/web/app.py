@@ -73,8 +73,10 @@ class WebOptions:
     read_burst: int = 120
     #: Seconds between sweeps of expired jobs.
     sweep_seconds: float = 600.0
-    #: Seconds the event stream waits between looks at a job.
+    #: Seconds an event stream waits after news of its job, to send what came meanwhile in one batch.
     poll_seconds: float = 0.25
+    #: Event streams one client (address) may hold open at once; more get 429.
+    streams_per_client: int = 8
     #: Seconds a request's body may stall before the request is refused (408).
     body_timeout: float = 30.0
     #: Bytes the jobs folder may hold; beyond them submissions get 507 until jobs expire.
@@ -219,9 +221,15 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
     ) -> StreamingResponse:
         """Events `progress` {done, total, status}, `citation` {n, paper, id, class, code, title}, then `end`."""
         job = get_job(job_id)
+        client = request.client.host if request.client else "unknown"
+        if streams.get(client, 0) >= options.streams_per_client:
+            raise HTTPException(429, f"more than {options.streams_per_client} event streams from this address")
+        streams[client] = streams.get(client, 0) + 1
         first = max(start, _last_event_id(request))
-        stream = _events(job, first, options.poll_seconds)
+        stream = _counted(_events(job, first, options.poll_seconds), streams, client)
         return StreamingResponse(stream, media_type="text/event-stream", headers={"Cache-Control": "no-store"})
+
+    streams: dict[str, int] = {}
 
     @app.get("/healthz", tags=["api"], summary="200 when the server takes jobs and its store answers")
     async def healthz() -> Response:
@@ -341,30 +349,49 @@ def _last_event_id(request: Request) -> int:
     return int(value) + 1 if value.isdigit() and len(value) < 10 else 0
 
 
-async def _events(job: Job, first: int, poll: float) -> AsyncIterator[str]:
-    """The job's news as server-sent events until it ends; a comment every 15 s keeps proxies from closing it."""
+async def _counted(stream: AsyncIterator[str], streams: dict[str, int], client: str) -> AsyncIterator[str]:
+    """The stream, counted against its client's open streams until it ends or its client goes."""
+    try:
+        async for part in stream:
+            yield part
+    finally:
+        streams[client] -= 1
+        if not streams[client]:
+            del streams[client]
+
+
+async def _events(job: Job, first: int, pause: float) -> AsyncIterator[str]:
+    """The job's news as server-sent events until it ends; a comment every 15 s keeps proxies from closing it.
+
+    Pushed, not polled: the job wakes the stream when it changes; then the stream waits `pause` s
+    so that a fast job's citations go out in batches (2,000 streams polling every 0.25 s cost
+    18.6 CPU-s in 35 s; idle ones now cost nothing)."""
     sent = max(0, first)
     last: tuple[str, int, int] | None = None
-    quiet = 0.0
-    while True:
-        with job.lock:  # the object its worker updates (or, for a job read back from disk, a finished one)
-            status, done, total = job.status, job.done, job.total
-            news = job.events[sent:]
-        for i, event in enumerate(news, sent):
-            yield f"id: {i}\nevent: citation\ndata: {json.dumps({'n': i, **event}, ensure_ascii=False)}\n\n"
-        sent += len(news)
-        if (status, done, total) != last:
-            last = (status, done, total)
-            yield f"event: progress\ndata: {json.dumps({'done': done, 'total': total, 'status': status})}\n\n"
-            quiet = 0.0
-        if status in ("done", "failed"):
-            yield f"event: end\ndata: {json.dumps({'status': status})}\n\n"
-            return
-        await asyncio.sleep(poll)
-        quiet += poll
-        if quiet >= 15:
-            quiet = 0.0
-            yield ": still running\n\n"
+    woken = job.watch()
+    try:
+        while True:
+            woken.clear()
+            with job.lock:  # the object its worker updates (or, for a job read back from disk, a finished one)
+                status, done, total = job.status, job.done, job.total
+                news = job.events[sent:]
+            for i, event in enumerate(news, sent):
+                yield f"id: {i}\nevent: citation\ndata: {json.dumps({'n': i, **event}, ensure_ascii=False)}\n\n"
+            sent += len(news)
+            if (status, done, total) != last:
+                last = (status, done, total)
+                yield f"event: progress\ndata: {json.dumps({'done': done, 'total': total, 'status': status})}\n\n"
+            if status in ("done", "failed"):
+                yield f"event: end\ndata: {json.dumps({'status': status})}\n\n"
+                return
+            try:
+                await asyncio.wait_for(woken.wait(), 15)
+            except TimeoutError:
+                yield ": still running\n\n"
+                continue
+            await asyncio.sleep(pause)
+    finally:
+        job.unwatch(woken)
 
 
 async def _sweep(jobs: JobStore, every: float) -> None:

@@ -15,6 +15,7 @@ another's, and an id that is not of that form never reaches the filesystem.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -63,9 +64,29 @@ class Job:
     events: list[dict[str, Any]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
     changed: threading.Condition = field(init=False, repr=False)
+    #: The event streams waiting for news of this job: each is woken on its own loop (push, no polling).
+    watchers: set[tuple[asyncio.AbstractEventLoop, asyncio.Event]] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         self.changed = threading.Condition(self.lock)
+
+    def watch(self) -> asyncio.Event:
+        """An event set (on the caller's loop) whenever the job changes; `unwatch` it when done."""
+        event = asyncio.Event()
+        with self.lock:
+            self.watchers.add((asyncio.get_running_loop(), event))
+        return event
+
+    def unwatch(self, event: asyncio.Event) -> None:
+        with self.lock:
+            self.watchers = {w for w in self.watchers if w[1] is not event}
+
+    def _wake(self) -> None:
+        """Wake the streams that are not awake already (called with the lock held, from the worker's thread)."""
+        for loop, event in self.watchers:
+            if not event.is_set():
+                with contextlib.suppress(RuntimeError):  # its loop has closed (the server is stopping)
+                    loop.call_soon_threadsafe(event.set)
 
     def state(self) -> dict[str, Any]:
         """The job's status as the API gives it (without the report)."""
@@ -91,6 +112,7 @@ class Job:
             for key, value in changes.items():
                 setattr(self, key, value)
             self.changed.notify_all()
+            self._wake()
 
     def add_event(self, event: dict[str, Any]) -> None:
         """One more citation judged: counted, and shown on the live page (the first MAX_EVENTS)."""
@@ -99,6 +121,7 @@ class Job:
             if len(self.events) < MAX_EVENTS:
                 self.events.append(event)
             self.changed.notify_all()
+            self._wake()
 
     def save(self) -> None:
         """Write `job.json` whole (temporary file, then rename)."""

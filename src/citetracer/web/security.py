@@ -253,11 +253,15 @@ class CrossSiteRefusal:
 
 
 def cross_site(scope: Scope) -> bool:
-    """Whether the request's browser says it comes from another site, or names another origin."""
+    """Whether the request's browser says it comes from another site, or names another origin.
+
+    Sec-Fetch-Site decides when the browser sends it (every current one does); only without it is
+    the Origin compared with the Host. (With `Referrer-Policy: no-referrer` a browser sends the
+    app's own form with `Origin: null`, so Origin alone cannot tell.)"""
     headers = dict(scope.get("headers", []))
-    fetch_site = headers.get(b"sec-fetch-site", b"").decode("latin-1").lower()
-    if fetch_site in ("cross-site", "same-site"):
-        return True
+    fetch_site = headers.get(b"sec-fetch-site")
+    if fetch_site is not None:
+        return fetch_site.decode("latin-1").lower() in ("cross-site", "same-site")
     origin = headers.get(b"origin")
     if origin is None:
         return False
