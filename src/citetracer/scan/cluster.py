@@ -26,6 +26,7 @@ import contextlib
 import ipaddress
 import os
 import socket
+import sys
 import tempfile
 import threading
 from collections.abc import Callable, Iterator
@@ -41,6 +42,8 @@ from citetracer.scan.work import write_atomic
 WINDOW_PER_THREAD = 2
 #: Seconds to reach the scheduler before giving up with one clear line.
 CONNECT_TIMEOUT = 15
+#: Seconds between warnings while a scheduler has no worker (the scan waits for one).
+NO_WORKER_SECONDS = 30.0
 
 _LOCAL = threading.local()
 
@@ -67,6 +70,17 @@ def check_on_worker(settings_json: str, display: str, name: str, data: bytes) ->
     return result
 
 
+def _daemonic() -> bool:
+    """Run on each worker: whether it is a daemonic process (one that may not start children)."""
+    import multiprocessing
+
+    return bool(multiprocessing.current_process().daemon)
+
+
+def _say(line: str) -> None:
+    print(f"warning: {line}", file=sys.stderr, flush=True)
+
+
 def _loopback(address: str) -> bool:
     host = urlsplit(address if "://" in address else f"tcp://{address}").hostname or ""
     if host == "localhost":
@@ -80,13 +94,22 @@ class ClusterPool:
     """Runs a scan's jobs on a Dask cluster: `address` is a scheduler (`tcp://HOST:PORT`) or "local"
     (a cluster of `workers` processes on this machine, started here and stopped at the end)."""
 
-    def __init__(self, address: str, workers: int, settings: Settings) -> None:
+    def __init__(
+        self,
+        address: str,
+        workers: int,
+        settings: Settings,
+        notify: Callable[[str], None] = _say,
+        no_worker_seconds: float = NO_WORKER_SECONDS,
+    ) -> None:
         if address != "local" and not _loopback(address) and not is_store_url(settings.store):
             raise PoolError(
                 f"the workers of {address} need the shared store: give --store postgresql://USER@HOST:PORT/DB "
                 "(a SQLite file is one machine's; --cluster local uses it)"
             )
         self.address = address
+        self.notify = notify
+        self.no_worker_seconds = no_worker_seconds
         self.workers = max(1, workers)
         self.settings_json = settings.model_dump_json()
 
@@ -114,6 +137,28 @@ class ClusterPool:
                 cluster.close()
             raise PoolError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from exc
 
+    def _ready_workers(self, client: Any) -> None:
+        """Wait for a worker (saying so every NO_WORKER_SECONDS: a scheduler without workers once waited
+        forever in silence), then refuse daemonic ones: they cannot start the PDF reader's child
+        process, and failed every paper with one warning each."""
+        waited = 0.0
+        while not client.nthreads():
+            try:
+                client.wait_for_workers(1, timeout=self.no_worker_seconds)
+            except TimeoutError:
+                waited += self.no_worker_seconds
+                self.notify(
+                    f"no Dask worker has joined the scheduler at {self.address} after {waited:g} s; still waiting "
+                    f"(start workers with `dask worker {self.address}`)"
+                )
+        daemonic = [worker for worker, flag in client.run(_daemonic).items() if flag]
+        if daemonic:
+            raise PoolError(
+                f"{len(daemonic)} of the Dask workers at {self.address} run as daemonic processes, which cannot "
+                "start the PDF reader's child process: start them with DASK_DISTRIBUTED__WORKER__DAEMON=False "
+                "(or --no-nanny)"
+            )
+
     def run(self, jobs: Iterator[Job], on_result: Callable[[Job, dict[str, Any]], None]) -> None:
         """Check every job on the cluster; `on_result(job, result)` is called here as each finishes."""
         from distributed import as_completed
@@ -121,6 +166,7 @@ class ClusterPool:
 
         client, cluster = self._connect()
         try:
+            self._ready_workers(client)
             threads = sum(client.nthreads().values()) or self.workers
             window = max(2, WINDOW_PER_THREAD * threads)
             flight: dict[Any, Job] = {}
