@@ -257,3 +257,27 @@ def test_streamed_csv_sarif_and_html_are_the_whole_reports(
         assert json.loads(comparable(streamed)) == json.loads(comparable(whole.getvalue()))
     else:
         assert comparable(streamed) == comparable(whole.getvalue())
+
+
+def test_a_check_that_dies_half_way_leaves_the_old_report(seeded: Path, tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    bib = tmp_path / "many.bib"
+    bib.write_text("".join(f"@misc{{k{i}, title={{Some Synthetic Title Number {i}}}, year={{2020}}}}\n"
+                           for i in range(20_000)))
+    out = tmp_path / "r.json"
+    out.write_text('{"old": "report"}\n')
+    cmd = [sys.executable, "-m", "citetracer", "check", str(bib), "--offline", "--store", str(seeded), "--format",
+           "json", "-o", str(out)]
+    proc = subprocess.Popen(cmd, env={**os.environ, "CITETRACER_CONFIG": os.devnull}, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    while not any(p.name.startswith(".r.json.") and p.stat().st_size > 10_000 for p in tmp_path.iterdir()):
+        assert time.monotonic() < deadline and proc.poll() is None
+        time.sleep(0.1)
+    proc.send_signal(signal.SIGKILL)  # mid-report, as when its store died under it
+    proc.wait(30)
+    assert out.read_text() == '{"old": "report"}\n'  # not a truncated report

@@ -14,8 +14,8 @@ import json
 import os
 import sys
 import traceback
-from collections.abc import Callable, Sequence
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO
 
@@ -421,7 +421,20 @@ def _settings(args: argparse.Namespace, **flags: object) -> Settings:
 def _open_out(stack: ExitStack, path: Path | None) -> IO[str]:
     if path is None:
         return sys.stdout
-    return stack.enter_context(path.open("w", encoding="utf-8"))
+    return stack.enter_context(_replacing(path))
+
+
+@contextmanager
+def _replacing(path: Path) -> Iterator[IO[str]]:
+    """`path` written whole or not at all: a temporary file beside it, renamed into place when the
+    writing ends without an error (a check that failed half-way left a truncated report)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            yield fh
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def _check_settings(args: argparse.Namespace) -> Settings:
