@@ -31,3 +31,20 @@ def test_markdown_escapes_table_pipes() -> None:
     write_markdown(_report(), buf)
     assert "markup \\| " not in buf.getvalue().split("|---|")[0]
     assert "\\| markup" in buf.getvalue()
+
+
+def test_markdown_keeps_html_and_markdown_of_titles_and_venues_inert() -> None:
+    ref = Reference(title='<img src="http://e.example/x.png"> and [click](http://e.example)', venue="![i](x)",
+                    label="k<1>", year=2020)
+    verdict = Verdict(**{"class": "Hallucinated"}, code="H1", codes=["H1"],
+                      rationale="H1: no work titled '<script>x</script>' in **Venue** `v`.")
+    report = Report(version="t", input="<b>in</b>.bib", citations=[CitationResult(id="k<1>", reference=ref,
+                                                                                verdict=verdict)])
+    report.warnings = ["see [here](http://e.example)"]
+    buf = io.StringIO()
+    write_markdown(report, buf)
+    text = buf.getvalue()
+    for raw in ("<img", "<script", "<b>", "](http", "![", "**Venue**", "`v`", "k<1>"):
+        assert raw not in text, raw
+    assert "&lt;img src=" in text and "\\[click\\]\\(http://e.example\\)" in text
+    assert "**Hallucinated**" in text  # the report's own emphasis stays

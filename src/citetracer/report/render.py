@@ -51,7 +51,7 @@ def write_markdown(report: Report, out: IO[str], show: str | None = None) -> Non
     (`all`), H plus P2/P3 (`flagged`) or H alone (`hallucinated`).
     """
     s = report.summary()
-    out.write(f"# citetracer report: {report.input}\n\n")
+    out.write(f"# citetracer report: {markdown_text(report.input)}\n\n")
     out.write(
         f"{s['total']} citations: {s['real']} Real, {s['potential']} Potential, {s['hallucinated']} Hallucinated.\n\n"
     )
@@ -68,15 +68,36 @@ def write_markdown(report: Report, out: IO[str], show: str | None = None) -> Non
     for c in rows:
         v = c.verdict
         why = v.rationale + (f" ({note})" if (note := coverage_note(c)) else "")
-        cells = [c.id, f"**{v.class_}**", ", ".join(v.codes), ", ".join(v.fields), _short_ref(c, 90), why]
-        out.write("| " + " | ".join(x.replace("|", "\\|").replace("\n", " ") for x in cells) + " |\n")
+        cells = [
+            markdown_text(c.id),
+            f"**{v.class_}**",
+            ", ".join(v.codes),
+            ", ".join(v.fields),
+            markdown_text(_short_ref(c, 90)),
+            markdown_text(why),
+        ]
+        out.write("| " + " | ".join(cells) + " |\n")
     rest = unlisted_line(report.citations, listed)
     if rest:
         out.write(f"\n{rest}\n")
     if any(c.cost.agents for c in report.citations):
         out.write(f"\n{llm_summary(report)}\n")
     for w in report.warnings:
-        out.write(f"\n> warning: {w}\n")
+        out.write(f"\n> warning: {markdown_text(w)}\n")
+
+
+#: Characters that make Markdown of text: links and images, emphasis, code, tables, escapes.
+_MARKDOWN = re.compile(r"([\\`*\[\]()!|~])")
+
+
+def markdown_text(text: str) -> str:
+    """Text from a paper or a record (titles, venues, names, ids) as it reads, never as Markdown or HTML:
+    a title `<img src=...>` or `[x](http://...)` in $GITHUB_STEP_SUMMARY showed an image or a link.
+    HTML is escaped as the HTML report escapes it, Markdown's own characters with a backslash, and
+    line breaks (which end a table row) become spaces."""
+    text = " ".join(text.split())
+    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return _MARKDOWN.sub(r"\\\1", text)
 
 
 def llm_summary(report: Report) -> str:
