@@ -6,13 +6,18 @@ reports its exit code, wall seconds, peak resident memory of the process, whethe
 printed a traceback, and its first stderr line. The suite passes when no case prints a
 traceback, runs past 60 s or uses more than 1.5 GB.
 
+Then the web app and archive cases (bench/hostile_web.py): a real `citetracer serve` per case,
+its outcome, seconds and peak memory: file-read attempts, tar and zip member bombs, a disk-filling
+zip, slow clients, 16 parallel GETs of a large report, PostgreSQL restarts under serve and scan.
+
 Then two memory figures: `check` of N synthetic BibTeX citations (JSON report, offline,
 store = examples/records.jsonl) and `mirror add` of M synthetic JSONL records.
 
     python bench/hostile.py                       # the suite, 20,000 citations, 500,000 JSONL records
     python bench/hostile.py --jsonl-records 8000000 --citations 20000
     python bench/hostile.py --skip-figures        # the suite alone
-    python bench/hostile.py --skip-suite          # the memory figures alone
+    python bench/hostile.py --skip-suite          # the memory figures alone (and the web cases)
+    python bench/hostile.py --skip-suite --skip-figures   # the web and archive cases alone (bench/hostile_web.py)
     python bench/hostile.py --skip-suite --jsonl-records 0 --formats csv,html   # check figures of some formats
 
 Timing depends on the machine (2 shared cores here); run under `nice` beside other work.
@@ -36,6 +41,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.hostile_web import print_table, run_web_cases  # noqa: E402
 from tests.fakeweb.server import FakeWeb, Fault, closed_url  # noqa: E402
 
 LIMIT_SECONDS, LIMIT_BYTES = 60.0, 1.5e9
@@ -334,6 +340,7 @@ def main() -> int:
     ap.add_argument("--jsonl-records", type=int, default=500_000)
     ap.add_argument("--skip-figures", action="store_true")
     ap.add_argument("--skip-suite", action="store_true", help="the memory figures alone")
+    ap.add_argument("--skip-web", action="store_true", help="without the web app and archive cases")
     ap.add_argument("--formats", default="json,jsonl,csv,sarif,html", help="report formats of the check figure")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="citetracer-hostile-") as tmp_name, FakeWeb(RECORDS) as web:
@@ -351,6 +358,16 @@ def main() -> int:
             f"\n{len(results)} inputs; {len(bad)} with a traceback, over {LIMIT_SECONDS:.0f} s or over "
             f"{LIMIT_BYTES / 1e9:.1f} GB" + (": " + ", ".join(r.name for r in bad) if bad else "")
         )
+        if not args.skip_web:
+            web_results = run_web_cases(tmp, lambda a, e: measure(a, e, timeout=600))
+            print_table(web_results)
+            web_bad = [r for r in web_results if r.traceback or r.seconds > LIMIT_SECONDS or r.peak > LIMIT_BYTES]
+            print(
+                f"\n{len(web_results)} web and archive cases; {len(web_bad)} with a traceback, over "
+                f"{LIMIT_SECONDS:.0f} s or over {LIMIT_BYTES / 1e9:.1f} GB"
+                + (": " + ", ".join(r.name for r in web_bad) if web_bad else "")
+            )
+            bad += web_bad  # type: ignore[arg-type]
         if not args.skip_figures:
             print(f"\n{'figure':52} {'exit':>4} {'s':>7} {'peak MB':>8}")
             for name, code, seconds, peak in figures(
@@ -362,6 +379,7 @@ def main() -> int:
         f" --formats {args.formats}"
         + (" --skip-figures" if args.skip_figures else "")
         + (" --skip-suite" if args.skip_suite else "")
+        + (" --skip-web" if args.skip_web else "")
     )
     return 1 if bad else 0
 
