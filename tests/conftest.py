@@ -17,6 +17,7 @@ from citetracer.normalize.names import parse_person
 from citetracer.pipeline import Checker
 from citetracer.records import CitationResult, Person, WorkRecord
 from citetracer.store.db import Store
+from tests import pgserver
 
 
 def people(*names: str) -> list[Person]:
@@ -175,3 +176,20 @@ def pg_location(base_url: str) -> str:
     with psycopg.connect(base_url, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     return f"{base_url}?options={quote(f'-c search_path={schema}')}"
+
+
+@pytest.fixture
+def own_pg_server() -> Iterator[pgserver.Server]:
+    """A PostgreSQL server of the test's own (tests/pgserver.py), for tests that stop and start it."""
+    try:
+        import psycopg  # noqa: F401
+
+        server = pgserver.start(max_connections=50)
+    except (ImportError, pgserver.NoServer) as exc:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"CI must run the PostgreSQL tests, but no server could be started: {exc}")
+        pytest.skip(f"no PostgreSQL here: {exc}")
+    try:
+        yield server
+    finally:
+        server.stop()

@@ -6,40 +6,21 @@ for as long as the process lived: the web app's jobs all failed while /healthz s
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
-
 from tests import pgserver
 from tests.conftest import pg_location
 from tests.web.conftest import EXAMPLE_RECORDS
 
 
-@pytest.fixture
-def own_server() -> Iterator[pgserver.Server]:
-    """A PostgreSQL server of this test's own (it is stopped and started again)."""
-    try:
-        import psycopg  # noqa: F401
-
-        server = pgserver.start(max_connections=50)
-    except (ImportError, pgserver.NoServer) as exc:
-        pytest.skip(f"no PostgreSQL here: {exc}")
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-def test_a_store_reconnects_after_its_server_restarts(own_server: pgserver.Server) -> None:
+def test_a_store_reconnects_after_its_server_restarts(own_pg_server: pgserver.Server) -> None:
     from citetracer.mirror.jsonl import add_jsonl
     from citetracer.store.pg import PgStore
 
-    location = pg_location(own_server.url)
+    location = pg_location(own_pg_server.url)
     with PgStore(location) as store:
         add_jsonl(store, EXAMPLE_RECORDS, "example")
         before = store.stats()["records"]
-        own_server.pause()
-        own_server.resume()
+        own_pg_server.pause()
+        own_pg_server.resume()
         assert store.stats()["records"] == before  # a read on the new connection
         store.set_meta("after_restart", "yes")  # and a write
         with store.writing():

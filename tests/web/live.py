@@ -181,3 +181,11 @@ class LiveServer:
                 return dict(state)
             time.sleep(0.1)
         raise AssertionError(f"job {job_id} did not end within {timeout} s")
+
+
+def served(folder: Path, *args: str) -> LiveServer:
+    """A server (started by `with`) on a store seeded from examples/records.jsonl (as scripts/demo.sh seeds it)."""
+    from tests.web.conftest import seed_store
+
+    store = seed_store(folder / "store" / "store.sqlite")
+    return LiveServer(folder, store, "--submits-per-minute", "600", *args)

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import EXAMPLE_BIB, seed_store
-from tests.web.live import LiveServer
+from tests.web.conftest import EXAMPLE_BIB
+from tests.web.live import LiveServer, served
 
 BIB = EXAMPLE_BIB.read_bytes()
 
@@ -50,9 +50,7 @@ def zip_bomb(entries: int) -> bytes:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    folder = tmp_path_factory.mktemp("live")
-    store = seed_store(folder / "store" / "store.sqlite")
-    with LiveServer(folder, store, "--workers", "2", "--submits-per-minute", "600") as server:
+    with served(tmp_path_factory.mktemp("live"), "--workers", "2") as server:
         yield server
 
 

@@ -15,8 +15,8 @@ from collections.abc import Iterator
 import pytest
 
 from citetracer.web.jobs import new_id
-from tests.web.conftest import EXAMPLE_BIB, seed_store
-from tests.web.live import LiveServer
+from tests.web.conftest import EXAMPLE_BIB
+from tests.web.live import LiveServer, served
 
 
 def big_job(live: LiveServer, template: dict, citations: int) -> str:
@@ -36,9 +36,7 @@ def big_job(live: LiveServer, template: dict, citations: int) -> str:
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    folder = tmp_path_factory.mktemp("live")
-    store = seed_store(folder / "store" / "store.sqlite")
-    with LiveServer(folder, store, "--workers", "1") as server:
+    with served(tmp_path_factory.mktemp("live"), "--workers", "1") as server:
         yield server
 
 

@@ -14,8 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.web.conftest import seed_store
-from tests.web.live import LiveServer
+from tests.web.live import LiveServer, served
 
 SECRET = "[1] Q. Secretive. TOPSECRET line of a private file. In Hidden Proceedings, 2020.\n"
 LONG_REFERENCE = (
@@ -28,9 +27,7 @@ LONG_REFERENCE = (
 
 @pytest.fixture(scope="module")
 def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    folder = tmp_path_factory.mktemp("live")
-    store = seed_store(folder / "store" / "store.sqlite")
-    with LiveServer(folder, store, "--workers", "1", "--submits-per-minute", "600") as server:
+    with served(tmp_path_factory.mktemp("live"), "--workers", "1") as server:
         yield server
 
 

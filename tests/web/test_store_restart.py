@@ -8,29 +8,12 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
-
-import pytest
 
 from tests import pgserver
 from tests.conftest import pg_location
 from tests.web.conftest import EXAMPLE_BIB, EXAMPLE_RECORDS
 from tests.web.live import LiveServer
-
-
-@pytest.fixture
-def own_server() -> Iterator[pgserver.Server]:
-    try:
-        import psycopg  # noqa: F401
-
-        server = pgserver.start(max_connections=50)
-    except (ImportError, pgserver.NoServer) as exc:
-        pytest.skip(f"no PostgreSQL here: {exc}")
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def _health(live: LiveServer, want: int, within: float = 30.0) -> dict:
@@ -44,19 +27,19 @@ def _health(live: LiveServer, want: int, within: float = 30.0) -> dict:
 
 
 def test_jobs_work_again_after_the_store_restarts_and_healthz_says_when_it_is_down(
-    own_server: pgserver.Server, tmp_path: Path
+    own_pg_server: pgserver.Server, tmp_path: Path
 ) -> None:
     from citetracer.cli import main
 
-    store = pg_location(own_server.url)
+    store = pg_location(own_pg_server.url)
     assert main(["mirror", "add", str(EXAMPLE_RECORDS), "--source", "example", "--store", store]) == 0
     with LiveServer(tmp_path, store, "--workers", "2", "--submits-per-minute", "600") as live:
         _, body = live.post(files=[("references.bib", EXAMPLE_BIB.read_bytes())])
         assert live.wait_job(body["id"])["status"] == "done"
-        own_server.pause()
+        own_pg_server.pause()
         down = _health(live, 503)
         assert down["status"] == "down" and "does not answer" in down["store"]
-        own_server.resume()
+        own_pg_server.resume()
         assert _health(live, 200)["store"] == "ok"
         for _ in range(3):  # each worker thread's connection was closed by the restart
             _, body = live.post(files=[("references.bib", EXAMPLE_BIB.read_bytes())])
