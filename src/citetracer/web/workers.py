@@ -146,10 +146,8 @@ class Workers:
                     run_job(checker, task.job, task.uploads, context_line(self.settings), self.limits, task.ref_pages)
                 except Exception:  # one job's failure must not end the worker (logged, never shown)
                     log.exception("job %s failed", task.job.id)
-                    task.job.update(status="failed", error="internal error while checking", finished=time.time())
-                    task.job.save()
+                    _ended(task.job, status="failed", error="internal error while checking")
                 finally:
-                    shutil.rmtree(task.job.folder / STAGING, ignore_errors=True)  # the unpacked archives
                     self.jobs.finished(task.job)
         finally:
             checker.close()
@@ -171,8 +169,7 @@ def run_job(
     try:
         inputs, problems = unpacked_papers(folder, uploads, limits)
     except UploadError as exc:
-        job.update(status="failed", error=str(exc), finished=time.time())
-        job.save()
+        _ended(job, status="failed", error=str(exc))
         return
     job.update(warnings=job.warnings + problems)
     if ref_pages is not None:
@@ -187,8 +184,7 @@ def run_job(
     job.update(total=sum(len(r.references) for _, r in read), warnings=job.warnings + [why for _, why in unread])
     if not read:
         error = "; ".join(why for _, why in unread) or "nothing to check"
-        job.update(status="failed", error=error, finished=time.time())
-        job.save()
+        _ended(job, status="failed", error=error)
         return
     papers = [paper for paper, _ in read]
     reports = JobReports(folder, f"/jobs/{job.id}", context, papers, has_bibtex(papers))
@@ -212,5 +208,12 @@ def run_job(
     except BaseException:
         reports.abort()
         raise
-    job.update(status="done", finished=time.time())
+    _ended(job, status="done")
+
+
+def _ended(job: Job, **state: str) -> None:
+    """A job's end: its unpacked archives deleted (the PDFs its report shows were moved out), then its
+    status saved, so that whoever sees it ended sees its folder as it stays."""
+    shutil.rmtree(job.folder / STAGING, ignore_errors=True)
+    job.update(**state, finished=time.time())
     job.save()
