@@ -29,6 +29,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.conftest import empty_config  # noqa: E402
 from tests.web.conftest import EXAMPLE_BIB, seed_store  # noqa: E402
 from tests.web.live import LiveServer  # noqa: E402
 from tests.web.test_large_report import big_job  # noqa: E402
@@ -286,7 +287,7 @@ def pg_restart_cases(tmp: Path, measure: Callable[..., tuple[int, float, int, st
     out = []
     try:
         store = pg_location(server.url)
-        env = {**os.environ, "CITETRACER_CONFIG": os.devnull}
+        env = {**os.environ, "CITETRACER_CONFIG": str(empty_config(tmp))}
         subprocess.run([sys.executable, "-m", "citetracer", "mirror", "add", str(ROOT / "examples" / "records.jsonl"),
                         "--store", store], env=env, capture_output=True, check=True)
         folder = tmp / "pg-web"

@@ -193,3 +193,11 @@ def own_pg_server() -> Iterator[pgserver.Server]:
         yield server
     finally:
         server.stop()
+
+
+def empty_config(folder: Path) -> Path:
+    """An empty config file, so that a CLI process under test reads no user's config (a file of our own:
+    /dev/null was once replaced by a file with text while tests ran)."""
+    path = folder / "empty-config.toml"
+    path.write_text("")
+    return path

@@ -9,6 +9,7 @@ import pytest
 
 from citetracer.cli import main
 from citetracer.config import load_settings
+from tests.conftest import empty_config
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -274,7 +275,7 @@ def test_a_check_that_dies_half_way_leaves_the_old_report(seeded: Path, tmp_path
     cmd = [sys.executable, "-m", "citetracer", "check", str(bib), "--offline", "--store", str(seeded), "--format",
            "json", "-o", str(out)]
     err = (tmp_path / "stderr.txt").open("w")
-    proc = subprocess.Popen(cmd, env={**os.environ, "CITETRACER_CONFIG": os.devnull}, stderr=err)
+    proc = subprocess.Popen(cmd, env={**os.environ, "CITETRACER_CONFIG": str(empty_config(tmp_path))}, stderr=err)
     deadline = time.monotonic() + 300
     while not any(p.name.startswith(".r.json.") and p.stat().st_size > 10_000 for p in tmp_path.iterdir()):
         assert proc.poll() is None, (tmp_path / "stderr.txt").read_text()

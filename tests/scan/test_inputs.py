@@ -12,6 +12,7 @@ import zipfile
 from pathlib import Path
 
 from citetracer.scan.inputs import ArchiveLimits, collect, content_key
+from tests.conftest import empty_config
 
 
 def touch(path: Path, text: str = "@misc{a, title={A}, year=2020}\n") -> Path:
@@ -125,7 +126,7 @@ def test_a_reference_line_longer_than_a_file_name_is_a_paper_not_a_list(tmp_path
         capture_output=True,
         text=True,
         timeout=300,
-        env={**os.environ, "CITETRACER_CONFIG": os.devnull},
+        env={**os.environ, "CITETRACER_CONFIG": str(empty_config(tmp_path))},
     )
     assert done.returncode in (0, 1), done.stderr
     assert "1 papers (1 checked now" in " ".join(done.stderr.split())

@@ -14,6 +14,7 @@ import pytest
 
 from citetracer.cli import main
 from citetracer.scan.journal import JOURNAL
+from tests.conftest import empty_config
 
 SCHEMA = json.loads((Path(__file__).parents[1] / "report" / "sarif-schema-2.1.0.json").read_text())
 
@@ -186,7 +187,8 @@ def test_a_scan_with_failed_papers_exits_non_zero_and_says_how_many(seeded: Path
     done = subprocess.run(  # the huge one outlives its 5 s: failed, like a paper whose store went away
         [sys.executable, "-m", "citetracer", "scan", str(folder), "-o", str(tmp_path / "out"), "--offline",
          "--store", str(seeded), "--workers", "2", "--paper-timeout", "5"],
-        capture_output=True, text=True, timeout=300, env={**os.environ, "CITETRACER_CONFIG": os.devnull},
+        capture_output=True, text=True, timeout=300,
+        env={**os.environ, "CITETRACER_CONFIG": str(empty_config(tmp_path))},
     )
     err = " ".join(done.stderr.split())
     assert done.returncode == 2, done.stderr  # not 0: a paper was not checked
@@ -202,7 +204,7 @@ def test_a_journal_line_that_is_json_but_not_an_entry_is_skipped(seeded: Path, t
     (folder / "clean.bib").write_text(REAL_BIB)
     command = [sys.executable, "-m", "citetracer", "scan", str(folder), "-o", str(tmp_path / "out"), "--offline",
                "--store", str(seeded), "--workers", "1"]
-    env = {**os.environ, "CITETRACER_CONFIG": os.devnull}
+    env = {**os.environ, "CITETRACER_CONFIG": str(empty_config(tmp_path))}
     assert subprocess.run(command, capture_output=True, text=True, timeout=300, env=env).returncode == 0
     with (tmp_path / "out" / JOURNAL).open("a") as fh:
         fh.write('123\n[1, 2]\n{"key": 5}\n')
