@@ -10,8 +10,9 @@ Then the web app and archive cases (bench/hostile_web.py): a real `citetracer se
 its outcome, seconds and peak memory: file-read attempts, tar and zip member bombs, a disk-filling
 zip, slow clients, 16 parallel GETs of a large report, PostgreSQL restarts under serve and scan.
 
-Then two memory figures: `check` of N synthetic BibTeX citations (JSON report, offline,
-store = examples/records.jsonl) and `mirror add` of M synthetic JSONL records.
+Then the memory figures: `check` of N synthetic BibTeX citations (per report format, offline,
+store = examples/records.jsonl), the same citations as one web job (the server's peak; not with
+--skip-web) and `mirror add` of M synthetic JSONL records.
 
     python bench/hostile.py                       # the suite, 20,000 citations, 500,000 JSONL records
     python bench/hostile.py --jsonl-records 8000000 --citations 20000
@@ -41,7 +42,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.hostile_web import print_table, run_web_cases  # noqa: E402
+from bench.hostile_web import print_table, run_web_cases, web_job_figure  # noqa: E402
 from tests.fakeweb.server import FakeWeb, Fault, closed_url  # noqa: E402
 
 LIMIT_SECONDS, LIMIT_BYTES = 60.0, 1.5e9
@@ -304,7 +305,7 @@ def run_suite(tmp: Path, env: dict[str, str], web: FakeWeb | None) -> list[Resul
 
 
 def figures(
-    tmp: Path, env: dict[str, str], citations: int, records: int, formats: list[str]
+    tmp: Path, env: dict[str, str], citations: int, records: int, formats: list[str], web: bool = True
 ) -> list[tuple[str, int, float, int]]:
     out = []
     store = tmp / "fig.sqlite"
@@ -324,6 +325,9 @@ def figures(
         ]
         code, seconds, peak, _ = measure(args, env, timeout=3600)
         out.append((f"check {citations:,} citations (--format {fmt}, offline)", code, seconds, peak))
+    if web:
+        name, done, seconds, peak = web_job_figure(tmp, (tmp / "many.bib").read_text(encoding="utf-8"), citations)
+        out.append((name, 0 if done == citations else 1, seconds, peak))
     if not records:
         return out
     jsonl_records(tmp / "records.jsonl", records)
@@ -371,7 +375,7 @@ def main() -> int:
         if not args.skip_figures:
             print(f"\n{'figure':52} {'exit':>4} {'s':>7} {'peak MB':>8}")
             for name, code, seconds, peak in figures(
-                tmp, env, args.citations, args.jsonl_records, args.formats.split(",")
+                tmp, env, args.citations, args.jsonl_records, args.formats.split(","), web=not args.skip_web
             ):
                 print(f"{name:52} {code:>4} {seconds:>7.1f} {peak / 1e6:>8.0f}")
     print(

@@ -340,3 +340,19 @@ def print_table(results: list[WebResult]) -> None:
         peak = f"{r.peak / 1e6:.0f}" if r.peak else "-"
         flag = "YES" if r.traceback else "no"
         print(f"{r.name[:52]:52} {r.outcome[:22]:>22} {r.seconds:>6.1f} {peak:>8} {flag:3} {r.note}")
+
+
+def web_job_figure(tmp: Path, bib_text: str, citations: int) -> tuple[str, int, float, int]:
+    """A web job of `citations` BibTeX citations on a fresh server: (name, citations checked, seconds, peak RSS)."""
+    folder = tmp / "web-figure"
+    live = LiveServer(folder, seed_store(folder / "store" / "store.sqlite"), "--workers", "1").start()
+    try:
+        start = time.monotonic()
+        status, body = live.post(files=[("many.bib", bib_text.encode())], timeout=300)
+        state = live.wait_job(body["id"], timeout=6 * 3600) if status == 202 else {"progress": {"done": 0}}
+        seconds = time.monotonic() - start
+        peak = live.peak_rss()
+    finally:
+        live.stop()
+    shutil.rmtree(folder, ignore_errors=True)
+    return f"web job of {citations:,} citations (server peak)", int(state["progress"]["done"]), seconds, peak
