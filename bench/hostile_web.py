@@ -313,8 +313,15 @@ def pg_restart_cases(tmp: Path, measure: Callable[..., tuple[int, float, int, st
         for i in range(40):
             (papers / f"p{i:02d}.bib").write_text(f"% paper {i}\n" + EXAMPLE_BIB.read_text())
 
-        def restart() -> None:
-            time.sleep(3)
+        journal = tmp / "pg-scan" / "journal.jsonl"
+
+        def restart() -> None:  # once 5 papers are done: mid-scan, with both workers connected
+            deadline = time.monotonic() + 300
+            while time.monotonic() < deadline:
+                with contextlib.suppress(OSError):
+                    if journal.read_text().count("\n") >= 6:
+                        break
+                time.sleep(0.1)
             server.pause()
             time.sleep(2)
             server.resume()
