@@ -362,7 +362,13 @@ def main() -> int:
             f"\n{len(results)} inputs; {len(bad)} with a traceback, over {LIMIT_SECONDS:.0f} s or over "
             f"{LIMIT_BYTES / 1e9:.1f} GB" + (": " + ", ".join(r.name for r in bad) if bad else "")
         )
-        if not args.skip_web:
+        if not args.skip_figures:
+            print(f"\n{'figure':52} {'exit':>4} {'s':>7} {'peak MB':>8}")
+            for name, code, seconds, peak in figures(
+                tmp, env, args.citations, args.jsonl_records, args.formats.split(","), web=not args.skip_web
+            ):
+                print(f"{name:52} {code:>4} {seconds:>7.1f} {peak / 1e6:>8.0f}")
+        if not args.skip_web:  # after the figures: a process this one forks counts its memory until it execs
             web_results = run_web_cases(tmp, lambda a, e: measure(a, e, timeout=600))
             print_table(web_results)
             web_bad = [r for r in web_results if r.traceback or r.seconds > LIMIT_SECONDS or r.peak > LIMIT_BYTES]
@@ -372,12 +378,6 @@ def main() -> int:
                 + (": " + ", ".join(r.name for r in web_bad) if web_bad else "")
             )
             bad += web_bad  # type: ignore[arg-type]
-        if not args.skip_figures:
-            print(f"\n{'figure':52} {'exit':>4} {'s':>7} {'peak MB':>8}")
-            for name, code, seconds, peak in figures(
-                tmp, env, args.citations, args.jsonl_records, args.formats.split(","), web=not args.skip_web
-            ):
-                print(f"{name:52} {code:>4} {seconds:>7.1f} {peak / 1e6:>8.0f}")
     print(
         f"\ncommand: python bench/hostile.py --citations {args.citations} --jsonl-records {args.jsonl_records}"
         f" --formats {args.formats}"

@@ -24,6 +24,7 @@ import functools
 import multiprocessing
 import os
 import re
+import resource
 import shutil
 import stat
 import struct
@@ -34,8 +35,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
-
-from citetracer.extract.pdf import _limit_memory  # the PDF reader's child is capped the same way
 
 #: The members unpacked: papers and bibliographies (other members are skipped).
 MEMBER_SUFFIXES = (".pdf", ".bib", ".bbl")
@@ -118,6 +117,18 @@ def _child(archive: Path, tmp: Path, limits: ArchiveLimits, shown: str, sender: 
     finally:
         sender.close()
         os._exit(0)  # no atexit handlers or finalizers of the parent's objects in the forked child
+
+
+def _limit_memory(extra: int) -> None:
+    """Cap this (child) process's address space at what it has now plus `extra` bytes (as the PDF reader's)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            current = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError):
+        return
+    _, hard = resource.getrlimit(resource.RLIMIT_AS)
+    limit = current + extra if hard == resource.RLIM_INFINITY else min(current + extra, hard)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 def _unpack_or_error(archive: Path, tmp: Path, limits: ArchiveLimits, shown: str) -> list[str]:
