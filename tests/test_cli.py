@@ -285,3 +285,19 @@ def test_a_check_that_dies_half_way_leaves_the_old_report(seeded: Path, tmp_path
     proc.wait(30)
     err.close()
     assert out.read_text() == '{"old": "report"}\n'  # not a truncated report
+
+
+def test_output_to_a_pipe_or_device_is_written_not_replaced(seeded: Path, tmp_path: Path) -> None:
+    import os
+    import threading
+
+    fifo = tmp_path / "out.fifo"
+    os.mkfifo(fifo)
+    got: list[bytes] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
+    reader.start()
+    code = main(["check", str(EXAMPLES / "references.bib"), "--offline", "--store", str(seeded), "--format", "json",
+                 "-o", str(fifo)])
+    reader.join(60)
+    assert code == 1 and b'"citations"' in got[0]
+    assert fifo.is_fifo()  # a report renamed over it once made /dev/null a regular file

@@ -421,6 +421,8 @@ def _settings(args: argparse.Namespace, **flags: object) -> Settings:
 def _open_out(stack: ExitStack, path: Path | None) -> IO[str]:
     if path is None:
         return sys.stdout
+    if path.exists() and not path.is_file():  # /dev/null, a pipe: written to, never replaced by a file
+        return stack.enter_context(path.open("w", encoding="utf-8"))
     return stack.enter_context(_replacing(path))
 
 
