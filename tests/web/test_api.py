@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import zipfile
 from pathlib import Path
 
 import jsonschema
@@ -178,4 +179,13 @@ def test_the_bibliography_pages_field_reaches_the_pdf_reader(client: TestClient,
     assert any("--ref-pages 7-9 is past the PDF's" in w for w in state.get("warnings", [])), state
     plain = client.post("/api/jobs", files={"file": ("paper.pdf", pdf, "application/pdf")}, data={"ref_pages": " "})
     assert wait_done(client, plain.json()["id"])["status"] == "done"
+    # a PDF in an archive is unpacked by the job's worker, after the request: the range travels with the job
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as zf:
+        zf.writestr("paper.pdf", pdf)
+    zipped = client.post(
+        "/api/jobs", files={"file": ("papers.zip", packed.getvalue(), "application/zip")}, data={"ref_pages": "7-9"}
+    )
+    state = wait_done(client, zipped.json()["id"])
+    assert any("--ref-pages 7-9 is past the PDF's" in w for w in state.get("warnings", [])), state
     assert 'name="ref_pages"' in client.get("/").text
