@@ -130,3 +130,43 @@ def test_writes_carry_the_cached_counts_forward_instead_of_forcing_a_recount(sql
     assert cached["seq"] == store._meta("seq")  # kept current by the write itself: no recount needed
     assert cached["counts"] == _counted(store)
     assert store.record_counts() == _counted(store)
+
+
+def _rows(start: int, n: int, title: str = "Indexed straight from the rows") -> list[tuple[object, ...]]:
+    from citetracer.records import Person, WorkRecord
+    from citetracer.store.rows import row_from_record
+
+    return [
+        tuple(row_from_record(WorkRecord(source="gen", id=f"w{i}", title=f"{title} number {i}", year=2000 + i % 5,
+                                         authors=[Person(given="A.", family=f"Writer{i % 7}")])))
+        for i in range(start, start + n)
+    ]  # fmt: skip
+
+
+def test_the_index_takes_a_writer_s_own_batches_as_they_are(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """The documents of the batches a store wrote are indexed without reading the rows back, unless another
+    process wrote in between; either way the index is the one a rebuild from the records gives."""
+    path = tmp_path / "s.sqlite"
+    with Store(path) as store, Store(path) as other:
+        store.upsert([])  # the index caught up once: from here on batches are indexed as written
+        reads = []
+        real = store.index.write
+        monkeypatch.setattr(store.index, "write", lambda works: reads.append(1) or real(works))
+        for start in range(0, 300, 100):
+            store.write_rows(_rows(start, 100))
+        store.write_rows(_rows(0, 50, "Replaced titles"))  # replaced records: one document each
+        store.sync_index()
+        assert reads == [] and store.index.count() == 300
+        assert store.index.by_title("Replaced titles number 7", 1) == [store.rid_of_key("gen:w7")]
+        assert store.index.titles_containing(["replaced", "7"]) == 1
+        assert store.index.titles_containing(["indexed", "7"]) == 0  # w7's old document is gone
+        store.write_rows(_rows(300, 10))
+        other.write_rows(_rows(310, 10))  # another writer between this store's batches
+        store.write_rows(_rows(320, 10))
+        store.sync_index()
+        assert reads == [1] and store.index.count() == 330  # read back from the rows: nothing missed
+        searches = [store.index.search(f"Indexed straight from the rows number {i}", ["writer3"], 2003, 3)
+                    for i in (3, 103, 303, 318)]  # fmt: skip
+        store.reindex()
+        assert [store.index.search(f"Indexed straight from the rows number {i}", ["writer3"], 2003, 3)
+                for i in (3, 103, 303, 318)] == searches  # fmt: skip

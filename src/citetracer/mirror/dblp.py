@@ -41,6 +41,7 @@ from typing import Any
 
 from lxml import etree
 
+from citetracer.mirror.people import person_fields
 from citetracer.mirror.rebuild import rebuild_source
 from citetracer.mirror.safexml import (
     PROLOG_BYTES,
@@ -54,7 +55,7 @@ from citetracer.mirror.safexml import (
     parse_chunk,
     parser_for,
 )
-from citetracer.normalize.names import parse_person, surname_keys
+from citetracer.normalize.names import surname_keys
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, parse_year
 from citetracer.store.codec import pack
 from citetracer.store.common import venue_key
@@ -110,30 +111,11 @@ class DblpReport:
 
 
 _HOMONYM = re.compile(r"\s+\d{4}$")
-_PLAIN_NAME = re.compile(r"^[^{}\\,$~]+$")
 
 
 def person(name: str) -> dict[str, str] | None:
-    """A DBLP author string as a Person's JSON fields (homonym number dropped).
-
-    DBLP writes names "Given Family" (particles lower-case: "Ludwig van Beethoven");
-    plain names take a fast path that gives what `names.parse_person` gives, anything
-    with LaTeX-looking characters or commas goes through `parse_person` itself.
-    """
-    name = _HOMONYM.sub("", name.strip())
-    if not name:
-        return None
-    if _PLAIN_NAME.match(name):
-        words = name.split()
-        if len(words) == 1:
-            return {"family": words[0]}
-        von = next((i for i, w in enumerate(words[:-1]) if i > 0 and w[0].islower()), None)
-        cut = von if von is not None else len(words) - 1
-        return {"given": " ".join(words[:cut]), "family": " ".join(words[cut:])}
-    parsed = parse_person(name)
-    if parsed is None:
-        return None
-    return parsed.model_dump(exclude_none=True)
+    """A DBLP author string as a Person's JSON fields (homonym number dropped: "Wei Wang 0001")."""
+    return person_fields(_HOMONYM.sub("", name.strip()))
 
 
 @lru_cache(maxsize=200_000)  # per parser process: ~100 MB each; DBLP names are Zipf-distributed

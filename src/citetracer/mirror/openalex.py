@@ -38,8 +38,9 @@ from pathlib import Path
 from typing import Any
 
 from citetracer.mirror.arxiv import bounded_lines
+from citetracer.mirror.people import person_fields
 from citetracer.mirror.safexml import DumpError
-from citetracer.normalize.names import parse_person, surname_keys
+from citetracer.normalize.names import surname_keys
 from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi
 from citetracer.store.api import BatchMeta, StoreAPI
 from citetracer.store.claims import CROSSREF_DOIS
@@ -169,10 +170,10 @@ def _source_of(work: dict[str, Any]) -> dict[str, Any]:
 
 @lru_cache(maxsize=200_000)
 def _person(name: str) -> tuple[dict[str, str], tuple[str, ...]] | None:
-    person = parse_person(" ".join(name.split()))
-    if person is None:
+    fields = person_fields(" ".join(name.split()))
+    if fields is None:
         return None
-    return person.model_dump(exclude_none=True), surname_keys(person.family)
+    return fields, surname_keys(fields["family"])
 
 
 def _kind(work: dict[str, Any], source: dict[str, Any]) -> str | None:

@@ -141,6 +141,14 @@ class Store:
         self.notify = notify
         #: Records written by another process that the index does not hold yet (it was busy writing).
         self.index_lag = 0
+        #: Crossref targets' and venues' ids by key (see `_xref`), and records written since the index caught up.
+        self._xref_ids: dict[str, int] = {}
+        self._unindexed = 0
+        #: Index documents of the batches this store wrote since the index caught up, and their change
+        #: counters: when they are all the batches since (no other writer came between), `sync_index`
+        #: indexes them as they are instead of reading every row back.
+        self._pending: list[tuple[int, tuple[str, ...], tuple[str, ...], int | None]] = []
+        self._pending_seqs: list[int] = []
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._connect()
         build = self._meta("build")
@@ -156,9 +164,6 @@ class Store:
         #: Venue-year coverage, once per venue-year (store/coverage.py reads the venue-year's records).
         self._coverage: dict[tuple[str, int | None], tuple[int, str]] = {}
         self._cache: dict[int, WorkRecord] = {}
-        #: Crossref targets' and venues' ids by key (see `_xref`), and records written since the index caught up.
-        self._xref_ids: dict[str, int] = {}
-        self._unindexed = 0
         if not readonly:
             self._catch_up_index()
 
@@ -282,6 +287,7 @@ class Store:
                 self._open_index()
                 self._known_prefixes, self._source_dates = None, None
                 self._venue_names, self._cache, self._xref_ids, self._coverage = {}, {}, {}, {}
+                self._pending, self._pending_seqs = [], []
             yield
 
     def close(self) -> None:
@@ -376,6 +382,7 @@ class Store:
         return n
 
     def _write_rows(self, batch: Sequence[tuple[Any, ...]], on_batch: Callable[[BatchMeta], None] | None) -> int:
+        docs: dict[str, tuple[int, tuple[str, ...], tuple[str, ...], int | None]] = {}
         with self._transaction() as db:
             seq = int(db.execute("SELECT value FROM meta WHERE key='seq'").fetchone()[0]) + 1
             db.execute("UPDATE meta SET value = ? WHERE key = 'seq'", (str(seq),))
@@ -398,8 +405,13 @@ class Store:
                 rows,
             )
             db.executemany("INSERT OR IGNORE INTO doi_prefixes VALUES (?)", [(p,) for p in prefixes])
+            rids = self._rids_of_keys(db, [row[0] for row in batch])
+            for key, _, _, _, _, year, _, _, _, titles, surnames, _, _ in batch:
+                docs[key] = (rids[key], tuple(titles), tuple(surnames), year)
             if on_batch is not None:
                 on_batch(_BatchMeta(db))
+        self._pending.extend(docs.values())  # committed: the index may take them as they are
+        self._pending_seqs.append(seq)
         self._known_prefixes = None
         self._venue_names.clear()
         self._coverage.clear()
@@ -464,12 +476,26 @@ class Store:
         except (ValueError, TypeError, KeyError):
             return None
 
+    def _rids_of_keys(self, db: sqlite3.Connection, keys: Sequence[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for start in range(0, len(keys), 500):
+            chunk = keys[start : start + 500]
+            out.update(db.execute(f"SELECT key, rid FROM records WHERE key IN ({','.join('?' * len(chunk))})", chunk))
+        return out
+
     def sync_index(self) -> int:
-        """Index every record changed since the index was last brought up to date."""
+        """Index every record changed since the index was last brought up to date: from the documents of
+        this store's own batches when they are all the batches since, else from the rows themselves."""
         indexed = int(self._meta("indexed_seq") or 0)
         current = int(self._meta("seq") or 0)
+        pending, seqs = self._pending, self._pending_seqs
+        self._pending, self._pending_seqs = [], []
         if indexed >= current:
             return 0
+        if seqs == list(range(indexed + 1, current + 1)):
+            n = self.index.write_fields(pending)
+            self.db.execute("UPDATE meta SET value = ? WHERE key = 'indexed_seq'", (str(current),))
+            return n
         if indexed == 0:  # everything: a full scan
             cursor = self.db.execute("SELECT rid, data, year FROM records ORDER BY rid")
         else:  # `seq > 1` lets SQLite use the partial index (bulk-built rows, seq 1, stay out of it)

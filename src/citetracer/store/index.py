@@ -109,6 +109,27 @@ class TitleIndex(Retrieval):
         self.reload()
         return n
 
+    def write_fields(
+        self, docs: Iterable[tuple[int, Sequence[str], Sequence[str], int | None]], heap_bytes: int = 128_000_000
+    ) -> int:
+        """Replace the documents of these (rid, tokenized titles, surname keys, year); one atomic commit.
+        A rid given twice keeps its last document."""
+        writer = self.index.writer(heap_size=heap_bytes, num_threads=1)
+        n = 0
+        try:
+            for rid, titles, surnames, year in docs:
+                writer.delete_documents_by_term("rid", rid)
+                add_fields(writer, rid, titles, surnames, year)
+                n += 1
+            writer.commit()
+        except BaseException:
+            writer.rollback()
+            raise
+        finally:
+            writer.wait_merging_threads()
+        self.reload()
+        return n
+
     def delete(self, rids: Iterable[int]) -> None:
         writer = self.index.writer(heap_size=32_000_000, num_threads=1)
         for rid in rids:
