@@ -75,32 +75,39 @@ TARGET_HELD_REAL = 0.95
 def gold_arxiv_snapshot(out: Path) -> int:
     """An arXiv metadata snapshot (Kaggle's JSON lines) of the works the ml papers' gold lists cite by arXiv id.
 
-    Approximate: arXiv's own metadata is not here, so each record is the gold entry's (its
-    title as cited, its authors from the .bib entry when it has one, else the gold surnames;
-    v1 dated the first of the id's month; the cited venue, when not arXiv, as journal-ref).
-    Real arXiv records differ from the cited fields now and then; these never do.
+    Approximate: arXiv's own metadata is not here, so each record is made from the gold entries
+    citing the id (its title as the first of them cites it; the longest author list among them,
+    from the .bib entry when there is one, else the gold surnames, ending in "others" when that
+    citation cut it; v1 dated the first of the id's month; the cited venue, when not arXiv, as
+    journal-ref). Real arXiv records differ from the cited fields now and then; these rarely do,
+    and a list cut by a citation stays marked cut.
     """
     works: dict[str, dict[str, Any]] = {}
     for gold_file in sorted((SHARED / "pdfs" / "ml").glob("*.gold.json")):
         for g in json.loads(gold_file.read_text())["references"]:
             arxiv = g.get("arxiv")
-            if not arxiv or arxiv in works or not g.get("title"):
+            if not arxiv or not g.get("title"):
                 continue
             people: list[list[str]] = []
             raw = (g.get("raw") or "").strip()
+            cut = "et al" in raw.lower() or " others" in raw.lower()
             if raw.startswith("@"):
                 parsed = read_text(raw, ".bib").references
                 if parsed:
                     people = [[p.family, p.given or "", ""] for p in parsed[0].authors]
+                    cut = parsed[0].et_al
             if not people:
                 people = [[family, "", ""] for family in g.get("authors") or []]
+            known = works.get(arxiv)
+            if known is not None and len(known["authors_parsed"]) >= len(people) + cut:
+                continue
             yy, mm = arxiv[:2], arxiv[2:4]
-            venue = g.get("venue") or ""
+            venue = (known or g).get("venue") or ""
             works[arxiv] = {
                 "id": arxiv,
-                "title": g["title"],
+                "title": (known or g)["title"],
                 "authors": ", ".join(f"{given} {family}".strip() for family, given, _ in people),
-                "authors_parsed": people,
+                "authors_parsed": people + ([["others", "", ""]] if cut else []),
                 "journal-ref": venue if venue and "arxiv" not in venue.lower() else None,
                 "doi": None,
                 "versions": [{"version": "v1", "created": f"Mon, 1 {_MONTHS[int(mm) - 1]} 20{yy} 00:00:00 GMT"}],

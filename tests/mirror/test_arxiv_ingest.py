@@ -185,3 +185,24 @@ def test_cli_mirror_arxiv(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert main(["mirror", "stats", "--store", str(store_path)]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats["per_source"]["arxiv"]["records"] == 5
+
+
+def test_a_list_that_says_it_goes_on_is_not_a_whole_one(tmp_path: Path) -> None:
+    """arXiv's own lists never end with "others", but a snapshot made from citations may: then the
+    record's author list is marked cut, so nobody reads it as every author of the work."""
+    snap = tmp_path / "cut.jsonl"
+    lines = [
+        {"id": "2412.19437", "title": "DeepSeek-V3 Technical Report",
+         "authors_parsed": [["DeepSeek-AI", "", ""], ["Liu", "Aixin", ""], ["others", "", ""]]},
+        {"id": "2305.18153", "title": "Do Large Language Models Know What They Don't Know?",
+         "authors": "Zhangyue Yin, Qiushi Sun and others"},
+        {"id": "1706.03762", "title": "Attention Is All You Need", "authors": "Ashish Vaswani, Noam Shazeer"},
+    ]  # fmt: skip
+    snap.write_text("".join(json.dumps(line) + "\n" for line in lines))
+    ingest_arxiv(tmp_path / "s.sqlite", snap, complete=False)
+    with open_store(tmp_path / "s.sqlite") as store:
+        recs = _by_id(store)
+    deepseek, yin = recs["2412.19437"], recs["2305.18153"]
+    assert [p.family for p in deepseek.authors] == ["DeepSeek-AI", "Liu"] and deepseek.authors_truncated
+    assert [p.family for p in yin.authors] == ["Yin", "Sun"] and yin.authors_truncated
+    assert not recs["1706.03762"].authors_truncated

@@ -107,23 +107,36 @@ def _person(family: str, given: str) -> tuple[dict[str, str], tuple[str, ...]] |
     return fields, surname_keys(family)
 
 
-def _people(obj: dict[str, Any]) -> list[tuple[dict[str, str], tuple[str, ...]]]:
+#: A last "author" that says the list goes on: arXiv's own lists never end so, but a snapshot made
+#: from citations (bench/realpapers.py) may, and its list must then not pass for a whole one.
+_ET_AL = frozenset(("others", "et al.", "et al", "and others"))
+
+
+def _people(obj: dict[str, Any]) -> tuple[list[tuple[dict[str, str], tuple[str, ...]]], bool]:
+    """The authors (Person fields, surname keys) and whether the list says it goes on ("others")."""
     out = []
+    truncated = False
     parsed = obj.get("authors_parsed")
     if isinstance(parsed, list) and parsed:
         for entry in parsed[:MAX_PEOPLE]:
             if isinstance(entry, list) and entry and all(isinstance(x, str) for x in entry):
+                if entry[0].strip().lower() in _ET_AL:
+                    truncated = True
+                    continue
                 person = _person(entry[0], entry[1] if len(entry) > 1 else "")
                 if person is not None:
                     out.append(person)
-        return out
+        return out, truncated
     names = obj.get("authors")
     if isinstance(names, str):
         for name in _clean(names).replace(" and ", ", ").split(",")[:MAX_PEOPLE]:
+            if name.strip().lower() in _ET_AL:
+                truncated = True
+                continue
             p = parse_person(name.strip()) if name.strip() else None
             if p is not None:
                 out.append((p.model_dump(exclude_none=True), surname_keys(p.family)))
-    return out
+    return out, truncated
 
 
 def parse_record(obj: dict[str, Any]) -> tuple[Row, str | None]:
@@ -143,10 +156,12 @@ def parse_record(obj: dict[str, Any]) -> tuple[Row, str | None]:
     updated = obj.get("update_date") if isinstance(obj.get("update_date"), str) else None
     newest = max([*dates, *([updated[:10]] if updated else [])], default=None)
     year = int(dates[0][:4]) if dates else None
-    people = _people(obj)
+    people, truncated = _people(obj)
     data: dict[str, Any] = {"title": title}
     if people:
         data["authors"] = [p[0] for p in people]
+    if truncated or len(obj.get("authors_parsed") or ()) > MAX_PEOPLE:
+        data["authors_truncated"] = True
     data["venue"] = VENUE
     journal = obj.get("journal-ref")
     if isinstance(journal, str) and journal.strip():
