@@ -92,13 +92,13 @@ def test_filters_work_and_nothing_is_fetched(checked_bib: tuple[Path, Report], t
         k: sum(1 for c in report.citations if c.verdict.class_ == k) for k in ("Real", "Potential", "Hallucinated")
     }
     shown = page.locator("#shown")
-    assert shown.text_content() == f"showing {total} of {total} citations in 1 of 1 papers"
+    assert shown.text_content() == f"showing {total} of {total} citations in 1 of 1 paper"
     assert page.locator(".cite:visible").count() == total
 
     page.locator("#filters input[data-kind='class'][value='Real']").uncheck()
     assert page.locator(".cite:visible").count() == total - by_class["Real"]
     assert page.locator(".cite[data-class='Real']:visible").count() == 0
-    assert shown.text_content() == f"showing {total - by_class['Real']} of {total} citations in 1 of 1 papers"
+    assert shown.text_content() == f"showing {total - by_class['Real']} of {total} citations in 1 of 1 paper"
 
     page.locator("#filters input[data-kind='code'][value='H1']").uncheck()
     h1 = sum(1 for c in report.citations if c.verdict.class_ != "Real" and set(c.verdict.codes) == {"H1"})
@@ -107,7 +107,7 @@ def test_filters_work_and_nothing_is_fetched(checked_bib: tuple[Path, Report], t
     for box in page.locator("#filters input[data-kind='class']").all():
         box.uncheck()
     assert page.locator(".paper:visible").count() == 0  # a paper with nothing to show is hidden
-    assert shown.text_content() == f"showing 0 of {total} citations in 0 of 1 papers"
+    assert shown.text_content() == f"showing 0 of {total} citations in 0 of 1 paper"
     for box in page.locator("#filters input").all():
         box.check()
     assert page.locator(".cite:visible").count() == total

@@ -95,7 +95,7 @@ def test_pasted_text_and_progress_events(client: TestClient) -> None:
     live = client.post("/api/jobs", data={"text": plain}).json()["id"]
     events = client.get(f"/api/jobs/{live}/events").text
     progress = [json.loads(line[6:]) for line in events.splitlines() if line.startswith('data: {"done"')]
-    assert progress[-1] == {"done": 1, "total": 1, "status": "done"}
+    assert progress[-1] == {"done": 1, "total": 1, "status": "done", "text": "1 of 1 citation"}
     assert "event: end" in events
 
 

@@ -144,7 +144,7 @@ def test_upload_progress_filter_evidence_and_corrected_bibtex(
     visible = page.locator(".cite:visible")
     assert visible.count() == 6
     assert {visible.nth(i).get_attribute("data-class") for i in range(6)} == {"Hallucinated"}
-    assert page.locator("#shown").text_content() == "showing 6 of 16 citations in 1 of 1 papers"
+    assert page.locator("#shown").text_content() == "showing 6 of 16 citations in 1 of 1 paper"
     page.screenshot(path=str(tmp_path / "result.png"), full_page=True)
 
     # one citation's evidence: the offending field is marked, the record's link opens

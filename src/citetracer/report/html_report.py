@@ -38,6 +38,8 @@ from citetracer.report.views import (
     is_shown,
     lead_reason,
     leading_codes,
+    noun,
+    plural,
     record_label,
     top_codes,
 )
@@ -126,7 +128,8 @@ SCRIPT = """
       var any=s.querySelector('.cite:not(.hidden)')!==null||s.dataset.unread==='1';
       s.classList.toggle('hidden',!any);if(any){p++;}
     });
-    shown.textContent='showing '+n+' of '+cites.length+' citations in '+p+' of '+papers.length+' papers';
+    function count(k,w){return k+' '+w+(k===1?'':'s');}
+    shown.textContent='showing '+n+' of '+count(cites.length,'citation')+' in '+p+' of '+count(papers.length,'paper');
   }
   boxes.forEach(function(b){b.addEventListener('change',apply);});
   document.documentElement.dataset.ready='1';
@@ -454,17 +457,17 @@ class HtmlReport:
         warned = sum(1 for c in checked if c.warnings)
         unread = len(rows) - len(checked)
         totals = [
-            ("", len(rows), "papers"),
-            ("", refs, "references"),
+            ("", len(rows), noun(len(rows), "paper")),
+            ("", refs, noun(refs, "reference")),
             ("R", r, "Real"),
             ("P", p, "Potential"),
             ("H", h, "Hallucinated"),
-            ("H", h1, "papers with ≥ 1 Hallucinated"),
-            ("H", h3, "papers with ≥ 3 Hallucinated"),
-            ("P", warned, "papers with extraction warnings"),
+            ("H", h1, noun(h1, "paper") + " with ≥ 1 Hallucinated"),
+            ("H", h3, noun(h3, "paper") + " with ≥ 3 Hallucinated"),
+            ("P", warned, noun(warned, "paper") + " with extraction warnings"),
         ]
         if unread:
-            totals.append(("P", unread, "papers not checked"))
+            totals.append(("P", unread, noun(unread, "paper") + " not checked"))
         items = "".join(f'<li class="{k}"><b>{n}</b>{esc(label)}</li>' for k, n, label in totals)
         w = self.out.write
         w(f'<section id="summary" class="card"><h2>Summary</h2><ul class="totals">{items}</ul>\n')
@@ -499,15 +502,17 @@ class HtmlReport:
         p1 = self._codes.get("P1", 0)
         if refs and p1 >= refs / 2:
             w(
-                f'<p class="legend"><b>{p1} of {refs} citations are P1</b> (not found, where the sources searched '
-                "do not cover the venue, or a source failed): they are unconfirmed, not suspect. A larger store "
+                f'<p class="legend"><b>{p1} of {plural(refs, "citation")} {"is" if p1 == 1 else "are"} P1</b> '
+                "(not found, where the sources searched "
+                "do not cover the venue, or a source failed): unconfirmed, not suspect. A larger store "
                 "(<code>citetracer mirror dblp</code> of the full dump) or online sources settle most of them.</p>\n"
             )
         if len(shown) < len(rows):
             what = "Hallucinated" if self.show == "hallucinated" else "flagged (H, P2, P3)"
+            hidden = len(rows) - len(shown)
             w(
-                f'<p class="legend">{len(rows) - len(shown)} papers with nothing {what} are not listed '
-                f"(--show {esc(self.show)}).</p>\n"
+                f'<p class="legend">{plural(hidden, "paper")} with nothing {what} {"is" if hidden == 1 else "are"} '
+                f"not listed (--show {esc(self.show)}).</p>\n"
             )
         w("</section>\n")
 
@@ -566,6 +571,7 @@ def _codes_line(codes: Counter[str]) -> str:
 
 def _counts_html(c: PaperCounts) -> str:
     return (
-        f'{c.references} references: <b class="R">{c.real} Real</b>, <b class="P">{c.potential} Potential</b>, '
-        f'<b class="H">{c.hallucinated} Hallucinated</b>' + (f" · {c.warnings} warnings" if c.warnings else "")
+        f'{plural(c.references, "reference")}: <b class="R">{c.real} Real</b>, '
+        f'<b class="P">{c.potential} Potential</b>, <b class="H">{c.hallucinated} Hallucinated</b>'
+        + (f" · {plural(c.warnings, 'warning')}" if c.warnings else "")
     )

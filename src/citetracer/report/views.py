@@ -44,6 +44,17 @@ LEGEND = (
 )
 
 
+def noun(n: int, word: str, many: str | None = None) -> str:
+    """The word in the number `n` takes: 'warning' for 1, 'warnings' for 0 or 2 (`many`: an irregular plural)."""
+    return word if n == 1 else many or word + "s"
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """`n` and the word in the number it takes: '1 warning', '2 warnings', '0 warnings'.
+    Every count a report or a page prints goes through it ('1 warnings' once read on the web page)."""
+    return f"{n} {noun(n, word, many)}"
+
+
 def is_flagged(c: CitationResult) -> bool:
     """A citation someone should act on: Hallucinated, or Potential with P2 or P3 (not P1)."""
     return c.verdict.class_ == "Hallucinated" or (

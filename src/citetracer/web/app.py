@@ -17,6 +17,7 @@ import time
 from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from importlib import resources
 from pathlib import Path
 from typing import IO, Annotated, Any
@@ -26,6 +27,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.types import Scope
 
 from citetracer.config import Settings
 from citetracer.extract import parse_page_range
@@ -44,11 +46,12 @@ from citetracer.web.security import (
     RateLimiter,
     SecurityHeaders,
     csrf_ok,
+    json_refusal,
     new_csrf_token,
 )
 from citetracer.web.slowclients import BodyTimeout, quiet_accept_errors
 from citetracer.web.uploads import Limits, UploadError, accepted, safe_name, save_text, save_upload, screen
-from citetracer.web.workers import Workers, context_line
+from citetracer.web.workers import Workers
 
 log = logging.getLogger("citetracer.web")
 #: Seconds a /healthz answer about the store is reused.
@@ -83,22 +86,44 @@ class WebOptions:
     max_jobs_bytes: int = 10 * 1024**3
 
 
+def _for_tools(path: str) -> bool:
+    """Whether a path is the API's (errors in JSON) rather than a page's (errors as a page)."""
+    return path.startswith("/api/") or path in ("/healthz", "/openapi.json")
+
+
 def _error(request: Request, status: int, message: str, headers: Mapping[str, str] | None = None) -> Response:
-    """An error as the caller reads it: JSON for the API and /healthz, a page for a browser."""
-    if request.url.path.startswith("/api/") or request.url.path == "/healthz":
+    """An error as the caller reads it: JSON for the API and /healthz, a page in the site's layout elsewhere."""
+    if _for_tools(request.url.path):
         return JSONResponse({"error": message}, status_code=status, headers=headers)
     return HTMLResponse(pages.error_page(status, message), status_code=status, headers=headers)
 
 
-MESSAGES = {404: "not found", 405: "method not allowed", 409: "not ready", 413: "too large", 429: "too many requests",
-            507: "no room"}
+def refusal(scope: Scope, status: int, message: str) -> tuple[bytes, bytes]:
+    """A request refused by a middleware (too large, too many, cross-site, too slow), worded as `_error` words it."""
+    if _for_tools(str(scope.get("path", ""))):
+        return json_refusal(scope, status, message)
+    return b"text/html; charset=utf-8", pages.error_page(status, message).encode()
+
+
+#: A job's `online` field, as the API describes it.
+ONLINE_FIELD = (
+    "true: also ask online sources; false: the local store only. Default: the server's own mode; "
+    "a server started offline checks every job offline"
+)
+#: The warning of a job that asked to go online on a server started offline.
+OFFLINE_SERVER = "online checks are off on this server (it was started offline): checked against the local store only"
+
+MESSAGES = {404: "there is nothing at this address", 405: "method not allowed", 409: "not ready", 413: "too large",
+            429: "too many requests", 507: "no room"}
+#: What a submission with nothing in it is told, by the API and by the form.
+NOTHING_API = "nothing to check: send a file (field 'file') or references (field 'text')"
+NOTHING_FORM = "nothing to check: choose a file or paste references"
 
 
 def create_app(settings: Settings, options: WebOptions) -> FastAPI:
     """The app for these check settings and server options (the workers start with it)."""
     jobs = JobStore(options.jobs_dir, options.keep_hours)
     workers = Workers(settings, jobs, options.workers, options.queue_size, options.limits)
-    context = context_line(settings)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -127,7 +152,9 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
 
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
-        message = exc.detail if isinstance(exc.detail, str) else MESSAGES.get(exc.status_code, "error")
+        message = exc.detail if isinstance(exc.detail, str) else ""
+        if not message or message == HTTPStatus(exc.status_code).phrase:  # Starlette's own ('Not Found')
+            message = MESSAGES.get(exc.status_code, "error")
         return _error(request, exc.status_code, message, exc.headers)
 
     @app.exception_handler(RequestValidationError)
@@ -140,7 +167,13 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         log.exception("error serving %s %s", request.method, request.url.path)
         return _error(request, 500, "internal error (logged on the server)")
 
-    def submit(uploads: list[UploadFile], text: str | None, ref_pages: str | None = None) -> Job:
+    def submit(
+        uploads: list[UploadFile],
+        text: str | None,
+        ref_pages: str | None = None,
+        online: bool | None = None,
+        form: bool = False,
+    ) -> Job:
         pages = None
         if ref_pages and ref_pages.strip():
             try:
@@ -151,7 +184,7 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         if len(files) > options.limits.max_files:
             raise HTTPException(413, f"more than {options.limits.max_files} files; send fewer at once")
         if not files and not (text and text.strip()):
-            raise HTTPException(400, "nothing to check: send a file (field 'file') or references (field 'text')")
+            raise HTTPException(400, NOTHING_FORM if form else NOTHING_API)
         if jobs.usage() >= options.max_jobs_bytes and (jobs.sweep() == 0 or jobs.usage(0) >= options.max_jobs_bytes):
             log.warning("the jobs folder holds its quota (%d bytes): submissions refused", options.max_jobs_bytes)
             raise HTTPException(507, "the server has no room for more jobs now; try again later")
@@ -159,7 +192,8 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         for name in names:
             if not accepted(name):
                 raise HTTPException(415, f"{name}: not a kind of file citetracer reads (PDF, .bib, .bbl, .tex, zip)")
-        job = jobs.create(names or ["pasted text"])
+        wanted = not settings.offline if online is None else online
+        job = jobs.create(names or ["pasted text"], online=wanted and not settings.offline)
         try:
             budget = [options.limits.max_bytes]
             saved = [save_upload(u.file, job.input_dir, n, budget) for u, n in zip(files, names, strict=True)]
@@ -172,6 +206,8 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         except BaseException:  # an unexpected failure leaves no half-made job "queued" forever
             jobs.discard(job)
             raise
+        if wanted and settings.offline:
+            problems.insert(0, OFFLINE_SERVER)
         job.update(warnings=problems)
         job.save()
         if not workers.submit(job, kept, pages):
@@ -192,10 +228,11 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         file: Annotated[list[UploadFile] | None, File(description="PDF, .bib, .bbl, .tex, .txt or zip")] = None,
         text: Annotated[str | None, Form(description="references: BibTeX, .bbl or one per line")] = None,
         ref_pages: Annotated[str | None, Form(description="a PDF's bibliography pages, e.g. 12-14")] = None,
+        online: Annotated[bool | None, Form(description=ONLINE_FIELD)] = None,
     ) -> dict[str, Any]:
         """Queue a check; answers the job's id at once (poll `GET /api/jobs/{id}`)."""
-        job = await asyncio.to_thread(submit, file or [], text, ref_pages)
-        return {"id": job.id, "status": job.status, "url": f"/api/jobs/{job.id}"}
+        job = await asyncio.to_thread(submit, file or [], text, ref_pages, online)
+        return {"id": job.id, "status": job.status, "online": job.online, "url": f"/api/jobs/{job.id}"}
 
     @app.get("/api/jobs/{job_id}", tags=["api"], summary="A job's status, progress and report")
     async def api_job(job_id: str) -> Response:
@@ -257,7 +294,8 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         if not 20 <= len(token) <= 200:
             token = new_csrf_token()
         limits = options.limits
-        page = pages.index_page(token, context, limits.max_bytes // (1024 * 1024), limits.max_files)
+        note = "the store is taken as complete (closed world)" if settings.closed_world else ""
+        page = pages.index_page(token, limits.max_bytes // (1024 * 1024), limits.max_files, settings.offline, note)
         response = HTMLResponse(page, headers={"Cache-Control": "no-store"})
         response.set_cookie(
             CSRF_COOKIE, token, httponly=True, samesite="strict", secure=request.url.scheme == "https", path="/"
@@ -271,11 +309,19 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         text: Annotated[str | None, Form()] = None,
         csrf_token: Annotated[str | None, Form(alias=CSRF_FIELD)] = None,
         ref_pages: Annotated[str | None, Form()] = None,
+        online: Annotated[bool | None, Form()] = None,
     ) -> Response:
         if not csrf_ok(request.cookies.get(CSRF_COOKIE), csrf_token):
             raise HTTPException(403, "the form has expired or did not come from this site: reload it and try again")
-        job = await asyncio.to_thread(submit, file or [], text, ref_pages)
+        job = await asyncio.to_thread(submit, file or [], text, ref_pages, online, True)
         return RedirectResponse(f"/jobs/{job.id}", status_code=303)
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        # an SVG under the name browsers ask for unprompted (the result page, the HTML report, links none)
+        return FileResponse(
+            str(static / "favicon.svg"), media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"}
+        )
 
     @app.get("/jobs/{job_id}", include_in_schema=False)
     async def job_page(job_id: str) -> Response:
@@ -318,13 +364,14 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         disposition = f'attachment; filename="citetracer-report.{ext}"'
         return FileResponse(path, media_type=media, headers={"Content-Disposition": disposition})
 
-    app.add_middleware(BodyTimeout, seconds=options.body_timeout)
-    app.add_middleware(CrossSiteRefusal)
-    app.add_middleware(BodyLimit, max_bytes=options.limits.max_bytes + FRAMING_BYTES)
+    app.add_middleware(BodyTimeout, seconds=options.body_timeout, refusal=refusal)
+    app.add_middleware(CrossSiteRefusal, refusal=refusal)
+    app.add_middleware(BodyLimit, max_bytes=options.limits.max_bytes + FRAMING_BYTES, refusal=refusal)
     app.add_middleware(
         RateLimit,
         submit=RateLimiter(options.submits_per_minute, options.submit_burst),
         read=RateLimiter(options.reads_per_minute, options.read_burst),
+        refusal=refusal,
     )
     app.add_middleware(SecurityHeaders)
     return app
@@ -367,20 +414,22 @@ async def _events(job: Job, first: int, pause: float) -> AsyncIterator[str]:
     so that a fast job's citations go out in batches (2,000 streams polling every 0.25 s cost
     18.6 CPU-s in 35 s; idle ones now cost nothing)."""
     sent = max(0, first)
-    last: tuple[str, int, int] | None = None
+    last: tuple[str, int, int, str] | None = None
     woken = job.watch()
     try:
         while True:
             woken.clear()
             with job.lock:  # the object its worker updates (or, for a job read back from disk, a finished one)
-                status, done, total = job.status, job.done, job.total
+                status, done, total, stage = job.status, job.done, job.total, job.stage
                 news = job.events[sent:]
             for i, event in enumerate(news, sent):
                 yield f"id: {i}\nevent: citation\ndata: {json.dumps({'n': i, **event}, ensure_ascii=False)}\n\n"
             sent += len(news)
-            if (status, done, total) != last:
-                last = (status, done, total)
-                yield f"event: progress\ndata: {json.dumps({'done': done, 'total': total, 'status': status})}\n\n"
+            if (status, done, total, stage) != last:
+                last = (status, done, total, stage)
+                text = pages.progress_text(status, done, total, stage)
+                progress = {"done": done, "total": total, "status": status, "text": text}
+                yield f"event: progress\ndata: {json.dumps(progress, ensure_ascii=False)}\n\n"
             if status in ("done", "failed"):
                 yield f"event: end\ndata: {json.dumps({'status': status})}\n\n"
                 return

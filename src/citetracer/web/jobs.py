@@ -58,6 +58,11 @@ class Job:
     total: int = 0
     error: str | None = None
     finished: float | None = None
+    #: Whether the job may ask online sources (the form's and the API's `online`, never more than the
+    #: server allows); None for a job saved before jobs had a mode.
+    online: bool | None = None
+    #: What the job is doing before its citations are counted ("reading paper.pdf"), for the live page.
+    stage: str = ""
     #: Problems that did not stop the job (an unreadable paper among several, a skipped archive member).
     warnings: list[str] = field(default_factory=list)
     #: What the live page shows of each judged citation, in order: {"paper", "id", "class", "code", "title"}.
@@ -98,6 +103,10 @@ class Job:
                 "inputs": list(self.names),
                 "created": _iso(self.created),
             }
+            if self.online is not None:
+                out["online"] = self.online
+            if self.stage and self.status in ("queued", "running"):
+                out["stage"] = self.stage
             if self.finished is not None:
                 out["finished"] = _iso(self.finished)
             if self.error:
@@ -159,12 +168,12 @@ class JobStore:
             self._usage = (now, _folder_bytes(self.root))
         return self._usage[1]
 
-    def create(self, names: list[str]) -> Job:
-        """A new job with its empty folders (the caller fills `input/`)."""
+    def create(self, names: list[str], online: bool | None = None) -> Job:
+        """A new job with its empty folders (the caller fills `input/`); `online`: its mode."""
         job_id = new_id()
         folder = self.root / job_id
         (folder / "input").mkdir(parents=True)
-        job = Job(job_id, folder, names)
+        job = Job(job_id, folder, names, online=online)
         job.save()
         self._usage = None
         with self._lock:
@@ -203,6 +212,8 @@ class JobStore:
         job.done, job.total = doc["progress"]["done"], doc["progress"]["total"]
         job.error, job.finished = doc.get("error"), doc.get("finished_ts")
         job.warnings = list(doc.get("warnings", []))
+        online = doc.get("online")
+        job.online = online if isinstance(online, bool) else None
         return job
 
     def _interrupted(self) -> None:

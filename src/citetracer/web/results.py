@@ -65,7 +65,15 @@ class JobReports:
     a 20,000-citation job holds the citations in flight, not all of them. Markdown and the corrected
     BibTeX read a paper's citations together; they keep a slim copy of each (`slim`) until it ends."""
 
-    def __init__(self, folder: Path, job_url: str, context: str, papers: list[Input], has_bib: bool) -> None:
+    def __init__(
+        self,
+        folder: Path,
+        job_url: str,
+        context: str,
+        papers: list[Input],
+        has_bib: bool,
+        notes: list[str] | None = None,
+    ) -> None:
         self.folder = folder
         self.job_url = job_url
         self._files: list[tuple[Path, IO[str]]] = []
@@ -80,7 +88,7 @@ class JobReports:
             (f"download {ext.upper()}", f"{job_url}/report.{ext}") for ext in DOWNLOADS if ext != "bib" or has_bib
         ]
         title = f"citetracer: {papers[0].display}" if len(papers) == 1 else f"citetracer: {len(papers)} inputs"
-        self.html = HtmlReport(self._open(PAGE), title=title, context=context, actions=actions)
+        self.html = HtmlReport(self._open(PAGE), title=title, context=context, actions=actions, notes=list(notes or []))
         self.html.begin()
         self.fixer = BibFixer()
         self.pdfs: list[str] = []

@@ -19,11 +19,13 @@
 from __future__ import annotations
 
 import hmac
+import json
 import math
 import secrets
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -45,6 +47,26 @@ HEADERS = [
     (b"cross-origin-resource-policy", b"same-origin"),
     (b"permissions-policy", b"camera=(), microphone=(), geolocation=()"),
 ]
+
+
+#: How a refusal reads for its request: (scope, status, message) -> (content type, body). JSON by default;
+#: the app answers a page to whoever asked for one (web/app.py's `refusal`).
+Refusal = Callable[[Scope, int, str], tuple[bytes, bytes]]
+
+
+def json_refusal(scope: Scope, status: int, message: str) -> tuple[bytes, bytes]:
+    """A refusal as the API gives it: {"error": message}."""
+    return b"application/json", json.dumps({"error": message}).encode()
+
+
+async def send_refusal(
+    send: Send, refusal: Refusal, scope: Scope, status: int, message: str, headers: list[tuple[bytes, bytes]]
+) -> None:
+    """Answer a request refused before the app saw it (too large, too many, cross-site, too slow)."""
+    content_type, body = refusal(scope, status, message)
+    start = [(b"content-type", content_type), (b"content-length", str(len(body)).encode()), *headers]
+    await send({"type": "http.response.start", "status": status, "headers": start})
+    await send({"type": "http.response.body", "body": body})
 
 
 class SecurityHeaders:
@@ -78,9 +100,10 @@ class _TooLarge(Exception):
 class BodyLimit:
     """ASGI middleware: 413 for a request body over `max_bytes`, announced or not."""
 
-    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, max_bytes: int, refusal: Refusal = json_refusal) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.refusal = refusal
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -88,7 +111,7 @@ class BodyLimit:
             return
         length = dict(scope.get("headers", [])).get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
-            await _too_large(send)
+            await self._too_large(scope, send)
             return
         seen = 0
         started = exceeded = False
@@ -109,7 +132,7 @@ class BodyLimit:
             if exceeded:
                 if message["type"] == "http.response.start" and not started:
                     started = True
-                    await _too_large(send)
+                    await self._too_large(scope, send)
                 return
             if message["type"] == "http.response.start":
                 started = True
@@ -119,24 +142,11 @@ class BodyLimit:
             await self.app(scope, counted, tracked)
         except _TooLarge:
             if not started:
-                await _too_large(send)
+                await self._too_large(scope, send)
 
-
-async def _too_large(send: Send) -> None:
-    body = b'{"error": "the upload is larger than this server accepts"}'
-    await send(
-        {
-            "type": "http.response.start",
-            "status": 413,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                *HEADERS,
-                (b"connection", b"close"),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    async def _too_large(self, scope: Scope, send: Send) -> None:
+        message = "the upload is larger than this server accepts"
+        await send_refusal(send, self.refusal, scope, 413, message, [*HEADERS, (b"connection", b"close")])
 
 
 @dataclass
@@ -198,10 +208,13 @@ class RateLimit:
     the connection's address (behind a reverse proxy, run uvicorn with --forwarded-allow-ips so
     that it is the real client's)."""
 
-    def __init__(self, app: ASGIApp, submit: RateLimiter, read: RateLimiter) -> None:
+    def __init__(
+        self, app: ASGIApp, submit: RateLimiter, read: RateLimiter, refusal: Refusal = json_refusal
+    ) -> None:
         self.app = app
         self.submit = submit
         self.read = read
+        self.refusal = refusal
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("path") == "/healthz":
@@ -213,43 +226,23 @@ class RateLimit:
         if wait <= 0:
             await self.app(scope, receive, send)
             return
-        body = b'{"error": "too many requests from this address; try again later"}'
         retry = str(max(1, math.ceil(min(wait, 3600)))).encode()
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 429,
-                "headers": [
-                    (b"content-type", b"application/json"),
-                    (b"content-length", str(len(body)).encode()),
-                    (b"retry-after", retry),
-                    *HEADERS,
-                ],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        message = "too many requests from this address; try again later"
+        await send_refusal(send, self.refusal, scope, 429, message, [(b"retry-after", retry), *HEADERS])
 
 
 class CrossSiteRefusal:
     """ASGI middleware: 403 for a POST a browser sends on behalf of another site's page."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, refusal: Refusal = json_refusal) -> None:
         self.app = app
+        self.refusal = refusal
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope.get("method") != "POST" or not cross_site(scope):
             await self.app(scope, receive, send)
             return
-        body = b'{"error": "a page of another site cannot submit here"}'
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 403,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                            *HEADERS],
-            }
-        )
-        await send({"type": "http.response.body", "body": body})
+        await send_refusal(send, self.refusal, scope, 403, "a page of another site cannot submit here", HEADERS)
 
 
 def cross_site(scope: Scope) -> bool:

@@ -30,6 +30,8 @@ import h11
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
+from citetracer.web.security import Refusal, json_refusal, send_refusal
+
 log = logging.getLogger("citetracer.web")
 
 
@@ -88,9 +90,10 @@ class BodyTimeout:
     Only the body is timed: once its last part is in, `receive()` is the app's wait for a
     disconnect (event streams, downloads) and is passed through untouched."""
 
-    def __init__(self, app: ASGIApp, seconds: float) -> None:
+    def __init__(self, app: ASGIApp, seconds: float, refusal: Refusal = json_refusal) -> None:
         self.app = app
         self.seconds = seconds
+        self.refusal = refusal
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -117,7 +120,7 @@ class BodyTimeout:
             if stalled:
                 if message["type"] == "http.response.start" and not started:
                     started = True
-                    await _refuse(send)
+                    await self._refuse(scope, send)
                 return
             started = started or message["type"] == "http.response.start"
             await send(message)
@@ -126,17 +129,13 @@ class BodyTimeout:
             await self.app(scope, timed, tracked)
         except _SlowBody:
             if not started:
-                await _refuse(send)
+                await self._refuse(scope, send)
         if stalled:
             SLOW_BODIES.count()
 
-
-async def _refuse(send: Send) -> None:
-    body = b'{"error": "the request body stopped arriving"}'
-    headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
-    headers.append((b"content-length", str(len(body)).encode()))
-    await send({"type": "http.response.start", "status": 408, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    async def _refuse(self, scope: Scope, send: Send) -> None:
+        message = "the request body stopped arriving"
+        await send_refusal(send, self.refusal, scope, 408, message, [(b"connection", b"close")])
 
 
 class _Tally:

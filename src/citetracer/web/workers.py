@@ -29,7 +29,7 @@ from citetracer.records import CitationResult
 from citetracer.scan.inputs import STAGING
 from citetracer.web.jobs import Job, JobStore
 from citetracer.web.results import JobReports, has_bibtex
-from citetracer.web.uploads import Input, Limits, UploadError, scrub
+from citetracer.web.uploads import ARCHIVES, Input, Limits, UploadError, scrub
 from citetracer.web.uploads import papers as unpacked_papers
 
 log = logging.getLogger("citetracer.web")
@@ -48,10 +48,23 @@ class Task:
     ref_pages: tuple[int, int] | None = None
 
 
-def context_line(settings: Settings) -> str:
-    """How the checks were made, for the report's header (no server path in it)."""
-    mode = "offline (local store only)" if settings.offline else "online sources allowed"
-    return mode + (" · closed world" if settings.closed_world else "")
+def context_line(settings: Settings, offline: bool | None = None) -> str:
+    """How the checks were made (`offline`: a job's own mode, else the server's), for the report's header
+    (no server path in it)."""
+    return mode_line(settings.offline if offline is None else offline) + (
+        " · closed world" if settings.closed_world else ""
+    )
+
+
+def mode_line(offline: bool) -> str:
+    """A job's mode in words, as its pages and its report say it."""
+    return "offline (local store only)" if offline else "online sources allowed"
+
+
+def job_offline(settings: Settings, job: Job) -> bool:
+    """Whether a job runs offline: when the server does, or when the job asked so (never online on an
+    offline server, whatever the job asked)."""
+    return settings.offline or job.online is False
 
 
 class Workers:
@@ -128,7 +141,7 @@ class Workers:
 
     def _run(self) -> None:
         try:
-            checker = Checker(self.settings)
+            checkers = {self.settings.offline: Checker(self.settings)}
         except Exception as exc:  # the thread's start: its reason goes to start(), which raises
             with self._ready:
                 self._started.append(f"cannot open the checker: {exc}")
@@ -143,14 +156,19 @@ class Workers:
                     self._not_started(task.job)
                     continue
                 try:
-                    run_job(checker, task.job, task.uploads, context_line(self.settings), self.limits, task.ref_pages)
+                    offline = job_offline(self.settings, task.job)
+                    if offline not in checkers:  # an offline job on an online server: its own checker, opened once
+                        checkers[offline] = Checker(self.settings.model_copy(update={"offline": True}))
+                    context = context_line(self.settings, offline)
+                    run_job(checkers[offline], task.job, task.uploads, context, self.limits, task.ref_pages)
                 except Exception:  # one job's failure must not end the worker (logged, never shown)
                     log.exception("job %s failed", task.job.id)
                     _ended(task.job, status="failed", error="internal error while checking")
                 finally:
                     self.jobs.finished(task.job)
         finally:
-            checker.close()
+            for checker in checkers.values():
+                checker.close()
 
 
 def run_job(
@@ -163,7 +181,8 @@ def run_job(
 ) -> None:
     """Unpack the uploads, read every paper (`ref_pages` for each PDF, archived or not), check its references
     (each citation counted and shown as judged), write the reports."""
-    job.update(status="running")
+    archived = any(p.name.lower().endswith(ARCHIVES) for p in uploads)
+    job.update(status="running", stage="unpacking the upload" if archived else "")
     job.save()
     folder = job.folder
     try:
@@ -177,17 +196,21 @@ def run_job(
     read = []
     unread: list[tuple[str, str]] = []
     for paper in inputs:
+        job.update(stage=f"reading {'the PDF' if paper.path.suffix.lower() == '.pdf' else 'the references'} "
+                   f"of {paper.display}")
         try:
             read.append((paper, read_references(paper.path, paper.ref_pages)))
         except InputError as exc:  # named as the user named it ('fill.zip:p0000.bib'), not by its staged path
             unread.append((paper.display, scrub(str(exc).replace(str(paper.path), paper.display), folder)))
-    job.update(total=sum(len(r.references) for _, r in read), warnings=job.warnings + [why for _, why in unread])
+    notes = list(job.warnings)  # the job's own (its mode, its uploads'), shown on the result page
+    total = sum(len(r.references) for _, r in read)
+    job.update(stage="checking", total=total, warnings=job.warnings + [why for _, why in unread])
     if not read:
         error = "; ".join(why for _, why in unread) or "nothing to check"
         _ended(job, status="failed", error=error)
         return
     papers = [paper for paper, _ in read]
-    reports = JobReports(folder, f"/jobs/{job.id}", context, papers, has_bibtex(papers))
+    reports = JobReports(folder, f"/jobs/{job.id}", context, papers, has_bibtex(papers), notes)
     try:
         for paper, result in read:
             reports.begin(paper, [scrub(w, folder) for w in result.warnings])

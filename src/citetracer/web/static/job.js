@@ -23,7 +23,7 @@
     var d = JSON.parse(e.data);
     bar.max = Math.max(d.total, 1);
     bar.value = d.done;
-    count.textContent = d.done + ' of ' + (d.total || '?') + ' citations';
+    count.textContent = d.text;  // the server's words: '3 of 16 citations', 'reading the PDF of paper.pdf'
     status.textContent = d.status;
     job.dataset.status = d.status;
   });
