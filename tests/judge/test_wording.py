@@ -45,3 +45,25 @@ def test_a_single_cited_author_lists_no_works_of_a_namesake(store: Store) -> Non
         author={He, Kaiming}, booktitle={CVPR}, year=2016}"""
     v = next(iter(run_check(store, bib).values())).verdict
     assert "works of the cited authors" not in v.rationale and "cited authors' works" not in v.rationale
+
+
+def test_a_book_year_nine_years_off_is_not_said_to_differ_by_one(tmp_path: Path) -> None:
+    """A real string ('Ian Jolliffe. Principal Component Analysis. Springer, 2 edition, 2002.') against the encyclopedia
+    entry of that title (2011): the rationale said 'the year differs by one' (and elsewhere 'year differ from the
+    record')."""
+    import json
+
+    from citetracer.mirror.jsonl import add_jsonl
+
+    records = tmp_path / "r.jsonl"
+    records.write_text(json.dumps({
+        "id": "jolliffe11", "title": "Principal Component Analysis", "authors": ["Ian T. Jolliffe"], "year": 2011,
+        "venue": "International Encyclopedia of Statistical Science", "type": "incollection",
+    }) + "\n")
+    with Store(tmp_path / "s.sqlite") as store:
+        add_jsonl(store, records, "dblp")
+        bib = "@book{j, title={Principal Component Analysis}, author={Jolliffe, Ian}, publisher={Springer}, year=2002}"
+        v = run_check(store, bib)["j"].verdict
+    assert v.class_ != "Hallucinated", v.rationale
+    assert "differs by one" not in v.rationale and "year differ " not in v.rationale, v.rationale
+    assert "(2011)" in v.rationale, v.rationale

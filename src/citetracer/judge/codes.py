@@ -550,8 +550,12 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
     versions = ctx.versions_of(work)
     if work.fields.get("year") and not any(v.status("year") == M for v in versions):
         deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
-        if deltas and (min(deltas) == 1 or is_book(ctx.reference)):
+        if deltas and min(deltas) == 1:
             parts.append((f"the year differs by one from the record ({work.candidate.year})", "year"))
+        elif deltas and is_book(ctx.reference):
+            parts.append(
+                (f"the year differs from the record's ({work.candidate.year}): a book's editions and printings carry years of their own", "year")
+            )
     doi = canonical_doi(ctx.reference.doi)
     own = _other_doi(versions)
     known_doi = doi is not None and any(canonical_doi(a.candidate.doi) == doi for a in ctx.assessments)
@@ -590,7 +594,12 @@ def p3_unsettled(ctx: JudgeContext) -> Finding:
     if work is None:
         return Finding("P1", "no record settles this citation either way")
     conflicts = work.mismatched()
-    why = f"; {', '.join(conflicts)} differ from the record" if conflicts else ""
+    if not conflicts:
+        why = ""
+    elif len(conflicts) == 1:
+        why = f"; the cited {conflicts[0]} differs from the record's"
+    else:
+        why = f"; the cited {', '.join(conflicts[:-1])} and {conflicts[-1]} differ from the record's"
     return Finding("P3", f"matches {_cite(work.candidate)}{why}", fields=conflicts, evidence=[work.candidate])
 
 
