@@ -554,7 +554,11 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
             parts.append((f"the year differs by one from the record ({work.candidate.year})", "year"))
         elif deltas and is_book(ctx.reference):
             parts.append(
-                (f"the year differs from the record's ({work.candidate.year}): a book's editions and printings carry years of their own", "year")
+                (
+                    f"the year differs from the record's ({work.candidate.year}): a book's editions and printings "
+                    "carry years of their own",
+                    "year",
+                )
             )
     doi = canonical_doi(ctx.reference.doi)
     own = _other_doi(versions)
