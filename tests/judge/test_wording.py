@@ -56,10 +56,19 @@ def test_a_book_year_nine_years_off_is_not_said_to_differ_by_one(tmp_path: Path)
     from citetracer.mirror.jsonl import add_jsonl
 
     records = tmp_path / "r.jsonl"
-    records.write_text(json.dumps({
-        "id": "jolliffe11", "title": "Principal Component Analysis", "authors": ["Ian T. Jolliffe"], "year": 2011,
-        "venue": "International Encyclopedia of Statistical Science", "type": "incollection",
-    }) + "\n")
+    records.write_text(
+        json.dumps(
+            {
+                "id": "jolliffe11",
+                "title": "Principal Component Analysis",
+                "authors": ["Ian T. Jolliffe"],
+                "year": 2011,
+                "venue": "International Encyclopedia of Statistical Science",
+                "type": "incollection",
+            }
+        )
+        + "\n"
+    )
     with Store(tmp_path / "s.sqlite") as store:
         add_jsonl(store, records, "dblp")
         bib = "@book{j, title={Principal Component Analysis}, author={Jolliffe, Ian}, publisher={Springer}, year=2002}"
