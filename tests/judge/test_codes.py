@@ -483,3 +483,28 @@ def test_book_cited_in_another_edition_is_not_an_accusation(store: Store) -> Non
         author={Sutton, Richard S. and Barto, Andrew G.}, booktitle={MIT Press}, year=2018}""",
     )
     assert (cls, code) == ("Potential", "P3")
+
+
+def test_h3_a_cited_doi_names_the_work_whatever_its_title_shares(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """HALLMARK's merged citations online: a short title, the authors of another paper, another year, and the
+    work's own DOI. The DOI names one work, so 'another work with this title is as likely' is no doubt here;
+    without the DOI the same citation stays withheld."""
+    import json
+
+    from citetracer.mirror.jsonl import add_jsonl
+
+    record = {
+        "id": "r1", "title": "Planning and Learning with Adaptive Lookahead", "year": 2023, "venue": "AAAI",
+        "authors": ["Aviv Rosenberg", "Assaf Hallak", "Shie Mannor", "Gal Chechik", "Gal Dalal"],
+        "doi": "10.1609/aaai.v37i8.26149", "type": "inproceedings",
+    }  # fmt: skip
+    (tmp_path / "r.jsonl").write_text(json.dumps(record) + "\n")
+    cited = """@inproceedings{k, title={Planning and Learning with Adaptive Lookahead},
+        author={Dongdong Chen and Juli\\'an Tachella and Mike E. Davies}, booktitle={AAAI}, year=2021%s}"""
+    with Store(tmp_path / "s.sqlite") as store:
+        add_jsonl(store, tmp_path / "r.jsonl", "crossref")
+        cls, code, _, why = verdict(store, cited % ", doi={10.1609/AAAI.V37I8.26149}")
+        assert (cls, code) == ("Hallucinated", "H3"), why
+        assert "the cited DOI, which is the record's" in why
+        cls, _, _, why = verdict(store, cited % "")
+        assert cls == "Potential" and "another work with this title is as likely" in why, why

@@ -29,7 +29,7 @@ from citetracer.judge.facts import absence_fact, author_fact, content_words, tit
 from citetracer.match.rules import Assessment
 from citetracer.normalize.kinds import work_kind
 from citetracer.normalize.names import particles, surname_keys
-from citetracer.normalize.text import title_similarity, title_words
+from citetracer.normalize.text import canonical_doi, title_similarity, title_words
 from citetracer.normalize.venues import spells_any, venue_kind
 from citetracer.records import FieldStatus
 from citetracer.thresholds import (
@@ -279,11 +279,17 @@ def _h3(ctx: JudgeContext, f: Finding) -> Decision:
     why, how = _identified(ctx, work, need_authors=False)
     if why:
         return _withhold(why)
-    unique = title_specificity(ctx, work, UNIQUE_TITLE_WORDS, UNIQUE_SHARED)
-    if not _years_agree(ctx, work) and not unique.specific:
-        return _withhold(f"the record is from another year: another work with this title is as likely ({unique.basis})")
-    if not _venue_agrees(ctx, work) and not unique.specific:
-        return _withhold(f"the venue differs too: another work with this title is as likely ({unique.basis})")
+    agree = _years_agree(ctx, work) and _venue_agrees(ctx, work)
+    if _doi_names(ctx, work):
+        how += " and the cited DOI, which is the record's"
+    else:
+        unique = title_specificity(ctx, work, UNIQUE_TITLE_WORDS, UNIQUE_SHARED)
+        if not _years_agree(ctx, work) and not unique.specific:
+            return _withhold(
+                f"the record is from another year: another work with this title is as likely ({unique.basis})"
+            )
+        if not _venue_agrees(ctx, work) and not unique.specific:
+            return _withhold(f"the venue differs too: another work with this title is as likely ({unique.basis})")
     trouble = _raw_trouble(ctx)
     if trouble:
         return _withhold(trouble)
@@ -305,7 +311,14 @@ def _h3(ctx: JudgeContext, f: Finding) -> Decision:
         held = "a list cut short keeps its first authors"
     else:
         held = fact.why if fact is not None else "the record lists its authors"
-    return _admit(f"identified by {how}; the year and venue agree; {held}")
+    return _admit(f"identified by {how}{'; the year and venue agree' if agree else ''}; {held}")
+
+
+def _doi_names(ctx: JudgeContext, work: Assessment) -> bool:
+    """The cited DOI is the record's: an identifier names one work, so a common title under it is no doubt
+    that this is the cited work (whatever other works share the title, year or venue)."""
+    doi = canonical_doi(ctx.reference.doi)
+    return doi is not None and doi == canonical_doi(work.candidate.doi)
 
 
 def _head_contradicted(ctx: JudgeContext, work: Assessment) -> bool:
