@@ -211,7 +211,9 @@ class Corpus:
             elif s < 0.5 * need:
                 continue
             out.append((s / need, rec))
-        out.sort(key=lambda x: (-x[0], x[1].rid))
+        # ties go to the shorter title, as the services' relevance (BM25's length norm) ranks them: the
+        # work titled just 'Deep learning' before the hundred longer titles holding both words
+        out.sort(key=lambda x: (-x[0], len(words(x[1].title)), x[1].rid))
         return out[:rows]
 
     def page(

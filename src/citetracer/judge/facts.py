@@ -83,7 +83,28 @@ def absence_fact(ctx: JudgeContext) -> AbsenceFact:
         return AbsenceFact(
             False, f"of the broad indexes that answered ({answered}), too few hold all {KIND_NAMES[kind]}"
         )
+    crowded = _crowded_searches(ctx, complete)
+    if len(complete) - len(crowded) < BROAD_QUORUM:
+        return AbsenceFact(
+            False,
+            f"the title '{ctx.reference.title}' is short and the search found more works holding its words than it "
+            f"returned ({'; '.join(crowded)}): the cited one may be among the rest",
+        )
     return AbsenceFact(True, f"{', '.join(complete)} (complete for {KIND_NAMES[kind]}) answered a title search")
+
+
+def _crowded_searches(ctx: JudgeContext, sources: list[str]) -> list[str]:
+    """The title searches among `sources` that cannot show a short title absent: a title of one or two
+    content words ('Deep learning') is shared by thousands of works, and a service returns only its
+    first page of them, ranked by its own relevance, so the cited work may sit past it. A search is
+    exhaustive only when the service counted no more works than it returned (its count unknown: not)."""
+    if len(content_words(ctx.reference.title)) >= SPECIFIC_TITLE_WORDS:
+        return []
+    crowded = []
+    for o in ctx.bundle.outcomes:
+        if o.source in sources and o.status == "answered" and (o.hits is None or o.hits > o.candidates):
+            crowded.append(f"{o.source}: {o.hits if o.hits is not None else 'an unknown number'} of works")
+    return crowded
 
 
 #: Words that do not make a title specific to one work.
