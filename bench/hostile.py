@@ -20,6 +20,7 @@ store = examples/records.jsonl), the same citations as one web job (the server's
     python bench/hostile.py --skip-suite          # the memory figures alone (and the web cases)
     python bench/hostile.py --skip-suite --skip-figures   # the web and archive cases alone (bench/hostile_web.py)
     python bench/hostile.py --skip-suite --jsonl-records 0 --formats csv,html   # check figures of some formats
+    python bench/hostile.py --web-job             # the web job of N citations alone (the server's peak)
 
 Timing depends on the machine (2 shared cores here); run under `nice` beside other work.
 """
@@ -338,6 +339,16 @@ def figures(
     return out
 
 
+def web_job_alone(citations: int) -> int:
+    """The figure of one web job of `citations` citations on a fresh server, nothing else."""
+    with tempfile.TemporaryDirectory(prefix="citetracer-hostile-") as tmp_name:
+        name, done, seconds, peak = web_job_figure(Path(tmp_name), bib(citations), citations)
+    print(f"{'figure':52} {'done':>7} {'s':>7} {'peak MB':>8}")
+    print(f"{name:52} {done:>7} {seconds:>7.1f} {peak / 1e6:>8.0f}")
+    print(f"\ncommand: python bench/hostile.py --web-job --citations {citations}")
+    return 0 if done == citations else 1
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--citations", type=int, default=20_000)
@@ -346,7 +357,10 @@ def main() -> int:
     ap.add_argument("--skip-suite", action="store_true", help="the memory figures alone")
     ap.add_argument("--skip-web", action="store_true", help="without the web app and archive cases")
     ap.add_argument("--formats", default="json,jsonl,csv,sarif,html", help="report formats of the check figure")
+    ap.add_argument("--web-job", action="store_true", help="the web job of --citations citations alone")
     args = ap.parse_args()
+    if args.web_job:
+        return web_job_alone(args.citations)
     with tempfile.TemporaryDirectory(prefix="citetracer-hostile-") as tmp_name, FakeWeb(RECORDS) as web:
         tmp = Path(tmp_name)
         env = {k: v for k, v in os.environ.items() if not k.startswith("CITETRACER_")}

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from rich.console import Console
 
 from citetracer.records import CitationResult, Reference, Report, Verdict
-from citetracer.report.render import print_table, write_markdown
+from citetracer.report.render import MarkdownReport, print_table, write_markdown
 
 
 def _report() -> Report:
@@ -48,3 +49,24 @@ def test_markdown_keeps_html_and_markdown_of_titles_and_venues_inert() -> None:
         assert raw not in text, raw
     assert "&lt;img src=" in text and "\\[click\\]\\(http://e.example\\)" in text
     assert "**Hallucinated**" in text  # the report's own emphasis stays
+
+
+def test_markdown_rows_spilled_to_disk_read_as_kept_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows wait in a temporary file for the counts that head the comment: past its memory size
+    they are on disk, and the comment is the same."""
+    refs = [Reference(title=f"Päper {i} | ü", label=f"k{i}", year=2020) for i in range(300)]
+    citations = [
+        CitationResult(id=f"k{i}", reference=r, verdict=Verdict(**{"class": "Hallucinated" if i % 3 else "Real"},
+                       code="H1" if i % 3 else "R1", codes=["H1" if i % 3 else "R1"], rationale="H1: none."))
+        for i, r in enumerate(refs)
+    ]
+    report = Report(version="t", input="in.bib", citations=citations, warnings=["w"])
+    in_memory = io.StringIO()
+    write_markdown(report, in_memory)
+    monkeypatch.setattr(MarkdownReport, "SPOOL_CHARS", 100)
+    spilled = io.StringIO()
+    write_markdown(report, spilled)
+    assert spilled.getvalue() == in_memory.getvalue()
+    text = in_memory.getvalue()
+    assert "300 citations: 100 Real, 0 Potential, 200 Hallucinated." in text
+    assert text.count("| **Hallucinated** |") == 200 and "Not listed: 100 Real." in text

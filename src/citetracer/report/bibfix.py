@@ -21,12 +21,14 @@ Results may be fed one by one (`add`), in any order; the file is written by `wri
 from __future__ import annotations
 
 import re
+import sqlite3
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
 from citetracer.extract.bibtex import BibEntry, parse_bibtex
-from citetracer.records import CitationResult, FieldComparison
+from citetracer.records import CitationResult, EvidenceEntry, FieldComparison, Reference
 from citetracer.report.sources import read_text_file
 from citetracer.report.views import NOT_THIS_WORK, lead_reason
 
@@ -169,15 +171,82 @@ def entry_comment(c: CitationResult, edits: list[Edit]) -> str | None:
     return _comment(f"Real {v.code}: added {', '.join(e.field for e in edits)} from {proof}.")
 
 
-class BibFixer:
-    """Collects results (`add`) and writes the corrected text of the .bib files (`write`)."""
+def fix_view(c: CitationResult) -> CitationResult:
+    """What the corrected BibTeX reads of a citation's result: its id, its verdict with the first evidence
+    record's source and id (the comments name it), and the fields that differ (no reference, no cost)."""
+    v = c.verdict
+    evidence: list[EvidenceEntry] = []
+    for e in v.evidence[:1]:
+        named: EvidenceEntry = {}
+        if "source" in e:
+            named["source"] = e["source"]
+        if "id" in e:
+            named["id"] = e["id"]
+        evidence.append(named)
+    return CitationResult(
+        id=c.id,
+        reference=Reference(),
+        verdict=v.model_copy(update={"evidence": evidence}),
+        comparisons=[fc for fc in c.comparisons if fc.status != "match"],
+    )
 
-    def __init__(self) -> None:
-        self.results: dict[str, CitationResult] = {}
+
+class ResultsOnDisk(MutableMapping[str, CitationResult]):
+    """A BibFixer's results kept in a scratch SQLite file rather than in memory (`fix_view`s, as JSON).
+
+    Why: the corrected BibTeX is written once every citation is judged (a key's first result wins
+    across papers), so whatever holds the results holds all of them: a 20,000-citation web job kept
+    ~11 KB a citation in memory for it. Only the thread that made it may use it (SQLite's rule);
+    `close()` deletes the file.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.unlink(missing_ok=True)
+        self.db = sqlite3.connect(path)
+        self.db.executescript(
+            "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+            "CREATE TABLE results (id TEXT PRIMARY KEY, result TEXT NOT NULL);"
+        )
+
+    def __getitem__(self, key: str) -> CitationResult:
+        row = self.db.execute("SELECT result FROM results WHERE id = ?", (key,)).fetchone()
+        if row is None:
+            raise KeyError(key)
+        return CitationResult.model_validate_json(row[0])
+
+    def __setitem__(self, key: str, value: CitationResult) -> None:
+        self.db.execute(
+            "INSERT OR REPLACE INTO results VALUES (?, ?)", (key, value.model_dump_json(by_alias=True))
+        )
+
+    def __delitem__(self, key: str) -> None:
+        if self.db.execute("DELETE FROM results WHERE id = ?", (key,)).rowcount == 0:
+            raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([row[0] for row in self.db.execute("SELECT id FROM results")])
+
+    def __len__(self) -> int:
+        return int(self.db.execute("SELECT count(*) FROM results").fetchone()[0])
+
+    def close(self) -> None:
+        self.db.close()
+        self.path.unlink(missing_ok=True)
+
+
+class BibFixer:
+    """Collects results (`add`) and writes the corrected text of the .bib files (`write`).
+
+    `results`: where they are kept (a dict by default; `ResultsOnDisk` for a job of any size)."""
+
+    def __init__(self, results: MutableMapping[str, CitationResult] | None = None) -> None:
+        self.results: MutableMapping[str, CitationResult] = {} if results is None else results
 
     def add(self, c: CitationResult) -> None:
-        """Keep a citation's result for its entry (the first result of a key wins)."""
-        self.results.setdefault(c.id, c)
+        """Keep what the fix reads of a citation's result for its entry (the first result of a key wins)."""
+        if c.id not in self.results:
+            self.results[c.id] = fix_view(c)
 
     def fixed_text(self, text: str) -> str:
         """The BibTeX text with each checked entry corrected from its evidence or commented, everything else byte for

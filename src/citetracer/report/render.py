@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+import tempfile
+from collections import Counter
 from typing import IO
 
 from rich.console import Console
@@ -16,7 +19,16 @@ from rich.table import Table
 from rich.text import Text
 
 from citetracer.records import CitationResult, Report
-from citetracer.report.views import LEGEND, REVIEW_CODES, coverage_note, is_shown, unlisted_line, visible
+from citetracer.report.views import (
+    LEGEND,
+    REVIEW_CODES,
+    coverage_note,
+    is_shown,
+    not_listed_line,
+    unlisted_key,
+    unlisted_line,
+    visible,
+)
 
 STYLE = {"Real": "green", "Potential": "yellow", "Hallucinated": "bold red"}
 
@@ -50,22 +62,60 @@ def write_markdown(report: Report, out: IO[str], show: str | None = None) -> Non
     where no source covers it") is six rows and one line. `show` lists instead every citation
     (`all`), H plus P2/P3 (`flagged`) or H alone (`hallucinated`).
     """
-    s = report.summary()
-    out.write(f"# citetracer report: {markdown_text(report.input)}\n\n")
-    out.write(
-        f"{s['total']} citations: {s['real']} Real, {s['potential']} Potential, {s['hallucinated']} Hallucinated.\n\n"
-    )
-    out.write(f"<sub>{LEGEND}.</sub>\n\n")
+    markdown = MarkdownReport(out, show)
+    markdown.begin(report.input)
+    for c in report.citations:
+        markdown.citation(c)
+    markdown.end(report.warnings)
 
-    def listed(c: CitationResult) -> bool:
-        if show is None:
+
+class MarkdownReport:
+    """`write_markdown`'s comment written citation by citation (`begin`, `citation`..., `end` per input).
+
+    The comment opens with the counts, known only when the input ends, so each listed citation's row
+    is written at once to a temporary file (spilled to disk past 1 MB) and copied out at the end;
+    the others are only counted. What stays in memory: the counts and the citations an LLM agent
+    reviewed (their cost line), never every citation (a 20,000-citation web job kept them all).
+    """
+
+    #: Rows kept in memory before they spill into the temporary file.
+    SPOOL_CHARS = 1 << 20
+
+    def __init__(self, out: IO[str], show: str | None = None) -> None:
+        self.out = out
+        self.show = show
+        self.name = ""
+        self.counts = {"total": 0, "real": 0, "potential": 0, "hallucinated": 0}
+        self.unlisted: Counter[str] = Counter()
+        self.reviewed: list[CitationResult] = []
+        self.rows: IO[str] | None = None
+        self.listed_rows = 0
+
+    def listed(self, c: CitationResult) -> bool:
+        if self.show is None:
             return c.verdict.class_ == "Hallucinated" or c.verdict.code in REVIEW_CODES
-        return is_shown(c, show)
+        return is_shown(c, self.show)
 
-    rows = [c for c in report.citations if listed(c)]
-    if rows:
-        out.write("| id | verdict | codes | fields | citation | why |\n|---|---|---|---|---|---|\n")
-    for c in rows:
+    def begin(self, name: str) -> None:
+        self.name = name
+        self.counts = dict.fromkeys(self.counts, 0)
+        self.unlisted = Counter()
+        self.reviewed = []
+        self.listed_rows = 0
+        # closed by end() (an input never ended, as a failed job's, leaves it to the collector)
+        self.rows = tempfile.SpooledTemporaryFile(  # noqa: SIM115
+            max_size=self.SPOOL_CHARS, mode="w+", encoding="utf-8", newline=""
+        )
+
+    def citation(self, c: CitationResult) -> None:
+        assert self.rows is not None
+        self.counts["total"] += 1
+        self.counts[c.verdict.class_.lower()] += 1
+        if c.cost.agents:
+            self.reviewed.append(c)
+        if not self.listed(c):
+            self.unlisted[unlisted_key(c)] += 1
+            return
         v = c.verdict
         why = v.rationale + (f" ({note})" if (note := coverage_note(c)) else "")
         cells = [
@@ -76,14 +126,30 @@ def write_markdown(report: Report, out: IO[str], show: str | None = None) -> Non
             markdown_text(_short_ref(c, 90)),
             markdown_text(why),
         ]
-        out.write("| " + " | ".join(cells) + " |\n")
-    rest = unlisted_line(report.citations, listed)
-    if rest:
-        out.write(f"\n{rest}\n")
-    if any(c.cost.agents for c in report.citations):
-        out.write(f"\n{llm_summary(report)}\n")
-    for w in report.warnings:
-        out.write(f"\n> warning: {markdown_text(w)}\n")
+        self.rows.write("| " + " | ".join(cells) + " |\n")
+        self.listed_rows += 1
+
+    def end(self, warnings: list[str]) -> None:
+        assert self.rows is not None
+        out, s = self.out, self.counts
+        out.write(f"# citetracer report: {markdown_text(self.name)}\n\n")
+        out.write(f"{s['total']} citations: {s['real']} Real, {s['potential']} Potential, ")
+        out.write(f"{s['hallucinated']} Hallucinated.\n\n")
+        out.write(f"<sub>{LEGEND}.</sub>\n\n")
+        if self.listed_rows:
+            out.write("| id | verdict | codes | fields | citation | why |\n|---|---|---|---|---|---|\n")
+            self.rows.seek(0)
+            shutil.copyfileobj(self.rows, out)
+        self.rows.close()
+        self.rows = None
+        rest = not_listed_line(self.unlisted)
+        if rest:
+            out.write(f"\n{rest}\n")
+        if self.reviewed:
+            out.write(f"\n{llm_summary(Report(version='', input=self.name, citations=self.reviewed))}\n")
+        for w in warnings:
+            out.write(f"\n> warning: {markdown_text(w)}\n")
+        self.reviewed = []
 
 
 #: Characters that make Markdown of text: links and images, emphasis, code, tables, escapes.

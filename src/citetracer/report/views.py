@@ -331,8 +331,9 @@ def not_listed_line(counts: Counter[str]) -> str | None:
 
 def unlisted_line(citations: Iterable[CitationResult], listed: Callable[[CitationResult], bool]) -> str | None:
     """The `not_listed_line` of the citations that `listed` leaves out."""
-    counts: Counter[str] = Counter()
-    for c in citations:
-        if not listed(c):
-            counts["R" if c.verdict.class_ == "Real" else c.verdict.code] += 1
-    return not_listed_line(counts)
+    return not_listed_line(Counter(unlisted_key(c) for c in citations if not listed(c)))
+
+
+def unlisted_key(c: CitationResult) -> str:
+    """What `not_listed_line` counts a citation under: 'R' for Real, else its code."""
+    return "R" if c.verdict.class_ == "Real" else c.verdict.code

@@ -13,15 +13,14 @@ import json
 from pathlib import Path
 from typing import IO
 
-from citetracer.records import CitationResult, Cost, Report
-from citetracer.report.bibfix import MARK, BibFixer
+from citetracer.records import CitationResult
+from citetracer.report.bibfix import MARK, BibFixer, ResultsOnDisk
 from citetracer.report.csv_report import CitationCsv
 from citetracer.report.html_report import HtmlReport
-from citetracer.report.render import write_markdown
+from citetracer.report.render import MarkdownReport
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources, read_text_file
 from citetracer.report.stream import JsonStream
-from citetracer.report.views import paper_counts
 from citetracer.scan.inputs import STAGING
 from citetracer.version import __version__
 from citetracer.web.uploads import Input
@@ -37,33 +36,17 @@ DOWNLOADS: dict[str, tuple[str, str]] = {
 PAGE = "report.html"
 #: The job's PDFs in the order the result page links them (paths inside the job's folder).
 PDFS = "pdfs.json"
-
-
-def slim(c: CitationResult) -> CitationResult:
-    """What the Markdown report and the corrected BibTeX read of a citation, kept until its paper ends:
-    no layout boxes, two authors (the short reference says 'et al.'), the fields that differ, the
-    first evidence record, the sources asked only when the coverage note needs them (P1)."""
-    v = c.verdict
-    authors = c.reference.authors
-    reference = c.reference.model_copy(
-        update={"boxes": [], "authors": authors[:2], "et_al": c.reference.et_al or len(authors) > 2}
-    )
-    p1 = v.code == "P1" or "P1" in v.codes
-    return c.model_copy(
-        update={
-            "reference": reference,
-            "verdict": v.model_copy(update={"evidence": v.evidence[:1]}),
-            "comparisons": [fc for fc in c.comparisons if fc.status != "match"],
-            "cost": c.cost if p1 or c.cost.agents else Cost(),
-        }
-    )
+#: The corrected BibTeX's scratch file while the job runs (deleted when its reports are written).
+FIXES = ".fixes.sqlite"
 
 
 class JobReports:
     """A job's reports, written citation by citation as they are judged (the writers `check --format
     json|csv|sarif|html` streams with), each into a temporary file renamed into place by `close()`:
-    a 20,000-citation job holds the citations in flight, not all of them. Markdown and the corrected
-    BibTeX read a paper's citations together; they keep a slim copy of each (`slim`) until it ends."""
+    a 20,000-citation job holds the citations in flight, not all of them. Markdown writes its rows to a
+    temporary file until the paper's counts are known (render.MarkdownReport); the corrected BibTeX,
+    written once every citation is judged, reads what it needs of each from a scratch SQLite file in the
+    job's folder (bibfix.ResultsOnDisk), not from memory."""
 
     def __init__(
         self,
@@ -81,7 +64,7 @@ class JobReports:
         self.csv = CitationCsv(self._open("report.csv"))
         self.sarif = SarifWriter(self._open("report.sarif"), base_dir=folder / "input", publish_base=False)
         self.sarif.begin()
-        self.md = self._open("report.md")
+        self.md = MarkdownReport(self._open("report.md"))
         self.has_bib = has_bib
         actions = [("new check", "/")]
         actions += [
@@ -90,10 +73,10 @@ class JobReports:
         title = f"citetracer: {papers[0].display}" if len(papers) == 1 else f"citetracer: {len(papers)} inputs"
         self.html = HtmlReport(self._open(PAGE), title=title, context=context, actions=actions, notes=list(notes or []))
         self.html.begin()
-        self.fixer = BibFixer()
+        self.fixes = ResultsOnDisk(folder / FIXES) if has_bib else None
+        self.fixer = BibFixer(self.fixes)
         self.pdfs: list[str] = []
         self.paper: Input | None = None
-        self.kept: list[CitationResult] = []
 
     def _open(self, name: str) -> IO[str]:
         fh = (self.folder / f".{name}.tmp").open("w", encoding="utf-8", newline="")
@@ -102,8 +85,9 @@ class JobReports:
 
     def begin(self, paper: Input, warnings: list[str]) -> None:
         """A paper's citations follow; `warnings` are its reading's."""
-        self.paper, self.kept = paper, []
+        self.paper = paper
         self.json.begin(paper.display)
+        self.md.begin(paper.display)
         pdf = None
         if paper.path.suffix.lower() == ".pdf":
             self.pdfs.append(_kept_pdf(self.folder, paper.path, len(self.pdfs) + 1))
@@ -116,20 +100,19 @@ class JobReports:
         self.csv.add(self.paper.display, c)
         self.sarif.add(str(self.paper.path), c)
         self.html.citation(c)
-        kept = slim(c)
-        self.kept.append(kept)
-        self.fixer.add(kept)
+        self.md.citation(c)
+        if self.has_bib:
+            self.fixer.add(c)
 
     def end(self, warnings: list[str]) -> None:
         """The paper's last citation was given; `warnings` are all of its warnings."""
-        assert self.paper is not None
-        report = Report(version=__version__, input=self.paper.display, citations=self.kept, warnings=warnings)
+        assert self.paper is not None and self.json.paper is not None
         self.json.end(warnings)
         for w in warnings:
             self.sarif.note(w)
-        self.html.end_paper(paper_counts(report), warnings=warnings)
-        write_markdown(report, self.md)
-        self.paper, self.kept = None, []
+        self.html.end_paper(self.json.paper.paper_counts(len(warnings)), warnings=warnings)
+        self.md.end(warnings)
+        self.paper = None
 
     def unreadable(self, name: str, why: str) -> None:
         """A paper nothing could be read from, shown on the page."""
@@ -146,6 +129,7 @@ class JobReports:
         self._files = []
         if self.has_bib:
             _write_bibtex(self.folder, bib_sources_of, self.fixer)
+        self._drop_fixes()
         (self.folder / PDFS).write_text(json.dumps(self.pdfs), encoding="utf-8")
 
     def abort(self) -> None:
@@ -154,6 +138,12 @@ class JobReports:
             fh.close()
             path.with_name(f".{path.name}.tmp").unlink(missing_ok=True)
         self._files = []
+        self._drop_fixes()
+
+    def _drop_fixes(self) -> None:
+        if self.fixes is not None:
+            self.fixes.close()
+            self.fixes = None
 
 
 def has_bibtex(papers: list[Input]) -> bool:
