@@ -8,7 +8,8 @@ import pytest
 from rich.console import Console
 
 from citetracer.records import CitationResult, Reference, Report, Verdict
-from citetracer.report.render import MarkdownReport, print_table, write_markdown
+from citetracer.report.held import HeldText
+from citetracer.report.render import print_table, write_markdown
 
 
 def _report() -> Report:
@@ -63,7 +64,7 @@ def test_markdown_rows_spilled_to_disk_read_as_kept_in_memory(monkeypatch: pytes
     report = Report(version="t", input="in.bib", citations=citations, warnings=["w"])
     in_memory = io.StringIO()
     write_markdown(report, in_memory)
-    monkeypatch.setattr(MarkdownReport, "SPOOL_CHARS", 100)
+    monkeypatch.setattr(HeldText, "LIMIT", 100)
     spilled = io.StringIO()
     write_markdown(report, spilled)
     assert spilled.getvalue() == in_memory.getvalue()

@@ -25,6 +25,7 @@ from urllib.parse import quote
 
 from citetracer.normalize.names import NameMatch, compare_people, parse_person
 from citetracer.records import CitationResult, Person
+from citetracer.report.held import HeldText
 from citetracer.report.views import (
     CLASSES,
     LEGEND,
@@ -275,7 +276,8 @@ class HtmlReport:
     _pdf_href: str | None = None
     _anchor: str = ""
     _n: int = 0
-    _pending: list[tuple[int, str]] = field(default_factory=list)
+    #: The paper's cards, one held text per class (CLASSES' order: Hallucinated first).
+    _pending: list[HeldText] = field(default_factory=lambda: [HeldText() for _ in CLASSES])
     _warnings: list[str] = field(default_factory=list)
 
     def _short(self, name: str) -> str:
@@ -327,8 +329,8 @@ class HtmlReport:
             self._codes[code] += 1
         if not is_shown(c, self.show):
             return
-        # held until the paper ends (one paper's worth), then written Hallucinated first
-        self._pending.append((CLASSES.index(v.class_), self._citation_html(c)))
+        # held until the paper ends (one paper's worth, on disk when large), then written Hallucinated first
+        self._pending[CLASSES.index(v.class_)].write(self._citation_html(c))
 
     def end_paper(self, counts: PaperCounts, warnings: list[str] | None = None) -> None:
         """Write the paper's cards, most serious first, and its counts; `warnings`: all of the paper's,
@@ -338,9 +340,8 @@ class HtmlReport:
             items = "".join(f"<li>{esc(w)}</li>" for w in late)
             self.out.write(f'<ul class="warn" title="warnings">{items}</ul>\n')
             self._warnings += late
-        self._pending.sort(key=lambda item: item[0])
-        self.out.write("".join(text for _, text in self._pending))
-        self._pending = []
+        for cards in self._pending:
+            cards.copy_to(self.out)
         self.out.write(f'<p class="counts">{_counts_html(counts)}</p>\n</section>\n')
         self._rows.append(_PaperRow(self._anchor, counts.file, counts, warnings=self._warnings))
 

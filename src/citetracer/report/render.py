@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import tempfile
 from collections import Counter
 from typing import IO
 
@@ -19,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from citetracer.records import CitationResult, Report
+from citetracer.report.held import HeldText
 from citetracer.report.views import (
     LEGEND,
     REVIEW_CODES,
@@ -73,13 +72,10 @@ class MarkdownReport:
     """`write_markdown`'s comment written citation by citation (`begin`, `citation`..., `end` per input).
 
     The comment opens with the counts, known only when the input ends, so each listed citation's row
-    is written at once to a temporary file (spilled to disk past 1 MB) and copied out at the end;
+    is written at once to held text (report/held.py: on disk past 1 MB) and copied out at the end;
     the others are only counted. What stays in memory: the counts and the citations an LLM agent
     reviewed (their cost line), never every citation (a 20,000-citation web job kept them all).
     """
-
-    #: Rows kept in memory before they spill into the temporary file.
-    SPOOL_CHARS = 1 << 20
 
     def __init__(self, out: IO[str], show: str | None = None) -> None:
         self.out = out
@@ -88,8 +84,7 @@ class MarkdownReport:
         self.counts = {"total": 0, "real": 0, "potential": 0, "hallucinated": 0}
         self.unlisted: Counter[str] = Counter()
         self.reviewed: list[CitationResult] = []
-        self.rows: IO[str] | None = None
-        self.listed_rows = 0
+        self.rows = HeldText()
 
     def listed(self, c: CitationResult) -> bool:
         if self.show is None:
@@ -101,14 +96,9 @@ class MarkdownReport:
         self.counts = dict.fromkeys(self.counts, 0)
         self.unlisted = Counter()
         self.reviewed = []
-        self.listed_rows = 0
-        # closed by end() (an input never ended, as a failed job's, leaves it to the collector)
-        self.rows = tempfile.SpooledTemporaryFile(  # noqa: SIM115
-            max_size=self.SPOOL_CHARS, mode="w+", encoding="utf-8", newline=""
-        )
+        self.rows = HeldText()
 
     def citation(self, c: CitationResult) -> None:
-        assert self.rows is not None
         self.counts["total"] += 1
         self.counts[c.verdict.class_.lower()] += 1
         if c.cost.agents:
@@ -127,21 +117,16 @@ class MarkdownReport:
             markdown_text(why),
         ]
         self.rows.write("| " + " | ".join(cells) + " |\n")
-        self.listed_rows += 1
 
     def end(self, warnings: list[str]) -> None:
-        assert self.rows is not None
         out, s = self.out, self.counts
         out.write(f"# citetracer report: {markdown_text(self.name)}\n\n")
         out.write(f"{s['total']} citations: {s['real']} Real, {s['potential']} Potential, ")
         out.write(f"{s['hallucinated']} Hallucinated.\n\n")
         out.write(f"<sub>{LEGEND}.</sub>\n\n")
-        if self.listed_rows:
+        if self.rows.pieces:
             out.write("| id | verdict | codes | fields | citation | why |\n|---|---|---|---|---|---|\n")
-            self.rows.seek(0)
-            shutil.copyfileobj(self.rows, out)
-        self.rows.close()
-        self.rows = None
+        self.rows.copy_to(out)
         rest = not_listed_line(self.unlisted)
         if rest:
             out.write(f"\n{rest}\n")

@@ -5,7 +5,8 @@ citations: 430 MB for JSON, 420-510 MB for CSV, SARIF and HTML), and the
 document was then built whole once more. These writers take each citation as
 the pipeline hands it over (`Checker.check_read(on_result=...)`), write it and
 keep only the counts, so a report costs the memory of the citations in flight
-(HTML keeps one paper's cards as text, to put its Hallucinated ones first).
+(HTML holds one paper's cards, to put its Hallucinated ones first, on disk when
+they are many: report/held.py).
 The JSON document is the contract's (DESIGN.md: `citetracer`, `input`,
 `summary`, `warnings`, `citations`, `llm` when agents ran); its keys come in
 another order (the summary follows the citations it counts), which JSON
