@@ -249,7 +249,8 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
 
     @app.get("/api/jobs/{job_id}/report.{ext}", tags=["api"], summary="A finished job's report as a file")
     async def api_report(job_id: str, ext: str) -> Response:
-        """`ext`: json (the check JSON), csv, md (Markdown), bib (corrected BibTeX, BibTeX inputs only), sarif."""
+        """`ext`: json (the check JSON), csv, md (Markdown), sarif, html (`check --format html`'s file), bib (the
+        corrected BibTeX of a job's one BibTeX file) or bib.zip (one corrected file per BibTeX file, when several)."""
         return report_file(job_id, ext)
 
     @app.get("/api/jobs/{job_id}/events", tags=["api"], summary="A job's progress as server-sent events")
@@ -354,13 +355,13 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
     def report_file(job_id: str, ext: str) -> Response:
         job = get_job(job_id)
         if ext not in DOWNLOADS:
-            raise HTTPException(404, f"no report of kind '{ext[:20]}': json, csv, md, bib or sarif")
+            raise HTTPException(404, f"no report of kind '{ext[:20]}': {', '.join(DOWNLOADS)}")
         if job.status != "done":
             raise HTTPException(409, f"the job is {job.status}; its reports exist once it is done")
         name, media = DOWNLOADS[ext]
         path = job.folder / name
         if not path.is_file():
-            raise HTTPException(404, "no corrected BibTeX: this job had no BibTeX input")
+            raise HTTPException(404, _missing(job, ext))
         disposition = f'attachment; filename="citetracer-report.{ext}"'
         return FileResponse(path, media_type=media, headers={"Content-Disposition": disposition})
 
@@ -375,6 +376,15 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
     )
     app.add_middleware(SecurityHeaders)
     return app
+
+
+def _missing(job: Job, ext: str) -> str:
+    """Why a finished job has no download of this kind (only the corrected BibTeX may be absent)."""
+    if ext == "bib" and (job.folder / DOWNLOADS["bib.zip"][0]).is_file():
+        return "this job had several BibTeX files: their corrected copies are in report.bib.zip"
+    if ext == "bib.zip" and (job.folder / DOWNLOADS["bib"][0]).is_file():
+        return "this job had one BibTeX file: its corrected copy is report.bib"
+    return "no corrected BibTeX: this job had no BibTeX input"
 
 
 async def _with_report(state: dict[str, Any], report: IO[bytes]) -> AsyncIterator[bytes]:

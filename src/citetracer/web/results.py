@@ -2,19 +2,24 @@
 
 `report.json` is what `citetracer check --format json` writes (one document for one input,
 a list for several), `report.csv`, `report.md` and `report.sarif` likewise; `report.bib` is
-`check --fix` (only when BibTeX was given); `report.html` is the HTML report with the web
-app's download links and its PDFs served by the app. Nothing here judges or re-words a
-verdict. Reports name inputs as the user named them, never by their place on the server.
+`check --fix` of the job's one BibTeX file, `report.bib.zip` one corrected file per BibTeX
+file when there were several (each named as it was uploaded); `report.html` is the HTML
+report with the web app's download links and its PDFs served by the app, `download.html`
+the same report as `check --format html` writes it (a file that stands alone). Nothing here
+judges or re-words a verdict. Reports name inputs as the user named them, never by their
+place on the server.
 """
 
 from __future__ import annotations
 
 import json
+import re
+import zipfile
 from pathlib import Path
 from typing import IO
 
 from citetracer.records import CitationResult
-from citetracer.report.bibfix import MARK, BibFixer, ResultsOnDisk
+from citetracer.report.bibfix import BibFixer, ResultsOnDisk
 from citetracer.report.csv_report import CitationCsv
 from citetracer.report.html_report import HtmlReport
 from citetracer.report.render import MarkdownReport
@@ -31,8 +36,12 @@ DOWNLOADS: dict[str, tuple[str, str]] = {
     "csv": ("report.csv", "text/csv; charset=utf-8"),
     "md": ("report.md", "text/markdown; charset=utf-8"),
     "bib": ("report.bib", "application/x-bibtex; charset=utf-8"),
+    "bib.zip": ("report.bib.zip", "application/zip"),
     "sarif": ("report.sarif", "application/sarif+json"),
+    "html": ("download.html", "text/html; charset=utf-8"),
 }
+#: What each download is called on the job's page.
+LABELS = {"bib.zip": "download BIBs (zip)"}
 PAGE = "report.html"
 #: The job's PDFs in the order the result page links them (paths inside the job's folder).
 PDFS = "pdfs.json"
@@ -54,7 +63,6 @@ class JobReports:
         job_url: str,
         context: str,
         papers: list[Input],
-        has_bib: bool,
         notes: list[str] | None = None,
     ) -> None:
         self.folder = folder
@@ -65,15 +73,24 @@ class JobReports:
         self.sarif = SarifWriter(self._open("report.sarif"), base_dir=folder / "input", publish_base=False)
         self.sarif.begin()
         self.md = MarkdownReport(self._open("report.md"))
-        self.has_bib = has_bib
+        self.bibs = bibtex_files(papers)
+        self.has_bib = bool(self.bibs)
+        bib = "bib" if len(self.bibs) == 1 else "bib.zip" if self.bibs else None
         actions = [("new check", "/")]
         actions += [
-            (f"download {ext.upper()}", f"{job_url}/report.{ext}") for ext in DOWNLOADS if ext != "bib" or has_bib
+            (LABELS.get(ext, f"download {ext.upper()}"), f"{job_url}/report.{ext}")
+            for ext in DOWNLOADS
+            if ext not in ("bib", "bib.zip") or ext == bib
         ]
         title = f"citetracer: {papers[0].display}" if len(papers) == 1 else f"citetracer: {len(papers)} inputs"
         self.html = HtmlReport(self._open(PAGE), title=title, context=context, actions=actions, notes=list(notes or []))
+        # the download: `check --format html`'s file (no links back to this server, no PDF it would miss)
+        self.file_html = HtmlReport(
+            self._open(DOWNLOADS["html"][0]), title=title, context=context, notes=list(notes or [])
+        )
         self.html.begin()
-        self.fixes = ResultsOnDisk(folder / FIXES) if has_bib else None
+        self.file_html.begin()
+        self.fixes = ResultsOnDisk(folder / FIXES) if self.has_bib else None
         self.fixer = BibFixer(self.fixes)
         self.pdfs: list[str] = []
         self.paper: Input | None = None
@@ -93,6 +110,7 @@ class JobReports:
             self.pdfs.append(_kept_pdf(self.folder, paper.path, len(self.pdfs) + 1))
             pdf = f"{self.job_url}/pdf/{len(self.pdfs)}"
         self.html.begin_paper(paper.display, warnings=warnings, pdf_href=pdf)
+        self.file_html.begin_paper(paper.display, warnings=warnings)
 
     def citation(self, c: CitationResult) -> None:
         assert self.paper is not None
@@ -100,6 +118,7 @@ class JobReports:
         self.csv.add(self.paper.display, c)
         self.sarif.add(str(self.paper.path), c)
         self.html.citation(c)
+        self.file_html.citation(c)
         self.md.citation(c)
         if self.has_bib:
             self.fixer.add(c)
@@ -110,25 +129,29 @@ class JobReports:
         self.json.end(warnings)
         for w in warnings:
             self.sarif.note(w)
-        self.html.end_paper(self.json.paper.paper_counts(len(warnings)), warnings=warnings)
+        counts = self.json.paper.paper_counts(len(warnings))
+        self.html.end_paper(counts, warnings=warnings)
+        self.file_html.end_paper(counts, warnings=warnings)
         self.md.end(warnings)
         self.paper = None
 
     def unreadable(self, name: str, why: str) -> None:
         """A paper nothing could be read from, shown on the page."""
         self.html.unreadable_paper(name, why)
+        self.file_html.unreadable_paper(name, why)
 
-    def close(self, bib_sources_of: list[Input]) -> None:
+    def close(self) -> None:
         """Finish every report and rename it into place; then the corrected BibTeX and the PDFs' list."""
         self.json.close()
         self.sarif.end()
         self.html.end()
+        self.file_html.end()
         for path, fh in self._files:
             fh.close()
             path.with_name(f".{path.name}.tmp").replace(path)
         self._files = []
-        if self.has_bib:
-            _write_bibtex(self.folder, bib_sources_of, self.fixer)
+        if self.bibs:
+            _write_bibtex(self.folder, self.bibs, self.fixer)
         self._drop_fixes()
         (self.folder / PDFS).write_text(json.dumps(self.pdfs), encoding="utf-8")
 
@@ -146,9 +169,15 @@ class JobReports:
             self.fixes = None
 
 
-def has_bibtex(papers: list[Input]) -> bool:
-    """Whether a job has BibTeX to correct (its `.bib` inputs, or those its `.tex` inputs read)."""
-    return any(bib_sources(p.path) for p in papers)
+def bibtex_files(papers: list[Input]) -> list[tuple[str, Path]]:
+    """The BibTeX files a job corrects, each once, with the name the user knows it by: a `.bib` input as it
+    was uploaded ('refs.bib', 'papers.zip:sub/refs.bib'), a `.tex` input's by its own file name."""
+    sources: list[tuple[str, Path]] = []
+    for paper in papers:
+        for bib in bib_sources(paper.path):
+            if all(bib != known for _, known in sources):
+                sources.append((bib.name if bib != paper.path else paper.display, bib))
+    return sources
 
 
 def _kept_pdf(folder: Path, path: Path, n: int) -> str:
@@ -174,20 +203,33 @@ def pdf_file(folder: Path, n: int) -> Path | None:
     return path if path.is_relative_to(folder.resolve()) and path.is_file() else None
 
 
-def _write_bibtex(folder: Path, papers: list[Input], fixer: BibFixer) -> None:
-    """The corrected BibTeX (as `check --fix` writes it) of the BibTeX the papers are or read."""
-    sources: list[tuple[str, Path]] = []
-    for paper in papers:
-        for bib in bib_sources(paper.path):
-            if all(bib != known for _, known in sources):
-                sources.append((bib.name if bib != paper.path else paper.display, bib))
-    tmp = folder / ".report.bib.tmp"
-    with tmp.open("w", encoding="utf-8", newline="") as out:
-        for i, (name, bib) in enumerate(sources):
-            text = read_text_file(bib)
-            if text is None:
-                continue
-            if len(sources) > 1:  # as `check --fix` separates files, naming each as the user did
-                out.write(("\n" if i else "") + MARK + "from " + " ".join(name.replace("@", "(at)").split()) + "\n")
-            out.write(fixer.fixed_text(text))
-    tmp.replace(folder / "report.bib")
+def _write_bibtex(folder: Path, sources: list[tuple[str, Path]], fixer: BibFixer) -> None:
+    """The corrected BibTeX (as `check --fix` writes it for each file): `report.bib` for one file, else
+    `report.bib.zip` with one corrected file per BibTeX file, named after it (not one merged file)."""
+    fixed = [(name, fixer.fixed_text(text)) for name, bib in sources if (text := read_text_file(bib)) is not None]
+    if len(sources) == 1:
+        tmp = folder / ".report.bib.tmp"
+        tmp.write_text("".join(text for _, text in fixed), encoding="utf-8", newline="")
+        tmp.replace(folder / "report.bib")
+        return
+    tmp = folder / ".report.bib.zip.tmp"
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+        for member, (_, text) in zip(member_names([name for name, _ in fixed]), fixed, strict=True):
+            zf.writestr(member, text)
+    tmp.replace(folder / "report.bib.zip")
+
+
+def member_names(names: list[str]) -> list[str]:
+    """Names inside the zip of corrected files: each upload's name ('papers.zip:sub/refs.bib' ->
+    'papers.zip/sub/refs.bib'), relative and without '..', made unique ('refs-2.bib')."""
+    out: list[str] = []
+    for i, name in enumerate(names, 1):
+        parts = [p for p in re.split(r"[\\/:]+", name) if p not in ("", ".", "..")]
+        base = "/".join(parts) or f"references-{i}.bib"
+        stem, dot, suffix = base.rpartition(".")
+        member, n = base, 2
+        while member in out:
+            member = f"{stem}-{n}.{suffix}" if dot and "/" not in suffix else f"{base}-{n}"
+            n += 1
+        out.append(member)
+    return out

@@ -28,7 +28,7 @@ from citetracer.pipeline import Checker
 from citetracer.records import CitationResult
 from citetracer.scan.inputs import STAGING
 from citetracer.web.jobs import Job, JobStore
-from citetracer.web.results import JobReports, has_bibtex
+from citetracer.web.results import JobReports
 from citetracer.web.uploads import ARCHIVES, Input, Limits, UploadError, scrub
 from citetracer.web.uploads import papers as unpacked_papers
 
@@ -210,7 +210,7 @@ def run_job(
         _ended(job, status="failed", error=error)
         return
     papers = [paper for paper, _ in read]
-    reports = JobReports(folder, f"/jobs/{job.id}", context, papers, has_bibtex(papers), notes)
+    reports = JobReports(folder, f"/jobs/{job.id}", context, papers, notes)
     try:
         for paper, result in read:
             reports.begin(paper, [scrub(w, folder) for w in result.warnings])
@@ -227,7 +227,7 @@ def run_job(
             reports.end([scrub(w, folder) for w in report.warnings])
         for name, why in unread:
             reports.unreadable(name, why)
-        reports.close(papers)
+        reports.close()
     except BaseException:
         reports.abort()
         raise
