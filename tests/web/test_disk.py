@@ -37,14 +37,15 @@ def test_unpacked_inputs_go_when_the_job_ends_and_the_quota_holds(tmp_path: Path
         assert state["status"] == "done", state
         folder = live.jobs_dir / body["id"]
         assert not (folder / "inputs").exists()  # the 30 MB unpacked: gone
-        assert _size(folder) < 8_000_000, _size(folder)  # the upload, and reports (the corrected .bib of 50 papers)
+        assert _size(folder) < 8_000_000, _size(folder)  # the upload, and reports (the zip of 50 corrected .bib)
         assert "fill.zip:a-paper.pdf" in {r["input"] for r in state["report"]}
         page = live.get(f"/jobs/{body['id']}")[1].decode()
         assert f"/jobs/{body['id']}/pdf/1" in page
         status, pdf_bytes = live.get(f"/jobs/{body['id']}/pdf/1")
         assert status == 200 and pdf_bytes == pdf.read_bytes()  # the PDF shown stays, outside the staging
 
-        status, body = live.post(files=[("big.bib", (ENTRY + "%" + "y" * 3_000_000).encode())])
+        # 4.5 MB uploaded and 4.5 MB corrected: past the quota (the first job's corrected files are zipped)
+        status, body = live.post(files=[("big.bib", (ENTRY + "%" + "y" * 4_500_000).encode())])
         assert status == 202, body  # the folder held less than its quota
         live.wait_job(body["id"])
         status, body = live.post(fields={"text": ENTRY})
