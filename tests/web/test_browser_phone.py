@@ -43,9 +43,18 @@ def phone(tmp_path: Path) -> Iterator[tuple[str, object]]:
             browser.close()
 
 
+#: The text that reaches past the viewport's right edge, outside a box that scrolls (to say which, when too wide).
+WIDE = f"""() => {{ const out = [], walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode() && out.length < 8) {{ const n = walk.currentNode, r = document.createRange();
+    r.selectNodeContents(n); if (r.getBoundingClientRect().right > {WIDTH} + 1 && !n.parentElement.closest('.wide'))
+      out.push(n.parentElement.tagName + '.' + n.parentElement.className + ': ' + n.textContent.slice(0, 60)); }}
+  return out; }}"""
+
+
 def _fits(page: object, what: str) -> None:
     width = page.evaluate("document.scrollingElement.scrollWidth")  # type: ignore[attr-defined]
-    assert width <= WIDTH, f"{what}: {width} px wide at a {WIDTH} px viewport"
+    wide = page.evaluate(WIDE) if width > WIDTH else []  # type: ignore[attr-defined]
+    assert width <= WIDTH, f"{what}: {width} px wide at a {WIDTH} px viewport: {wide}"
 
 
 def test_phone_width_counts_errors_and_favicon(phone: tuple[str, object], tmp_path: Path) -> None:

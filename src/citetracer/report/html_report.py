@@ -54,7 +54,7 @@ STYLE = """
 *{box-sizing:border-box}
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1f1f24;background:#f6f6f8}
 header.top{padding:16px 24px 8px;background:#fff;border-bottom:1px solid var(--line)}
-header.top h1{margin:0;font-size:22px}
+header.top h1{margin:0;font-size:22px;overflow-wrap:anywhere}
 .meta{color:var(--mute);margin:4px 0 0}
 main{display:flex;flex-direction:column;gap:16px;padding:16px 24px 48px;max-width:1280px;margin:0 auto}
 #summary{order:1;scroll-margin-top:0}a.top{font-size:12px;font-weight:400;margin-left:8px}#filters{order:2}#papers{order:3;display:flex;flex-direction:column;gap:16px}
@@ -79,7 +79,7 @@ tr.riskp td.pn{color:var(--p);font-weight:600}tr.unread td{color:var(--mute);fon
 .paper h2{order:0;font-size:17px;margin:0 0 4px;word-break:break-all}
 .paper .counts{order:1;margin:0 0 8px;color:var(--mute)}.paper ul.warn{order:2}
 .paper .counts b.H{color:var(--h)}.paper .counts b.P{color:var(--p)}.paper .counts b.R{color:var(--r)}
-ul.warn{margin:4px 0 8px;padding-left:20px;color:var(--p)}
+ul.warn{margin:4px 0 8px;padding-left:20px;color:var(--p);overflow-wrap:anywhere}
 .cite{border:1px solid var(--line);border-left:6px solid var(--line);border-radius:6px;padding:8px 12px;
   margin:8px 0;background:#fff}
 .cite.H{border-left-color:var(--h)}.cite.P{border-left-color:#e0a100}.cite.R{border-left-color:#6fbf86}
@@ -108,6 +108,11 @@ a{color:#0b57d0}
 .legend{color:var(--mute);font-size:13px;margin:8px 0 0}
 .actions{margin:6px 0 0;display:flex;flex-wrap:wrap;gap:6px}
 .actions a{border:1px solid var(--line);border-radius:6px;padding:2px 10px;text-decoration:none;background:#fafafb}
+.wide{overflow-x:auto}
+@media (max-width:600px){header.top{padding:12px 12px 8px}
+  main{padding:12px 8px 32px;gap:12px;overflow-wrap:anywhere}.card{padding:10px}
+  th,td{padding:4px 5px}table.fields th:first-child,table.fields td:first-child{width:64px}td.status{width:70px}
+  #shown{margin-left:0}.cite{padding:8px}}
 """
 
 SCRIPT = """
@@ -479,10 +484,10 @@ class HtmlReport:
         if flagged_codes:
             w(f"<p><b>Top codes:</b> {esc(_codes_line(flagged_codes))}</p>\n")
         shown = [x for x in rows if x.counts is None or x.counts.shows(self.show)]
-        w(
-            '<table class="papers"><thead><tr><th>#</th><th>paper (riskiest first)</th><th>references</th>'
-            "<th>Real</th><th>Potential</th><th>Hallucinated</th><th>top codes</th><th>warnings</th>"
-            "</tr></thead><tbody>\n"
+        w(  # in a box of its own that scrolls sideways on a phone (eight columns do not fit 390 px)
+            '<div class="wide"><table class="papers"><thead><tr><th>#</th><th>paper (riskiest first)</th>'
+            "<th>references</th><th>Real</th><th>Potential</th><th>Hallucinated</th><th>top codes</th>"
+            "<th>warnings</th></tr></thead><tbody>\n"
         )
         for i, row in enumerate(shown, 1):
             link = f'<a href="#{row.anchor}" title="{esc(row.name)}">{esc(self._short(row.name))}</a>'
@@ -499,7 +504,7 @@ class HtmlReport:
                 f'<td class="n">{c.real}</td><td class="n pn">{c.potential}</td><td class="n hn">{c.hallucinated}</td>'
                 f'<td>{esc(top_codes(c.codes))}</td><td class="warns">{_warnings_cell(row.warnings)}</td></tr>\n'
             )
-        w("</tbody></table>\n")
+        w("</tbody></table></div>\n")
         p1 = self._codes.get("P1", 0)
         if refs and p1 >= refs / 2:
             w(
