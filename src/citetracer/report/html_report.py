@@ -112,7 +112,7 @@ a{color:#0b57d0}
 @media (max-width:600px){header.top{padding:12px 12px 8px}
   main{padding:12px 8px 32px;gap:12px;overflow-wrap:anywhere}.card{padding:10px}
   th,td{padding:4px 5px}table.fields th:first-child,table.fields td:first-child{width:64px}td.status{width:70px}
-  #shown{margin-left:0}.cite{padding:8px}}
+  #shown{margin-left:0}.cite{padding:8px}.wide table{overflow-wrap:normal}table.papers th{white-space:nowrap}}
 """
 
 SCRIPT = """
