@@ -90,6 +90,21 @@ def names(raw: str) -> list[tuple[str | None, str]]:
             "Laurens van der Maaten and Geoffrey Hinton. 2008. Visualizing data using t-SNE. JMLR 9:2579-2605.",
             [("Laurens", "van der Maaten"), ("Geoffrey", "Hinton")],
         ),
+        (  # styles/acl-2020 [44]: "Erik M. van Mulligen" was read as "M. Erik" and the list ended there
+            "Martijn J. Schuemie, Marc Weeber, Bob J. A. Schijvenaars, Erik M. van Mulligen, C. Christiaan van der "
+            "Eijk, Rob Jelier, Barend Mons, and Jan A. Kors. 2004. Distribution of information in biomedical "
+            "abstracts and full-text publications. Bioinformatics, 20(16):2597-2604.",
+            [
+                ("Martijn J.", "Schuemie"),
+                ("Marc", "Weeber"),
+                ("Bob J. A.", "Schijvenaars"),
+                ("Erik M.", "van Mulligen"),
+                ("C. Christiaan", "van der Eijk"),
+                ("Rob", "Jelier"),
+                ("Barend", "Mons"),
+                ("Jan A.", "Kors"),
+            ],
+        ),
         (
             "Fernando de la Torre and Michael J. Black. 2003. A framework for robust subspace learning. IJCV.",
             [("Fernando", "de la Torre"), ("Michael J.", "Black")],
