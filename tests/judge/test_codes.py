@@ -508,3 +508,31 @@ def test_h3_a_cited_doi_names_the_work_whatever_its_title_shares(tmp_path) -> No
         assert "the cited DOI, which is the record's" in why
         cls, _, _, why = verdict(store, cited % "")
         assert cls == "Potential" and "another work with this title is as likely" in why, why
+
+
+def test_h4_not_on_a_year_slip_when_the_text_states_the_works_year(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """ml/neurips-mlcpd-dataset cites CodeSearchNet as '(1909). ... (2019). arXiv preprint arXiv:1909.09436.':
+    the year 1909 is the arXiv id's month read as a year, and the text itself says 2019. A year the text
+    does not state stays an H4."""
+    import json
+
+    from citetracer.mirror.jsonl import add_jsonl
+
+    record = {
+        "id": "1909.09436", "title": "CodeSearchNet Challenge: Evaluating the State of Semantic Code Search",
+        "authors": ["Hamel Husain", "Ho-Hsiang Wu", "Tiferet Gazit", "Miltiadis Allamanis", "Marc Brockschmidt"],
+        "year": 2019, "arxiv_id": "1909.09436", "venue": "arXiv", "type": "article",
+    }  # fmt: skip
+    (tmp_path / "r.jsonl").write_text(json.dumps(record) + "\n")
+    names = "Husain, H., Wu, H. H., Gazit, T., Allamanis, M., & Brockschmidt, M."
+    title = "CodeSearchNet Challenge: Evaluating the State of Semantic Code Search."
+    with Store(tmp_path / "s.sqlite") as store:
+        add_jsonl(store, tmp_path / "r.jsonl", "arxiv")
+        settings = Settings(store=store.path, offline=True, today_year=2026, remember_verified=False)
+        checker = Checker(settings, store=store)
+        slip = f"{names} (1909). {title}(2019). arXiv preprint arXiv:1909.09436.\n"
+        wrong = f"{names} (1909). {title} arXiv preprint.\n"
+        refs = read_text(slip + "\n" + wrong, suffix=".txt").references
+        first, second = asyncio.run(checker.check_references(refs))
+    assert first.verdict.class_ == "Potential" and "is written in the reference's text" in first.verdict.rationale
+    assert second.verdict.code == "H4", second.verdict.rationale

@@ -357,6 +357,12 @@ def _h4(ctx: JudgeContext, f: Finding) -> Decision:
             "carry different titles, and citations mix them"
         )
     if "year" in f.fields and "venue" not in f.fields:
+        written = _year_in_raw(ctx, work)
+        if written is not None:
+            return _withhold(
+                f"the work's year {written} is written in the reference's text (the cited year is another number "
+                "read as one, such as an arXiv identifier's month)"
+            )
         if is_book(ctx.reference) or record_is_book(work.candidate):
             return _withhold("books have editions, reprints and translations in other years")
         if _years_before_first(ctx, work):
@@ -384,6 +390,18 @@ def _version_at_cited_venue(ctx: JudgeContext, work: Assessment) -> Assessment |
             continue
         if title_similarity(a.candidate.title or "", work.candidate.title or "") >= VERSION_TITLE_SIMILARITY:
             return a
+    return None
+
+
+def _year_in_raw(ctx: JudgeContext, work: Assessment) -> int | None:
+    """A year of the work (any version's) written in the reference's own text, when the parsed year is not
+    it: the text states the right year, so the wrong one is a reading or export slip ('(1909)' from the arXiv id
+    1909.09436 beside '(2019)'), not a claim that the work is from another year."""
+    raw = ctx.reference.raw or ""
+    for v in ctx.versions_of(work):
+        year = v.candidate.year
+        if year and year != ctx.reference.year and re.search(rf"(?<![\d.]){year}(?![\d.])", raw):
+            return year
     return None
 
 
