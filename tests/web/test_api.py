@@ -189,3 +189,16 @@ def test_the_bibliography_pages_field_reaches_the_pdf_reader(client: TestClient,
     state = wait_done(client, zipped.json()["id"])
     assert any("--ref-pages 7-9 is past the PDF's" in w for w in state.get("warnings", [])), state
     assert 'name="ref_pages"' in client.get("/").text
+
+
+def test_no_page_or_report_names_the_servers_store_path(client: TestClient, example_store: Path) -> None:
+    """The store note ('the store (PATH, 12 records) holds no complete source ...') named the server's path."""
+    job = _submit_example(client)
+    state = wait_done(client, job)
+    assert state["status"] == "done", state
+    shown = client.get(f"/jobs/{job}").text + json.dumps(client.get(f"/api/jobs/{job}").json())
+    for name in ("report.json", "report.md", "report.html"):
+        shown += client.get(f"/jobs/{job}/{name}").text
+    assert "the server's store" in shown
+    for form in {str(example_store), str(example_store.resolve()), str(example_store.parent)}:
+        assert form not in shown

@@ -27,6 +27,7 @@ from citetracer.extract import InputError, read_references
 from citetracer.pipeline import Checker
 from citetracer.records import CitationResult
 from citetracer.scan.inputs import STAGING
+from citetracer.store.api import display_location
 from citetracer.web.jobs import Job, JobStore
 from citetracer.web.results import JobReports
 from citetracer.web.uploads import ARCHIVES, Input, Limits, UploadError, scrub
@@ -211,9 +212,16 @@ def run_job(
         return
     papers = [paper for paper, _ in read]
     reports = JobReports(folder, f"/jobs/{job.id}", context, papers, notes)
+    store = display_location(checker.store.path)
+
+    def public(warning: str) -> str:
+        """A warning as the page may show it: no job folder, and the store named without its server path
+        ('the store (/srv/.../store.sqlite, 12 records) holds no complete source' came out whole)."""
+        return scrub(warning, folder).replace(store, "the server's store")
+
     try:
         for paper, result in read:
-            reports.begin(paper, [scrub(w, folder) for w in result.warnings])
+            reports.begin(paper, [public(w) for w in result.warnings])
 
             def judged(c: CitationResult, paper: Input = paper) -> None:
                 reports.citation(c)
@@ -224,7 +232,7 @@ def run_job(
                 )
 
             report = checker.check_read(result, paper.display, on_result=judged)
-            reports.end([scrub(w, folder) for w in report.warnings])
+            reports.end([public(w) for w in report.warnings])
         for name, why in unread:
             reports.unreadable(name, why)
         reports.close()
