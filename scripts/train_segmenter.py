@@ -31,7 +31,8 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import latexpapers  # noqa: E402
 from citetracer.extract.fields import parse_reference_string  # noqa: E402
-from citetracer.extract.linecrf import MODEL_NAME, features  # noqa: E402
+from citetracer.extract.layout import Line  # noqa: E402
+from citetracer.extract.linecrf import MODEL_NAME, sequence  # noqa: E402
 from citetracer.extract.markers import find_markers  # noqa: E402
 from citetracer.extract.pdf import document_lines  # noqa: E402
 from citetracer.extract.region import find_region  # noqa: E402
@@ -52,9 +53,14 @@ def examples(pdf: Path) -> tuple[list[dict[str, object]], list[str]] | str:
         return "no region found"
     if "B" in labels[: region.start]:
         return "region starts after the first reference"
-    body = lines[: region.start]
-    window = lines[region.start :]
-    return features(window, find_markers(ln.text for ln in body)), labels[region.start :]
+    return labelled(lines, region.start, labels)
+
+
+def labelled(lines: list[Line], start: int, labels: list[str]) -> tuple[list[dict[str, object]], list[str]]:
+    """The features and labels of the window from `start` on, as the model meets it (page furniture left out)."""
+    window = lines[start:]
+    order, feats = sequence(window, find_markers(ln.text for ln in lines[:start]))
+    return feats, [labels[start + k] for k in order]
 
 
 def real_examples(pdf: Path) -> tuple[list[dict[str, object]], list[str]] | str:
@@ -78,13 +84,12 @@ def real_examples(pdf: Path) -> tuple[list[dict[str, object]], list[str]] | str:
         matched = match_paper(gold, refs)[0]
     if matched < len(gold):
         return "rules miss a reference"
-    window = lines[region.start :]
-    index = {id(ln): k for k, ln in enumerate(window)}
-    labels = ["O"] * len(window)
+    index = {id(ln): k for k, ln in enumerate(lines)}
+    labels = ["O"] * len(lines)
     for b in blocks:
         for j, ln in enumerate(b.lines):
             labels[index[id(ln)]] = "I" if j else "B"
-    return features(window, find_markers(ln.text for ln in lines[: region.start])), labels
+    return labelled(lines, region.start, labels)
 
 
 def main() -> int:
@@ -103,6 +108,8 @@ def main() -> int:
 
     t0 = time.perf_counter()
     seeds = [tuple(int(v) for v in part.split(":")) for part in args.seeds.split(",") if part]
+    if any(seed not in latexpapers.TRAIN_SEEDS for seed, _n in seeds):
+        ap.error(f"seeds other than {latexpapers.TRAIN_SEEDS} are the benchmark's (bench/latexpapers.py TRAIN_SEEDS)")
     made = [p for seed, n in seeds for p in latexpapers.generate(list(latexpapers.TRAIN), seed, n, args.cache)]
     t1 = time.perf_counter()
     trainer = pycrfsuite.Trainer(verbose=False)

@@ -11,7 +11,7 @@ import pytest
 
 from citetracer.extract import plausibility, read_references
 from citetracer.extract.layout import Line
-from citetracer.extract.linecrf import blocks_from_labels, default_segmenter, features
+from citetracer.extract.linecrf import blocks_from_labels, default_segmenter, features, sequence
 from citetracer.extract.markers import Markers
 from citetracer.extract.pdf import choose, what_was_seen
 from citetracer.extract.segment import Block
@@ -159,3 +159,46 @@ def test_features_are_one_dict_per_line_with_the_rules_as_features() -> None:
     assert feats[0].get("rule_bibheading") == 1.0
     assert all(f.get("open=label") for f in feats[1:])
     assert all(f.get("label_next") for f in feats[1:])
+
+
+def test_a_year_opening_a_line_is_no_list_label() -> None:
+    """An author-year entry's title line may open with its year ("2021. Are Neural Rankers ...",
+    "(2024). CHRONOS ..."): read as the list label 2021 it made the model start a reference there."""
+    lines = [
+        _line("Qin, Z.; Yan, L.; Zhuang, H.; and Najork, M.", 0, 100),
+        _line("2021. Are Neural Rankers still Outperformed by Gradient Boosted", 0, 112),
+        _line("Chang, M.; and Roukos, S.", 0, 124),
+        _line("(2024). CHRONOS: A Schema-Based Event Understanding System.", 0, 136),
+        _line("[12] Lee, K. A title. In Venue, 2019.", 0, 148),
+    ]
+    feats = features(lines)
+    for k in (1, 3):
+        assert "open=label" not in feats[k] and "label_next" not in feats[k]
+        assert feats[k].get("open=year")
+    assert feats[4].get("open=label")
+
+
+def test_a_review_line_number_at_a_line_end_hides_no_period() -> None:
+    """A review copy's line number glued to a line's end ("Learning Representations. 123") still lets the
+    next line see that the line before it ends with a period."""
+    lines = [_line("In International Conference on Learning Representations. 123", 0, 100)]
+    lines.append(_line("Miguel Bautista, Pengsheng Guo, and Samira Abnar. 2022. A title", 0, 112))
+    assert features(lines)[1].get("prev_end=period")
+
+
+def test_page_furniture_is_left_out_of_what_the_model_labels() -> None:
+    """A running head set apart at the top of a page (LNCS: 'A Study of Things 13') and a page number
+    are no part of any reference: the model does not label them (they are O) and the lines around them
+    follow each other for it."""
+    lines = [
+        _line("1. Author, A. A title of a paper. In: Proceedings of Things,", 0, 700),
+        _line("pp. 1-9 (2021)", 0, 712, x=90),
+        _line("7", 0, 790),
+        _line("A Study of Things 13", 1, 60),
+        _line("2. Dehghani, M., Djolonga, J. Scaling vision transformers.", 1, 100),
+        _line("In: ICML. pp. 1-9 (2023)", 1, 112, x=90),
+    ]
+    order, feats = sequence(lines)
+    assert order == [0, 1, 4, 5]
+    assert feats[2].get("-1:fill=" + next(k[5:] for k in feats[1] if k.startswith("fill=")))
+    assert feats[2].get("open=label") and feats[2].get("label_next")

@@ -14,12 +14,20 @@ list's own habits:
 - type size and face against the list's and the page's body text;
 - vertical pitch to the previous line against the list's common pitch; column
   and page breaks; where the line sits in its column;
-- how the previous line ends (period, year, page range, hyphen, comma, short);
-- how the line opens (a list label, and whether it continues the count; a
-  "Surname, X." or "X. Surname" name; an upper-case author run; a year);
+- how the previous line ends (period, year, page range, hyphen, comma, short; a
+  word a phrase runs on after, such as "of"), also as seen by the list's habits:
+  an author-year list (where a line ending in a year is inside an entry) or a
+  numbered one, a flush list (no hanging indent: only words tell the entries
+  apart) or a hanging one;
+- how the line opens (a list label, and whether it continues the count; a year
+  is no label; a "Surname, X." or "X. Surname" name; an upper-case author run; a
+  year; how many of its first words are capitalised, as names are);
 - the rules' readings as features, never as the decision: reference-like, a
   bibliography or back-matter heading, an item that reads as an equation or
   table row, and whether the rule segmenter starts a reference here.
+
+Page furniture (a page number, a running head set apart at the top or foot of a
+page) is labelled O without the model and left out of the sequence it labels.
 
 The model (data/segmenter.crfsuite) is trained by scripts/train_segmenter.py on
 papers typeset by bench/latexpapers.py, labelled from positions the PDF itself
@@ -60,6 +68,9 @@ _OPENS_YEAR = re.compile(r"^\(?(?:19|20)\d\d")
 _PAGE_RANGE = re.compile(r"\d+\s*[-–—]\s*\d+\.?$")
 #: A bare page number (or "Page 3 of 9") left among the lines: the previous line of the next line is the one before it.
 _FURNITURE = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:/|of)\s*\d{1,4})?$", re.IGNORECASE)
+#: A year between an entry's names and its title ("Li, H. 2021. Title", "Li, H. (2021). Title", a line opening
+#: "2021. Title"): the mark of an author-year list, where a line ending in a year does not end the entry.
+_MID_YEAR = re.compile(r"(?:^|[.,]\s|\()(?:19|20)\d\d[a-z]?\)?[.,:]?\s+\S")
 _URL = re.compile(r"https?://|doi\.org|\bdoi\b|arxiv", re.IGNORECASE)
 
 
@@ -70,8 +81,12 @@ def _bin(value: float, edges: Sequence[float], names: Sequence[str]) -> str:
     return names[-1]
 
 
+#: A review copy's line number left at the end of a line ("Learning Representations. 123").
+_TRAILING_NUMBER = re.compile(r"(?<=[.,;:)])\s+\d{1,4}$")
+
+
 def _ending(text: str) -> str:
-    t = text.rstrip()
+    t = _TRAILING_NUMBER.sub("", text.rstrip())
     if not t:
         return "empty"
     if _PAGE_RANGE.search(t):
@@ -83,10 +98,23 @@ def _ending(text: str) -> str:
     return {".": "period", ",": "comma", ":": "colon", ";": "semicolon", ")": "paren"}.get(t[-1], "other")
 
 
+def _label_number(text: str) -> int | None:
+    """The number a line opens with as a list label ("[12]", "12.", "(12)", "12 Surname"), or None; a year
+    ("2021. Are Neural Rankers ...", an author-year reference's title line) is no label."""
+    m = _LABEL.match(text)
+    if not m:
+        return None
+    digits = next(g for g in m.groups() if g)
+    n = int(digits)
+    if len(digits) == 4 and 1900 <= n < 2100:
+        return None
+    return n
+
+
 def _opening(text: str) -> list[str]:
     t = text.strip()
     out = []
-    if _LABEL.match(t):
+    if _label_number(t) is not None:
         out.append("label")
     if _ALPHA_LABEL.match(t):
         out.append("alabel")
@@ -160,6 +188,10 @@ def features(lines: Sequence[Line], markers: Markers | None = None) -> list[dict
     rule_starts: set[int] = set()
     kept: set[int] = set()
     rule_end, rule_starts, kept = rule_reading(lines, markers)
+    # The list's habits from the rules' region when it holds a list (the window runs on to the document's
+    # end: a short list's first 80 lines hold an appendix too), else from the window's head.
+    listed = lines[:rule_end] if rule_end >= 12 else head
+    style, indent = _list_habits(listed, [round((ln.x0 - edges[(ln.page, ln.column)]) / size * 2) for ln in listed])
     column_top: dict[tuple[int, int], int] = {}
     column_end: dict[tuple[int, int], int] = {}
     for k, ln in enumerate(lines):
@@ -172,12 +204,16 @@ def features(lines: Sequence[Line], markers: Markers | None = None) -> list[dict
         text = ln.text.strip()
         key = (ln.page, ln.column)
         f: dict[str, Any] = {"bias": 1.0}
-        furniture = _FURNITURE.match(text) is not None or _apart(lines, k, usual)
+        apart = _apart(lines, k, usual)
+        furniture = _FURNITURE.match(text) is not None or (apart and not reference_like(text))
         if furniture:
             f["furniture"] = 1.0
+        elif apart:
+            f["apart"] = 1.0
         nxt = lines[k + 1] if k + 1 < len(lines) else None
         if nxt is not None and nxt.page == ln.page and nxt.column == ln.column and usual > 0:
             f["ngap=" + _bin((nxt.y0 - ln.y0) / usual, (1.15, 1.6, 3.0), ("tight", "gap", "big", "huge"))] = 1.0
+            f["nxgap=" + _extra(nxt.y0 - ln.y0, usual, size)] = 1.0
         off = (ln.x0 - edges[key]) / size
         f["dx=" + _bin(off, (-1.0, 0.5, 1.5, 3.0), ("left", "flush", "ind1", "ind2", "far"))] = 1.0
         rounded = round(off * 2)
@@ -203,17 +239,23 @@ def features(lines: Sequence[Line], markers: Markers | None = None) -> list[dict
         else:
             pitch = (ln.y0 - prev.y0) / usual if usual > 0 else 1.0
             f["gap=" + _bin(pitch, (0.5, 1.15, 1.6, 3.0), ("back", "tight", "gap", "big", "huge"))] = 1.0
+            f["xgap=" + _extra(ln.y0 - prev.y0, usual, size)] = 1.0
         if prev is not None:
-            f["prev_end=" + _ending(prev.text)] = 1.0
+            ending = _ending(prev.text)
+            f["prev_end=" + ending] = 1.0
+            f[f"prev_end={ending}|{style}"] = 1.0
+            f[f"prev_end={ending}|{indent}"] = 1.0
+            f["prev_word=" + _last_word(prev.text)] = 1.0
             prev_fill = (right[(prev.page, prev.column)] - prev.x1) / size
             f["prev_fill=" + _bin(prev_fill, (1.0, 4.0, 10.0), ("full", "near", "short", "stub"))] = 1.0
             prev_off = (prev.x0 - edges[(prev.page, prev.column)]) / size
             f["dx_vs_prev=" + _bin(off - prev_off, (-0.5, 0.5), ("left", "same", "right"))] = 1.0
         for o in _opening(text):
             f["open=" + o] = 1.0
-        m = _LABEL.match(text)
-        if m:
-            n = int(next(g for g in m.groups() if g))
+            f[f"open={o}|{indent}"] = 1.0
+        f["caps=" + _caps(text)] = 1.0
+        n = _label_number(text)
+        if n is not None:
             if n == last_label + 1 or (last_label == 0 and n in (1, 2)):
                 f["label_next"] = 1.0
                 last_label = n
@@ -256,6 +298,50 @@ def features(lines: Sequence[Line], markers: Markers | None = None) -> list[dict
     return out
 
 
+def _list_habits(head: Sequence[Line], offsets: list[int]) -> tuple[str, str]:
+    """The list's style as its first lines show it: author-year ("ay": the year sits between names and
+    title), numbered ("num") or between; and its indentation: "flush" when nearly every line starts at
+    the same offset (no hanging indent: only the words tell where an entry starts), else "hang"."""
+    with_year = sum(1 for ln in head if _YEAR.search(ln.text))
+    mid = sum(1 for ln in head if _MID_YEAR.search(ln.text))
+    style = _bin(mid / with_year if with_year else 0.0, (0.3, 0.6), ("num", "mixed", "ay"))
+    at_first = Counter(offsets).most_common(1)[0][1] if offsets else 0
+    indent = "flush" if offsets and at_first >= 0.85 * len(offsets) else "hang"
+    return style, indent
+
+
+#: Words a title or venue runs on after, never ends with.
+_RUN_ON = frozenset("a an and at by for from in into of on or the to via with without".split())
+
+
+def _last_word(text: str) -> str:
+    """What the line's last word is: a word a phrase runs on after ("of", "and": the entry goes on), a
+    lower-case or capitalised word, a number, or punctuation's end (then `_ending` says which)."""
+    words = text.split()
+    word = words[-1] if words else ""
+    if word.lower() in _RUN_ON:
+        return "runon"
+    if word[-1:].isalpha():
+        return "lower" if word[-1].islower() and word[:1].islower() else "upper"
+    return "digit" if word[-1:].isdigit() else "punct"
+
+
+def _extra(pitch: float, usual: float, size: float) -> str:
+    """The space a line's pitch adds to the list's usual pitch, against the type size: a list set with a
+    little space between entries (a point or so) shows it here where the ratio bins see none."""
+    return _bin((pitch - usual) / size, (-0.3, 0.05, 0.2, 0.6), ("back", "none", "small", "some", "big"))
+
+
+def _caps(text: str) -> str:
+    """How name-like the line's first words are: the share of its first four words that are capitalised
+    (an author list: all; a sentence-case title or a venue's tail: few)."""
+    words = [w for w in text.split()[:4] if w[:1].isalpha()]
+    if not words:
+        return "none"
+    share = sum(1 for w in words if w[0].isupper()) / len(words)
+    return _bin(share, (0.5, 0.99), ("few", "most", "all"))
+
+
 def _apart(lines: Sequence[Line], k: int, usual: float) -> bool:
     """A short line alone at the top or foot of its page, set apart from the text by more than two
     lines' pitch: a running head or foot that the layout's repetition rule left (they differ page by page)."""
@@ -288,12 +374,24 @@ _NEIGHBOUR = (
 
 
 def _add_neighbours(feats: list[dict[str, Any]]) -> None:
-    own = [{k: v for k, v in f.items() if k.startswith(_NEIGHBOUR)} for f in feats]
-    for k, f in enumerate(feats):
-        if k:
-            f.update({"-1:" + name: v for name, v in own[k - 1].items()})
-        if k + 1 < len(feats):
-            f.update({"+1:" + name: v for name, v in own[k + 1].items()})
+    """Each tagged line sees its tagged neighbours' features (page furniture between them is skipped)."""
+    order = [k for k, f in enumerate(feats) if "furniture" not in f]
+    own = {k: {name: v for name, v in feats[k].items() if name.startswith(_NEIGHBOUR)} for k in order}
+    for j, k in enumerate(order):
+        if j:
+            feats[k].update({"-1:" + name: v for name, v in own[order[j - 1]].items()})
+        if j + 1 < len(order):
+            feats[k].update({"+1:" + name: v for name, v in own[order[j + 1]].items()})
+
+
+def sequence(lines: Sequence[Line], markers: Markers | None = None) -> tuple[list[int], list[dict[str, Any]]]:
+    """The lines the model labels (their indices) and their features: every line of the window but page
+    furniture (a page number, a running head set apart at the top or foot of its page), which is never
+    part of a reference and is labelled O without the model, so that the lines around it follow each
+    other for the model as they do for the reader."""
+    feats = features(lines, markers)
+    order = [k for k, f in enumerate(feats) if "furniture" not in f]
+    return order, [feats[k] for k in order]
 
 
 class Segmenter:
@@ -319,7 +417,10 @@ class Segmenter:
         if not lines:
             return []
         window = lines[:MAX_LINES]
-        labels = list(self._tagger().tag(features(window, markers))) + ["O"] * max(0, len(lines) - MAX_LINES)
+        order, feats = sequence(window, markers)
+        labels = ["O"] * len(lines)
+        for k, label in zip(order, self._tagger().tag(feats), strict=True):
+            labels[k] = label
         # What the rules leave out inside their region (a footnote under the list, a float set in the
         # body's larger type) stays out: those filters are the rule path's most precise part.
         rule_end, _starts, kept = rule_reading(window, markers)
