@@ -202,3 +202,18 @@ def test_page_furniture_is_left_out_of_what_the_model_labels() -> None:
     assert order == [0, 1, 4, 5]
     assert feats[2].get("-1:fill=" + next(k[5:] for k in feats[1] if k.startswith("fill=")))
     assert feats[2].get("open=label") and feats[2].get("label_next")
+
+
+def test_a_list_of_a_few_lines_is_read_by_the_rules() -> None:
+    """auto: a list both read in fewer than SHORT_LIST lines is the rules' (three one-line entries show no
+    habit of indentation or pitch for the model to weigh a line against); a model that reads on past
+    where the rules stopped (a table among the references) is not held to it."""
+    lines = [
+        _line(f"Doe, J. ({2000 + k}). Study {k}. Journal of Things, 1(2), 3-4.", 1, 100 + 12 * k) for k in range(3)
+    ]
+    rules = [Block([ln]) for ln in lines]
+    merged = [Block(lines[:2]), Block(lines[2:])]
+    assert choose(rules, merged, Markers(), "auto") is rules
+    assert choose(rules, merged, Markers(), "model") is merged
+    longer = [*merged, *(Block([_line(f"Roe, R. ({2010 + k}). More.", 2, 100 + 12 * k)]) for k in range(12))]
+    assert choose(rules, longer, Markers(), "auto") is longer

@@ -54,6 +54,8 @@ from citetracer.extract.segment import Block, split_blocks
 
 LABELS = ("B", "I", "O")
 MODEL_NAME = "segmenter.crfsuite"
+#: A list of fewer lines than this (as the rules read it) shows no habits of its own to weigh a line against.
+SHORT_LIST = 12
 #: Most lines labelled after the region's start (a 150-page document's tail is far fewer).
 MAX_LINES = 20_000
 
@@ -190,8 +192,10 @@ def features(lines: Sequence[Line], markers: Markers | None = None) -> list[dict
     rule_end, rule_starts, kept = rule_reading(lines, markers)
     # The list's habits from the rules' region when it holds a list (the window runs on to the document's
     # end: a short list's first 80 lines hold an appendix too), else from the window's head.
-    listed = lines[:rule_end] if rule_end >= 12 else head
+    listed = lines[:rule_end] if rule_end >= SHORT_LIST else head
     style, indent = _list_habits(listed, [round((ln.x0 - edges[(ln.page, ln.column)]) / size * 2) for ln in listed])
+    if rule_end < SHORT_LIST:
+        indent = "short"  # a list of a few lines shows no habit of indentation (one-line entries are all flush)
     column_top: dict[tuple[int, int], int] = {}
     column_end: dict[tuple[int, int], int] = {}
     for k, ln in enumerate(lines):
@@ -205,11 +209,17 @@ def features(lines: Sequence[Line], markers: Markers | None = None) -> list[dict
         key = (ln.page, ln.column)
         f: dict[str, Any] = {"bias": 1.0}
         apart = _apart(lines, k, usual)
-        furniture = _FURNITURE.match(text) is not None or (apart and not reference_like(text))
-        if furniture:
+        number = _FURNITURE.match(text) is not None
+        # A bare number at the top or foot of its page is its page number; inside a column it may be a
+        # DOI's or a page range's tail that ran onto a line of its own.
+        edge = (k == 0 or lines[k - 1].page != ln.page) or (k + 1 == len(lines) or lines[k + 1].page != ln.page)
+        if (number and edge) or (apart and not reference_like(text)):
             f["furniture"] = 1.0
+        elif number:
+            f["bare_number"] = 1.0
         elif apart:
             f["apart"] = 1.0
+        furniture = number or "furniture" in f
         nxt = lines[k + 1] if k + 1 < len(lines) else None
         if nxt is not None and nxt.page == ln.page and nxt.column == ln.column and usual > 0:
             f["ngap=" + _bin((nxt.y0 - ln.y0) / usual, (1.15, 1.6, 3.0), ("tight", "gap", "big", "huge"))] = 1.0

@@ -358,10 +358,12 @@ def _end_of_pages(lines: list[Line], last_page: int) -> int:
 
 def choose(rules: list[Block], learned: list[Block], markers: Markers, mode: str) -> list[Block]:
     """The learned blocks, unless (mode "auto") the plausibility checks object to them and not to the rules'
-    blocks: the rule path stays the fallback until the model wins on every set."""
+    blocks, or both read a list of a few lines (`linecrf.SHORT_LIST`: the model weighs each line against
+    the list's habits, which a few lines do not show): the rule path stays the fallback until the model
+    wins on every set."""
     if mode == "model" or not rules:
         return learned or rules
-    if not learned:
+    if not learned or max(sum(len(b.lines) for b in blocks) for blocks in (rules, learned)) < linecrf.SHORT_LIST:
         return rules
 
     def objections(blocks: list[Block]) -> int:
