@@ -19,13 +19,13 @@ from __future__ import annotations
 import multiprocessing
 import os
 import re
-import resource
 import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from citetracer.childlimits import limit_memory as _limit_memory
 from citetracer.extract import InputError, PageRange, ReadResult, linecrf, plausibility
 from citetracer.extract.fields import parse_reference_string
 from citetracer.extract.layout import (
@@ -139,20 +139,6 @@ def _child(path: Path, limits: Limits, ref_pages: PageRange | None, sender: Any)
         sender.send(("error", f"the PDF could not be processed ({detail})"))
     finally:
         sender.close()
-
-
-def _limit_memory(extra: int) -> None:
-    """Cap the child's address space at what it has now plus `extra` bytes."""
-    try:
-        with open("/proc/self/statm") as fh:
-            current = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
-        return
-    limit = current + extra
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 def extract(path: Path, limits: Limits | None = None, ref_pages: PageRange | None = None) -> ReadResult:

@@ -24,7 +24,6 @@ import functools
 import multiprocessing
 import os
 import re
-import resource
 import shutil
 import stat
 import struct
@@ -35,6 +34,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO, Any
+
+from citetracer.childlimits import limit_memory
 
 #: The members unpacked: papers and bibliographies (other members are skipped).
 MEMBER_SUFFIXES = (".pdf", ".bib", ".bbl")
@@ -108,7 +109,7 @@ def _isolated(archive: Path, tmp: Path, limits: ArchiveLimits, shown: str) -> li
 
 def _child(archive: Path, tmp: Path, limits: ArchiveLimits, shown: str, sender: Any) -> None:
     try:
-        _limit_memory(limits.memory_bytes)
+        limit_memory(limits.memory_bytes)
         sender.send(("ok", _unpack_or_error(archive, tmp, limits, shown)))
     except ArchiveError as exc:
         sender.send(("error", str(exc)))
@@ -117,18 +118,6 @@ def _child(archive: Path, tmp: Path, limits: ArchiveLimits, shown: str, sender: 
     finally:
         sender.close()
         os._exit(0)  # no atexit handlers or finalizers of the parent's objects in the forked child
-
-
-def _limit_memory(extra: int) -> None:
-    """Cap this (child) process's address space at what it has now plus `extra` bytes (as the PDF reader's)."""
-    try:
-        with open("/proc/self/statm") as fh:
-            current = int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    except (OSError, ValueError):
-        return
-    _, hard = resource.getrlimit(resource.RLIMIT_AS)
-    limit = current + extra if hard == resource.RLIM_INFINITY else min(current + extra, hard)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
 def _unpack_or_error(archive: Path, tmp: Path, limits: ArchiveLimits, shown: str) -> list[str]:

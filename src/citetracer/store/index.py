@@ -93,21 +93,8 @@ class TitleIndex(Retrieval):
 
     def write(self, works: Iterable[IndexedWork], heap_bytes: int = 128_000_000) -> int:
         """Replace the documents of these works; one atomic commit."""
-        writer = self.index.writer(heap_size=heap_bytes, num_threads=1)
-        n = 0
-        try:
-            for work in works:
-                writer.delete_documents_by_term("rid", work.rid)
-                add_document(writer, work)
-                n += 1
-            writer.commit()
-        except BaseException:
-            writer.rollback()
-            raise
-        finally:
-            writer.wait_merging_threads()
-        self.reload()
-        return n
+        fields = ((w.rid, [" ".join(index_tokens(t)) for t in w.titles], w.surnames, w.year) for w in works)
+        return self.write_fields(fields, heap_bytes)
 
     def write_fields(
         self, docs: Iterable[tuple[int, Sequence[str], Sequence[str], int | None]], heap_bytes: int = 128_000_000
