@@ -39,6 +39,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "citetracer.sources",
             "citetracer.config",
             "citetracer.data",
+            "citetracer.childlimits",
         ),
     ),
     (
