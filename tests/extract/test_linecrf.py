@@ -11,7 +11,7 @@ import pytest
 
 from citetracer.extract import plausibility, read_references
 from citetracer.extract.layout import Line
-from citetracer.extract.linecrf import blocks_from_labels, default_segmenter, features, sequence
+from citetracer.extract.linecrf import blocks_from_labels, default_segmenter, features, join_split_entries, sequence
 from citetracer.extract.markers import Markers
 from citetracer.extract.pdf import choose, what_was_seen
 from citetracer.extract.segment import Block
@@ -217,3 +217,94 @@ def test_a_list_of_a_few_lines_is_read_by_the_rules() -> None:
     assert choose(rules, merged, Markers(), "model") is merged
     longer = [*merged, *(Block([_line(f"Roe, R. ({2010 + k}). More.", 2, 100 + 12 * k)]) for k in range(12))]
     assert choose(rules, longer, Markers(), "auto") is longer
+
+
+#: Flush author-year entries whose first line ends with the year: the title opens the next line.
+YEAR_BREAKS = [
+    [
+        "Alan Nawzad Amin, Eli N. Weinstein, and Debora S. Marks. 2021.",
+        "A Generative Nonparametric Bayesian Model",
+        "for Whole Genomes. In Advances in Neural Information Processing",
+        "Systems.",
+    ],
+    [
+        "Spyros Angelopoulos and Malachi Voss. 2021. Online Search with",
+        "Maximum Clearance. In AAAI Conference on Artificial Intelligence.",
+    ],
+    [
+        "Marco Bagatella, Sammy Joe Christen, and Otmar Hilliges. 2022.",
+        "SFP: State-free Priors for Exploration in Off-Policy Reinforcement",
+        "Learning. In Transactions on Machine Learning Research.",
+    ],
+    [
+        "Zhen Qin, Le Yan, Honglei Zhuang, Yi Tay, Rama Kumar Pa-",
+        "sumarthi, Xuanhui Wang, Michael Bendersky, and Marc Najork.",
+        "2021. Are Neural Rankers still Outperformed by Gradient Boosted",
+        "Decision Trees? In International Conference on Learning Repre-",
+        "sentations.",
+    ],
+    [
+        "Kyle Richardson and Ashish Sabharwal. 2022. Pushing the Lim-",
+        "its of Rule Reasoning in Transformers through Natural Language",
+        "Satisfiability. In AAAI Conference on Artificial Intelligence.",
+    ],
+    [
+        "Yu Su, Diyi Yang, Shunyu Yao, and Tao Yu. 2024. Language",
+        "Agents: Foundations, Prospects, and Risks. In Conference on Em-",
+        "pirical Methods in Natural Language Processing.",
+    ],
+    [
+        "Zifeng Wang, Shao-Lun Huang, Ercan Engin Kuruoglu, Jimeng",
+        "Sun, Xi Chen, and Yefeng Zheng. 2022. PAC-Bayes Information",
+        "Bottleneck. In International Conference on Learning Representa-",
+        "tions.",
+    ],
+]
+
+
+def test_an_author_year_flush_list_does_not_start_a_reference_after_each_year(
+    make_pdf: Callable[..., Path], model_only: None
+) -> None:
+    """In an author-year list the year follows the names, so a line ending in a year (or one opening with
+    it) is inside a reference, where in a numbered list the year often ends one. The model sees the list's
+    style; a reference read with no year is joined to the piece that holds it (`join_split_entries`).
+    These 7 were read as 8 ('... and Marc Najork.' apart from '2021. Are Neural Rankers ...')."""
+    items = [*BODY, (72, 420, "References", 11, "B"), *flush_list(YEAR_BREAKS, 72, 440)]
+    refs = read_references(make_pdf([items])).references
+    assert len(refs) == len(YEAR_BREAKS)
+    assert [r.year for r in refs] == [2021, 2021, 2022, 2021, 2022, 2024, 2022]
+    feats = features([_line(t, 0, 100 + 10 * k) for k, t in enumerate(t for ref in YEAR_BREAKS for t in ref)])
+    assert feats[1].get("prev_end=year|ay") and feats[1].get("open=upper1|flush")
+
+
+def _read(entries: list[list[str]], starts: list[int]) -> tuple[list[Line], list[str]]:
+    """The entries' lines, and labels that start a reference at the given line indices (as a model read them)."""
+    lines = [_line(t, 0, 100 + 10 * k) for k, t in enumerate(t for entry in entries for t in entry)]
+    return lines, ["B" if k in starts else "I" for k in range(len(lines))]
+
+
+def test_an_author_year_reference_read_with_no_year_is_joined_to_the_piece_that_holds_it() -> None:
+    """Pieces the model cut from AAAI-like flush entries (seen on held-out templates): names broken off at an
+    initial or a comma before the line with the year, the names apart from a line opening with the year,
+    and a title's end after a table that interrupted it (the piece before ends mid-phrase) are each one
+    reference again; an entry with its year, and one with none that ends as entries end, stay apart."""
+    entries = [
+        ["Michael Chang, Alyssa L. Dayan, Franziska Meier, Thomas L.", "Griffiths, and Amy Zhang. 2023. A title."],
+        ["John M. Abowd, Robert Ashmead, William Sexton,", "Ashley Simpson, and Pavel Zhuravlev. 2021. An", "Idea."],
+        ["Zhen Qin, Le Yan, and Marc Najork.", "2021. Are Neural Rankers still Outperformed? In ICLR."],
+        ["Rui Liu, and Hany Hassan. 2022. Gating Dropout: Regularization for", "Sparse Transformers. In ICML."],
+        ["PyTorch Contributors. PyTorch documentation. Online manual."],
+        ["Yuxuan Lu and Yuqing Kong. 2023. Calibrating Cheap Signals. In NeurIPS."],
+    ]
+    # the model's cuts: at each entry's first line and inside the first four (lines 1, 3, 6, 8)
+    lines, labels = _read(entries, [0, 1, 2, 3, 5, 6, 7, 8, 9, 10])
+    got = join_split_entries(lines, labels)
+    assert [k for k, label in enumerate(got) if label == "B"] == [0, 2, 5, 7, 9, 10]
+    # a numbered list is left as read: there the year closes an entry, and one without a year may end on a word
+    numbered = [
+        ["[1] A. Smith and B. Jones. A title. In ICML, 2021."],
+        ["[2] R. Roe. PyTorch: An Online Manual"],
+        ["[3] K. Lee. Another title. In NeurIPS, 2019."],
+    ]
+    lines, labels = _read(numbered, [0, 1, 2])
+    assert join_split_entries(lines, labels) == labels

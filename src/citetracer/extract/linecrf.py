@@ -29,6 +29,10 @@ list's own habits:
 Page furniture (a page number, a running head set apart at the top or foot of a
 page) is labelled O without the model and left out of the sequence it labels.
 
+Two rules stand over the model's reading: a back-matter heading after the list
+ends it, and in an author-year list a reference read with no year (a piece of
+an entry the model cut in two) is joined to the piece that holds the year.
+
 The model (data/segmenter.crfsuite) is trained by scripts/train_segmenter.py on
 papers typeset by bench/latexpapers.py, labelled from positions the PDF itself
 saved. pdf.py keeps the rule path as a fallback (see `choose`).
@@ -423,7 +427,8 @@ class Segmenter:
         return tagger
 
     def label(self, lines: Sequence[Line], markers: Markers | None = None) -> list[str]:
-        """B / I / O for each line (see `close_at_back_matter` for the one rule that overrides the model)."""
+        """B / I / O for each line (see `close_at_back_matter` and `join_split_entries` for the two rules that
+        override the model)."""
         if not lines:
             return []
         window = lines[:MAX_LINES]
@@ -438,7 +443,7 @@ class Segmenter:
             labels = [
                 "O" if k < rule_end and k not in kept and label != "O" else label for k, label in enumerate(labels)
             ]
-        return close_at_back_matter(lines, labels)
+        return join_split_entries(lines, close_at_back_matter(lines, labels))
 
 
 def close_at_back_matter(lines: Sequence[Line], labels: list[str]) -> list[str]:
@@ -457,6 +462,47 @@ def close_at_back_matter(lines: Sequence[Line], labels: list[str]) -> list[str]:
         if ends_bibliography(window, k, size, named_only=True):
             return labels[:k] + ["O"] * (len(labels) - k)
     return labels
+
+
+#: A year as an author-year entry states it (or its stand-in when the work has none).
+_ENTRY_YEAR = re.compile(r"(?:19|20)\d\d|\bn\.\s?d\.", re.IGNORECASE)
+#: A line that stops inside a name list or a phrase: a comma or semicolon, a hyphen, a name's initial
+#: ("Thomas L."), a word a phrase runs on after ("and", "for"), or a capitalised word with no stop after it
+#: (a name broken off: "Shuangfei").
+_RUN_ON_WORD = "|".join(sorted(_RUN_ON))
+_OPEN_END = re.compile(rf"(?:[,;\-\u00ad]|(?:^|[\s.\-])[A-Z]\.|\b(?:{_RUN_ON_WORD})|\b[A-Z][a-z]+)$")
+
+
+def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
+    """The labels with the entries of an author-year list that the model cut in two joined again. In such
+    a list every entry states its year after its names ("Names. 2021. Title. Venue."), so a reference read
+    with no year is a piece of one: its names broken off before the year (it ends inside them: "Michael
+    Chang, ..., Thomas L." before "Griffiths, ..., and Amy Zhang. 2023. Title"; or the next piece opens with
+    the year: "... Marc Najork." before "2021. Are Neural Rankers ..."), which joins the next reference; or the
+    rest of a title that a float interrupted (the reference before it ends mid-phrase: "... Regularization
+    for", a table, "Sparsely Activated Transformers. In ..."), which joins the one before. A numbered list, or
+    one where the year closes the entry, is left as read: there a line may end on a year or a name."""
+    starts = [k for k, label in enumerate(labels) if label == "B"]
+    if len(starts) < 2:
+        return labels
+    blocks = [[k for k in range(a, b) if labels[k] != "O"] for a, b in itertools.pairwise([*starts, len(labels)])]
+    kept = [k for block in blocks for k in block]
+    style, _indent = _list_habits([lines[k] for k in kept], [])
+    if style != "ay":
+        return labels
+    text = [" ".join(lines[k].text.strip() for k in block) for block in blocks]
+    dated = [_ENTRY_YEAR.search(t) is not None for t in text]
+    out = list(labels)
+    for j in range(len(blocks)):
+        if dated[j]:
+            continue
+        last = lines[blocks[j][-1]].text.strip()
+        nxt = lines[blocks[j + 1][0]].text.strip() if j + 1 < len(blocks) else ""
+        if j + 1 < len(blocks) and (_OPEN_END.search(last) or _OPENS_YEAR.match(nxt)):
+            out[blocks[j + 1][0]] = "I"  # the names run on into the next piece, which holds the year
+        elif j and _OPEN_END.search(lines[blocks[j - 1][-1]].text.strip()):
+            out[blocks[j][0]] = "I"  # the rest of the reference before, after a float or a break
+    return out
 
 
 @lru_cache(maxsize=1)
