@@ -73,6 +73,25 @@ def test_two_columns_interleaved_line_by_line(make_pdf: Callable[..., Path]) -> 
     assert refs[0].boxes[0].x1 < 300 < refs[3].boxes[0].x0
 
 
+def test_a_short_right_column_on_the_last_page_is_read_with_the_page_befores_columns(
+    make_pdf: Callable[..., Path],
+) -> None:
+    """The list's last page: a full left column and three references at the right column's top, too little
+    for the page alone to show its gutter, and only one other page (the one before) shows it, too few for
+    the document's; the page before's gutter splits it (its lines were read across both columns)."""
+
+    def ref(n: int) -> str:
+        return f"[{n}] A. Author{n}. Paper {n} on things. Proc. Conf., 20{n % 90 + 10}."
+
+    first: list[tuple[float, float, str, float]] = [(40, 80, "REFERENCES", 9)]
+    first += [(40, 100 + 12 * k, ref(k + 1), 8) for k in range(20)]
+    first += [(320, 100 + 12 * k, ref(k + 21), 8) for k in range(20)]
+    last = [(40, 100 + 12 * k, ref(k + 41), 8) for k in range(25)]
+    last += [(320, 100 + 12 * k, ref(k + 66), 8) for k in range(3)]
+    refs = read_references(make_pdf([BODY, first, last])).references
+    assert [r.label for r in refs] == [str(n) for n in range(1, 69)]
+
+
 def test_reference_continued_over_page_break_and_running_heads_dropped(make_pdf: Callable[..., Path]) -> None:
     def page(items: list[tuple[float, float, str, float]], number: int) -> list[tuple[float, float, str, float]]:
         head = (72, 40, "Journal of Examples, Volume 3", 8)

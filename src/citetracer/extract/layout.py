@@ -298,7 +298,8 @@ def page_lines(
     """Lines of one page in reading order (bands; in each band the columns left to right).
 
     `line_numbers`: right edges of review line numbers found on the document's other pages;
-    `known_gutters`: the document's gutters (`document_gutters`), used when this page alone shows none;
+    `known_gutters`: the document's gutters (`document_gutters`) and those of the pages beside this one,
+    tried in order when this page alone shows none;
     `own_gutters`: this page's own, when already found (`find_gutters` on the page without line numbers)."""
     frags = drop_line_numbers(frags, line_numbers)
     gutters = list(own_gutters) if own_gutters is not None else find_gutters(frags, width)

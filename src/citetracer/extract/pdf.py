@@ -214,7 +214,10 @@ def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str
     for i in indices:
         if i not in needs_ocr:
             t = texts[i]
-            pages[i] = page_lines(t.fragments, i, t.width, t.height, numbering, shared, own[i])
+            # A page too thin to show its own columns (the last page of a two-column list, its right column
+            # a few lines at the top) also tries the columns of the pages beside it.
+            near = [g for j in (i - 1, i + 1) for g in own.get(j, [])]
+            pages[i] = page_lines(t.fragments, i, t.width, t.height, numbering, [*shared, *near], own[i])
     if needs_ocr:
         _ocr_pages(doc, sorted(needs_ocr), pages, limits, warnings)
     return [pages[i] for i in sorted(pages)]
