@@ -11,7 +11,14 @@ import pytest
 
 from citetracer.extract import plausibility, read_references
 from citetracer.extract.layout import Line
-from citetracer.extract.linecrf import blocks_from_labels, default_segmenter, features, join_split_entries, sequence
+from citetracer.extract.linecrf import (
+    blocks_from_labels,
+    close_at_back_matter,
+    default_segmenter,
+    features,
+    join_split_entries,
+    sequence,
+)
 from citetracer.extract.markers import Markers
 from citetracer.extract.pdf import choose, what_was_seen
 from citetracer.extract.segment import Block
@@ -308,3 +315,18 @@ def test_an_author_year_reference_read_with_no_year_is_joined_to_the_piece_that_
     ]
     lines, labels = _read(numbered, [0, 1, 2])
     assert join_split_entries(lines, labels) == labels
+
+
+def test_an_appendix_heading_with_its_letter_closes_the_list_in_the_lists_own_type() -> None:
+    """elsarticle sets "Appendix A. Hyperparameters and Training Setup" in the list's size and face right
+    after it, and the model read it and the appendix's text as one more reference: a heading that names
+    the appendix and its letter closes the list whatever its type; a reference line that mentions an
+    appendix does not."""
+    lines = [
+        _line("[54] A. Author, Estimating treatment effects over time in the presence of hidden", 0, 100),
+        _line("confounders, in: International Conference on Machine Learning, 2021.", 0, 112, x=90),
+        _line("[55] B. Writer, Appendix B of the report on things, Tech. Rep., 2019.", 0, 124),
+        _line("Appendix A. Hyperparameters and Training Setup", 0, 150),
+        _line("We study a problem that matters and evaluate on standard benchmarks", 0, 170),
+    ]
+    assert close_at_back_matter(lines, ["B", "I", "B", "B", "I"]) == ["B", "I", "B", "O", "O"]

@@ -74,6 +74,9 @@ _END = re.compile(
     r"contents\b|table of contents|outline of the appendix)",
     re.IGNORECASE,
 )
+#: An appendix heading with its letter or number and title ("Appendix A. Hyperparameters and Training
+#: Setup", "Appendix B: Proofs"): a heading in any type (elsarticle sets it in the list's size and face).
+_APPENDIX_LETTER = re.compile(r"^(?i:appendix)\s+[A-Z0-9]{1,2}(?:\.\d{1,2})*[.:]?\s+[A-Z][a-z]")
 #: A lettered or numbered section heading: "A Proofs", "A. Details", "B.1 Setup", "7 Conclusion".
 _SECTION = re.compile(r"^(?:[A-Z]|\d{1,2})(?:\.\d{1,2})*\.?\s+[A-Z0-9(]")
 #: Type this much larger than the references' is a heading whatever it says (if short, without a year).
@@ -188,6 +191,8 @@ def ends_bibliography(lines: list[Line], i: int, size: float, named_only: bool =
     larger = bool(size) and ln.size > size * 1.05
     emphasised = larger or ln.bold
     if len(text) < 70 and _END.match(text) and (emphasised or _alone(text) or text.isupper()):
+        return True
+    if len(text) < 70 and _APPENDIX_LETTER.match(text) and not _YEAR.search(text):
         return True
     if _YEAR.search(text) or (reference_like(text) and not emphasised):
         return False
