@@ -139,15 +139,20 @@ def generate(sample: list[dict[str, Any]], n: int, out: Path, seed: int = 7) -> 
 # ------------------------------------------------------------------ measurement
 
 
-def _tree_rss(pid: int) -> int:
-    """Resident bytes of a process and all its descendants (Linux /proc)."""
+#: How often a long ingest prints its memory (the series shows whether it grows with the records).
+SERIES_SECONDS = 300.0
+
+
+def _tree_rss(pid: int, field: str = "VmRSS") -> int:
+    """Resident bytes of a process and all its descendants (Linux /proc); `field` RssAnon: anonymous
+    memory only (without the pages of mapped files, which the kernel can drop)."""
     total = 0
     stack = [pid]
     while stack:
         p = stack.pop()
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
-                if line.startswith("VmRSS:"):
+                if line.startswith(field + ":"):
                     total += int(line.split()[1]) * 1024
             for task in Path(f"/proc/{p}/task").iterdir():
                 children = (task / "children").read_text().split()
@@ -183,9 +188,16 @@ def run_command(args: list[str]) -> tuple[float, int, int, float]:
     done = threading.Event()
 
     def sample() -> None:
+        """Peak RSS every 0.2 s; every `SERIES_SECONDS` a line of the series (flat when memory is bounded)."""
         nonlocal peak
+        shown = started
         while not done.is_set():
             peak = max(peak, _tree_rss(proc.pid))
+            if time.monotonic() - shown >= SERIES_SECONDS:
+                shown = time.monotonic()
+                rss, anon = _tree_rss(proc.pid) / 1e9, _tree_rss(proc.pid, "RssAnon") / 1e9
+                print(f"[memory at {shown - started:,.0f}s] RSS {rss:.2f} GB, anonymous {anon:.2f} GB; "
+                      f"peak so far {peak / 1e9:.2f} GB", flush=True)  # fmt: skip
             time.sleep(0.2)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -360,8 +372,12 @@ def bench_snapshot(args: argparse.Namespace, work: Path) -> int:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--source", choices=["dblp", "arxiv", "openalex"], default="dblp", help="the mirror measured")
-    ap.add_argument("--backend", choices=["sqlite", "postgresql", "both"], default="sqlite",
-                    help="stores of --source arxiv|openalex (dblp: SQLite; bench/cluster.py compares backends)")
+    ap.add_argument(
+        "--backend",
+        choices=["sqlite", "postgresql", "both"],
+        default="sqlite",
+        help="stores of --source arxiv|openalex (dblp: SQLite; bench/cluster.py compares backends)",
+    )
     ap.add_argument("--records", type=int, default=8_000_000)
     ap.add_argument("--queries", type=int, default=2000)
     ap.add_argument("--workdir", type=Path, help="where dumps and stores go (default: a temp dir under /work)")

@@ -234,3 +234,35 @@ def test_cli_mirror_openalex(tmp_path: Path, openalex_snapshot: Path, capsys: py
     bad.write_bytes(gzip.compress(b"{}")[:-4])
     assert main(["mirror", "openalex", str(bad), *store]) == 2
     assert "run the same command again" in capsys.readouterr().err
+
+
+def test_parsing_in_worker_processes_gives_the_same_store_and_resumes_alike(
+    tmp_path: Path, openalex_snapshot: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Big snapshots are parsed in one process per core (mirror/workers.py): same works, same skips, and
+    an interrupted ingest still resumes where its last batch ended."""
+    with open_store(tmp_path / "serial.sqlite") as store:
+        serial = ingest_openalex(store, openalex_snapshot)
+        expected = {k: r.model_dump() for k, r in _works(store).items()}
+    monkeypatch.setattr(openalex_mirror, "PARALLEL_BYTES", 0)
+    monkeypatch.setattr(openalex_mirror.os, "cpu_count", lambda: 2)
+    monkeypatch.setattr(openalex_mirror, "BATCH", 2)
+    with open_store(tmp_path / "parallel.sqlite") as store:
+        real = store.write_rows
+        calls = [0]
+
+        def dying(rows, on_batch=None):  # type: ignore[no-untyped-def]
+            calls[0] += 1
+            if calls[0] == 3:
+                raise KeyboardInterrupt
+            return real(rows, on_batch)
+
+        monkeypatch.setattr(store, "write_rows", dying)
+        with pytest.raises(KeyboardInterrupt):
+            ingest_openalex(store, openalex_snapshot)
+        monkeypatch.setattr(store, "write_rows", real)
+        assert len(_works(store)) == 4
+        report = ingest_openalex(store, openalex_snapshot)
+        assert report.added == serial.added == 8 and report.resumed_from is not None
+        assert {k: r.model_dump() for k, r in _works(store).items()} == expected
+        assert store.index.count() == 8

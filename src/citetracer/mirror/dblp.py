@@ -22,13 +22,9 @@ rebuilt beside the old one and swapped in, so a failure at any point leaves it u
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import json
-import multiprocessing
 import os
 import re
-import signal
 import time
 import zlib
 from collections import Counter
@@ -36,7 +32,6 @@ from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from queue import Empty, Full
 from typing import Any
 
 from lxml import etree
@@ -55,6 +50,7 @@ from citetracer.mirror.safexml import (
     parse_chunk,
     parser_for,
 )
+from citetracer.mirror.workers import WorkerError, ordered_map
 from citetracer.normalize.names import surname_keys
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, parse_year
 from citetracer.store.codec import pack
@@ -70,8 +66,6 @@ _FIELDS = frozenset(
 )
 
 SOURCE = "dblp"
-#: prctl option: the signal a process gets when its parent dies (Linux).
-_PR_SET_PDEATHSIG = 1
 RECORD_TAGS = (
     "article",
     "inproceedings",
@@ -314,113 +308,32 @@ def dump_date(path: Path, max_mdate: str | None) -> str:
     return time.strftime("%Y-%m-%d", time.gmtime(path.stat().st_mtime))
 
 
-def _die_with(parent: int) -> None:
-    """Ask Linux to kill this process when its parent dies (a task half-written by a killed parent
-    would otherwise leave it waiting on the pipe forever)."""
-    with contextlib.suppress(Exception):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() != parent:
-        os._exit(1)
+def _chunk_parser(path: str, dtd: str | None) -> Callable[[tuple[Any, ...]], ChunkRows]:
+    """What a worker process does with a chunk: its packed rows (the parser is made once per worker)."""
+    parsers: list[Any] = []
 
+    def parse(chunk: tuple[Any, ...]) -> ChunkRows:
+        if not parsers:
+            parsers.append(parser_for(Path(dtd) if dtd else None))
+        return chunk_rows(Chunk(*chunk), Path(path), parsers[0], packed=True)
 
-def _worker(path: str, dtd: str | None, tasks: Any, results: Any, parent: int) -> None:
-    """Worker process: parse the chunks it is given into packed rows (the parent writes them).
-
-    If the parent dies (even by SIGKILL) the worker is killed too (Linux parent-death
-    signal), or else notices within a second and exits.
-    """
-    _die_with(parent)
-    parser = parser_for(Path(dtd) if dtd else None)
-
-    def send(msg: tuple[Any, ...]) -> None:
-        while True:
-            try:
-                results.put(msg, timeout=1)
-                return
-            except Full:
-                if os.getppid() != parent:
-                    os._exit(1)
-
-    while True:
-        try:
-            task = tasks.get(timeout=1)
-        except Empty:
-            if os.getppid() != parent:
-                os._exit(1)
-            continue
-        if task is None:
-            return
-        seq, chunk = task
-        try:
-            part = chunk_rows(Chunk(*chunk), Path(path), parser, packed=True)
-            send((seq, "rows", part.rows, dict(part.by_type), dict(part.skipped), part.max_mdate))
-        except DumpError as exc:
-            send((seq, "error", str(exc)))
-        except Exception as exc:  # reported to the parent, which raises it as a DumpError
-            send((seq, "error", f"{path}: {type(exc).__name__}: {exc}"))
+    return parse
 
 
 def _batches_in_workers(
     path: Path, dtd: Path | None, report: DblpReport, workers: int
 ) -> Iterator[list[tuple[Any, ...]]]:
-    """Parse chunks in worker processes while this one reads the dump and writes; results in dump order.
-
-    At most a few chunks per worker are in flight, so memory stays bounded. The
-    workers are forked before the store's writer threads exist (they only parse),
-    so each fork copies a single-threaded process.
-    """
-    ctx = multiprocessing.get_context("fork")
-    tasks, results = ctx.Queue(maxsize=2 * workers), ctx.Queue(maxsize=4 * workers)
-    args = (str(path), str(dtd) if dtd else None, tasks, results, os.getpid())
-    procs = [ctx.Process(target=_worker, args=args, daemon=True) for _ in range(workers)]
-    for proc in procs:
-        proc.start()
-    return _collect(procs, tasks, results, path, report, workers)
-
-
-def _collect(
-    procs: list[Any], tasks: Any, results: Any, path: Path, report: DblpReport, workers: int
-) -> Iterator[list[tuple[Any, ...]]]:
-    limit = 3 * workers
-    waiting: dict[int, tuple[Any, ...]] = {}
-    sent = done = 0
-    chunks = _chunks(path)
-    more = True
+    """Parse chunks in worker processes while this one reads the dump and writes (mirror/workers.py);
+    results in dump order. The workers are forked before the store's writer threads exist."""
+    chunks = ((position, tuple(chunk)) for chunk, position in _chunks(path))
+    parse = _chunk_parser(str(path), str(dtd) if dtd else None)
     try:
-        while more or done < sent:
-            while more and sent - done < limit:
-                item = next(chunks, None)
-                if item is None:
-                    more = False
-                    break
-                chunk, position = item
-                tasks.put((sent, tuple(chunk)))
-                sent += 1
-                report.bytes_read = position
-            while done not in waiting:
-                try:
-                    msg = results.get(timeout=2)
-                except Empty:
-                    if not all(proc.is_alive() for proc in procs):
-                        raise DumpError(f"{path}: a parser process stopped unexpectedly") from None
-                    continue
-                waiting[msg[0]] = msg
-            msg = waiting.pop(done)
-            done += 1
-            if msg[1] == "error":
-                raise DumpError(msg[2])
-            _merge(report, ChunkRows(msg[2], Counter(msg[3]), Counter(msg[4]), msg[5]))
-            yield msg[2]
-    finally:
-        chunks.close()
-        for proc in procs:
-            if proc.is_alive():
-                proc.terminate()
-        for proc in procs:
-            proc.join(10)
-        for queue in (tasks, results):  # nobody reads them any more: do not wait to flush them at exit
-            queue.cancel_join_thread()
-            queue.close()
+        for position, part in ordered_map(parse, chunks, workers, passthrough=(DumpError,)):
+            _merge(report, part)
+            report.bytes_read = position
+            yield part.rows
+    except WorkerError as exc:
+        raise DumpError(f"{path}: {exc}") from exc
 
 
 def ingest_dblp(

@@ -40,6 +40,7 @@ from typing import Any
 from citetracer.mirror.arxiv import bounded_lines
 from citetracer.mirror.people import person_fields
 from citetracer.mirror.safexml import DumpError
+from citetracer.mirror.workers import WorkerError, ordered_map
 from citetracer.normalize.names import surname_keys
 from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi
 from citetracer.store.api import BatchMeta, StoreAPI
@@ -56,6 +57,10 @@ MAX_LINE_BYTES = 16_000_000
 MAX_PEOPLE = 1_000
 #: Works per batch (one transaction, one progress record).
 BATCH = 5_000
+#: Lines a parser worker takes at a time (mirror/workers.py), and the size of the parts above which
+#: they are parsed in one worker process per core while this one reads and writes.
+CHUNK_LINES = 1_000
+PARALLEL_BYTES = 1_000_000
 MAX_ERRORS = 50
 #: Crossref's work types in DBLP's words (what the judge's venue kinds read); others are kept as OpenAlex says.
 _CROSSREF_TYPES = {
@@ -333,8 +338,8 @@ def snapshot_parts(path: Path, entity: str = "works") -> list[Path]:
     return sorted(folder.rglob("*.gz"))
 
 
-def _objects(part: Path, report: OpenAlexReport, skip: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) of a part file (gzip'd or not), from line `skip` + 1; bad lines counted."""
+def _lines(part: Path, report: OpenAlexReport, skip: int = 0) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) of a part file (gzip'd or not), from line `skip` + 1; overlong lines counted."""
     raw = part.open("rb")
     stream: Any = gzip.GzipFile(fileobj=raw) if raw.read(2) == b"\x1f\x8b" else raw
     raw.seek(0)
@@ -345,22 +350,64 @@ def _objects(part: Path, report: OpenAlexReport, skip: int = 0) -> Iterator[tupl
             if line is None:
                 report.skip(f"{part.name}:{n}", f"line longer than {MAX_LINE_BYTES:,} bytes")
                 continue
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except (ValueError, RecursionError) as exc:
-                report.skip(f"{part.name}:{n}", str(exc)[:200])
-                continue
-            if not isinstance(obj, dict):
-                report.skip(f"{part.name}:{n}", "not a JSON object")
-                continue
-            yield n, obj
+            if line.strip():
+                yield n, line
     except (OSError, EOFError, gzip.BadGzipFile) as exc:
         raise DumpError(f"{part}: cannot be read to its end ({exc}); what was read before is kept") from exc
     finally:
         stream.close()
         raw.close()
+
+
+def _object(line: bytes) -> dict[str, Any] | str:
+    """The JSON object of a line, or why it is none."""
+    try:
+        obj = json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        return str(exc)[:200]
+    return obj if isinstance(obj, dict) else "not a JSON object"
+
+
+def _objects(part: Path, report: OpenAlexReport, skip: int = 0) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) of a part file, from line `skip` + 1; bad lines counted."""
+    for n, line in _lines(part, report, skip):
+        obj = _object(line)
+        if isinstance(obj, str):
+            report.skip(f"{part.name}:{n}", obj)
+            continue
+        yield n, obj
+
+
+@dataclass
+class ParsedLines:
+    """What a worker made of a chunk of a part's lines (see `_parse_lines`)."""
+
+    rows: list[tuple[Any, ...]]
+    filtered_out: int = 0
+    skipped: list[tuple[str, str]] = field(default_factory=list)
+    newest: str | None = None
+
+
+def _parse_lines(filters: Filters, name: str, lines: list[tuple[int, bytes]]) -> ParsedLines:
+    """The rows of the works among these lines of part `name` that pass `filters` (a worker's job)."""
+    out = ParsedLines(rows=[])
+    for n, line in lines:
+        obj = _object(line)
+        if isinstance(obj, str):
+            out.skipped.append((f"{name}:{n}", obj))
+            continue
+        if not filters.keep(obj):
+            out.filtered_out += 1
+            continue
+        try:
+            row, updated = work_row(obj)
+        except (ValueError, TypeError, AttributeError) as exc:
+            out.skipped.append((f"{name}:{n}", str(exc)[:200]))
+            continue
+        if updated and (out.newest is None or updated > out.newest):
+            out.newest = updated
+        out.rows.append(tuple(row))
+    return out
 
 
 # ------------------------------------------------------------------ ingest
@@ -497,34 +544,42 @@ def _ingest_works(
     store.set_meta(progress_key(), state("running"))
     batch: list[tuple[Any, ...]] = []
 
-    def read() -> None:
-        """Read the parts from where the last run stopped, writing a batch each `BATCH` works kept; `where`
-        follows the last line read and `batch` holds the works not written yet."""
+    def chunks() -> Iterator[tuple[tuple[int, int], tuple[str, list[tuple[int, bytes]]]]]:
+        """Chunks of `CHUNK_LINES` lines (at most a batch) from where the last run stopped, each keyed by where
+        the part stands after it: (part, last line), or (next part, 0) once the part is read to its end."""
+        size = min(CHUNK_LINES, BATCH)
         for index in range(start_part, len(parts)):
             part = parts[index]
-            for n, obj in _objects(part, report, start_line if index == start_part else 0):
-                where["part"], where["line"] = index, n
-                if not filters.keep(obj):
-                    report.filtered_out += 1
-                    continue
-                try:
-                    row, updated = work_row(obj)
-                except (ValueError, TypeError, AttributeError) as exc:
-                    report.skip(f"{part.name}:{n}", str(exc)[:200])
-                    continue
-                if updated and (report.newest is None or updated > report.newest):
-                    report.newest = updated
-                batch.append(tuple(row))
-                pending[0] += 1
-                if len(batch) >= BATCH:
-                    store.write_rows(batch, on_batch)
-                    batch.clear()
-                    if progress is not None:
-                        progress(done + report.added, index, len(parts))
-            where["part"], where["line"] = index + 1, 0  # the part is read: a resume starts at the next one
+            lines: list[tuple[int, bytes]] = []
+            for n, line in _lines(part, report, start_line if index == start_part else 0):
+                lines.append((n, line))
+                if len(lines) >= size:
+                    yield (index, n), (part.name, lines)
+                    lines = []
+            yield (index + 1, 0), (part.name, lines)
 
+    def parse(chunk: tuple[str, list[tuple[int, bytes]]]) -> ParsedLines:
+        return _parse_lines(filters, *chunk)
+
+    size = sum(p.stat().st_size for p in parts[start_part:])
+    workers = max(1, os.cpu_count() or 1) if size > PARALLEL_BYTES else 1
     try:
-        read()
+        for (index, line), got in ordered_map(parse, chunks(), workers, passthrough=(DumpError,)):
+            report.filtered_out += got.filtered_out
+            for where_, why in got.skipped:
+                report.skip(where_, why)
+            if got.newest and (report.newest is None or got.newest > report.newest):
+                report.newest = got.newest
+            batch.extend(got.rows)
+            pending[0] += len(got.rows)
+            where["part"], where["line"] = index, line
+            if len(batch) >= BATCH:
+                store.write_rows(batch, on_batch)
+                batch.clear()
+                if progress is not None:
+                    progress(done + report.added, index, len(parts))
+    except WorkerError as exc:
+        raise DumpError(f"{path}: {exc}") from exc
     except DumpError:
         store.write_rows(batch, on_batch)  # what was read before the damage is kept; the rerun resumes after it
         raise
