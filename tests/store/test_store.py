@@ -170,3 +170,22 @@ def test_the_index_takes_a_writer_s_own_batches_as_they_are(tmp_path: Path, monk
         store.reindex()
         assert [store.index.search(f"Indexed straight from the rows number {i}", ["writer3"], 2003, 3)
                 for i in (3, 103, 303, 318)] == searches  # fmt: skip
+
+
+def test_replacing_venues_finds_their_names_by_index_not_by_scanning_them_all(tmp_path: Path) -> None:
+    """A sources snapshot has ~250,000 venues: each one replaced deletes its old names, which must be an
+    index lookup (a scan of every venue's names each time made the ingest quadratic: hours at 200,000)."""
+    from citetracer.store.venues import VenueEntry
+
+    with Store(tmp_path / "s.sqlite") as store:
+        entries = [
+            VenueEntry(id=f"openalex:S{i}", source="openalex", name=f"Journal of Things {i}",
+                       alternate_titles=(f"J. Things {i}",), works_by_year={2020: i})
+            for i in range(50)
+        ]
+        assert store.put_venues(entries) == 50
+        assert store.put_venues(entries[:1]) == 1  # replaced, not doubled
+        assert [v.name for v in store.venue_entries("J. Things 0")] == ["Journal of Things 0"]
+        plan = " ".join(str(row[-1]) for row in store.db.execute(
+            "EXPLAIN QUERY PLAN DELETE FROM venue_names WHERE venue = ?", ("openalex:S1",)))  # fmt: skip
+        assert "USING INDEX" in plan or "USING COVERING INDEX" in plan, plan

@@ -223,3 +223,31 @@ def test_a_fabricated_title_with_rare_real_surnames_still_reaches_the_work(citat
     s = citation_store
     rids = s.index.search("Quantum Gravity of Sparse Manifolds", ["hariharan"], 2015, 10)
     assert {s.records(rids)[r].id for r in rids} >= {"real"}
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def coauthor_store(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Store]:
+    """One common surname's many works of a year, a few with a rarer co-author, and titles sharing words."""
+    build = _Build(request, tmp_path_factory.mktemp("coauthors"))
+    rng = random.Random(5)
+    for i in range(300):
+        authors = [Person(family="Wang")] + ([Person(family="Okonkwo")] if i % 50 == 0 else [])
+        title = " ".join(rng.choice(FILLER) for _ in range(rng.randint(4, 8)))
+        build.add(WorkRecord(source="t", id=f"w{i}", title=title, authors=authors, year=2020 + i % 3))
+    build.add(WorkRecord(source="t", id="target", title="Sparse kernels for graph attention",
+                         authors=[Person(family="Wang")], year=2021))  # fmt: skip
+    yield from _committed(build)
+
+
+def test_the_author_pass_ranks_shared_surnames_then_title_words_alike_on_both_backends(
+    coauthor_store: Store,
+) -> None:
+    """The co-authored works (two cited surnames) and the work sharing the title's rare words lead the 100
+    works of the common surname; the title words are scored on the authors' works alone (PostgreSQL)."""
+    store = coauthor_store
+    rids = store.index.by_authors(["wang", "okonkwo"], 2021, 10, title="Sparse kernels for attention on graphs")
+    ids = [store.records(rids)[r].id for r in rids]
+    assert set(ids[:7]) == {f"w{i}" for i in range(0, 300, 50)} | {"target"}
+    alone = store.index.by_authors(["wang"], 2021, 3, title="Sparse kernels for attention on graphs")
+    assert store.records(alone)[alone[0]].id == "target"
+    assert store.index.by_authors(["okonkwo"], 1990, 10, title="graph attention") == []

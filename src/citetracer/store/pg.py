@@ -63,6 +63,8 @@ except ImportError:  # the `postgres` extra is not installed
 WRITE_LOCK = 0x43495446
 #: Seconds a store keeps trying to reconnect after its server went away (a restart takes a few).
 RECONNECT_SECONDS = 30.0
+#: Memory a retrieval query may sort and group in (PostgreSQL's default, 4 MB, spills a common word's postings to disk).
+RETRIEVAL_WORK_MEM = "64MB"
 #: Seconds to wait for the server when connecting (libpq's `connect_timeout`), unless the URL says.
 CONNECT_TIMEOUT = 10
 #: Rows per transaction of a bulk ingest (`write_rows`).
@@ -162,13 +164,16 @@ class PgStore:
     def _rows(self, sql: str, params: Any = None, index_only: bool = False) -> list[Any]:
         """Run one statement; a lost server is a StoreError (one clear line), never a traceback.
 
-        `index_only`: with sequential scans off (the retrieval queries, see store/pgindex.py).
+        `index_only`: with sequential scans off and `RETRIEVAL_WORK_MEM` to group in (the retrieval
+        queries, see store/pgindex.py).
         """
         for attempt in (1, 2):
             try:
                 if index_only:
                     with self.db.transaction():
                         self.db.execute("SET LOCAL enable_seqscan = off")
+                        # A common word's postings are tens of thousands of rows to group: in memory, not on disk.
+                        self.db.execute(f"SET LOCAL work_mem = '{RETRIEVAL_WORK_MEM}'")
                         cur = self.db.execute(sql, params)
                         return cur.fetchall()
                 cur = self.db.execute(sql, params)

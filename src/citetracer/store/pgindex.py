@@ -69,7 +69,12 @@ _POSTINGS = (
     "CROSS JOIN LATERAL unnest(p.rids, p.extra) u(rid, x)"
 )
 #: BM25's length factor (`ranking.bm25_norm`) of a title of `x` words, in SQL.
-_NORM = f"({BM25_K1 + 1.0} / (1.0 + {BM25_K1} * (1.0 - {BM25_B} + {BM25_B} * h.x / {MEAN_TITLE_WORDS})))"
+#: Written in float8 throughout: SQL's decimal literals are `numeric`, whose arithmetic, once per posting,
+#: cost more than reading the postings.
+_NORM = (
+    f"({BM25_K1 + 1.0}::float8 / (1.0::float8 + {BM25_K1}::float8 * (1.0::float8 - {BM25_B}::float8 "
+    f"+ {BM25_B}::float8 * h.x::float8 / {MEAN_TITLE_WORDS}::float8)))"
+)
 
 
 class PgIndex(Retrieval):
@@ -160,16 +165,31 @@ class PgIndex(Retrieval):
 
     def author_pass(self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int) -> list[int]:
         """Works by any of the surnames within the year window (the surname lists carry each work's year),
-        ranked by the surnames' idf plus the title words' (weighted `AUTHOR_PASS_TITLE_BOOST`)."""
-        params: dict[str, Any] = {**_weights(self._pairs(words, surnames, AUTHOR_PASS_TITLE_BOOST)), "limit": limit}
+        ranked by the surnames' idf plus the title words' (weighted `AUTHOR_PASS_TITLE_BOOST`).
+
+        The surname lists are read first and the title words are scored on those works' own word lists
+        (`records.words`): the words only break ties among the authors' works, and reading their posting
+        lists instead would cost every work holding any of them (most of which no cited author wrote)."""
+        pairs = self._pairs(words, surnames, AUTHOR_PASS_TITLE_BOOST)
+        names = [p for p in pairs if p[0] == "s"]
+        params: dict[str, Any] = {
+            **_weights(names),
+            "words": [t for f, t, _ in pairs if f == "t"],
+            "word_weights": [w for f, _, w in pairs if f == "t"],
+            "limit": limit,
+        }
         window = ""
         if year is not None:
-            window = "AND h.x BETWEEN %(first)s AND %(last)s"
+            window = "WHERE u.x BETWEEN %(first)s AND %(last)s"
             params.update(first=year - YEAR_WINDOW, last=year + YEAR_WINDOW)
+        by_words = (
+            "coalesce((SELECT sum(t.w) FROM unnest(%(words)s::text[], %(word_weights)s::float8[]) t(term, w) "
+            f"WHERE t.term = ANY(r.words)), 0) * {_NORM.replace('h.x', 'r.nwords')}"
+        )
         rows = self._query(
-            f"SELECT h.rid FROM ({_POSTINGS}) h WHERE h.field = 't' OR (h.field = 's' {window}) GROUP BY h.rid "
-            "HAVING bool_or(h.field = 's') "
-            f"ORDER BY sum(CASE WHEN h.field = 't' THEN h.w * {_NORM} ELSE h.w END) DESC, h.rid LIMIT %(limit)s",
+            f"SELECT a.rid FROM (SELECT h.rid, sum(h.w) AS w FROM ({_POSTINGS}) h {window.replace('u.x', 'h.x')} "
+            f"GROUP BY h.rid) a JOIN records r ON r.rid = a.rid ORDER BY a.w + {by_words} DESC, a.rid "
+            "LIMIT %(limit)s",
             params,
             True,
         )

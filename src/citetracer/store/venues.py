@@ -43,6 +43,8 @@ CREATE TABLE IF NOT EXISTS venue_names (
     name TEXT NOT NULL,
     PRIMARY KEY (key, venue, what)
 );
+-- Replacing a venue deletes its names: without this, each replacement scans every venue's names.
+CREATE INDEX IF NOT EXISTS venue_names_venue ON venue_names (venue);
 CREATE TABLE IF NOT EXISTS venue_year_works (
     venue TEXT NOT NULL,
     year INTEGER NOT NULL,
