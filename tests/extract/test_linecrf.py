@@ -193,6 +193,16 @@ def test_a_review_line_number_at_a_line_end_hides_no_period() -> None:
     assert features(lines)[1].get("prev_end=period")
 
 
+def test_a_year_at_a_line_end_is_no_review_line_number() -> None:
+    """elsarticle's first page ends with the preprint's date ("December 3, 2026") under the list's first
+    entries: read as a line number after a comma, the date made the next page's "[2] ..." look like a
+    continuation (the model labelled it O and its lines joined reference [1])."""
+    lines = [_line("December 3, 2026", 0, 773), _line("[2] J. U. Allingham, F. Wenzel, Z. E. Mariet,", 1, 85)]
+    assert features(lines)[1].get("prev_end=year")
+    lines = [_line("Learning Representations, 2021. 123", 0, 100), _line("[3] A. Author, Title.", 0, 112)]
+    assert features(lines)[1].get("prev_end=year")
+
+
 def test_page_furniture_is_left_out_of_what_the_model_labels() -> None:
     """A running head set apart at the top of a page (LNCS: 'A Study of Things 13') and a page number
     are no part of any reference: the model does not label them (they are O) and the lines around them

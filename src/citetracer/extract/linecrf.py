@@ -87,8 +87,9 @@ def _bin(value: float, edges: Sequence[float], names: Sequence[str]) -> str:
     return names[-1]
 
 
-#: A review copy's line number left at the end of a line ("Learning Representations. 123").
-_TRAILING_NUMBER = re.compile(r"(?<=[.,;:)])\s+\d{1,4}$")
+#: A review copy's line number left at the end of a line ("Learning Representations. 123"); a year is no
+#: line number ("December 3, 2026", a preprint's date at a page's foot, ends in a year, not a comma).
+_TRAILING_NUMBER = re.compile(r"(?<=[.,;:)])\s+(?!(?:19|20)\d\d$)\d{1,4}$")
 
 
 def _ending(text: str) -> str:
