@@ -56,6 +56,22 @@ def test_running_heads_and_page_numbers_dropped() -> None:
     assert [ln.text for p in pages for ln in p.lines] == [f"Body of page {n} with real content" for n in range(3)]
 
 
+def test_a_references_last_line_that_is_its_year_is_no_page_furniture() -> None:
+    """A reference whose year runs onto a line of its own at the foot of a page ("2022." under "... In
+    Machine Learning,") on two pages: the lines are alike once digits are ignored, as running feet are, but a
+    year closing a reference is text (dropped, its reference ran into the next page's first one)."""
+    pages = []
+    for n in range(3):
+        lines = [
+            frag(f"Body of page {n} with real content, In Machine Learning,", 50, 740),
+            frag(f"{2020 + n}.", 50, 752, width=30),
+            frag(str(n + 1), 290, 800, width=10),
+        ]
+        pages.append(Page(n, 595, 842, page_lines(lines, n, 595, 842).lines))
+    assert drop_running_text(pages) == 3
+    assert [ln.text for p in pages for ln in p.lines][1::2] == ["2020.", "2021.", "2022."]
+
+
 def test_join_lines_repairs_hyphenation_urls_and_ligatures() -> None:
     assert join_lines(["Statistical Self-", "Similarity and the ﬁnite Inter-", "national case"]) == (
         "Statistical Self-Similarity and the finite International case"

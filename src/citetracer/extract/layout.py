@@ -393,6 +393,11 @@ def _margin_key(text: str) -> str:
 _PAGE_NUMBER = re.compile(r"^(?:page\s+)?[\divxlc]{1,6}(?:\s*(?:/|of)\s*\d{1,6})?$", re.IGNORECASE)
 
 
+#: A year closing a reference on a line of its own ("2022.", "2023a."): text, though it looks like the running
+#: feet once digits are ignored (the same "#." at the foot of several pages).
+_YEAR_CLOSING = re.compile(r"^\(?(?:19|20)\d\d[a-z]?\)?\.$")
+
+
 def drop_running_text(pages: list[Page]) -> int:
     """Remove running headers, footers and page numbers in place; returns how many lines went."""
     keys: Counter[str] = Counter()
@@ -407,7 +412,12 @@ def drop_running_text(pages: list[Page]) -> int:
     for page in pages:
         kept = []
         for ln in page.lines:
-            if _in_margin(ln, page) and (_margin_key(ln.text) in repeated or _PAGE_NUMBER.match(ln.text.strip())):
+            text = ln.text.strip()
+            if (
+                _in_margin(ln, page)
+                and (_margin_key(text) in repeated or _PAGE_NUMBER.match(text))
+                and not _YEAR_CLOSING.match(text)
+            ):
                 dropped += 1
                 continue
             kept.append(ln)
