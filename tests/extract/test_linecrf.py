@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from citetracer.extract import plausibility, read_references
-from citetracer.extract.layout import Line
+from citetracer.extract.layout import Fragment, Line
 from citetracer.extract.linecrf import (
     blocks_from_labels,
     close_at_back_matter,
@@ -340,3 +340,25 @@ def test_an_appendix_heading_with_its_letter_closes_the_list_in_the_lists_own_ty
         _line("We study a problem that matters and evaluate on standard benchmarks", 0, 170),
     ]
     assert close_at_back_matter(lines, ["B", "I", "B", "B", "I"]) == ["B", "I", "B", "O", "O"]
+
+
+def test_a_running_head_over_two_columns_does_not_close_the_list() -> None:
+    """ICML sets the paper's title in bold across the top of each page ("A Study of Things 13": read as a
+    lettered appendix heading it closed the list after one reference of 18); an appendix heading inside a
+    column still closes it."""
+
+    def at(text: str, page: int, y: float, column: int, bold: bool = False) -> Line:
+        frags = [Fragment(text, 72, y, 300, y + 9, 9.0, bold=bold)]
+        return Line(text=text, page=page, column=column, x0=72, y0=y, x1=300, y1=y + 9, size=9.0, fragments=frags)
+
+    lines = [
+        at("Adams, J., and Zhang, K. Identification of Partially Observed", 0, 696, 2),
+        at("Linear Causal Models. In NeurIPS, 2021.", 0, 708, 2),
+        at("A Study of Things 13", 1, 48, 0, bold=True),
+        at("Cai, Y., and Zheng, W. Finite-Time Last-Iterate Convergence.", 1, 70, 1),
+        at("In Advances in Neural Information Processing Systems, 2022.", 1, 82, 1),
+        at("A Proofs of the Main Results", 1, 110, 1, bold=True),
+        at("We prove the theorem by induction on the number of rounds.", 1, 130, 1),
+    ]
+    got = close_at_back_matter(lines, ["B", "I", "O", "B", "I", "B", "I"])
+    assert got == ["B", "I", "O", "B", "I", "O", "O"]

@@ -460,9 +460,19 @@ def close_at_back_matter(lines: Sequence[Line], labels: list[str]) -> list[str]:
     window = list(lines)
     size = body_size(window[first : first + 40])
     for k in range(first + 1, len(window)):
-        if ends_bibliography(window, k, size, named_only=True):
+        if ends_bibliography(window, k, size, named_only=True) and not _heads_columns(window, k):
             return labels[:k] + ["O"] * (len(labels) - k)
     return labels
+
+
+def _heads_columns(lines: Sequence[Line], k: int) -> bool:
+    """The line is the first of its page, set across the page above text set in columns: a running head
+    (ICML's paper title, "A Study of Things 13", bold, reads like a lettered heading), not a heading of the
+    columns' text (an appendix heading in a two-column paper sits in its column)."""
+    ln = lines[k]
+    first = k == 0 or lines[k - 1].page != ln.page
+    below = lines[k + 1] if k + 1 < len(lines) else None
+    return first and ln.column == 0 and below is not None and below.page == ln.page and below.column >= 1
 
 
 #: A year as an author-year entry states it (or its stand-in when the work has none).
