@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -110,24 +111,31 @@ def test_filters_keep_a_machine_sized_subset(
             assert store.venue_year_coverage(venue_key("Phys. Rev. D") or "", 2020)[0] == 3
 
 
+def _killed_at_third_batch(store: StoreAPI, snapshot: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """Ingest `snapshot` with the process killed (KeyboardInterrupt) as it writes its third batch; the
+    store's own `write_rows` is put back and returned."""
+    real = store.write_rows
+    calls = [0]
+
+    def dying(rows, on_batch=None):  # type: ignore[no-untyped-def]
+        calls[0] += 1
+        if calls[0] == 3:
+            raise KeyboardInterrupt
+        return real(rows, on_batch)
+
+    monkeypatch.setattr(store, "write_rows", dying)
+    with pytest.raises(KeyboardInterrupt):
+        ingest_openalex(store, snapshot)
+    monkeypatch.setattr(store, "write_rows", real)
+    return real
+
+
 def test_an_interrupted_ingest_resumes_where_it_stopped(
     target: Path | str, openalex_snapshot: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(openalex_mirror, "BATCH", 2)
     with open_store(target) as store:
-        real = store.write_rows
-        calls = [0]
-
-        def dying(rows, on_batch=None):  # type: ignore[no-untyped-def]
-            calls[0] += 1
-            if calls[0] == 3:
-                raise KeyboardInterrupt
-            return real(rows, on_batch)
-
-        monkeypatch.setattr(store, "write_rows", dying)
-        with pytest.raises(KeyboardInterrupt):
-            ingest_openalex(store, openalex_snapshot)
-        monkeypatch.setattr(store, "write_rows", real)
+        real = _killed_at_third_batch(store, openalex_snapshot, monkeypatch)
         unfinished = store.unfinished_ingests()["openalex"]
         assert unfinished["records_committed"] == 4 and unfinished["state"].startswith("interrupted")
         assert len(_works(store)) == 4
@@ -248,19 +256,7 @@ def test_parsing_in_worker_processes_gives_the_same_store_and_resumes_alike(
     monkeypatch.setattr(openalex_mirror.os, "cpu_count", lambda: 2)
     monkeypatch.setattr(openalex_mirror, "BATCH", 2)
     with open_store(tmp_path / "parallel.sqlite") as store:
-        real = store.write_rows
-        calls = [0]
-
-        def dying(rows, on_batch=None):  # type: ignore[no-untyped-def]
-            calls[0] += 1
-            if calls[0] == 3:
-                raise KeyboardInterrupt
-            return real(rows, on_batch)
-
-        monkeypatch.setattr(store, "write_rows", dying)
-        with pytest.raises(KeyboardInterrupt):
-            ingest_openalex(store, openalex_snapshot)
-        monkeypatch.setattr(store, "write_rows", real)
+        _killed_at_third_batch(store, openalex_snapshot, monkeypatch)
         assert len(_works(store)) == 4
         report = ingest_openalex(store, openalex_snapshot)
         assert report.added == serial.added == 8 and report.resumed_from is not None
