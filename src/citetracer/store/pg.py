@@ -171,9 +171,12 @@ class PgStore:
             try:
                 if index_only:
                     with self.db.transaction():
-                        self.db.execute("SET LOCAL enable_seqscan = off")
-                        # A common word's postings are tens of thousands of rows to group: in memory, not on disk.
-                        self.db.execute(f"SET LOCAL work_mem = '{RETRIEVAL_WORK_MEM}'")
+                        # One round trip for both settings (this runs for every retrieval query). A common
+                        # word's postings are tens of thousands of rows to group: in memory, not on disk.
+                        self.db.execute(
+                            "SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', %s, true)",
+                            (RETRIEVAL_WORK_MEM,),
+                        )
                         cur = self.db.execute(sql, params)
                         return cur.fetchall()
                 cur = self.db.execute(sql, params)

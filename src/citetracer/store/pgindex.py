@@ -68,13 +68,19 @@ _POSTINGS = (
     "q(field, term, w) JOIN postings p ON p.field = q.field AND p.term = q.term "
     "CROSS JOIN LATERAL unnest(p.rids, p.extra) u(rid, x)"
 )
-#: BM25's length factor (`ranking.bm25_norm`) of a title of `x` words, in SQL.
-#: Written in float8 throughout: SQL's decimal literals are `numeric`, whose arithmetic, once per posting,
-#: cost more than reading the postings.
-_NORM = (
-    f"({BM25_K1 + 1.0}::float8 / (1.0::float8 + {BM25_K1}::float8 * (1.0::float8 - {BM25_B}::float8 "
-    f"+ {BM25_B}::float8 * h.x::float8 / {MEAN_TITLE_WORDS}::float8)))"
-)
+def _norm(words: str) -> str:
+    """BM25's length factor (`ranking.bm25_norm`) of a title whose word count is the SQL expression `words`.
+
+    Written in float8 throughout: SQL's decimal literals are `numeric`, whose arithmetic, once per
+    posting, cost more than reading the postings."""
+    return (
+        f"({BM25_K1 + 1.0}::float8 / (1.0::float8 + {BM25_K1}::float8 * (1.0::float8 - {BM25_B}::float8 "
+        f"+ {BM25_B}::float8 * {words}::float8 / {MEAN_TITLE_WORDS}::float8)))"
+    )
+
+
+#: ... of a posting's title (`h.x`: its word count).
+_NORM = _norm("h.x")
 
 
 class PgIndex(Retrieval):
@@ -180,14 +186,14 @@ class PgIndex(Retrieval):
         }
         window = ""
         if year is not None:
-            window = "WHERE u.x BETWEEN %(first)s AND %(last)s"
+            window = "WHERE h.x BETWEEN %(first)s AND %(last)s"
             params.update(first=year - YEAR_WINDOW, last=year + YEAR_WINDOW)
         by_words = (
             "coalesce((SELECT sum(t.w) FROM unnest(%(words)s::text[], %(word_weights)s::float8[]) t(term, w) "
-            f"WHERE t.term = ANY(r.words)), 0) * {_NORM.replace('h.x', 'r.nwords')}"
+            f"WHERE t.term = ANY(r.words)), 0) * {_norm('r.nwords')}"
         )
         rows = self._query(
-            f"SELECT a.rid FROM (SELECT h.rid, sum(h.w) AS w FROM ({_POSTINGS}) h {window.replace('u.x', 'h.x')} "
+            f"SELECT a.rid FROM (SELECT h.rid, sum(h.w) AS w FROM ({_POSTINGS}) h {window} "
             f"GROUP BY h.rid) a JOIN records r ON r.rid = a.rid ORDER BY a.w + {by_words} DESC, a.rid "
             "LIMIT %(limit)s",
             params,
