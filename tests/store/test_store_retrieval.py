@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
 
 from citetracer.records import Person, WorkRecord
+from citetracer.store import ranking
 from citetracer.store.api import StoreAPI, open_store
 from citetracer.store.bulk import BulkBuild
+from citetracer.store.ranking import Retrieval
 from tests.conftest import pg_location
 from tests.store.conftest import BACKENDS
 
@@ -251,3 +253,65 @@ def test_the_author_pass_ranks_shared_surnames_then_title_words_alike_on_both_ba
     alone = store.index.by_authors(["wang"], 2021, 3, title="Sparse kernels for attention on graphs")
     assert store.records(alone)[alone[0]].id == "target"
     assert store.index.by_authors(["okonkwo"], 1990, 10, title="graph attention") == []
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def budget_store(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Store]:
+    """A common surname's 60 works of a year among 260, and a rarer surname's two: with another author, then
+    with the common one (the same number of authors: tantivy's BM25 weighs the length of the author list)."""
+    build = _Build(request, tmp_path_factory.mktemp("budget"))
+    rng = random.Random(9)
+    build.add(WorkRecord(source="t", id="solo", title="Quantum error correction codes",
+                         authors=[Person(family="Okonkwo"), Person(family="Zedillo")], year=2021))  # fmt: skip
+    for i in range(260):
+        title = " ".join(rng.choice(FILLER) for _ in range(6))
+        author = Person(family="Wang") if i < 60 else Person(family=f"Author{i:03d}".replace("0", "o"))
+        build.add(WorkRecord(source="t", id=f"w{i}", title=title, authors=[author], year=2021))
+    build.add(WorkRecord(source="t", id="pair", title="Surface code decoders",
+                         authors=[Person(family="Okonkwo"), Person(family="Wang")], year=2021))  # fmt: skip
+    yield from _committed(build)
+
+
+def test_the_author_pass_reads_the_rarest_surnames_within_its_postings_and_still_ranks_by_all(
+    budget_store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Past `PASS_POSTINGS` a common surname's works are not read (on PostgreSQL each posting costs), but it
+    still counts for the works that are: the co-authored work leads the rarer author's solo one."""
+    store = budget_store
+    everyone = store.index.by_authors(["wang", "okonkwo"], 2021, 10)
+    ids = [store.records([rid])[rid].id for rid in everyone]
+    assert ids[:2] == ["pair", "solo"] and len(ids) == 10  # then eight of the common surname's works
+    monkeypatch.setattr(ranking, "PASS_POSTINGS", 10)
+    rids = store.index.by_authors(["wang", "okonkwo"], 2021, 10)
+    assert [store.records([rid])[rid].id for rid in rids] == ["pair", "solo"]
+
+
+class _Frequencies(Retrieval):
+    """A `Retrieval` over a table of document frequencies that records what its first pass is asked."""
+
+    def __init__(self, df: dict[str, int], total: int) -> None:
+        self.df, self.total = df, total
+        self.asked: list[list[str]] = []
+
+    def count(self) -> int:
+        return self.total
+
+    def doc_freq(self, term: str | int, field: str = "title") -> int:
+        return self.df.get(str(term), 0)
+
+    def first_pass(self, words: Sequence[str], surnames: Sequence[str], limit: int) -> list[int]:
+        self.asked.append(list(words))
+        return []
+
+
+def test_the_first_pass_reads_its_rarest_words_then_only_as_many_more_as_its_postings_allow() -> None:
+    """In a store of 20M works, 5% is a million postings a word: the words past the three rarest are read only
+    while their lists stay within `PASS_POSTINGS` in all (the second pass scores every word anyway)."""
+    df = {"alpha": 900, "beta": 5_000, "gamma": 12_000, "delta": 20_000, "eps": 30_000, "zeta": 400_000}
+    index = _Frequencies(df, 20_000_000)
+    index.fields_of = lambda rids: {}
+    index.search("alpha beta gamma delta eps zeta", limit=10)
+    assert index.asked == [["alpha", "beta", "gamma", "delta"]]  # 37,900 postings; with eps 67,900
+    index.asked.clear()
+    index.search("zeta eps delta", limit=10)  # the three rarest are read whatever they cost
+    assert index.asked == [["delta", "eps", "zeta"]]

@@ -173,11 +173,14 @@ class TitleIndex(Retrieval):
         """tantivy's BM25 top `limit` of the disjunction (block-max WAND skips what cannot reach the top)."""
         return self._rids(self._query(words, surnames), limit)
 
-    def author_pass(self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int) -> list[int]:
+    def author_pass(
+        self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int, also: Sequence[str] = ()
+    ) -> list[int]:
         any_author = tantivy.Query.boolean_query(
             [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "surname", s)) for s in surnames]
         )
         clauses: list[tuple[tantivy.Occur, tantivy.Query]] = [(tantivy.Occur.Must, any_author)]
+        clauses += [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "surname", s)) for s in also]
         if year is not None:
             years = tantivy.Query.range_query(
                 self.schema, "year", tantivy.FieldType.Integer, year - YEAR_WINDOW, year + YEAR_WINDOW

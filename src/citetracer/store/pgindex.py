@@ -14,7 +14,8 @@ Why posting lists and not GIN indexes over the records' word arrays (until schem
 version 4): a GIN index hands over the matching rows, but scoring them read each row
 from the table, so a query cost a random read per match (p50 355 ms at 1M records, and
 growing with the store); a posting list carries what the score needs, so a query reads
-a few arrays and its cost is the length of the chosen rare words' lists.
+a few arrays and its cost is the length of the chosen rare words' lists: `ranking.PASS_POSTINGS`
+bounds all of them but the three rarest words' and the rarest cited surname's, whatever the store's size.
 
 Each write batch appends one list per word it holds (a word's list is the union of its
 rows), so an ingest leaves many short lists per common word and, for a replaced or
@@ -169,19 +170,25 @@ class PgIndex(Retrieval):
         )
         return [int(rid) for (rid,) in rows]
 
-    def author_pass(self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int) -> list[int]:
+    def author_pass(
+        self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int, also: Sequence[str] = ()
+    ) -> list[int]:
         """Works by any of the surnames within the year window (the surname lists carry each work's year),
         ranked by the surnames' idf plus the title words' (weighted `AUTHOR_PASS_TITLE_BOOST`).
 
         The surname lists are read first and the title words are scored on those works' own word lists
         (`records.words`): the words only break ties among the authors' works, and reading their posting
-        lists instead would cost every work holding any of them (most of which no cited author wrote)."""
-        pairs = self._pairs(words, surnames, AUTHOR_PASS_TITLE_BOOST)
-        names = [p for p in pairs if p[0] == "s"]
+        lists instead would cost every work holding any of them (most of which no cited author wrote).
+        The surnames of `also` are scored alike, on the works' own surname keys (`records.surnames`)."""
+        pairs = self._pairs(words, [*surnames, *also], AUTHOR_PASS_TITLE_BOOST)
+        names = [p for p in pairs if p[0] == "s" and p[1] in surnames]
+        others = [p for p in pairs if p[0] == "s" and p[1] not in surnames]
         params: dict[str, Any] = {
             **_weights(names),
             "words": [t for f, t, _ in pairs if f == "t"],
             "word_weights": [w for f, _, w in pairs if f == "t"],
+            "also": [t for _, t, _ in others],
+            "also_weights": [w for _, _, w in others],
             "limit": limit,
         }
         window = ""
@@ -192,9 +199,13 @@ class PgIndex(Retrieval):
             "coalesce((SELECT sum(t.w) FROM unnest(%(words)s::text[], %(word_weights)s::float8[]) t(term, w) "
             f"WHERE t.term = ANY(r.words)), 0) * {_norm('r.nwords')}"
         )
+        by_others = (
+            "coalesce((SELECT sum(o.w) FROM unnest(%(also)s::text[], %(also_weights)s::float8[]) o(name, w) "
+            "WHERE o.name = ANY(r.surnames)), 0)"
+        )
         rows = self._query(
             f"SELECT a.rid FROM (SELECT h.rid, sum(h.w) AS w FROM ({_POSTINGS}) h {window} "
-            f"GROUP BY h.rid) a JOIN records r ON r.rid = a.rid ORDER BY a.w + {by_words} DESC, a.rid "
+            f"GROUP BY h.rid) a JOIN records r ON r.rid = a.rid ORDER BY a.w + {by_others} + {by_words} DESC, a.rid "
             "LIMIT %(limit)s",
             params,
             True,

@@ -33,6 +33,13 @@ MIN_PASS_TERMS = 3
 #: (~9 ns a posting); five rare words hold three right ones even when two are wrong, and the second
 #: pass scores all the words anyway.
 MAX_PASS_WORDS = 5
+#: Postings the first pass reads past its `MIN_PASS_TERMS` rarest words, and the author pass past its rarest
+#: surname: a word or surname whose list would take the total over this is scored from the candidates'
+#: stored fields instead of read. Why a count and not only a share of the store (`COMMON_SHARE`): a share
+#: grows with the store (5% of 20M works is a million postings a word), and PostgreSQL reads every posting
+#: of a list it is asked for (~0.6 us each), so the cost of a query must be bounded by postings, not by
+#: the store's size; tantivy, which skips what cannot reach the top, ranks from the same choice.
+PASS_POSTINGS = 40_000
 #: The rarest cited surnames the first pass also asks for (a real work's authors find it even when
 #: its title was garbled); two, as one of them may be misspelt or invented, and each costs ~0.25 ms.
 MAX_PASS_SURNAMES = 2
@@ -108,9 +115,12 @@ class Retrieval:
         """Works holding any of `words` in a title or `surnames` among their authors, by BM25, best first."""
         raise NotImplementedError
 
-    def author_pass(self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int) -> list[int]:
+    def author_pass(
+        self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int, also: Sequence[str] = ()
+    ) -> list[int]:
         """Works by any of `surnames` within `YEAR_WINDOW` of `year` (any year if None), ranked by the
-        surnames they share, then (weighted `AUTHOR_PASS_TITLE_BOOST`) by the title `words` they hold."""
+        surnames they share (those of `also` too, which are scored but whose works are not read), then
+        (weighted `AUTHOR_PASS_TITLE_BOOST`) by the title `words` they hold."""
         raise NotImplementedError
 
     def titles_containing(self, words: Sequence[str]) -> int:
@@ -142,7 +152,9 @@ class Retrieval:
         millions of entries) while deciding little. The first pass asks
         the index for the `FIRST_PASS` best matches of the rarer title words
         (at least `MIN_PASS_TERMS`, at most `MAX_PASS_WORDS` or half the
-        title's words) and of the rarest cited surnames. The second ranks those candidates by one sum
+        title's words, those past the first `MIN_PASS_TERMS` only while their
+        lists stay within `PASS_POSTINGS`) and of the rarest cited surnames
+        (whose lists are within it). The second ranks those candidates by one sum
         computed here from their stored fields: BM25 over all the title's
         words (so that a common word still tells "Learning of X" from
         "Learning for X"), plus the idf of every cited surname the record
@@ -162,11 +174,17 @@ class Retrieval:
         by_rarity = sorted(terms, key=self.doc_freq)
         # A long title's own length weighs against it in the first pass's BM25 (short titles that share a
         # few of its rarest words outrank it), so it keeps more of its words: half of them.
-        pass_words = [t for t in by_rarity if self.doc_freq(t) <= common][: max(MAX_PASS_WORDS, len(terms) // 2)]
-        if len(pass_words) < MIN_PASS_TERMS:
-            pass_words = by_rarity[:MIN_PASS_TERMS]
+        most = max(MAX_PASS_WORDS, len(terms) // 2)
+        pass_words = by_rarity[:MIN_PASS_TERMS]
+        read = sum(self.doc_freq(t) for t in pass_words)
+        for t in by_rarity[MIN_PASS_TERMS:most]:
+            if self.doc_freq(t) > common or read + self.doc_freq(t) > PASS_POSTINGS:
+                break  # the words are in rarity order: every later one costs as much or more
+            pass_words.append(t)
+            read += self.doc_freq(t)
         pass_names = sorted(
-            (s for s in names if self.doc_freq(s, "surname") <= common), key=lambda s: self.doc_freq(s, "surname")
+            (s for s in names if self.doc_freq(s, "surname") <= min(common, PASS_POSTINGS)),
+            key=lambda s: self.doc_freq(s, "surname"),
         )[:MAX_PASS_SURNAMES]
         if self.fields_of is None:
             return self.first_pass(terms, names, limit)
@@ -199,9 +217,19 @@ class Retrieval:
         keys = [s for s in dict.fromkeys(surnames) if s][:MAX_SURNAMES]
         if not keys:
             return []
+        # The works of the rarest surnames are read, within `PASS_POSTINGS`; a commoner one (a Wang, a Li
+        # among millions of works) then only ranks them: a work only common names share is the first
+        # pass's to find by its title.
+        by_rarity = sorted(keys, key=lambda s: self.doc_freq(s, "surname"))
+        reach, read = by_rarity[:1], self.doc_freq(by_rarity[0], "surname")
+        for name in by_rarity[1:]:
+            if read + self.doc_freq(name, "surname") > PASS_POSTINGS:
+                break
+            reach.append(name)
+            read += self.doc_freq(name, "surname")
         # Only the rarer words: a common one ("of", "learning") would add its millions of postings to the
         # query and tell little apart (tie-breaking among one author's works of a year).
         common = self.common_df()
         words = list(dict.fromkeys(index_tokens(title or "")))[:MAX_TITLE_TERMS]
         terms = [t for t in words if 0 < self.doc_freq(t) <= common]
-        return self.author_pass(keys, year, terms, limit)
+        return self.author_pass(reach, year, terms, limit, [s for s in keys if s not in reach])
