@@ -304,14 +304,19 @@ class _Frequencies(Retrieval):
         return []
 
 
-def test_the_first_pass_reads_its_rarest_words_then_only_as_many_more_as_its_postings_allow() -> None:
-    """In a store of 20M works, 5% is a million postings a word: the words past the three rarest are read only
-    while their lists stay within `PASS_POSTINGS` in all (the second pass scores every word anyway)."""
+def test_the_first_pass_reads_five_terms_then_only_as_many_more_as_its_postings_allow() -> None:
+    """In a store of 20M works, 5% is a million postings a word. Five terms hold three right ones when two are
+    wrong: with two cited surnames the three rarest words are read whatever they cost, and more only while
+    their lists stay within `PASS_POSTINGS` in all; a citation without authors reads five words as before."""
     df = {"alpha": 900, "beta": 5_000, "gamma": 12_000, "delta": 20_000, "eps": 30_000, "zeta": 400_000}
-    index = _Frequencies(df, 20_000_000)
+    index = _Frequencies({**df, "okafor": 300, "ndiaye": 700}, 20_000_000)
     index.fields_of = lambda rids: {}
-    index.search("alpha beta gamma delta eps zeta", limit=10)
+    title = "alpha beta gamma delta eps zeta"
+    index.search(title, ["okafor", "ndiaye"], limit=10)
     assert index.asked == [["alpha", "beta", "gamma", "delta"]]  # 37,900 postings; with eps 67,900
     index.asked.clear()
-    index.search("zeta eps delta", limit=10)  # the three rarest are read whatever they cost
+    index.search("zeta eps delta", ["okafor", "ndiaye"], limit=10)  # the three rarest whatever they cost
     assert index.asked == [["delta", "eps", "zeta"]]
+    index.asked.clear()
+    index.search(title, limit=10)  # no surnames: the words stand in for them
+    assert index.asked == [["alpha", "beta", "gamma", "delta", "eps"]]

@@ -152,9 +152,9 @@ class Retrieval:
         millions of entries) while deciding little. The first pass asks
         the index for the `FIRST_PASS` best matches of the rarer title words
         (at least `MIN_PASS_TERMS`, at most `MAX_PASS_WORDS` or half the
-        title's words, those past the first `MIN_PASS_TERMS` only while their
-        lists stay within `PASS_POSTINGS`) and of the rarest cited surnames
-        (whose lists are within it). The second ranks those candidates by one sum
+        title's words; past five terms with the surnames below, only while
+        their lists stay within `PASS_POSTINGS`) and of the rarest cited
+        surnames (whose lists are within it). The second ranks those candidates by one sum
         computed here from their stored fields: BM25 over all the title's
         words (so that a common word still tells "Learning of X" from
         "Learning for X"), plus the idf of every cited surname the record
@@ -174,18 +174,21 @@ class Retrieval:
         by_rarity = sorted(terms, key=self.doc_freq)
         # A long title's own length weighs against it in the first pass's BM25 (short titles that share a
         # few of its rarest words outrank it), so it keeps more of its words: half of them.
-        most = max(MAX_PASS_WORDS, len(terms) // 2)
-        pass_words = by_rarity[:MIN_PASS_TERMS]
-        read = sum(self.doc_freq(t) for t in pass_words)
-        for t in by_rarity[MIN_PASS_TERMS:most]:
-            if self.doc_freq(t) > common or read + self.doc_freq(t) > PASS_POSTINGS:
-                break  # the words are in rarity order: every later one costs as much or more
-            pass_words.append(t)
-            read += self.doc_freq(t)
         pass_names = sorted(
             (s for s in names if self.doc_freq(s, "surname") <= min(common, PASS_POSTINGS)),
             key=lambda s: self.doc_freq(s, "surname"),
         )[:MAX_PASS_SURNAMES]
+        most = max(MAX_PASS_WORDS, len(terms) // 2)
+        # Five terms hold three right ones when two are wrong: words stand in for the surnames a citation
+        # lacks whatever they cost; past that, words are read only within `PASS_POSTINGS`.
+        owed = MAX_PASS_WORDS - len(pass_names)
+        pass_words = by_rarity[:MIN_PASS_TERMS]
+        read = sum(self.doc_freq(t) for t in pass_words)
+        for t in by_rarity[MIN_PASS_TERMS:most]:
+            if self.doc_freq(t) > common or (len(pass_words) >= owed and read + self.doc_freq(t) > PASS_POSTINGS):
+                break  # the words are in rarity order: every later one costs as much or more
+            pass_words.append(t)
+            read += self.doc_freq(t)
         if self.fields_of is None:
             return self.first_pass(terms, names, limit)
         first = self.first_pass(pass_words, pass_names, max(limit, FIRST_PASS))
