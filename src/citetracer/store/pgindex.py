@@ -15,7 +15,7 @@ version 4): a GIN index hands over the matching rows, but scoring them read each
 from the table, so a query cost a random read per match (p50 355 ms at 1M records, and
 growing with the store); a posting list carries what the score needs, so a query reads
 a few arrays and its cost is the length of the chosen rare words' lists: `ranking.PASS_POSTINGS`
-bounds all of them but the three rarest words' and the rarest cited surname's, whatever the store's size.
+bounds all of them but the first five terms' and the rarest cited surname's, whatever the store's size.
 
 Each write batch appends one list per word it holds (a word's list is the union of its
 rows), so an ingest leaves many short lists per common word and, for a replaced or
@@ -77,6 +77,15 @@ def _norm(words: str) -> str:
     return (
         f"({BM25_K1 + 1.0}::float8 / (1.0::float8 + {BM25_K1}::float8 * (1.0::float8 - {BM25_B}::float8 "
         f"+ {BM25_B}::float8 * {words}::float8 / {MEAN_TITLE_WORDS}::float8)))"
+    )
+
+
+def _held(terms: str, weights: str, column: str) -> str:
+    """The summed weights of the query's `terms` (parameter names) that the record's array `column` holds:
+    how the author pass scores what it does not read from posting lists (title words, commoner surnames)."""
+    return (
+        f"coalesce((SELECT sum(q.w) FROM unnest(%({terms})s::text[], %({weights})s::float8[]) q(term, w) "
+        f"WHERE q.term = ANY({column})), 0)"
     )
 
 
@@ -195,14 +204,8 @@ class PgIndex(Retrieval):
         if year is not None:
             window = "WHERE h.x BETWEEN %(first)s AND %(last)s"
             params.update(first=year - YEAR_WINDOW, last=year + YEAR_WINDOW)
-        by_words = (
-            "coalesce((SELECT sum(t.w) FROM unnest(%(words)s::text[], %(word_weights)s::float8[]) t(term, w) "
-            f"WHERE t.term = ANY(r.words)), 0) * {_norm('r.nwords')}"
-        )
-        by_others = (
-            "coalesce((SELECT sum(o.w) FROM unnest(%(also)s::text[], %(also_weights)s::float8[]) o(name, w) "
-            "WHERE o.name = ANY(r.surnames)), 0)"
-        )
+        by_words = f"{_held('words', 'word_weights', 'r.words')} * {_norm('r.nwords')}"
+        by_others = _held("also", "also_weights", "r.surnames")
         rows = self._query(
             f"SELECT a.rid FROM (SELECT h.rid, sum(h.w) AS w FROM ({_POSTINGS}) h {window} "
             f"GROUP BY h.rid) a JOIN records r ON r.rid = a.rid ORDER BY a.w + {by_others} + {by_words} DESC, a.rid "
