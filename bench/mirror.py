@@ -28,7 +28,10 @@ process tree, store size, `mirror stats`, and step 4's retrieval on the store:
     python bench/mirror.py --source arxiv --records 3000000 --backend both
     python bench/mirror.py --source openalex --records 20000000 --backend both
 
-Generated dumps and stores are deleted at the end unless --keep.
+Generated dumps and stores are deleted at the end unless --keep (a PostgreSQL store's server is then
+stopped with its data kept, and the command that starts it again is printed):
+
+    python bench/mirror.py --source openalex --retrieval-only URL --dump SNAPSHOT   (step 4 again)
 """
 
 from __future__ import annotations
@@ -305,6 +308,11 @@ def pg_bytes(url: str) -> int:
     return int(row[0]) if row else 0
 
 
+def snapshot_queries(snap: Path) -> Path:
+    """The citations file bench/snapshots.py writes beside a generated snapshot (a folder or a file)."""
+    return snap / "works.queries.jsonl" if snap.is_dir() else snap.with_name(snap.name.split(".")[0] + ".queries.jsonl")
+
+
 def bench_snapshot(args: argparse.Namespace, work: Path) -> int:
     """`--source arxiv|openalex`: a generated snapshot of `--records` works into each backend asked for:
     ingest time, records/s, peak memory of the ingest's process tree, store size, `mirror stats` time,
@@ -315,8 +323,7 @@ def bench_snapshot(args: argparse.Namespace, work: Path) -> int:
 
     if args.dump:
         snap = args.dump
-        queries = (snap / "works.queries.jsonl") if snap.is_dir() else snap.with_name(
-            snap.name.split(".")[0] + ".queries.jsonl")  # fmt: skip
+        queries = snapshot_queries(snap)
         print(f"[{args.source}] reusing {snap}")
     else:
         snap = work / ("arxiv.json.gz" if args.source == "arxiv" else "openalex")
@@ -330,6 +337,7 @@ def bench_snapshot(args: argparse.Namespace, work: Path) -> int:
               f"({size / 1e9:.2f} GB gzip)")  # fmt: skip
     sample = [json.loads(line) for line in queries.open()]
     server = None
+    pg_store = ""
     backends = ["sqlite", "postgresql"] if args.backend == "both" else [args.backend]
     try:
         for backend in backends:
@@ -339,6 +347,7 @@ def bench_snapshot(args: argparse.Namespace, work: Path) -> int:
 
                 server = server or pgserver.start()
                 location: Path | str = pg_location(server.url)
+                pg_store = location
             else:
                 location = work / f"{args.source}.sqlite"
             load_before = os.getloadavg()[0]
@@ -364,7 +373,13 @@ def bench_snapshot(args: argparse.Namespace, work: Path) -> int:
             figures = retrieval(location, sample, args.queries, args.seed, prefix="")
             print(f"[{backend} retrieval on {args.records:,}] " + json.dumps(figures, indent=1))
     finally:
-        if server is not None:
+        if server is not None and args.keep:
+            server.pause()  # the data stays for `--retrieval-only URL` after the server is started again
+            as_user = f"runuser -u {server.user} -- " if server.user else ""
+            print(f"kept the PostgreSQL store in {server.folder}; start it again with: {as_user}pg_ctl -D "
+                  f"{server.folder / 'data'} -o '{server.options}' -l {server.folder / 'log'} start; "
+                  f"then --retrieval-only '{pg_store}'")  # fmt: skip
+        elif server is not None:
             server.stop()
     return 0
 
@@ -385,7 +400,12 @@ def main() -> int:
     ap.add_argument("--skip-sample", action="store_true", help="skip step 1")
     ap.add_argument("--dump", type=Path, help="reuse a synthetic dump made by an earlier --keep run (same --records)")
     ap.add_argument("--seed", type=int, default=11, help="seed of the retrieval queries (another seed checks a change)")
-    ap.add_argument("--retrieval-only", type=Path, metavar="STORE", help="only step 4, on a store kept by --keep")
+    ap.add_argument(
+        "--retrieval-only",
+        metavar="STORE",
+        help="only step 4, on a store kept by --keep (a SQLite path or a PostgreSQL URL); with --source "
+        "arxiv|openalex, --dump names the snapshot whose citations are asked",
+    )
     args = ap.parse_args()
     dump, dtd = SHARED / "dblp-sample.xml.gz", SHARED / "dblp.dtd"
     if not dump.exists() or not dtd.exists():
@@ -394,7 +414,17 @@ def main() -> int:
     command = "python bench/mirror.py " + " ".join(sys.argv[1:])
     if args.retrieval_only:
         print(f"command: {command}")
-        stats = retrieval(args.retrieval_only, load_sample(dump, dtd), args.queries, args.seed)
+        store: Path | str = args.retrieval_only
+        if not str(store).startswith("postgresql://"):
+            store = Path(store)
+        if args.source == "dblp":
+            stats = retrieval(store, load_sample(dump, dtd), args.queries, args.seed)
+        elif args.dump:
+            sample = [json.loads(line) for line in snapshot_queries(args.dump).open()]
+            stats = retrieval(store, sample, args.queries, args.seed, prefix="")
+        else:
+            print(f"--retrieval-only with --source {args.source} needs --dump: the snapshot whose citations are asked")
+            return 2
         print(f"[retrieval on {args.retrieval_only}] " + json.dumps(stats, indent=1))
         return 0
     base = args.workdir or Path(__file__).resolve().parents[1].parent
