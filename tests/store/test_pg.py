@@ -196,8 +196,10 @@ def test_a_store_of_the_gin_schema_gets_posting_lists_from_its_records(pg_server
     with open_store(url):  # opening for writing migrates: the lists are built from the rows
         lists = _postings(url)
     assert lists[("t", "stochastic")] and all(len(set(v)) == len(v) for v in lists.values())
-    assert len(lists) == len({("t", w) for r in RECORDS for w in index_tokens(r.title or "")}
-                             | {("s", k) for r in RECORDS for p in r.authors for k in surname_keys(p.family)})
+    assert len(lists) == len(
+        {("t", w) for r in RECORDS for w in index_tokens(r.title or "")}
+        | {("s", k) for r in RECORDS for p in r.authors for k in surname_keys(p.family)}
+    )
     with psycopg.connect(url, autocommit=True) as conn:
         indexes = {r[0] for r in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'records'")}
     assert "records_words" not in indexes and "records_surnames" not in indexes
@@ -239,3 +241,54 @@ def test_counting_titles_stops_at_common_words(pg_server: str, monkeypatch: pyte
         store.index.forget()
         assert store.titles_sharing(["deep", "learning", "3"]) == 4  # the rarest word is rare enough: exact
         assert store.titles_sharing(["deep", "learning"]) == 30  # every word common: the rarest one's count
+
+
+#: The first pass as one SQL query (how it was computed until the lists were summed client-side): the reference
+#: the client-side sum must agree with, score for score and in the same order (score to 1e-9, then id).
+_FIRST_PASS_IN_SQL = (
+    'SELECT h.rid FROM (SELECT u.rid, q.field, q.w, u.x FROM unnest(%(fields)s::"char"[], %(terms)s::text[], '
+    "%(weights)s::float8[]) q(field, term, w) JOIN postings p ON p.field = q.field AND p.term = q.term "
+    "CROSS JOIN LATERAL unnest(p.rids, p.extra) u(rid, x)) h GROUP BY h.rid "
+    "ORDER BY round(sum(CASE WHEN h.field = 't' THEN h.w * {norm} ELSE h.w END)::numeric, 9) DESC, h.rid "
+    "LIMIT %(limit)s"
+)
+
+
+def test_the_first_pass_summed_client_side_ranks_as_the_same_sum_in_sql(pg_server: str) -> None:
+    """Titles of many lengths (the length factor), shared surnames, lists written by several batches and a
+    replaced record (a word's postings over several rows, one id twice): the order is the SQL sum's."""
+    from citetracer.records import Person
+    from citetracer.store.pgindex import _norm, _weights
+
+    url = pg_location(pg_server)
+    words = ["graph", "neural", "sparse", "kernel", "spectral"]
+    with open_store(url) as store:
+        for batch in range(3):
+            store.upsert(
+                [
+                    WorkRecord(
+                        source="gen",
+                        id=f"w{i}",
+                        title=" ".join(words[j % 5] for j in range(i, i + 1 + i % 4)) + " methods" * (i % 3),
+                        authors=[Person(family=["Okafor", "Lindqvist", "Tanaka"][i % 3])],
+                        year=2000 + i % 5,
+                    )
+                    for i in range(batch * 40, batch * 40 + 40)
+                ]
+            )
+        store.upsert([WorkRecord(source="gen", id="w7", title="Graph kernel spectral sparse methods revisited")])
+        assert max(len(v) for v in _postings(url).values()) > len(set(_postings(url)[("t", "graph")])) - 1
+        index = store.index
+        index.forget()
+        for terms, names in (
+            (words[:3], []),
+            (words, ["okafor"]),
+            (["kernel"], ["tanaka", "lindqvist"]),
+            ([], ["okafor"]),
+        ):
+            pairs = index._pairs(terms, names, 1.0)
+            sql = _FIRST_PASS_IN_SQL.format(norm=_norm("h.x"))
+            with psycopg.connect(url, autocommit=True) as conn:
+                expected = [int(r) for (r,) in conn.execute(sql, {**_weights(pairs), "limit": 15}).fetchall()]
+            assert len(expected) == 15
+            assert index.first_pass(terms, names, 15) == expected

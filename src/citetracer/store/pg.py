@@ -45,7 +45,6 @@ from citetracer.store.common import (
 )
 from citetracer.store.coverage import venue_year_coverage
 from citetracer.store.memo import MemoEntry, decode_candidates, encode_candidates
-from citetracer.store.pgindex import PgIndex
 from citetracer.store.pgschema import SchemaTooNew, migrate
 from citetracer.store.ranking import RankingFields
 from citetracer.store.rows import row_from_record
@@ -55,8 +54,9 @@ if TYPE_CHECKING:
     from citetracer.store.turns import PgTurns
 
 try:
+    import numpy  # noqa: F401  (store/pgindex.py sums posting lists with it; checked here for one clear line)
     import psycopg
-except ImportError:  # the `postgres` extra is not installed
+except ImportError:  # the `postgres` extra (psycopg, numpy) is not installed
     psycopg = None  # type: ignore[assignment]
 
 #: Advisory lock key that serialises record batches (see the module docstring).
@@ -136,6 +136,8 @@ class PgStore:
         except psycopg.Error as exc:
             self.db.close()
             raise StoreError(f"{display_location(url)}: not a usable citetracer store ({_first_line(exc)})") from exc
+        from citetracer.store.pgindex import PgIndex  # numpy: the postgres extra, checked above
+
         self.index = PgIndex(self._rows)
         self.index.fields_of = self.ranking_fields
         self.memo = PgMemo(self)
@@ -161,11 +163,12 @@ class PgStore:
 
     # ---------------------------------------------------------------- plumbing
 
-    def _rows(self, sql: str, params: Any = None, index_only: bool = False) -> list[Any]:
+    def _rows(self, sql: str, params: Any = None, index_only: bool = False, binary: bool = False) -> list[Any]:
         """Run one statement; a lost server is a StoreError (one clear line), never a traceback.
 
         `index_only`: with sequential scans off and `RETRIEVAL_WORK_MEM` to group in (the retrieval
-        queries, see store/pgindex.py).
+        queries, see store/pgindex.py). `binary`: results in PostgreSQL's binary format (packed
+        posting lists arrive as they are stored, not as hex text to decode).
         """
         for attempt in (1, 2):
             try:
@@ -177,9 +180,9 @@ class PgStore:
                             "SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', %s, true)",
                             (RETRIEVAL_WORK_MEM,),
                         )
-                        cur = self.db.execute(sql, params)
+                        cur = self.db.execute(sql, params, binary=binary)
                         return cur.fetchall()
-                cur = self.db.execute(sql, params)
+                cur = self.db.execute(sql, params, binary=binary)
                 return cur.fetchall() if cur.description is not None else []
             except psycopg.OperationalError as exc:
                 if attempt == 2 or not self._connection_lost():

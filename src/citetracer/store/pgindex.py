@@ -4,8 +4,8 @@ The inverted index is the `postings` table: for each title word, the ids of the 
 whose title holds it with each title's word count, and for each surname key the ids with
 each record's year; `terms` holds each word's, surname's and year's document frequency
 (both kept by the writers in the records' own transactions, store/pg.py). The first
-pass is one query over the posting lists of the chosen rare words and surnames: BM25
-with the same idf and length factor as the second pass, summed per record, best `limit`
+pass reads the posting lists of the chosen rare words and surnames in one query and sums
+BM25 (the same idf and length factor as the second pass) per record here, best `limit`
 first; the second pass is the shared one. Document frequencies are read in one query per
 citation and cached. The queries run with sequential scans off: a plan that read the whole
 postings table (tens of millions of rows) instead of the few lists asked for would cost seconds.
@@ -30,6 +30,9 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+import numpy as np
+
+from citetracer.store.common import StoreError
 from citetracer.store.ranking import (
     AUTHOR_PASS_TITLE_BOOST,
     BM25_B,
@@ -69,6 +72,8 @@ _POSTINGS = (
     "q(field, term, w) JOIN postings p ON p.field = q.field AND p.term = q.term "
     "CROSS JOIN LATERAL unnest(p.rids, p.extra) u(rid, x)"
 )
+
+
 def _norm(words: str) -> str:
     """BM25's length factor (`ranking.bm25_norm`) of a title whose word count is the SQL expression `words`.
 
@@ -89,8 +94,20 @@ def _held(terms: str, weights: str, column: str) -> str:
     )
 
 
-#: ... of a posting's title (`h.x`: its word count).
-_NORM = _norm("h.x")
+#: PostgreSQL's binary array format (`array_send`) of bigint and smallint elements: each value after its length.
+_BIGINT = np.dtype([("length", ">i4"), ("value", ">i8")])
+_SMALLINT = np.dtype([("length", ">i4"), ("value", ">i2")])
+
+
+def _packed(data: bytes, element: np.dtype) -> np.ndarray:
+    """The values of a one-dimensional array without NULLs in `array_send`'s format: a header (dimensions,
+    a NULL flag, the element type, then each dimension's size and lower bound), then (length, value) pairs."""
+    dims, has_nulls = int.from_bytes(data[0:4], "big"), int.from_bytes(data[4:8], "big")
+    if dims == 0:
+        return np.empty(0, dtype=element["value"].newbyteorder("="))
+    if dims != 1 or has_nulls:
+        raise StoreError("a posting list is not a one-dimensional array without NULLs: run `citetracer mirror reindex`")
+    return np.frombuffer(data, dtype=element, offset=20)["value"].astype(element["value"].newbyteorder("="))
 
 
 class PgIndex(Retrieval):
@@ -165,19 +182,45 @@ class PgIndex(Retrieval):
 
     def first_pass(self, words: Sequence[str], surnames: Sequence[str], limit: int) -> list[int]:
         """The best `limit` works holding any of the words or surnames, by the same BM25 as the second pass:
-        one query summing, over the posting lists of the query's terms, each term's idf (times the title's
-        length factor for a title word). Its cost is the length of those lists (the rarer words and
-        surnames `Retrieval.search` chose), whatever the number of records."""
+        each term's idf (times the title's length factor for a title word), summed per work over the
+        posting lists of the query's terms. Its cost is the length of those lists (the rarer words and
+        surnames `Retrieval.search` chose), whatever the number of records.
+
+        The lists are fetched whole and scored here: PostgreSQL's executor spends ~0.6 us a posting
+        unnesting and grouping them, and at tens of millions of works the chosen lists hold tens of
+        thousands of postings; read as packed arrays (`array_send`) and summed by numpy they cost a
+        fraction of that, with the same sums and the same order (score, then id; scores equal to 1e-9 tie)."""
         if not words and not surnames:
             return []
-        params: dict[str, Any] = {**_weights(self._pairs(words, surnames, 1.0)), "limit": limit}
+        pairs = self._pairs(words, surnames, 1.0)
+        weight = {(f, t): w for f, t, w in pairs}
         rows = self._query(
-            f"SELECT h.rid FROM ({_POSTINGS}) h GROUP BY h.rid "
-            f"ORDER BY sum(CASE WHEN h.field = 't' THEN h.w * {_NORM} ELSE h.w END) DESC, h.rid LIMIT %(limit)s",
-            params,
+            "SELECT p.field::text, p.term, array_send(p.rids), array_send(p.extra) FROM postings p "
+            'WHERE (p.field, p.term) IN (SELECT * FROM unnest(%(fields)s::"char"[], %(terms)s::text[]))',
+            _weights(pairs),
+            True,
             True,
         )
-        return [int(rid) for (rid,) in rows]
+        ids: list[np.ndarray] = []
+        scores: list[np.ndarray] = []
+        for field, term, rids, extra in rows:
+            got = _packed(rids, _BIGINT)
+            w = weight.get((str(field), str(term)), 0.0)
+            if str(field) == "t":  # extra: each title's word count, for BM25's length factor
+                words_in = _packed(extra, _SMALLINT).astype(np.float64)
+                scores.append(
+                    w * (BM25_K1 + 1.0) / (1.0 + BM25_K1 * (1.0 - BM25_B + BM25_B * words_in / MEAN_TITLE_WORDS))
+                )
+            else:
+                scores.append(np.full(len(got), w))
+            ids.append(got)
+        if not ids:
+            return []
+        works, where = np.unique(np.concatenate(ids), return_inverse=True)
+        # Rounded: works whose sums differ only by the order of their terms' additions tie, and go by id.
+        totals = np.round(np.bincount(where, weights=np.concatenate(scores), minlength=len(works)), 9)
+        best = np.lexsort((works, -totals))[:limit]
+        return [int(rid) for rid in works[best]]
 
     def author_pass(
         self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int, also: Sequence[str] = ()
