@@ -43,6 +43,7 @@ from citetracer.store.ranking import (
     YEAR_WINDOW,
     Retrieval,
     bm25_idf,
+    bm25_norm,
     index_tokens,
 )
 
@@ -207,10 +208,9 @@ class PgIndex(Retrieval):
             got = _packed(rids, _BIGINT)
             w = weight.get((str(field), str(term)), 0.0)
             if str(field) == "t":  # extra: each title's word count, for BM25's length factor
-                words_in = _packed(extra, _SMALLINT).astype(np.float64)
-                scores.append(
-                    w * (BM25_K1 + 1.0) / (1.0 + BM25_K1 * (1.0 - BM25_B + BM25_B * words_in / MEAN_TITLE_WORDS))
-                )
+                lengths = _packed(extra, _SMALLINT)
+                norms = np.array([bm25_norm(n) for n in range(int(lengths.max(initial=0)) + 1)])
+                scores.append(w * norms[lengths])
             else:
                 scores.append(np.full(len(got), w))
             ids.append(got)
