@@ -18,7 +18,7 @@ from citetracer.normalize.names import surname_keys
 from citetracer.records import WorkRecord
 from citetracer.store.api import open_store
 from citetracer.store.db import Store, StoreError
-from citetracer.store.ranking import index_tokens
+from citetracer.store.ranking import BM25_B, BM25_K1, MEAN_TITLE_WORDS, index_tokens
 from tests.conftest import RECORDS, pg_location, run_check
 
 psycopg = pytest.importorskip("psycopg")
@@ -173,7 +173,10 @@ def _postings(url: str) -> dict[tuple[str, str], list[int]]:
     out: dict[tuple[str, str], list[int]] = {}
     with psycopg.connect(url, autocommit=True) as conn:
         for field, term, rids in conn.execute("SELECT field, term, rids FROM postings"):
-            out.setdefault((str(field), str(term)), []).extend(int(r) for r in rids)
+            packed = bytes(rids)  # big-endian 8-byte ids
+            out.setdefault((str(field), str(term)), []).extend(
+                int.from_bytes(packed[i : i + 8], "big", signed=True) for i in range(0, len(packed), 8)
+            )
     return {k: sorted(v) for k, v in out.items()}
 
 
@@ -203,6 +206,56 @@ def test_a_store_of_the_gin_schema_gets_posting_lists_from_its_records(pg_server
     with psycopg.connect(url, autocommit=True) as conn:
         indexes = {r[0] for r in conn.execute("SELECT indexname FROM pg_indexes WHERE tablename = 'records'")}
     assert "records_words" not in indexes and "records_surnames" not in indexes
+
+
+def test_a_store_of_array_posting_lists_gets_the_same_lists_packed(pg_server: str) -> None:
+    """Schema 4 kept each list as arrays, several rows per word before compaction; opening it for writing
+    packs them (schema 5): the same ids in the same order, the same extras, the same answers."""
+    from citetracer.store.pgschema import migrate
+
+    url = pg_location(pg_server)
+    with psycopg.connect(url, autocommit=True) as conn:
+        migrate(conn, upto=4)
+        for record in RECORDS:
+            words = sorted(set(index_tokens(record.title or "")))
+            names = sorted({k for p in record.authors for k in surname_keys(p.family)})
+            conn.execute(
+                "INSERT INTO records (key, source, type, year, data, words, nwords, surnames) "
+                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+                (f"{record.source}:{record.id}", record.source, record.type, record.year, b"{}", words, len(words),
+                 names),
+            )  # fmt: skip
+        for half in ("r.rid % 2 = 0", "r.rid % 2 = 1"):  # two write batches: two lists for a shared word
+            conn.execute(
+                "INSERT INTO postings SELECT 't', w, array_agg(r.rid ORDER BY r.rid), array_agg(r.nwords::smallint "
+                f"ORDER BY r.rid) FROM records r, unnest(r.words) w WHERE {half} GROUP BY w UNION ALL "
+                "SELECT 's', n, array_agg(r.rid ORDER BY r.rid), array_agg(coalesce(r.year, 0)::smallint "
+                f"ORDER BY r.rid) FROM records r, unnest(r.surnames) n WHERE {half} GROUP BY n"
+            )
+        conn.execute(  # the document frequencies, as the writers of version 4 kept them
+            "INSERT INTO terms SELECT 't', w, count(*) FROM records, unnest(words) w GROUP BY w "
+            "UNION ALL SELECT 's', s, count(*) FROM records, unnest(surnames) s GROUP BY s "
+            "UNION ALL SELECT 'n', '', count(*) FROM records"
+        )
+        arrays = {
+            (str(f), t, tuple(rids), tuple(extra))
+            for f, t, rids, extra in conn.execute("SELECT field, term, rids, extra FROM postings")
+        }
+    assert len({(f, t) for f, t, _, _ in arrays}) < len(arrays)  # some word has two lists
+    with open_store(url) as store:
+        with psycopg.connect(url, autocommit=True) as conn:
+            packed = {
+                (str(f), t, _unpack(rids, 8), _unpack(extra, 2))
+                for f, t, rids, extra in conn.execute("SELECT field, term, rids, extra FROM postings")
+            }
+        assert packed == arrays
+        title = RECORDS[0].title or ""
+        assert store.index.by_title(title, 1) == [store.rid_of_key(f"{RECORDS[0].source}:{RECORDS[0].id}")]
+
+
+def _unpack(data: bytes, width: int) -> tuple[int, ...]:
+    """The big-endian integers of a packed posting list column, `width` bytes each."""
+    return tuple(int.from_bytes(data[i : i + width], "big", signed=True) for i in range(0, len(data), width))
 
 
 def test_posting_lists_are_merged_at_an_ingest_end_and_lose_deleted_records(pg_server: str) -> None:
@@ -244,21 +297,32 @@ def test_counting_titles_stops_at_common_words(pg_server: str, monkeypatch: pyte
 
 
 #: The first pass as one SQL query (how it was computed until the lists were summed client-side): the reference
-#: the client-side sum must agree with, score for score and in the same order (score to 1e-9, then id).
+#: the client-side sum must agree with, score for score and in the same order (score to 1e-9, then id). The
+#: packed lists are read in SQL: the i-th id is bytes 8i..8i+7 (big-endian), the i-th extra bytes 2i..2i+1.
 _FIRST_PASS_IN_SQL = (
     'SELECT h.rid FROM (SELECT u.rid, q.field, q.w, u.x FROM unnest(%(fields)s::"char"[], %(terms)s::text[], '
     "%(weights)s::float8[]) q(field, term, w) JOIN postings p ON p.field = q.field AND p.term = q.term "
-    "CROSS JOIN LATERAL unnest(p.rids, p.extra) u(rid, x)) h GROUP BY h.rid "
+    "CROSS JOIN LATERAL (SELECT ('x' || encode(substr(p.rids, 8 * i + 1, 8), 'hex'))::bit(64)::bigint, "
+    "('x' || encode(substr(p.extra, 2 * i + 1, 2), 'hex'))::bit(16)::integer "
+    "FROM generate_series(0, length(p.rids) / 8 - 1) i) u(rid, x)) h GROUP BY h.rid "
     "ORDER BY round(sum(CASE WHEN h.field = 't' THEN h.w * {norm} ELSE h.w END)::numeric, 9) DESC, h.rid "
     "LIMIT %(limit)s"
 )
+
+
+def _norm(words: str) -> str:
+    """BM25's length factor (`ranking.bm25_norm`) of a title whose word count is the SQL expression `words`."""
+    return (
+        f"({BM25_K1 + 1.0}::float8 / (1.0::float8 + {BM25_K1}::float8 * (1.0::float8 - {BM25_B}::float8 "
+        f"+ {BM25_B}::float8 * {words}::float8 / {MEAN_TITLE_WORDS}::float8)))"
+    )
 
 
 def test_the_first_pass_summed_client_side_ranks_as_the_same_sum_in_sql(pg_server: str) -> None:
     """Titles of many lengths (the length factor), shared surnames, lists written by several batches and a
     replaced record (a word's postings over several rows, one id twice): the order is the SQL sum's."""
     from citetracer.records import Person
-    from citetracer.store.pgindex import _norm, _weights
+    from citetracer.store.pgindex import _weights
 
     url = pg_location(pg_server)
     words = ["graph", "neural", "sparse", "kernel", "spectral"]

@@ -320,3 +320,30 @@ def test_the_first_pass_reads_five_terms_then_only_as_many_more_as_its_postings_
     index.asked.clear()
     index.search(title, limit=10)  # no surnames: the words stand in for them
     assert index.asked == [["alpha", "beta", "gamma", "delta", "eps"]]
+
+
+class _AuthorChoice(_Frequencies):
+    """A `Retrieval` over a table of frequencies that records what its author pass is asked."""
+
+    def author_pass(
+        self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int, also: Sequence[str] = ()
+    ) -> list[int]:
+        self.asked.append([*surnames, "|", *words, "|", *also])
+        return []
+
+
+def test_the_author_pass_scores_with_the_rarer_terms_within_its_postings() -> None:
+    """At 20M works a common word or surname holds hundreds of thousands of postings: past the surnames it
+    reads, the author pass scores with the other surnames and the title words rarest first, while their
+    lists stay within `AUTHOR_PASS_POSTINGS` in all; a word in more than 5% of titles never counts."""
+    df = {"chang": 150_000, "huang": 310_000, "chen": 650_000, "h1n1": 120_000, "dual": 280_000, "of": 5_000_000}
+    index = _AuthorChoice(df, 20_000_000)
+    index.by_authors(["chang", "huang", "chen"], 2011, 10, "Dual H1N1 of")
+    assert index.asked == [["chang", "|", "h1n1", "dual", "|"]]  # 400,000 in all; huang would make it 710,000
+    index.asked.clear()
+    index.by_authors(["okafor", "huang"], 2011, 10, "Dual H1N1 of")  # a rare author: read; the rest within budget
+    assert index.asked == [["okafor", "|", "h1n1", "dual", "|"]]
+    index.asked.clear()
+    small = _AuthorChoice({"chang": 1_500, "huang": 3_100, "chen": 6_500, "dual": 2_800, "of": 50_000}, 200_000)
+    small.by_authors(["chang", "huang", "chen"], 2011, 10, "Dual of")  # a small store: every term counts
+    assert small.asked == [["chang", "huang", "chen", "|", "dual", "|"]]

@@ -75,12 +75,14 @@ COMPACT_RATIO = 1.5
 COMPACT_WORK_MEM = "256MB"
 #: The posting lists of some records (`{rows}`: a FROM clause naming them `r`): one row per title word
 #: (record ids, and each title's word count for BM25's length factor) and per surname key (ids, and
-#: years for the author pass's window), ids ascending.
+#: years for the author pass's window), ids ascending, packed (store/pgindex.py reads them: ids as
+#: big-endian 8-byte integers, extras as 2-byte ones).
 POSTINGS_OF = (
-    "SELECT 't', w, array_agg(r.rid ORDER BY r.rid), array_agg(least(r.nwords, 32767)::smallint ORDER BY r.rid) "
+    "SELECT 't', w, string_agg(int8send(r.rid), ''::bytea ORDER BY r.rid), "
+    "string_agg(int2send(least(r.nwords, 32767)::smallint), ''::bytea ORDER BY r.rid) "
     "FROM {rows}, unnest(r.words) w GROUP BY w UNION ALL "
-    "SELECT 's', n, array_agg(r.rid ORDER BY r.rid), "
-    "array_agg(least(greatest(coalesce(r.year, 0), 0), 32767)::smallint ORDER BY r.rid) "
+    "SELECT 's', n, string_agg(int8send(r.rid), ''::bytea ORDER BY r.rid), "
+    "string_agg(int2send(least(greatest(coalesce(r.year, 0), 0), 32767)::smallint), ''::bytea ORDER BY r.rid) "
     "FROM {rows}, unnest(r.surnames) n GROUP BY n"
 )
 

@@ -3,10 +3,11 @@
 The inverted index is the `postings` table: for each title word, the ids of the records
 whose title holds it with each title's word count, and for each surname key the ids with
 each record's year; `terms` holds each word's, surname's and year's document frequency
-(both kept by the writers in the records' own transactions, store/pg.py). The first
-pass reads the posting lists of the chosen rare words and surnames in one query and sums
-BM25 (the same idf and length factor as the second pass) per record here, best `limit`
-first; the second pass is the shared one. Document frequencies are read in one query per
+(both kept by the writers in the records' own transactions, store/pg.py). A list is
+packed bytes (ids as big-endian 8-byte integers, extras as 2-byte ones), fetched whole and
+read with numpy: the first pass reads the lists of the chosen rare words and surnames in
+one query and sums BM25 (the same idf and length factor as the second pass) per record
+here, best `limit` first; the second pass is the shared one. Document frequencies are read in one query per
 citation and cached. The queries run with sequential scans off: a plan that read the whole
 postings table (tens of millions of rows) instead of the few lists asked for would cost seconds.
 
@@ -35,11 +36,8 @@ import numpy as np
 from citetracer.store.common import StoreError
 from citetracer.store.ranking import (
     AUTHOR_PASS_TITLE_BOOST,
-    BM25_B,
-    BM25_K1,
     MAX_SURNAMES,
     MAX_TITLE_TERMS,
-    MEAN_TITLE_WORDS,
     YEAR_WINDOW,
     Retrieval,
     bm25_idf,
@@ -66,49 +64,22 @@ def _weights(pairs: Sequence[tuple[str, str, float]]) -> dict[str, Any]:
     }
 
 
-#: The query's words and surnames with their weights, joined to their posting lists, one row per posting:
-#: (rid, field, weight, extra) where extra is the title's word count (title words) or the year (surnames).
-_POSTINGS = (
-    'SELECT u.rid, q.field, q.w, u.x FROM unnest(%(fields)s::"char"[], %(terms)s::text[], %(weights)s::float8[]) '
-    "q(field, term, w) JOIN postings p ON p.field = q.field AND p.term = q.term "
-    "CROSS JOIN LATERAL unnest(p.rids, p.extra) u(rid, x)"
-)
+def _unpacked(data: bytes, width: int) -> np.ndarray:
+    """The integers of a packed posting list column (big-endian, `width` bytes each), in native order."""
+    if len(data) % width:
+        raise StoreError("a posting list is not whole: run `citetracer mirror reindex`")
+    return np.frombuffer(data, dtype=f">i{width}").astype(f"=i{width}")
 
 
-def _norm(words: str) -> str:
-    """BM25's length factor (`ranking.bm25_norm`) of a title whose word count is the SQL expression `words`.
-
-    Written in float8 throughout: SQL's decimal literals are `numeric`, whose arithmetic, once per
-    posting, cost more than reading the postings."""
-    return (
-        f"({BM25_K1 + 1.0}::float8 / (1.0::float8 + {BM25_K1}::float8 * (1.0::float8 - {BM25_B}::float8 "
-        f"+ {BM25_B}::float8 * {words}::float8 / {MEAN_TITLE_WORDS}::float8)))"
-    )
-
-
-def _held(terms: str, weights: str, column: str) -> str:
-    """The summed weights of the query's `terms` (parameter names) that the record's array `column` holds:
-    how the author pass scores what it does not read from posting lists (title words, commoner surnames)."""
-    return (
-        f"coalesce((SELECT sum(q.w) FROM unnest(%({terms})s::text[], %({weights})s::float8[]) q(term, w) "
-        f"WHERE q.term = ANY({column})), 0)"
-    )
-
-
-#: PostgreSQL's binary array format (`array_send`) of bigint and smallint elements: each value after its length.
-_BIGINT = np.dtype([("length", ">i4"), ("value", ">i8")])
-_SMALLINT = np.dtype([("length", ">i4"), ("value", ">i2")])
-
-
-def _packed(data: bytes, element: np.dtype) -> np.ndarray:
-    """The values of a one-dimensional array without NULLs in `array_send`'s format: a header (dimensions,
-    a NULL flag, the element type, then each dimension's size and lower bound), then (length, value) pairs."""
-    dims, has_nulls = int.from_bytes(data[0:4], "big"), int.from_bytes(data[4:8], "big")
-    if dims == 0:
-        return np.empty(0, dtype=element["value"].newbyteorder("="))
-    if dims != 1 or has_nulls:
-        raise StoreError("a posting list is not a one-dimensional array without NULLs: run `citetracer mirror reindex`")
-    return np.frombuffer(data, dtype=element, offset=20)["value"].astype(element["value"].newbyteorder("="))
+def _best(works: np.ndarray, totals: np.ndarray, limit: int) -> np.ndarray:
+    """Positions of the `limit` best works, by total (descending) then id. Sorting every work the lists
+    hold (hundreds of thousands) cost more than summing them: the `limit`-th total is found by a
+    partition, and only the works at or above it are sorted."""
+    if len(works) > limit > 0:
+        kth = np.partition(totals, len(totals) - limit)[len(totals) - limit]
+        keep = np.flatnonzero(totals >= kth)
+        return keep[np.lexsort((works[keep], -totals[keep]))][:limit]
+    return np.lexsort((works, -totals))[: max(limit, 0)]
 
 
 class PgIndex(Retrieval):
@@ -181,6 +152,18 @@ class PgIndex(Retrieval):
         pairs = [("t", w, boost * bm25_idf(self.doc_freq(w), total)) for w in dict.fromkeys(words)]
         return pairs + [("s", n, bm25_idf(self.doc_freq(n, "surname"), total)) for n in dict.fromkeys(surnames)]
 
+    def _lists(self, pairs: Sequence[tuple[str, str, float]]) -> list[tuple[str, str, np.ndarray, np.ndarray]]:
+        """The posting lists (field letter, term, ids, extras) of these (field letter, term, weight) triples, all
+        the rows of each in one query: a term written by several batches has several (until compacted)."""
+        rows = self._query(
+            "SELECT p.field::text, p.term, p.rids, p.extra FROM postings p "
+            'WHERE (p.field, p.term) IN (SELECT * FROM unnest(%(fields)s::"char"[], %(terms)s::text[]))',
+            _weights(pairs),
+            True,
+            True,
+        )
+        return [(str(f), str(t), _unpacked(rids, 8), _unpacked(extra, 2)) for f, t, rids, extra in rows]
+
     def first_pass(self, words: Sequence[str], surnames: Sequence[str], limit: int) -> list[int]:
         """The best `limit` works holding any of the words or surnames, by the same BM25 as the second pass:
         each term's idf (times the title's length factor for a title word), summed per work over the
@@ -189,28 +172,19 @@ class PgIndex(Retrieval):
 
         The lists are fetched whole and scored here: PostgreSQL's executor spends ~0.6 us a posting
         unnesting and grouping them, and at tens of millions of works the chosen lists hold tens of
-        thousands of postings; read as packed arrays (`array_send`) and summed by numpy they cost a
-        fraction of that, with the same sums and the same order (score, then id; scores equal to 1e-9 tie)."""
+        thousands of postings; read packed and summed by numpy they cost a fraction of that, with the
+        same sums and the same order (score, then id; scores equal to 1e-9 tie)."""
         if not words and not surnames:
             return []
         pairs = self._pairs(words, surnames, 1.0)
         weight = {(f, t): w for f, t, w in pairs}
-        rows = self._query(
-            "SELECT p.field::text, p.term, array_send(p.rids), array_send(p.extra) FROM postings p "
-            'WHERE (p.field, p.term) IN (SELECT * FROM unnest(%(fields)s::"char"[], %(terms)s::text[]))',
-            _weights(pairs),
-            True,
-            True,
-        )
         ids: list[np.ndarray] = []
         scores: list[np.ndarray] = []
-        for field, term, rids, extra in rows:
-            got = _packed(rids, _BIGINT)
-            w = weight.get((str(field), str(term)), 0.0)
-            if str(field) == "t":  # extra: each title's word count, for BM25's length factor
-                lengths = _packed(extra, _SMALLINT)
-                norms = np.array([bm25_norm(n) for n in range(int(lengths.max(initial=0)) + 1)])
-                scores.append(w * norms[lengths])
+        for field, term, got, extra in self._lists(pairs):
+            w = weight.get((field, term), 0.0)
+            if field == "t":  # extra: each title's word count, for BM25's length factor
+                norms = np.array([bm25_norm(n) for n in range(int(extra.max(initial=0)) + 1)])
+                scores.append(w * norms[extra])
             else:
                 scores.append(np.full(len(got), w))
             ids.append(got)
@@ -219,44 +193,60 @@ class PgIndex(Retrieval):
         works, where = np.unique(np.concatenate(ids), return_inverse=True)
         # Rounded: works whose sums differ only by the order of their terms' additions tie, and go by id.
         totals = np.round(np.bincount(where, weights=np.concatenate(scores), minlength=len(works)), 9)
-        best = np.lexsort((works, -totals))[:limit]
-        return [int(rid) for rid in works[best]]
+        return [int(rid) for rid in works[_best(works, totals, limit)]]
 
     def author_pass(
         self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int, also: Sequence[str] = ()
     ) -> list[int]:
         """Works by any of the surnames within the year window (the surname lists carry each work's year),
-        ranked by the surnames' idf plus the title words' (weighted `AUTHOR_PASS_TITLE_BOOST`).
+        ranked by the surnames' idf plus the title words' (weighted `AUTHOR_PASS_TITLE_BOOST`, times the
+        title's length factor) plus the idf of the surnames of `also` they hold; then by id.
 
-        The surname lists are read first and the title words are scored on those works' own word lists
-        (`records.words`): the words only break ties among the authors' works, and reading their posting
-        lists instead would cost every work holding any of them (most of which no cited author wrote).
-        The surnames of `also` are scored alike, on the works' own surname keys (`records.surnames`)."""
+        Every list is read packed and scored here: the works are those of the `surnames` lists, and the
+        lists of `words` and `also` add their weight to the works they hold (`Retrieval.by_authors` keeps
+        those lists within `AUTHOR_PASS_POSTINGS`). Scoring on the works' own rows instead cost a random
+        read a candidate, and a common surname has thousands of works in a year window. A replaced
+        record's stale postings (until the lists are compacted) count a term once; a deleted record's are
+        dropped by checking the best works still exist."""
         pairs = self._pairs(words, [*surnames, *also], AUTHOR_PASS_TITLE_BOOST)
-        names = [p for p in pairs if p[0] == "s" and p[1] in surnames]
-        others = [p for p in pairs if p[0] == "s" and p[1] not in surnames]
-        params: dict[str, Any] = {
-            **_weights(names),
-            "words": [t for f, t, _ in pairs if f == "t"],
-            "word_weights": [w for f, _, w in pairs if f == "t"],
-            "also": [t for _, t, _ in others],
-            "also_weights": [w for _, _, w in others],
-            "limit": limit,
-        }
-        window = ""
-        if year is not None:
-            window = "WHERE h.x BETWEEN %(first)s AND %(last)s"
-            params.update(first=year - YEAR_WINDOW, last=year + YEAR_WINDOW)
-        by_words = f"{_held('words', 'word_weights', 'r.words')} * {_norm('r.nwords')}"
-        by_others = _held("also", "also_weights", "r.surnames")
-        rows = self._query(
-            f"SELECT a.rid FROM (SELECT h.rid, sum(h.w) AS w FROM ({_POSTINGS}) h {window} "
-            f"GROUP BY h.rid) a JOIN records r ON r.rid = a.rid ORDER BY a.w + {by_others} + {by_words} DESC, a.rid "
-            "LIMIT %(limit)s",
-            params,
-            True,
-        )
-        return [int(rid) for (rid,) in rows]
+        weight = {(f, t): w for f, t, w in pairs}
+        lists = self._lists(pairs)
+        reached: list[np.ndarray] = []
+        for field, term, got, years in lists:
+            if field == "s" and term in surnames:
+                reached.append(got if year is None else got[np.abs(years.astype(np.int64) - year) <= YEAR_WINDOW])
+        works = np.unique(np.concatenate(reached)) if reached else np.empty(0, dtype=np.int64)
+        if not len(works):
+            return []
+        totals = np.zeros(len(works))
+        by_term: dict[tuple[str, str], list[tuple[np.ndarray, np.ndarray]]] = {}
+        for field, term, got, extra in lists:
+            by_term.setdefault((field, term), []).append((got, extra))
+        for (field, term), parts in by_term.items():
+            got = np.concatenate([g for g, _ in parts])
+            extra = np.concatenate([e for _, e in parts])
+            got, first = np.unique(got, return_index=True)  # a work counts a term once
+            extra = extra[first]
+            at = np.minimum(np.searchsorted(works, got), len(works) - 1)
+            held = works[at] == got
+            w = weight.get((field, term), 0.0)
+            if field == "t":  # extra: each title's word count, for BM25's length factor
+                norms = np.array([bm25_norm(n) for n in range(int(extra.max(initial=0)) + 1)])
+                np.add.at(totals, at[held], w * norms[extra[held]])
+            else:
+                np.add.at(totals, at[held], w)
+        # Rounded: works whose sums differ only by the order of their terms' additions tie, and go by id.
+        totals = np.round(totals, 9)
+        found: list[int] = []
+        checked, size = 0, 2 * limit
+        while len(found) < limit and checked < len(works):
+            order = _best(works, totals, size)
+            batch = [int(rid) for rid in works[order[checked:]]]
+            checked, size = len(order), size * 4
+            rows = self._query("SELECT rid FROM records WHERE rid = ANY(%(rids)s::bigint[])", {"rids": batch}, True)
+            alive = {int(rid) for (rid,) in rows}
+            found += [rid for rid in batch if rid in alive]
+        return found[:limit]
 
     def titles_containing(self, words: Sequence[str]) -> int:
         """How many works have a title holding every one of `words`: the works of the rarest word's list
@@ -270,10 +260,14 @@ class PgIndex(Retrieval):
         rarest = min(terms, key=self.doc_freq)
         if self.doc_freq(rarest) > MAX_EXACT_DF:
             return self.doc_freq(rarest)
+        lists = self._lists([("t", rarest, 0.0)])
+        if not lists:
+            return 0
+        holders = np.unique(np.concatenate([got for _, _, got, _ in lists]))
         rows = self._query(
-            "SELECT count(*) FROM records r WHERE r.rid IN (SELECT DISTINCT u.rid FROM postings p, unnest(p.rids) "
-            "u(rid) WHERE p.field = 't' AND p.term = %(rarest)s) AND r.words @> %(terms)s::text[]",
-            {"rarest": rarest, "terms": terms},
+            "SELECT count(*) FROM unnest(%(rids)s::bigint[]) u(rid) JOIN records r ON r.rid = u.rid "
+            "WHERE r.words @> %(terms)s::text[]",
+            {"rids": holders.tolist(), "terms": terms},
             True,
         )
         return int(rows[0][0])
