@@ -40,8 +40,8 @@ MAX_PASS_WORDS = 5
 #: of a list it is asked for (~0.6 us each), so the cost of a query must be bounded by postings, not by
 #: the store's size; tantivy, which skips what cannot reach the top, ranks from the same choice.
 PASS_POSTINGS = 40_000
-#: Postings the author pass scores its works with past the surnames it reads: the title words and the other
-#: cited surnames count rarest first while their lists stay within this. They only rank the works read (one
+#: Postings the author pass scores its works with past the surnames it reads: the other cited surnames, then
+#: the title words, count rarest first while their lists stay within this. They only rank the works read (one
 #: author's works of a year), which the rarer terms tell apart; a backend that reads a term's list to
 #: score it (PostgreSQL, ~50 ns a posting) pays for all of it, and the alternative there, reading each
 #: candidate's row, costs a random read a work (a common surname has thousands of works in a year).
@@ -236,19 +236,23 @@ class Retrieval:
                 break
             reach.append(name)
             read += self.doc_freq(name, "surname")
-        # Only the rarer words: a common one ("of", "learning") would add its millions of postings to the
-        # query and tell little apart (tie-breaking among one author's works of a year); the rarer terms
-        # first, within `AUTHOR_PASS_POSTINGS`.
+        # The other cited surnames, then the title words, rarest first within `AUTHOR_PASS_POSTINGS`: a
+        # co-author tells the cited team's works from the rest of a common name's, the words only break
+        # ties among them; a word in more than `common_df` titles ("of", "learning") never counts.
         common = self.common_df()
         words = list(dict.fromkeys(index_tokens(title or "")))[:MAX_TITLE_TERMS]
-        scored = [("title", t) for t in words if 0 < self.doc_freq(t) <= common]
-        scored += [("surname", s) for s in keys if s not in reach and self.doc_freq(s, "surname") > 0]
-        terms: list[str] = []
-        also: list[str] = []
+        others = sorted((s for s in keys if s not in reach), key=lambda s: self.doc_freq(s, "surname"))
+        also = []
         spent = 0
-        for field, term in sorted(scored, key=lambda pair: self.doc_freq(pair[1], pair[0])):
-            spent += self.doc_freq(term, field)
-            if spent > AUTHOR_PASS_POSTINGS:
+        for name in others:
+            if spent + self.doc_freq(name, "surname") > AUTHOR_PASS_POSTINGS:
                 break  # in rarity order: every later one costs as much or more
-            (terms if field == "title" else also).append(term)
+            also.append(name)
+            spent += self.doc_freq(name, "surname")
+        terms = []
+        for word in sorted((t for t in words if 0 < self.doc_freq(t) <= common), key=self.doc_freq):
+            if spent + self.doc_freq(word) > AUTHOR_PASS_POSTINGS:
+                break
+            terms.append(word)
+            spent += self.doc_freq(word)
         return self.author_pass(reach, year, terms, limit, also)
