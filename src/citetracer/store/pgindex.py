@@ -7,22 +7,26 @@ each record's year; `terms` holds each word's, surname's and year's document fre
 packed bytes (ids as big-endian 8-byte integers, extras as 2-byte ones), fetched whole and
 read with numpy: the first pass reads the lists of the chosen rare words and surnames in
 one query and sums BM25 (the same idf and length factor as the second pass) per record
-here, best `limit` first; the second pass is the shared one. Document frequencies are read in one query per
-citation and cached. The queries run with sequential scans off: a plan that read the whole
-postings table (tens of millions of rows) instead of the few lists asked for would cost seconds.
+here, best `limit` first; the second pass is the shared one. The author pass reads its
+surnames' lists, and scores those works with the lists of its words and other surnames.
+Document frequencies are read in one query per citation and cached. The queries run with
+sequential scans off: a plan that read the whole postings table (tens of millions of rows)
+instead of the few lists asked for would cost seconds.
 
 Why posting lists and not GIN indexes over the records' word arrays (until schema
 version 4): a GIN index hands over the matching rows, but scoring them read each row
 from the table, so a query cost a random read per match (p50 355 ms at 1M records, and
 growing with the store); a posting list carries what the score needs, so a query reads
-a few arrays and its cost is the length of the chosen rare words' lists: `ranking.PASS_POSTINGS`
-bounds all of them but the first five terms' and the rarest cited surname's, whatever the store's size.
+a few lists and its cost is their length: `ranking.PASS_POSTINGS` bounds all of them but the
+first five terms' and the rarest cited surname's, and `ranking.AUTHOR_PASS_POSTINGS` the
+author pass's scoring lists, whatever the store's size.
 
 Each write batch appends one list per word it holds (a word's list is the union of its
 rows), so an ingest leaves many short lists per common word and, for a replaced or
 deleted record, stale ids; `PgStore.compact_postings` rebuilds them from the records at
 an ingest's end. Until then a replaced record may count a word twice in the first pass,
-which only orders the candidates the second pass re-scores from the records themselves.
+which only orders the candidates the second pass re-scores from the records themselves;
+the author pass counts a term once a work, and checks that the works it returns exist.
 """
 
 from __future__ import annotations
