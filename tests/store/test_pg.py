@@ -180,6 +180,19 @@ def _postings(url: str) -> dict[tuple[str, str], list[int]]:
     return {k: sorted(v) for k, v in out.items()}
 
 
+def _insert_records_as_written_before(conn: psycopg.Connection) -> None:
+    """RECORDS as rows of an older schema (versions 3 and 4 wrote records alike), without any index."""
+    for record in RECORDS:
+        words = sorted(set(index_tokens(record.title or "")))
+        names = sorted({k for p in record.authors for k in surname_keys(p.family)})
+        conn.execute(
+            "INSERT INTO records (key, source, type, year, data, words, nwords, surnames) "
+            "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
+            (f"{record.source}:{record.id}", record.source, record.type, record.year, b"{}", words, len(words),
+             names),
+        )  # fmt: skip
+
+
 def test_a_store_of_the_gin_schema_gets_posting_lists_from_its_records(pg_server: str) -> None:
     from citetracer.store.pgschema import migrate
 
@@ -187,15 +200,7 @@ def test_a_store_of_the_gin_schema_gets_posting_lists_from_its_records(pg_server
     with psycopg.connect(url, autocommit=True) as conn:
         migrate(conn, upto=3)  # the schema before posting lists: records indexed by GIN only
     with psycopg.connect(url, autocommit=True) as conn:  # records as version 3 wrote them
-        for record in RECORDS:
-            words = sorted(set(index_tokens(record.title or "")))
-            names = sorted({k for p in record.authors for k in surname_keys(p.family)})
-            conn.execute(
-                "INSERT INTO records (key, source, type, year, data, words, nwords, surnames) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                (f"{record.source}:{record.id}", record.source, record.type, record.year, b"{}", words, len(words),
-                 names),
-            )  # fmt: skip
+        _insert_records_as_written_before(conn)
     with open_store(url):  # opening for writing migrates: the lists are built from the rows
         lists = _postings(url)
     assert lists[("t", "stochastic")] and all(len(set(v)) == len(v) for v in lists.values())
@@ -216,15 +221,7 @@ def test_a_store_of_array_posting_lists_gets_the_same_lists_packed(pg_server: st
     url = pg_location(pg_server)
     with psycopg.connect(url, autocommit=True) as conn:
         migrate(conn, upto=4)
-        for record in RECORDS:
-            words = sorted(set(index_tokens(record.title or "")))
-            names = sorted({k for p in record.authors for k in surname_keys(p.family)})
-            conn.execute(
-                "INSERT INTO records (key, source, type, year, data, words, nwords, surnames) "
-                "VALUES (%s, %s, %s, %s, %s, %s, %s, %s)",
-                (f"{record.source}:{record.id}", record.source, record.type, record.year, b"{}", words, len(words),
-                 names),
-            )  # fmt: skip
+        _insert_records_as_written_before(conn)
         for half in ("r.rid % 2 = 0", "r.rid % 2 = 1"):  # two write batches: two lists for a shared word
             conn.execute(
                 "INSERT INTO postings SELECT 't', w, array_agg(r.rid ORDER BY r.rid), array_agg(r.nwords::smallint "
