@@ -278,6 +278,29 @@ def test_posting_lists_are_merged_at_an_ingest_end_and_lose_deleted_records(pg_s
         assert store.index.search("Posting list number 7 about graphs", [], 2001, 3) == []
 
 
+def test_the_author_pass_returns_no_deleted_work_before_the_lists_are_merged(pg_server: str) -> None:
+    """A deleted record's ids stay in the posting lists until they are compacted: the author pass, which
+    ranks from the lists alone, returns the best works that still exist, as many as asked."""
+    from citetracer.records import Person
+    from citetracer.store.pg import PgStore
+
+    url = pg_location(pg_server)
+    with PgStore(url) as store:
+        old = [WorkRecord(source="old", id=f"o{i}", title=f"Okafor sparse kernels {i}",
+                          authors=[Person(family="Okafor"), Person(family="Lindqvist")], year=2020)
+               for i in range(6)]  # fmt: skip
+        kept = [WorkRecord(source="new", id=f"n{i}", title=f"Okafor graph {i}", authors=[Person(family="Okafor")],
+                           year=2020) for i in range(6)]  # fmt: skip
+        store.upsert(old + kept)
+        gone = {store.rid_of_key(f"old:o{i}") for i in range(6)}
+        assert set(store.index.by_authors(["okafor", "lindqvist"], 2020, 4)) <= gone  # the pair ranks first
+        assert store.delete_older("old", store.next_generation()) == 6
+        store.index.forget()
+        rids = store.index.by_authors(["okafor", "lindqvist"], 2020, 4)
+        assert len(rids) == 4 and not set(rids) & gone
+        assert set(store.records(rids)) == set(rids)
+
+
 def test_counting_titles_stops_at_common_words(pg_server: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from citetracer.store import pgindex
 

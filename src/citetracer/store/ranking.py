@@ -2,8 +2,8 @@
 
 Why a base class: the two store backends must rank alike, or a citation would be Real
 against one store and Potential against the same records in the other. What differs is
-only how the first pass is asked (tantivy's block-max WAND over posting lists, or
-PostgreSQL's GIN index over the same words) and how a word's document frequency is
+only how the passes read their posting lists (tantivy's block-max WAND, or PostgreSQL's
+packed lists summed client-side, store/pgindex.py) and how a word's document frequency is
 read; the choice of words, the idf weights and the second pass (BM25 over every title
 word read from the stored rows, the shared surnames, the year window) live here once.
 """
