@@ -176,14 +176,15 @@ def run_ingest(dump: Path, dtd: Path, store: Path) -> tuple[float, int, int, flo
     return run_command(["dblp", str(dump), "--dtd", str(dtd), "--store", str(store)])
 
 
-def run_command(args: list[str]) -> tuple[float, int, int, float]:
+def run_command(args: list[str], runner: list[str] | None = None) -> tuple[float, int, int, float]:
     """`citetracer mirror ARGS` in a subprocess: wall seconds, peak RSS of the process tree, exit code, and
-    CPU seconds (user + sys) of the tree.
+    CPU seconds (user + sys) of the tree. `runner`: the command that runs the CLI with ARGS after it
+    (default `python -m citetracer.cli`; bench/parse_workers.py sets a module constant first).
 
     CPU seconds are what the ingest costs whatever else the machine runs (wall time on a
     shared machine depends on the other jobs); the workers are waited for, so they count.
     """
-    cmd = [sys.executable, "-m", "citetracer.cli", "mirror", *args]
+    cmd = [*(runner or [sys.executable, "-m", "citetracer.cli"]), "mirror", *args]
     started = time.monotonic()
     cpu_before = resource.getrusage(resource.RUSAGE_CHILDREN)
     proc = subprocess.Popen(cmd)

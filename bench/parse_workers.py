@@ -15,18 +15,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import resource
-import subprocess
 import sys
 import tempfile
-import threading
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from bench.mirror import _tree_rss
+from bench.mirror import run_command
 
-#: Runs `citetracer mirror ...` (argv[2:]); argv[1] 'serial' parses in the writing process.
+#: Runs the CLI with argv[2:]; argv[1] 'serial' parses in the writing process.
 _RUN = (
     "import sys\nimport citetracer.mirror.openalex as openalex\n"
     "if sys.argv[1] == 'serial':\n    openalex.PARALLEL_BYTES = 1 << 62\n"
@@ -37,34 +33,15 @@ _RUN = (
 def ingest(part: Path, store: Path, mode: str) -> dict[str, object]:
     """`citetracer mirror openalex PART --store STORE` in a subprocess, parsed as `mode` says."""
     load = os.getloadavg()[0]
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    started = time.monotonic()
-    cmd = [sys.executable, "-c", _RUN, mode, "mirror", "openalex", str(part), "--store", str(store)]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    peak = 0
-    done = threading.Event()
-
-    def sample() -> None:
-        nonlocal peak
-        while not done.is_set():
-            peak = max(peak, _tree_rss(proc.pid))
-            time.sleep(0.2)
-
-    sampler = threading.Thread(target=sample)
-    sampler.start()
-    _, err = proc.communicate()
-    done.set()
-    sampler.join()
-    wall = time.monotonic() - started
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    runner = [sys.executable, "-c", _RUN, mode]
+    wall, peak, rc, cpu = run_command(["openalex", str(part), "--store", str(store)], runner)
     from citetracer.store.api import open_store
 
     with open_store(store, readonly=True) as opened:
         records = opened.index.count()
-    out: dict[str, object] = {
+    return {
         "parsing": mode,
-        "exit code": proc.returncode,
+        "exit code": rc,
         "records": records,
         "wall s": round(wall, 1),
         "cpu s": round(cpu, 1),
@@ -73,9 +50,6 @@ def ingest(part: Path, store: Path, mode: str) -> dict[str, object]:
         "load before": round(load, 2),
         "load after": round(os.getloadavg()[0], 2),
     }
-    if proc.returncode:
-        out["error"] = err.strip().splitlines()[-1:] if err else []
-    return out
 
 
 def main() -> int:

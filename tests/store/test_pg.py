@@ -173,10 +173,7 @@ def _postings(url: str) -> dict[tuple[str, str], list[int]]:
     out: dict[tuple[str, str], list[int]] = {}
     with psycopg.connect(url, autocommit=True) as conn:
         for field, term, rids in conn.execute("SELECT field, term, rids FROM postings"):
-            packed = bytes(rids)  # big-endian 8-byte ids
-            out.setdefault((str(field), str(term)), []).extend(
-                int.from_bytes(packed[i : i + 8], "big", signed=True) for i in range(0, len(packed), 8)
-            )
+            out.setdefault((str(field), str(term)), []).extend(_unpack(rids, 8))
     return {k: sorted(v) for k, v in out.items()}
 
 

@@ -75,6 +75,13 @@ def _unpacked(data: bytes, width: int) -> np.ndarray:
     return np.frombuffer(data, dtype=f">i{width}").astype(f"=i{width}")
 
 
+def _norms(lengths: np.ndarray) -> np.ndarray:
+    """BM25's length factor (`ranking.bm25_norm`) of titles of these word counts (a title word list's extras),
+    looked up in a table over the counts the list holds."""
+    table = np.array([bm25_norm(n) for n in range(int(lengths.max(initial=0)) + 1)])
+    return table[lengths]
+
+
 def _best(works: np.ndarray, totals: np.ndarray, limit: int) -> np.ndarray:
     """Positions of the `limit` best works, by total (descending) then id. Sorting every work the lists
     hold (hundreds of thousands) cost more than summing them: the `limit`-th total is found by a
@@ -187,8 +194,7 @@ class PgIndex(Retrieval):
         for field, term, got, extra in self._lists(pairs):
             w = weight.get((field, term), 0.0)
             if field == "t":  # extra: each title's word count, for BM25's length factor
-                norms = np.array([bm25_norm(n) for n in range(int(extra.max(initial=0)) + 1)])
-                scores.append(w * norms[extra])
+                scores.append(w * _norms(extra))
             else:
                 scores.append(np.full(len(got), w))
             ids.append(got)
@@ -235,8 +241,7 @@ class PgIndex(Retrieval):
             held = works[at] == got
             w = weight.get((field, term), 0.0)
             if field == "t":  # extra: each title's word count, for BM25's length factor
-                norms = np.array([bm25_norm(n) for n in range(int(extra.max(initial=0)) + 1)])
-                np.add.at(totals, at[held], w * norms[extra[held]])
+                np.add.at(totals, at[held], w * _norms(extra[held]))
             else:
                 np.add.at(totals, at[held], w)
         # Rounded: works whose sums differ only by the order of their terms' additions tie, and go by id.

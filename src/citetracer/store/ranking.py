@@ -96,6 +96,17 @@ def bm25(weights: dict[str, float], words: Sequence[str]) -> float:
     return sum(weights[w] for w in set(words) if w in weights) * bm25_norm(len(words))
 
 
+def _within(costs: Sequence[int], budget: int) -> int:
+    """How many of the leading `costs` (terms in rarity order: every later one costs as much or more)
+    fit within `budget` together."""
+    spent = 0
+    for n, cost in enumerate(costs):
+        spent += cost
+        if spent > budget:
+            return n
+    return len(costs)
+
+
 class Retrieval:
     """The memory stage's two queries over an inverted index of titles, surnames and years.
 
@@ -230,29 +241,15 @@ class Retrieval:
         # among millions of works) then only ranks them: a work only common names share is the first
         # pass's to find by its title.
         by_rarity = sorted(keys, key=lambda s: self.doc_freq(s, "surname"))
-        reach, read = by_rarity[:1], self.doc_freq(by_rarity[0], "surname")
-        for name in by_rarity[1:]:
-            if read + self.doc_freq(name, "surname") > PASS_POSTINGS:
-                break
-            reach.append(name)
-            read += self.doc_freq(name, "surname")
+        surname_df = [self.doc_freq(s, "surname") for s in by_rarity]
+        reach = 1 + _within(surname_df[1:], PASS_POSTINGS - surname_df[0])
         # The other cited surnames, then the title words, rarest first within `AUTHOR_PASS_POSTINGS`: a
         # co-author tells the cited team's works from the rest of a common name's, the words only break
         # ties among them; a word in more than `common_df` titles ("of", "learning") never counts.
+        scored_names = reach + _within(surname_df[reach:], AUTHOR_PASS_POSTINGS)
+        spent = sum(surname_df[reach:scored_names])
         common = self.common_df()
         words = list(dict.fromkeys(index_tokens(title or "")))[:MAX_TITLE_TERMS]
-        others = sorted((s for s in keys if s not in reach), key=lambda s: self.doc_freq(s, "surname"))
-        also = []
-        spent = 0
-        for name in others:
-            if spent + self.doc_freq(name, "surname") > AUTHOR_PASS_POSTINGS:
-                break  # in rarity order: every later one costs as much or more
-            also.append(name)
-            spent += self.doc_freq(name, "surname")
-        terms = []
-        for word in sorted((t for t in words if 0 < self.doc_freq(t) <= common), key=self.doc_freq):
-            if spent + self.doc_freq(word) > AUTHOR_PASS_POSTINGS:
-                break
-            terms.append(word)
-            spent += self.doc_freq(word)
-        return self.author_pass(reach, year, terms, limit, also)
+        scored = sorted((t for t in words if 0 < self.doc_freq(t) <= common), key=self.doc_freq)
+        terms = scored[: _within([self.doc_freq(t) for t in scored], AUTHOR_PASS_POSTINGS - spent)]
+        return self.author_pass(by_rarity[:reach], year, terms, limit, by_rarity[reach:scored_names])
