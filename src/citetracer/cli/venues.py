@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from citetracer.config import Settings, is_store_url
-from citetracer.judge.facts import not_a_venue
+from citetracer.judge.facts.venue import not_a_venue
 from citetracer.normalize.venue_kb import VenueKB, venue_keys
 from citetracer.normalize.venues import venue_kind
 from citetracer.store.api import display_location, open_store

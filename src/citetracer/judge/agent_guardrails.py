@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from citetracer.judge import gate
 from citetracer.judge.codes import Finding, p2_non_scholarly
 from citetracer.judge.context import UNINDEXED_TYPES, JudgeContext
+from citetracer.judge.facts.identity import work_of
 from citetracer.llm.schemas import FieldLabel, JudgerReply
 from citetracer.match.rules import Assessment
 from citetracer.records import FieldStatus, Verdict
@@ -33,7 +34,7 @@ def identifier_contradiction(ctx: JudgeContext, verdict: Verdict) -> bool:
     """Whether the rules found a DOI or arXiv id that names another work (or none)."""
     if "H5" in verdict.codes or any(f in verdict.fields for f in IDENTIFIER_FIELDS):
         return True
-    work = ctx.work
+    work = work_of(ctx)
     return work is not None and any(work.status(f) == FieldStatus.MISMATCH for f in IDENTIFIER_FIELDS)
 
 

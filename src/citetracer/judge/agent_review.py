@@ -14,6 +14,7 @@ from __future__ import annotations
 from citetracer.judge import agent_guardrails as guardrails
 from citetracer.judge.agents import JUDGERS, ask_judger
 from citetracer.judge.context import JudgeContext
+from citetracer.judge.facts.identity import work_of
 from citetracer.judge.router import CONFIDENCE, evidence_entry
 from citetracer.llm.client import LLMClient
 from citetracer.llm.schemas import FieldLabel, JudgerReply
@@ -70,7 +71,7 @@ def rules_unresolved(ctx: JudgeContext, verdict: Verdict) -> str | None:
     if code == "H1":
         return "the fabrication verdict rests only on the cited authors' other works (H1)" if verdict.evidence else None
     if code == "H3":
-        work = ctx.work
+        work = work_of(ctx)
         cmp = work.authors if work else None
         if cmp is not None and cmp.given_conflicts >= 1 and cmp.matched + cmp.given_conflicts >= cmp.cited:
             return "the author conflict is only in given names (H3)"

@@ -10,23 +10,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from citetracer.data import lexicon
 from citetracer.judge.context import JudgeContext, known_registrants
-from citetracer.judge.facts import (
-    FABRICATED,
-    GAP,
-    PREPRINT,
-    SAME,
-    UNCONFIRMABLE,
-    author_fact,
-    venue_fact,
-    venue_witness,
+from citetracer.judge.facts.authors import SOME, author_fact, by_cited_people
+from citetracer.judge.facts.identity import (
+    is_book,
+    record_is_book,
+    renamed,
+    version_by_identifier,
+    versions_of,
+    work_of,
 )
+from citetracer.judge.facts.venue import SAME, venue_conflict, venue_fact, venue_witness
 from citetracer.match.rules import MINOR_FIELDS, Assessment
 from citetracer.normalize.kinds import NON_SCHOLARLY_KINDS, SCHOLARLY_KINDS, work_kind
-from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix, tokens
-from citetracer.normalize.venues import is_preprint, venue_id, venue_kind
-from citetracer.records import Candidate, FieldComparison, FieldStatus, Reference
+from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix
+from citetracer.normalize.venues import venue_kind
+from citetracer.records import Candidate, FieldComparison, FieldStatus
 from citetracer.thresholds import (
     NEAR_MISS_CERTAIN,
     NEAR_MISS_SIMILARITY,
@@ -79,10 +78,10 @@ def r2_variant(ctx: JudgeContext) -> Finding | None:
             return Finding(
                 "R2", f"matches {_cite(a.candidate)} up to formatting ({'; '.join(formatting)})", evidence=[a.candidate]
             )
-    work = ctx.work
+    work = work_of(ctx)
     if work is None:
         return None
-    versions = ctx.versions_of(work)
+    versions = versions_of(ctx, work)
     notes: list[str] = []
     for name in work.fields:
         if name in MINOR_FIELDS or any(v.status(name) == M for v in versions):
@@ -138,7 +137,7 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
                 "proceedings are dated a year apart"
             )
         return None  # a journal's or an undated venue's year off by one, without version evidence: P3
-    if name == "title" and ctx.renamed(work) and work.status("arxiv_id") == M:
+    if name == "title" and renamed(work) and work.status("arxiv_id") == M:
         return (
             f"the cited arXiv id names {_cite(work.candidate)} under another title: arXiv papers are renamed "
             "between versions"
@@ -188,7 +187,7 @@ def r3_incomplete(ctx: JudgeContext) -> Finding | None:
         gap = _authors_beyond_record(ctx, a)
         # A year one off the record's that a version explains (a preprint's year) is no conflict here.
         year_note = (
-            _version_difference(ctx, a, ctx.versions_of(a), "year") if a.same_title and a.status("year") == X else None
+            _version_difference(ctx, a, versions_of(ctx, a), "year") if a.same_title and a.status("year") == X else None
         )
         strong = a.status("doi") == M or (
             a.same_title
@@ -222,12 +221,12 @@ def h4_future(ctx: JudgeContext) -> Finding | None:
 
 def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
     """The work exists, but not at the cited venue or in the cited year."""
-    work = ctx.work
-    if work is None or (not work.authors_ok and (work.authors and work.authors.overlap < SAME_AUTHORS_OVERLAP)):
+    work = work_of(ctx)
+    if work is None or not (work.authors_ok or by_cited_people(work, SOME, names=1)):
         return None
     if is_book(ctx.reference) or record_is_book(work.candidate):
         return None  # editions, reprints and reviews of a book carry its title in other years and venues (P3)
-    versions = ctx.versions_of(work)
+    versions = versions_of(ctx, work)
     reasons, fields = [], []
     conflict = venue_conflict(ctx, work)
     if conflict is not None:
@@ -257,59 +256,6 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
     return Finding("H4", "; ".join(reasons), fields=fields, evidence=[v.candidate for v in versions[:3]])
 
 
-_PUBLISHER_WORDS = lexicon.words("publisher")
-#: Venue words of reference works and collections, whose entries are reprinted and revised.
-_COLLECTION_WORDS = frozenset("encyclopedia handbook companion lecture lectures notes collected works".split())
-_BOOK_TYPES = frozenset(("book", "inbook", "incollection", "reference", "proceedings"))
-
-
-def is_book(ref: Reference) -> bool:
-    """A book (or a chapter of one): cited by type, or with a publisher where a venue would be."""
-    if ref.type in ("book", "inbook", "incollection"):
-        return True
-    return bool(ref.venue) and bool(set(tokens(ref.venue or "")) & _PUBLISHER_WORDS) and not venue_id(ref.venue)
-
-
-def record_is_book(c: Candidate) -> bool:
-    """A record of a book, a chapter or an entry of a reference work (editions and reprints in other years)."""
-    if c.type in _BOOK_TYPES or (c.id or "").startswith(("reference/", "books/")):
-        return True
-    words = set(tokens(f"{c.venue or ''} {c.venue_full or ''}"))
-    return bool(words & _COLLECTION_WORDS) or (bool(words & _PUBLISHER_WORDS) and not venue_id(c.venue))
-
-
-def venue_conflict(ctx: JudgeContext, work: Assessment) -> tuple[str, str] | None:
-    """How the cited venue disagrees with every version of the work, as (kind, reason), from the
-    venue fact (judge/facts.py).
-
-    kinds: "preprint-version" (cited as its preprint: a version, not an error), "unconfirmable"
-    (a version lacks a venue) and "unrecognised" (no list knows the cited venue, or the record's
-    venue is in no list the cited one is in: a gap, never proof); "fabricated-venue" (a list
-    complete for the kind holds nothing of that name) and "other-conference" (two conferences
-    of the lists: errors wherever found); "preprint-as-published" and "other-venue" (errors where
-    the searched sources cover the cited venue, since a journal extension may keep the title).
-    """
-    fact = venue_fact(ctx, work)
-    if fact is None or fact.relation == SAME:
-        return None
-    kinds = {PREPRINT: "preprint-version", UNCONFIRMABLE: "unconfirmable", GAP: "unrecognised"}
-    if fact.relation in kinds:
-        return kinds[fact.relation], fact.sentence
-    if fact.relation == FABRICATED:
-        return "fabricated-venue", fact.sentence
-    versions = ctx.versions_of(work)
-    cited, found = fact.cited, fact.found
-    if all(is_preprint(v.candidate.venue or v.candidate.venue_full) for v in versions):
-        return "preprint-as-published", f"the work is a preprint ({found}) but is cited as published in '{cited}'"
-    cited_kind = venue_kind(cited, ctx.reference.type)
-    found_kinds = {venue_kind(v.candidate.venue or v.candidate.venue_full, v.candidate.type) for v in versions}
-    if cited_kind == "conference" and found_kinds == {"conference"}:
-        # Two conferences do not publish one paper (dual submission is barred); a journal
-        # extension or a workshop version with the same title is common.
-        return "other-conference", f"the work appeared in {found}, not '{cited}' (two conferences {fact.sentence})"
-    return "other-venue", f"the work appeared in {found}, not '{cited}' (two venues {fact.sentence})"
-
-
 def _years_compatible(ctx: JudgeContext, versions: list[Assessment]) -> bool:
     deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
     return not deltas or min(deltas) <= VERSION_YEARS
@@ -333,10 +279,10 @@ def h3_authors(ctx: JudgeContext) -> Finding | None:
     Only names that match no record author under any variant count (the author fact): an
     omitted author, a given-name variant or a list cut short is what honest citations do
     (P3, or R2 for a list cut after its first authors), never H3 alone."""
-    work = ctx.work
+    work = work_of(ctx)
     if work is None or work.authors is None or work.status("authors") != X:
         return None
-    versions = ctx.versions_of(work)
+    versions = versions_of(ctx, work)
     if any(v.status("authors") == M for v in versions):
         return None
     fact = author_fact(ctx, work)
@@ -370,13 +316,13 @@ def h3_authors(ctx: JudgeContext) -> Finding | None:
 
 def h6_chimera(ctx: JudgeContext) -> Finding | None:
     """Title of one real work, authors (or DOI) of another."""
-    work = ctx.work
+    work = work_of(ctx)
     if work is None:
         return None
     evidence = [work.candidate]
     reasons = []
     fields = []
-    if work.authors is not None and work.status("authors") == X and work.authors.overlap < SAME_AUTHORS_OVERLAP:
+    if work.authors is not None and work.status("authors") == X and not by_cited_people(work, SOME, names=1):
         other = _other_work_with_authors(ctx, work)
         if other is not None:
             reasons.append(
@@ -426,10 +372,10 @@ def h5_doi(ctx: JudgeContext) -> Finding | None:
     doi = canonical_doi(ctx.reference.doi)
     if not doi:
         return None
-    work = ctx.work
-    versions = ctx.versions_of(work) if work else []
+    work = work_of(ctx)
+    versions = versions_of(ctx, work) if work else []
     holders = [a for a in ctx.assessments if canonical_doi(a.candidate.doi) == doi]
-    if holders and not any(h.same_title or h.title_similarity >= 0.9 or ctx.version_by_identifier(h) for h in holders):
+    if holders and not any(h.same_title or h.title_similarity >= 0.9 or version_by_identifier(h) for h in holders):
         h = holders[0]
         reason = f"the DOI {doi} resolves to a different work, {_cite(h.candidate)}"
         return Finding("H5", reason, fields=["doi"], evidence=[h.candidate])
@@ -454,10 +400,10 @@ def h5_arxiv(ctx: JudgeContext) -> Finding | None:
     arxiv, doi = canonical_arxiv(ref.arxiv_id), canonical_doi(ref.doi)
     if not arxiv or (doi and doi.endswith(arxiv)):
         return None
-    work = ctx.work
-    versions = ctx.versions_of(work) if work else []
+    work = work_of(ctx)
+    versions = versions_of(ctx, work) if work else []
     holders = [a for a in ctx.assessments if canonical_arxiv(a.candidate.arxiv_id) == arxiv]
-    if holders and not any(h.same_title or h.title_similarity >= 0.9 or ctx.renamed(h) for h in holders):
+    if holders and not any(h.same_title or h.title_similarity >= 0.9 or renamed(h) for h in holders):
         reason = f"arXiv:{arxiv} is a different work, {_cite(holders[0].candidate)}"
         return Finding("H5", reason, fields=["arxiv_id"], evidence=[holders[0].candidate])
     if not holders and versions and any(v.status("arxiv_id") == X for v in versions):
@@ -470,12 +416,12 @@ def h2_near_miss(ctx: JudgeContext) -> Finding | None:
     """No work has this title, but the same authors wrote one with a nearly identical title."""
     if ctx.title_matches or not ctx.reference.title:
         return None
-    if ctx.work is not None:
+    if work_of(ctx) is not None:
         return None  # the cited identifier names this work under another title: a version, not a near miss
     for a in sorted(ctx.assessments, key=lambda x: x.title_similarity, reverse=True):
         if a.title_similarity < NEAR_MISS_SIMILARITY:
             break
-        same_people = a.authors is None or a.authors.overlap >= SAME_AUTHORS_OVERLAP
+        same_people = a.authors is None or by_cited_people(a, SOME, names=1)
         # A merely similar title is a near miss only where absence is evidence; a one-word
         # change (>= NEAR_MISS_CERTAIN) by the same authors is one anywhere.
         if same_people and (a.title_similarity >= NEAR_MISS_CERTAIN or ctx.bundle.covered):
@@ -493,8 +439,7 @@ def _by_the_cited_authors(a: Assessment) -> bool:
     """A record by the cited people, not by strangers who share a surname: at least half of the cited
     authors with compatible given names, and at least two of them (one name alone does not tell a
     namesake apart: "J. Smith" wrote thousands of works)."""
-    cmp = a.authors
-    return cmp is not None and cmp.overlap >= SAME_AUTHORS_OVERLAP and cmp.matched >= 2
+    return by_cited_people(a, SOME, names=2)
 
 
 def h1_fabricated(ctx: JudgeContext) -> Finding | None:
@@ -521,7 +466,7 @@ def h1_fabricated(ctx: JudgeContext) -> Finding | None:
 
 def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
     """A real work matches, with conflicts an honest author could cause: one part per fact."""
-    work = ctx.work
+    work = work_of(ctx)
     if work is None:
         return None
     parts: list[tuple[str, str]] = []
@@ -547,7 +492,7 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
                     "authors",
                 )
             )
-    versions = ctx.versions_of(work)
+    versions = versions_of(ctx, work)
     if work.fields.get("year") and not any(v.status("year") == M for v in versions):
         deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
         if deltas and min(deltas) == 1:
@@ -594,7 +539,7 @@ def ambiguous(work: Assessment, parts: list[tuple[str, str]]) -> Finding | None:
 
 def p3_unsettled(ctx: JudgeContext) -> Finding:
     """The fallback of the Potential judger: no rule settled the citation either way."""
-    work = ctx.work
+    work = work_of(ctx)
     if work is None:
         return Finding("P1", "no record settles this citation either way")
     conflicts = work.mismatched()

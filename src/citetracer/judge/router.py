@@ -17,6 +17,7 @@ from dataclasses import replace
 from citetracer.judge import codes, gate
 from citetracer.judge.codes import Finding
 from citetracer.judge.context import JudgeContext
+from citetracer.judge.facts.identity import work_of
 from citetracer.normalize.text import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, EvidenceEntry, Verdict
 from citetracer.taxonomy import class_of, primary
@@ -154,9 +155,10 @@ def potential_judger(findings: list[Finding], ctx: JudgeContext) -> Verdict:
     """
     withheld = {name for f in findings if f.reason.startswith("not accused of") for name in f.fields}
     kept = []
+    work = work_of(ctx)
     for f in findings:
-        if f.parts and withheld and ctx.work is not None:
-            rest = codes.ambiguous(ctx.work, [(r, name) for r, name in f.parts if name not in withheld])
+        if f.parts and withheld and work is not None:
+            rest = codes.ambiguous(work, [(r, name) for r, name in f.parts if name not in withheld])
             if rest is None:
                 continue  # every fact of this finding is in a withheld accusation's own words
             f = replace(rest, code=f.code)

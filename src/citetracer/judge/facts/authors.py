@@ -1,0 +1,136 @@
+"""Authorship facts: whether a record holds the work's author list whole, and how the cited names
+relate to it (which match no record author under any variant, which record authors are omitted).
+
+A record's author list is a fact only where its source holds lists whole (data/source_facts.tsv)
+and the list shows no sign of having been cut; a cited name no record author explains is a
+contradiction only inside such a list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from citetracer.judge.context import JudgeContext
+from citetracer.match.rules import Assessment
+from citetracer.normalize.names import AuthorListComparison, compare_author_lists, name_keys
+from citetracer.records import Candidate, Person
+from citetracer.sources import source_facts
+from citetracer.thresholds import SAME_AUTHORS_OVERLAP, SAME_PEOPLE_OVERLAP
+
+#: How far the cited people are a record's people (`cited_people`), weakest first.
+FEW, SOME, MOST, ALL = "few", "some", "most", "all"
+_LEVELS = (FEW, SOME, MOST, ALL)
+
+
+def cited_people(cmp: AuthorListComparison | None) -> str:
+    """The one answer to "are these the cited people?": ALL (every cited name is a record author and
+    none is left out), MOST (at least SAME_PEOPLE_OVERLAP of the checkable cited names, and two of
+    them unless only one is cited), SOME (at least SAME_AUTHORS_OVERLAP of them), else FEW. A citation
+    naming no authors is ALL: nothing it says about people disagrees."""
+    if cmp is None or cmp.cited == 0:
+        return ALL
+    names = cmp.matched + cmp.variants
+    if cmp.complete:
+        return ALL
+    if cmp.overlap >= SAME_PEOPLE_OVERLAP and names >= min(2, cmp.cited):
+        return MOST
+    if cmp.overlap >= SAME_AUTHORS_OVERLAP:
+        return SOME
+    return FEW
+
+
+def by_cited_people(a: Assessment, at_least: str = MOST, names: int | None = None) -> bool:
+    """Whether record `a` is by the cited people at `at_least` that level, with at least `names` cited
+    names its own (default: two, or one when only one is cited). One shared surname never tells a
+    namesake apart, so a record is "their other work" only with `names=2`."""
+    cmp = a.authors
+    level = cited_people(cmp)
+    if cmp is None or _LEVELS.index(level) < _LEVELS.index(at_least):
+        return False
+    if level == ALL and names is None:
+        return True
+    need = min(2, cmp.cited) if names is None else names
+    return cmp.matched + cmp.variants >= need
+
+
+def same_people(a: Candidate, b: Candidate) -> bool:
+    """Whether two records name (nearly) the same people: versions of one work."""
+    if not a.authors or not b.authors:
+        return True
+    cmp = compare_author_lists(a.authors, b.authors, a.authors_truncated, b.authors_truncated)
+    return cmp.overlap >= SAME_PEOPLE_OVERLAP or cmp.coverage >= SAME_PEOPLE_OVERLAP
+
+
+#: An author list this long, from a source that does not hold lists whole, may have been cut.
+LONG_AUTHOR_LIST = 10
+
+
+@dataclass(frozen=True)
+class AuthorFact:
+    """The cited author list against the identified work's record."""
+
+    #: Whether the record holds the work's author list whole, and why (or why not).
+    complete: bool
+    why: str
+    #: Cited names that match no record author under any variant (typo, truncation, initials,
+    #: given-name variant, transliteration, family and given names swapped).
+    unmatched: tuple[str, ...]
+    #: Record authors the citation does not name.
+    omitted: tuple[str, ...]
+    #: The cited list is the record's first authors in order (a list cut short, not a selection).
+    prefix: bool
+
+
+def record_authors_complete(cand: Candidate, cited: list[Person]) -> tuple[bool, str]:
+    """Whether a record's author list is the work's whole list, by what its source declares
+    (data/source_facts.tsv), and why."""
+    n = len(cand.authors)
+    if cand.authors_truncated:
+        return False, f"the {cand.source} record ends its author list with 'and others'"
+    facts = source_facts(cand.source)
+    if facts.authors == "whole":
+        return True, facts.why
+    if facts.authors == "partial":
+        return False, f"{cand.source} does not hold author lists whole"
+    if n >= LONG_AUTHOR_LIST:
+        return False, f"the {cand.source} record lists {n} authors, and {cand.source} may cut long lists"
+    if len(cited) > n and n and compare_author_lists(cited[:n], cand.authors, False, False).complete:
+        return False, f"the {cand.source} record's {n} authors are the cited list's first (a list cut short)"
+    return True, f"the {cand.source} record's list of {n} is short and carries no 'et al.'"
+
+
+def _loose_match(person: Person, record: list[Person]) -> bool:
+    """A cited name a record author explains even beyond the comparer's variants: family and given
+    names swapped and one cut short ("Xiaowe, X." for Xiaowei Xu)."""
+    k = name_keys(person)
+    for other in record:
+        o = name_keys(other)
+        given = "".join(o.given)
+        if len(k.full) >= 4 and given.startswith(k.full) and (not k.given or k.given[0][:1] == o.full[:1]):
+            return True
+    return False
+
+
+def author_fact(ctx: JudgeContext, work: Assessment) -> AuthorFact | None:
+    """The author fact of a citation whose authors the work's record does not match as given; None
+    when the citation names no authors or the record lists none."""
+    key = ("authors", id(work))
+    if key not in ctx.facts:
+        ctx.facts[key] = _author_fact(ctx, work)
+    return ctx.facts[key]  # type: ignore[return-value]
+
+
+def _author_fact(ctx: JudgeContext, work: Assessment) -> AuthorFact | None:
+    cand, cited = work.candidate, ctx.reference.authors
+    if work.authors is None or not cited or not cand.authors:
+        return None
+    complete, why = record_authors_complete(cand, cited)
+    by_name = {p.display(): p for p in cited}
+    unmatched = tuple(
+        n for n in work.authors.unmatched_cited if not (n in by_name and _loose_match(by_name[n], cand.authors))
+    )
+    back = compare_author_lists(cand.authors, cited, False, ctx.reference.et_al)
+    omitted = back.unmatched_cited if not ctx.reference.et_al else ()
+    k = len(cand.authors) - len(omitted)
+    prefix = bool(omitted) and not unmatched and tuple(p.display() for p in cand.authors[k:]) == omitted
+    return AuthorFact(complete, why, unmatched, omitted, prefix)

@@ -1,0 +1,138 @@
+"""Identity facts: which records are the cited work or a version of it, and how that was established.
+
+A work is identified by its whole title (up to formatting, an edition or a bracketed qualifier),
+by a cited identifier that names a record of the cited people under another of its titles (arXiv
+papers are renamed between versions), and its versions are the records of the same work or of the
+same title by the same people (preprint, proceedings, journal extension, reprint). A book is not
+its review, and a short title shared by many works identifies nothing without its year and venue.
+"""
+
+from __future__ import annotations
+
+from citetracer.data import lexicon
+from citetracer.judge.context import JudgeContext
+from citetracer.judge.facts.absence import title_specificity
+from citetracer.judge.facts.authors import MOST, SOME, by_cited_people, same_people
+from citetracer.match.rules import Assessment
+from citetracer.normalize.text import tokens
+from citetracer.normalize.venues import venue_id
+from citetracer.records import Candidate, FieldStatus, Reference
+from citetracer.thresholds import SHARED_TITLES, SPECIFIC_TITLE_WORDS, VERSION_TITLE_SIMILARITY
+
+M = FieldStatus.MATCH
+
+_PUBLISHER_WORDS = lexicon.words("publisher")
+#: Venue words of reference works and collections, whose entries are reprinted and revised.
+_COLLECTION_WORDS = frozenset("encyclopedia handbook companion lecture lectures notes collected works".split())
+_BOOK_TYPES = frozenset(("book", "inbook", "incollection", "reference", "proceedings"))
+
+
+def label(a: Assessment) -> str:
+    """How a record is named in a rationale: [source:id]."""
+    return f"[{a.candidate.source}:{a.candidate.id}]"
+
+
+def is_book(ref: Reference) -> bool:
+    """A book (or a chapter of one): cited by type, or with a publisher where a venue would be."""
+    if ref.type in ("book", "inbook", "incollection"):
+        return True
+    return bool(ref.venue) and bool(set(tokens(ref.venue or "")) & _PUBLISHER_WORDS) and not venue_id(ref.venue)
+
+
+def record_is_book(c: Candidate) -> bool:
+    """A record of a book, a chapter or an entry of a reference work (editions and reprints in other years)."""
+    if c.type in _BOOK_TYPES or (c.id or "").startswith(("reference/", "books/")):
+        return True
+    words = set(tokens(f"{c.venue or ''} {c.venue_full or ''}"))
+    return bool(words & _COLLECTION_WORDS) or (bool(words & _PUBLISHER_WORDS) and not venue_id(c.venue))
+
+
+def work_of(ctx: JudgeContext) -> Assessment | None:
+    """The real work this citation most plausibly means: identified by its title, or else by the cited
+    identifier on a record of the cited authors under another of its titles (`renamed`). Made once
+    per citation."""
+    key = ("work", 0)
+    if key not in ctx.facts:
+        ctx.facts[key] = _the_work(ctx)
+    return ctx.facts[key]  # type: ignore[return-value]
+
+
+def _the_work(ctx: JudgeContext) -> Assessment | None:
+    if ctx.title_matches:
+        return max(ctx.title_matches, key=lambda a: (a.authors.overlap if a.authors else 0.0, a.identity))
+    renamed_ones = [a for a in ctx.assessments if renamed(a)]
+    return max(renamed_ones, key=lambda a: a.identity) if renamed_ones else None
+
+
+def renamed(a: Assessment) -> bool:
+    """Whether `a` is the cited work under another title: the record the cited arXiv id names, by the
+    cited authors, with a title at least half alike (papers are renamed between arXiv versions,
+    "MACE-OFF23: ..." becoming "MACE-OFF: ...", and an arXiv id names one work). A DOI names one
+    published version whose title is fixed: a title one word off it is a near miss (H2)."""
+    arxiv_doi = a.fields.get("doi") is not None and a.status("doi") == M and a.fields["doi"].note == "arXiv DOI"
+    if a.same_title or (a.status("arxiv_id") != M and not arxiv_doi):
+        return False
+    return version_by_identifier(a)
+
+
+def version_by_identifier(a: Assessment) -> bool:
+    """Whether the record a cited identifier names is by the cited authors with a title at least half
+    alike: another version of the cited work (renamed, or a conference paper and its journal
+    extension), not a different work."""
+    return by_cited_people(a, SOME) and a.title_similarity >= VERSION_TITLE_SIMILARITY
+
+
+def versions_of(ctx: JudgeContext, work: Assessment) -> list[Assessment]:
+    """Renderings of the same work: same record, or same title and (nearly) the same authors. Made once
+    per work."""
+    key = ("versions", id(work))
+    if key not in ctx.facts:
+        ctx.facts[key] = _versions(ctx, work)
+    return ctx.facts[key]  # type: ignore[return-value]
+
+
+def _versions(ctx: JudgeContext, work: Assessment) -> list[Assessment]:
+    out = []
+    for a in ctx.assessments:
+        same_record = bool(a.candidate.work) and a.candidate.work == work.candidate.work
+        if same_record or (a.same_title and same_people(a.candidate, work.candidate)):
+            out.append(a)
+    return out
+
+
+def whole_title(work: Assessment) -> str | None:
+    """Why `work` is not identified by the whole cited title, or None when it is."""
+    if work.title_form == "raw-text":
+        return "the record's title was only found inside the reference's text"
+    if work.title_form == "subtitle":
+        return "only the title without its subtitle matches"
+    if work.title_form not in ("exact", "qualifier"):
+        return "the titles differ"
+    return None
+
+
+def specific(
+    ctx: JudgeContext, work: Assessment, words: int = SPECIFIC_TITLE_WORDS, shared: int = SHARED_TITLES
+) -> bool:
+    """Whether the work's title is rare enough to name one work (absence.title_specificity)."""
+    return title_specificity(ctx, work, words, shared).specific
+
+
+def identified(ctx: JudgeContext, work: Assessment, *, need_authors: bool) -> tuple[str | None, str]:
+    """(why the work is not identified, or None; how it is identified)."""
+    why = whole_title(work)
+    if why:
+        return why, ""
+    title = work.candidate.title or ""
+    parts = [f"the whole title of {label(work)}"]
+    if need_authors:
+        if work.authors is not None and not by_cited_people(work, MOST):
+            return "the cited authors are not the record's", ""
+        if work.authors is not None:
+            parts.append("its authors")
+    if not specific(ctx, work):
+        exact_year = any(v.year_delta == 0 for v in versions_of(ctx, work)) or ctx.reference.year is None
+        if not (exact_year and work.status("venue") in (M, None) and (need_authors or ctx.reference.venue)):
+            return f"the short title '{title}' is shared by many works", ""
+        parts.append("its year and venue")
+    return None, ", ".join(parts)

@@ -1,0 +1,122 @@
+"""Reading facts: what the reference's own text says about how far its parsed fields can be trusted.
+
+A reference read from free text (a PDF, a .bbl, a plain list) was cut into fields by our own
+parser, which can misread it: two references run together, a reference that starts mid-sentence
+after a page break, a line number inside a title, a venue or a year the parser took from another
+part of the string. A field the author wrote as a field (BibTeX, JSON) is what the author wrote:
+the excuses made here for text we parsed ourselves never apply to it (DESIGN.md, "Every stated
+field is compared").
+"""
+
+from __future__ import annotations
+
+import re
+
+from citetracer.normalize.names import particles, surname_keys
+from citetracer.normalize.text import title_words
+from citetracer.records import Candidate, Reference
+
+_LABEL = re.compile(r"(?:^|\s)\[\d{1,4}\](?=\s)")
+ET_AL = re.compile(r"\bet\.?\s*al\b|\band\s+others\b", re.IGNORECASE)
+#: Words that do not make a title specific to one work.
+_TITLE_STOP = frozenset("a an the of for and in on to with by from at via its is are as or into using".split())
+
+
+def content_words(title: str | None) -> list[str]:
+    """A title's words without the stop words that make no title specific."""
+    return [w for w in title_words(title or "") if w not in _TITLE_STOP]
+
+
+def structured(ref: Reference) -> bool:
+    """Whether the reference's fields are the author's own (a BibTeX entry, a JSON record), not cut
+    from free text by our parser."""
+    raw = ref.raw
+    return raw is None or raw.lstrip().startswith("@")
+
+
+def raw_words(ref: Reference) -> str:
+    """The reference's own text, folded to words with a space at each end, when it was read from free
+    text; "" for structured input."""
+    return "" if structured(ref) else f" {' '.join(title_words(ref.raw or ''))} "
+
+
+def not_a_citation(ref: Reference) -> str | None:
+    """Why the reference does not look like a citation at all (a table row, an equation), or None."""
+    if len(content_words(ref.title)) < 2:
+        return "the reference has no title of two or more words to check"
+    if not ref.authors and not ref.venue and not ref.doi and not ref.arxiv_id:
+        return "the reference names neither authors nor a venue"
+    return None
+
+
+def text_trouble(ref: Reference) -> str | None:
+    """Why the reference's own text shows that its parsed author list cannot be trusted, or None."""
+    if structured(ref):
+        return None
+    raw = ref.raw or ""
+    if len(_LABEL.findall(f" {raw} ")) >= 2:
+        return "the reference's text holds two numbered references run together"
+    head = raw.lstrip()
+    first = head.split(" ", 1)[0].lower()
+    if (head[:1].islower() and first not in particles()) or first in ("and", "&"):
+        return "the reference's text starts mid-sentence (its beginning is elsewhere, e.g. before a page break)"
+    return None
+
+
+def names_in_text(ref: Reference, record: Candidate) -> bool:
+    """Whether the record's authors that the parsed list lacks are all in the reference's text:
+    then the field parser, not the citation, lost them."""
+    raw = raw_words(ref)
+    if not raw.strip() or not record.authors:
+        return False
+    cited = {k for p in ref.authors for k in surname_keys(p.family)}
+    lacking = [p for p in record.authors if not set(surname_keys(p.family)) & cited]
+    families = [" ".join(title_words(p.family)) for p in lacking]
+    families = [f for f in families if f]
+    return bool(families) and all(f" {f} " in raw for f in families)
+
+
+def garbled_copy(ref: Reference, title: str) -> bool:
+    """Whether the cited title is `title` with only numbers or one- and two-letter bits added (a
+    review copy's line number, a page number or a broken ligature inside a title the PDF broke),
+    every word of `title` kept in order. Added words are a near-miss; added digits are the layout."""
+    cited, found = list(title_words(ref.title or "")), list(title_words(title))
+    if len(found) < 3:
+        return False
+    extra = [w for w in cited if w not in set(found)]
+    it = iter(cited)
+    in_order = all(any(w == c for c in it) for w in found)
+    return in_order and bool(extra) and all(w.isdigit() or len(w) <= 2 for w in extra)
+
+
+def phrase_in_text(ref: Reference, name: str) -> bool:
+    """Whether a venue name (its acronym, or its name without years and ordinals) is in the reference's
+    own free text (the field parser may have read another part of it as the venue)."""
+    raw = raw_words(ref)
+    if not raw.strip():
+        return False
+    words = [w for w in title_words(name) if not w.isdigit()]
+    if len(words) == 1:
+        return len(words[0]) >= 3 and f" {words[0]} " in raw
+    return 2 <= len(words) <= 8 and f" {' '.join(words)} " in raw
+
+
+def title_in_text(ref: Reference, title: str) -> bool:
+    """Whether a record's whole title is a phrase of the reference's own free text."""
+    raw = raw_words(ref)
+    needle = " ".join(title_words(title))
+    return bool(raw.strip()) and len(needle) >= 8 and f" {needle} " in raw
+
+
+def year_in_text(ref: Reference, years: list[int]) -> int | None:
+    """One of a work's `years` written in the reference's own free text when the parsed year is not
+    it: the text states the right year, so the parsed one is a reading slip ('(1909)' from the arXiv
+    id 1909.09436 beside '(2019)'), not a claim that the work is from another year. Never for a
+    structured reference: a year field is what the author wrote."""
+    if structured(ref):
+        return None
+    raw = ref.raw or ""
+    for year in years:
+        if year and year != ref.year and re.search(rf"(?<![\d.]){year}(?![\d.])", raw):
+            return year
+    return None

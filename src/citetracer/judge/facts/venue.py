@@ -1,0 +1,242 @@
+"""Venue facts: what the cited venue string is, how it relates to the venues of the identified work,
+and whether a source that lists the cited venue-year whole was searched (publication status).
+
+A cited venue is recognised as a specific known venue or it is not; only a recognised venue can
+contradict the venue of a work, and a name no list knows is fabricated only where a list complete
+for its kind holds nothing close to it (DESIGN.md, "A list proves only what it holds whole").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from citetracer.data import lines
+from citetracer.judge.context import JudgeContext
+from citetracer.judge.facts.identity import versions_of
+from citetracer.match.rules import Assessment
+from citetracer.normalize.kinds import PUBLISHER_WORDS
+from citetracer.normalize.text import tokens
+from citetracer.normalize.venue_kb import LIST_NAMES, Venue, close_names, venue_keys
+from citetracer.normalize.venues import is_preprint, spells, spells_any, venue_id, venue_kind
+from citetracer.records import FieldStatus
+
+M, X, MISSING = FieldStatus.MATCH, FieldStatus.MISMATCH, FieldStatus.MISSING
+
+#: How the cited venue relates to the work's venues.
+SAME, PREPRINT, UNCONFIRMABLE, GAP, FABRICATED, DIFFERENT = (
+    "same",
+    "preprint-version",
+    "unconfirmable",
+    "gap",
+    "fabricated",
+    "different",
+)
+
+#: Sources that list whole venue-years of the computer-science venues DBLP indexes: DBLP itself, and
+#: Semantic Scholar, which ingests DBLP and merges a paper's preprint and published versions.
+VENUE_WITNESSES = ("dblp", "semanticscholar")
+
+
+@cache
+def _dblp_venues() -> frozenset[str]:
+    """The venue table's ids of the computer-science venues DBLP indexes (data/connector_routes.tsv)."""
+    out: set[str] = set()
+    for line in lines("connector_routes.tsv"):
+        rule, values, connectors, _ = line.split("\t")
+        if rule == "venue" and "dblp" in connectors.split("|"):
+            out.update(values.split("|"))
+    return frozenset(out)
+
+
+def venue_witness(ctx: JudgeContext) -> tuple[bool, str]:
+    """Whether a source that lists the cited venue-year whole was searched (so that a work it does not
+    place there did not appear there), and which: the store covering that venue-year, or online DBLP or
+    Semantic Scholar answering a title search for a computer-science venue they index whole. One
+    index's record typed "preprint" says nothing of where else the work appeared."""
+    bundle = ctx.bundle
+    if bundle.closed_world:
+        return True, "the local store is declared complete"
+    if bundle.store_covered:
+        return True, "; ".join(bundle.coverage_notes)
+    cited = venue_id(ctx.reference.venue)
+    if cited is None or cited.removesuffix("-workshop") not in _dblp_venues():
+        return False, f"no source searched lists every paper of '{ctx.reference.venue}'"
+    if ctx.reference.year is not None and ctx.reference.year > ctx.today_year:
+        return False, f"{ctx.reference.year} has not come yet"
+    answered = [
+        o.source
+        for o in bundle.outcomes
+        if o.status == "answered" and o.source in VENUE_WITNESSES and o.hits is not None
+    ]
+    if answered:
+        return True, f"{', '.join(sorted(set(answered)))}, which list its venue-years whole, answered a title search"
+    return False, "neither dblp nor semanticscholar, which list its venue-years whole, answered a title search"
+
+
+@dataclass(frozen=True)
+class VenueFact:
+    """The cited venue against the venues of the identified work and its versions."""
+
+    cited: str
+    #: What the knowledge base recognises the cited venue as (None: no list knows it).
+    recognised: Venue | None
+    #: The work's venue names, each with what the knowledge base recognises it as.
+    work: tuple[tuple[str, Venue | None], ...]
+    relation: str
+    #: The sentence the rationale shows: what is known, or which fact is missing.
+    sentence: str
+
+    @property
+    def found(self) -> str:
+        return ", ".join(sorted({name for name, _ in self.work})) or "?"
+
+
+def not_a_venue(cited: str) -> str | None:
+    """Why a cited venue string names no venue (a page range, a publisher, a society), or None."""
+    if not venue_keys(cited):
+        return f"'{cited}' is a number or a range, not a venue"
+    words = set(tokens(cited))
+    if words and words <= PUBLISHER_WORDS | {"and", "of", "the"}:
+        return f"'{cited}' names a publisher, not a venue"
+    return None
+
+
+def _comprehensive(ctx: JudgeContext, kind: str | None) -> str | None:
+    """The list that holds every venue of this kind, so that a name absent from it and close to
+    nothing in it is no venue at all; None when no list is complete for the kind."""
+    if ctx.bundle.closed_world:
+        return "the local store, declared complete (closed world)"
+    if kind == "journal":
+        return LIST_NAMES["journal"]
+    if kind == "conference" and ctx.complete_sources() & {"dblp", "acl"}:
+        names = " and ".join(sorted(ctx.complete_sources() & {"dblp", "acl"}))
+        return f"the venue table and the proceedings names of the store's complete {names} mirror"
+    return None  # workshops, and names of no known kind: no list holds them all
+
+
+def _relates(cited: str, found: str) -> bool:
+    """Whether a cited venue name can be the record's venue written another way."""
+    ka, kb = (venue_keys(cited) or ("",))[0].split(), (venue_keys(found) or ("",))[0].split()
+    return spells(cited, found) or close_names(ka, kb) or close_names(kb, ka, cut=False)
+
+
+def venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:
+    """The venue fact of a citation that names a venue differing from its identified work's; None
+    when the venue is not in question (not cited, or matching a version of the work)."""
+    key = ("venue", id(work))
+    if key not in ctx.facts:
+        ctx.facts[key] = _venue_fact(ctx, work)
+    return ctx.facts[key]  # type: ignore[return-value]
+
+
+def _venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:
+    versions = versions_of(ctx, work)
+    if work.fields.get("venue") is None or work.status("venue") != X or any(v.status("venue") == M for v in versions):
+        return None
+    cited = ctx.reference.venue or ""
+    names = sorted({n for v in versions for n in (v.candidate.venue, v.candidate.venue_full) if n})
+    kb = ctx.venue_kb
+    work_venues = tuple((n, kb.recognise(n) if kb else None) for n in names)
+    shown = ", ".join(sorted({v.candidate.venue or v.candidate.venue_full or "?" for v in versions}))
+
+    def fact(relation: str, sentence: str, recognised: Venue | None = None) -> VenueFact:
+        return VenueFact(cited, recognised, work_venues, relation, sentence)
+
+    if any(v.status("venue") == MISSING for v in versions):
+        return fact(UNCONFIRMABLE, f"the venue '{cited}' could not be confirmed (a version records no venue)")
+    if is_preprint(cited):
+        return fact(PREPRINT, f"cited as its preprint ('{cited}'); the work appeared in {shown}")
+    junk = not_a_venue(cited)
+    if junk:
+        return fact(GAP, f"{junk}; the work appeared in {shown}")
+    if any(_relates(cited, n) for n in names):
+        return fact(SAME, f"'{cited}' can be a way of writing {shown}")
+    recognised = kb.recognise(cited) if kb else None
+    if recognised is None:
+        kind = venue_kind(cited, ctx.reference.type)
+        near = kb.nearest(cited) if kb else None
+        complete = _comprehensive(ctx, kind)
+        searched = "; ".join(kb.lists()) if kb else "no venue list"
+        online = ctx.bundle.venue_answers.get(cited.strip())
+        if near is None and online is not None and kind in ("journal", "conference"):
+            close = next((n for n in online if _relates(cited, n) or _relates(n, cited)), None)
+            if close is not None:
+                return fact(GAP, f"the venue '{cited}' is in no local list; OpenAlex's sources have '{close}'")
+            listed = f"; it answered {', '.join(repr(n) for n in online[:3])}" if online else ""
+            return fact(
+                FABRICATED,
+                f"no {kind} named '{cited}' is in OpenAlex's list of sources, nor one close to it{listed} (local "
+                f"lists searched: {searched}); the work appeared in {shown}",
+            )
+        if near is None and complete is not None and len([w for w in venue_keys(cited)[0].split()]) >= 2:
+            return fact(
+                FABRICATED,
+                f"no {kind} named '{cited}' is in {complete}, nor one close to it; the work appeared in {shown}",
+            )
+        why = f"close to '{near}'" if near else f"searched: {searched}"
+        return fact(GAP, f"the venue '{cited}' is in none of the venue lists ({why}); the work appeared in {shown}")
+    known = [(n, v) for n, v in work_venues if v is not None]
+    if any(v.ids & recognised.ids for _, v in known):
+        return fact(SAME, f"'{cited}' and {shown} are one venue in {', '.join(recognised.lists)}", recognised)
+    shared = recognised.namespaces() & {ns for _, v in known for ns in v.namespaces()}
+    if not shared:
+        unknown = ", ".join(n for n, v in work_venues if v is None) or shown
+        return fact(
+            GAP,
+            f"'{cited}' is {recognised.name} ({', '.join(recognised.lists)}), but the record's venue '{unknown}' "
+            "is not in that list, so the two cannot be compared",
+            recognised,
+        )
+    lists = ", ".join(LIST_NAMES[ns] for ns in sorted(shared, key=list(LIST_NAMES).index))
+    return fact(DIFFERENT, f"that {lists} tell apart", recognised)
+
+
+def venue_conflict(ctx: JudgeContext, work: Assessment) -> tuple[str, str] | None:
+    """How the cited venue disagrees with every version of the work, as (kind, reason), from the
+    venue fact.
+
+    kinds: "preprint-version" (cited as its preprint: a version, not an error), "unconfirmable"
+    (a version lacks a venue) and "unrecognised" (no list knows the cited venue, or the record's
+    venue is in no list the cited one is in: a gap, never proof); "fabricated-venue" (a list
+    complete for the kind holds nothing of that name) and "other-conference" (two conferences
+    of the lists: errors wherever found); "preprint-as-published" and "other-venue" (errors where
+    the searched sources cover the cited venue, since a journal extension may keep the title).
+    """
+    fact = venue_fact(ctx, work)
+    if fact is None or fact.relation == SAME:
+        return None
+    kinds = {PREPRINT: "preprint-version", UNCONFIRMABLE: "unconfirmable", GAP: "unrecognised"}
+    if fact.relation in kinds:
+        return kinds[fact.relation], fact.sentence
+    if fact.relation == FABRICATED:
+        return "fabricated-venue", fact.sentence
+    versions = versions_of(ctx, work)
+    cited, found = fact.cited, fact.found
+    if all(is_preprint(v.candidate.venue or v.candidate.venue_full) for v in versions):
+        return "preprint-as-published", f"the work is a preprint ({found}) but is cited as published in '{cited}'"
+    cited_kind = venue_kind(cited, ctx.reference.type)
+    found_kinds = {venue_kind(v.candidate.venue or v.candidate.venue_full, v.candidate.type) for v in versions}
+    if cited_kind == "conference" and found_kinds == {"conference"}:
+        # Two conferences do not publish one paper (dual submission is barred); a journal
+        # extension or a workshop version with the same title is common.
+        return "other-conference", f"the work appeared in {found}, not '{cited}' (two conferences {fact.sentence})"
+    return "other-venue", f"the work appeared in {found}, not '{cited}' (two venues {fact.sentence})"
+
+
+def venue_names(ctx: JudgeContext, work: Assessment) -> list[str]:
+    """Every name the work's venue goes by: each version's venue and proceedings title, and what the
+    store's venue knowledge base holds for them."""
+    names: list[str] = []
+    for v in versions_of(ctx, work):
+        for n in (v.candidate.venue, v.candidate.venue_full):
+            if n and n not in names:
+                names.append(n)
+                names.extend(x for x in ctx.venue_names(n) if x not in names)
+    return names
+
+
+def spelled(ctx: JudgeContext, work: Assessment) -> bool:
+    """Whether the cited venue is a known spelling of one of the work's venue names."""
+    cited = ctx.reference.venue
+    return bool(cited) and spells_any(cited or "", venue_names(ctx, work))
