@@ -18,6 +18,9 @@ from citetracer.thresholds import BROAD_QUORUM
 
 #: How a source not asked because of the citation's rate budget is recorded (SourceOutcome.detail prefix).
 RATE_BUDGET = "skipped (rate budget)"
+#: SourceOutcome.question of a search for every work of the cited authors in the cited year (a witness
+#: of where the work appeared, whatever its title there).
+AUTHORS_YEAR = "authors-year"
 
 
 class MemoAnswer(Protocol):

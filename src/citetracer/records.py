@@ -196,6 +196,10 @@ class SourceOutcome(BaseModel):
     #: For a search: how many works the service said match (OpenAlex meta.count, Crossref
     #: total-results, Semantic Scholar total, DBLP hits@total), as it counts them.
     hits: int | None = None
+    #: What the source was asked when it was not a search for the citation's title: "authors-year"
+    #: (every work the cited authors published in the cited year: where the work appeared, whatever
+    #: its title there; collect/scholar.py).
+    question: str | None = None
 
 
 class AgentCall(BaseModel):

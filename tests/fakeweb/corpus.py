@@ -188,8 +188,41 @@ class Corpus:
     def doi(self, doi: str, service: str) -> Record | None:
         return next((r for r in self.by_doi.get(doi.lower(), []) if service in r.services), None)
 
+    def fielded(self, query: str, service: str) -> list[tuple[float, Record]] | None:
+        """DBLP's field prefixes (`author:vaswani year:2017 venue:nips`): the records every prefixed term
+        holds (an author name holding the word, the year, a venue word), with any plain words among the
+        title, author and venue words; None when the query has no prefixed term."""
+        terms = query.split()
+        prefixed = [t.split(":", 1) for t in terms if re.match(r"^(author|year|venue):\S", t)]
+        if not prefixed:
+            return None
+        plain = words(" ".join(t for t in terms if not re.match(r"^(author|year|venue):", t)))
+        out = []
+        for n, rec in enumerate(self.records):
+            if service not in rec.services or not all(w in self.all_words[n] for w in plain):
+                continue
+            ok = True
+            for field_name, value in prefixed:
+                value = value.rstrip(":").lower()
+                if field_name == "author":
+                    ok = any(value in words(a) for a in rec.authors)
+                elif field_name == "year":
+                    ok = str(rec.year) == value
+                else:
+                    ok = value in words(rec.venue or "")
+                if not ok:
+                    break
+            if ok:
+                out.append((1.0, rec))
+        out.sort(key=lambda x: x[1].rid)
+        return out
+
     def search(self, query: str, service: str, rows: int = 10, all_words: bool = False) -> list[tuple[float, Record]]:
         """Title search ranked by idf-weighted word overlap; `all_words` = every word must occur (DBLP)."""
+        if all_words:
+            fielded = self.fielded(query, service)
+            if fielded is not None:
+                return fielded[:rows]
         q = list(dict.fromkeys(words(query)))
         if not q:
             return []

@@ -43,6 +43,7 @@ async def consult(
     subject: str | None = None,
     memo: bool = True,
     check: Check | None = None,
+    question: str | None = None,
 ) -> list[Candidate] | None:
     """The candidates the source answered with (possibly none), or None when it failed or was not asked.
 
@@ -52,7 +53,8 @@ async def consult(
     (`bundle.subject`). `memo=False` for questions whose answer is not only
     candidates (a web search's result URLs) and so cannot be replayed. `check` says
     why a reply does not answer what was asked (collect/replies.py): such a reply
-    is a failure of the source, never evidence.
+    is a failure of the source, never evidence. `question` says what was asked when it is not a
+    search for the citation's title (SourceOutcome.question).
     """
     if not base:
         bundle.outcomes.append(SourceOutcome(source=source, status="skipped", detail="no base URL configured"))
@@ -70,6 +72,7 @@ async def consult(
                     candidates=added,
                     detail="; ".join([*notes, memo_note(entry)]),
                     fetched_at=entry.fetched_iso,
+                    question=question,
                 )
             )
             return list(entry.candidates)
@@ -97,7 +100,7 @@ async def consult(
     except (SourceFailure, AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
         # A reply that parsed but has an unexpected shape fails like a transport error.
         detail = exc.detail if isinstance(exc, SourceFailure) else f"unexpected reply shape ({type(exc).__name__})"
-        bundle.outcomes.append(SourceOutcome(source=source, status="failed", detail=detail))
+        bundle.outcomes.append(SourceOutcome(source=source, status="failed", detail=detail, question=question))
         if bundle.memo is not None and key is not None:
             bundle.memo.failed(source, key, detail)
         return None
@@ -110,7 +113,12 @@ async def consult(
         notes.append("from cache")
     bundle.outcomes.append(
         SourceOutcome(
-            source=source, status="answered", candidates=added, detail="; ".join(notes) or None, hits=call.total
+            source=source,
+            status="answered",
+            candidates=added,
+            detail="; ".join(notes) or None,
+            hits=call.total,
+            question=question,
         )
     )
     return found

@@ -28,14 +28,15 @@ from typing import cast
 
 from citetracer.collect.choice import Choice, choose
 from citetracer.collect.connectors import Connector
+from citetracer.collect.connectors.dblp import Dblp, works_query
 from citetracer.collect.consult import consult
 from citetracer.collect.http import HttpClient, UsesHttp
 from citetracer.collect.replies import answers_search
 from citetracer.config import Settings
-from citetracer.evidence import EvidenceBundle, budget_end, is_budget_skip
+from citetracer.evidence import AUTHORS_YEAR, EvidenceBundle, budget_end, is_budget_skip
 from citetracer.normalize.kinds import SCHOLARLY_KINDS, work_kind
 from citetracer.normalize.text import title_form
-from citetracer.normalize.venues import is_preprint
+from citetracer.normalize.venues import is_preprint, venue_id
 from citetracer.records import Reference, SourceOutcome
 from citetracer.sources import BROAD, SOURCES, Source, source_facts
 from citetracer.thresholds import BROAD_QUORUM
@@ -54,6 +55,7 @@ _ANSWERED = " answered a title search"
 _ONLINE_GAP = f"absence online needs {BROAD_QUORUM} broad indexes"
 SECOND_BROAD = "a second broad index: the first found no record with the cited title"
 VENUE_WITNESS = "a witness of the cited venue: the records found are preprints only"
+DBLP_WORKS = Dblp()
 #: Which broad indexes take in each specialist's records (their silence then covers the specialist's).
 INGESTED_BY: dict[str, frozenset[str]] = {
     "dblp": frozenset({"semanticscholar"}),
@@ -231,9 +233,34 @@ class ScholarStage(UsesHttp):
                 asked.add(extra)
                 available = available | {extra}
                 results[extra] = await self._ask(extra, reference, bundle, deadline, why, None)
+        if not self.broad and self.settings.sources.get("dblp") and self._only_preprints(reference, bundle):
+            await self._ask_works_of_authors(reference, bundle, deadline, start_by)
         for name in sorted(available - asked):
             bundle.outcomes.append(SourceOutcome(source=name, status="skipped", detail="not chosen for this citation"))
         self._coverage(bundle)
+
+    async def _ask_works_of_authors(
+        self, reference: Reference, bundle: EvidenceBundle, deadline: float, start_by: float | None
+    ) -> None:
+        """Ask DBLP for every work of the cited authors in the cited year, when the records with the cited
+        title are preprints while the citation names a computer-science venue DBLP lists whole: a title
+        search misses a proceedings version published under another title, this question does not. The
+        judge reads an answer that counts no more works than it returned as a witness of the venue-year
+        (judge/facts/venue.py)."""
+        if works_query(reference) is None or venue_id(reference.venue) is None:
+            return
+        await consult(
+            self.http,
+            "dblp",
+            self.settings.sources["dblp"],
+            lambda call: DBLP_WORKS.works_of_authors(reference, call),
+            bundle,
+            deadline,
+            VENUE_WITNESS,
+            start_by,
+            subject=f"authors-year:{works_query(reference)}",
+            question=AUTHORS_YEAR,
+        )
 
     @staticmethod
     def _coverage(bundle: EvidenceBundle) -> None:

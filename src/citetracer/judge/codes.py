@@ -234,7 +234,8 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
         # A venue the sources do not cover may hold a second version (a journal extension with
         # the same title): only an unknown venue, or a covered one, contradicts the citation.
         if kind in ("fabricated-venue", "other-conference") or (
-            kind in ("other-venue", "preprint-as-published") and venue_witness(ctx)[0]
+            kind in ("other-venue", "preprint-as-published")
+            and venue_witness(ctx, renamed=kind == "preprint-as-published")[0]
         ):
             reasons.append(reason)
             fields.append("venue")
@@ -515,7 +516,11 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
     conflict = venue_conflict(ctx, work)
     if conflict is not None and conflict[0] in ("unconfirmable", "unrecognised"):
         parts.append((f"the venue is not confirmed: {conflict[1]}", "venue"))
-    elif conflict is not None and conflict[0] in ("other-venue", "preprint-as-published"):
+    elif conflict is not None and conflict[0] == "preprint-as-published":
+        witnessed, why = venue_witness(ctx, renamed=True)
+        text = conflict[1] if witnessed else f"the published version is not confirmed: {conflict[1]}; {why}"
+        parts.append((text, "venue"))
+    elif conflict is not None and conflict[0] == "other-venue":
         witnessed, why = venue_witness(ctx)
         parts.append((f"{conflict[1]}{'' if witnessed else f'; {why}'}", "venue"))
     return ambiguous(work, parts)

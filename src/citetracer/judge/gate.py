@@ -38,7 +38,7 @@ from citetracer.judge.facts.reading import (
     title_in_text,
     year_in_text,
 )
-from citetracer.judge.facts.venue import spelled, venue_conflict, venue_names
+from citetracer.judge.facts.venue import spelled, venue_conflict, venue_names, venue_witness
 from citetracer.match.rules import Assessment
 from citetracer.normalize.kinds import work_kind
 from citetracer.normalize.text import canonical_doi, title_similarity
@@ -267,6 +267,10 @@ def _h4(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold(
             "a citation dated after the work may cite a later version, or a review, erratum or reply of that title"
         )
+    conflict = venue_conflict(ctx, work) if "venue" in f.fields else None
+    if conflict is not None and conflict[0] in ("preprint-as-published", "other-venue"):
+        _, witness = venue_witness(ctx, renamed=conflict[0] == "preprint-as-published")
+        return _admit(f"identified by {how}; {witness}")
     return _admit(f"identified by {how}")
 
 

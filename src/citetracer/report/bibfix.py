@@ -216,9 +216,7 @@ class ResultsOnDisk(MutableMapping[str, CitationResult]):
         return CitationResult.model_validate_json(row[0])
 
     def __setitem__(self, key: str, value: CitationResult) -> None:
-        self.db.execute(
-            "INSERT OR REPLACE INTO results VALUES (?, ?)", (key, value.model_dump_json(by_alias=True))
-        )
+        self.db.execute("INSERT OR REPLACE INTO results VALUES (?, ?)", (key, value.model_dump_json(by_alias=True)))
 
     def __delitem__(self, key: str) -> None:
         if self.db.execute("DELETE FROM results WHERE id = ?", (key,)).rowcount == 0:

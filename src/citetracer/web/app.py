@@ -113,8 +113,14 @@ ONLINE_FIELD = (
 #: The warning of a job that asked to go online on a server started offline.
 OFFLINE_SERVER = "online checks are off on this server (it was started offline): checked against the local store only"
 
-MESSAGES = {404: "there is nothing at this address", 405: "method not allowed", 409: "not ready", 413: "too large",
-            429: "too many requests", 507: "no room"}
+MESSAGES = {
+    404: "there is nothing at this address",
+    405: "method not allowed",
+    409: "not ready",
+    413: "too large",
+    429: "too many requests",
+    507: "no room",
+}
 #: What a submission with nothing in it is told, by the API and by the form.
 NOTHING_API = "nothing to check: send a file (field 'file') or references (field 'text')"
 NOTHING_FORM = "nothing to check: choose a file or paste references"

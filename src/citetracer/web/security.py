@@ -208,9 +208,7 @@ class RateLimit:
     the connection's address (behind a reverse proxy, run uvicorn with --forwarded-allow-ips so
     that it is the real client's)."""
 
-    def __init__(
-        self, app: ASGIApp, submit: RateLimiter, read: RateLimiter, refusal: Refusal = json_refusal
-    ) -> None:
+    def __init__(self, app: ASGIApp, submit: RateLimiter, read: RateLimiter, refusal: Refusal = json_refusal) -> None:
         self.app = app
         self.submit = submit
         self.read = read

@@ -123,8 +123,9 @@ class Workers:
                 self._not_started(task.job)
 
     def _not_started(self, job: Job) -> None:
-        job.update(status="failed", error="the server stopped before this job started; submit it again",
-                   finished=time.time())
+        job.update(
+            status="failed", error="the server stopped before this job started; submit it again", finished=time.time()
+        )
         job.save()
         self.jobs.finished(job)
 
@@ -197,8 +198,9 @@ def run_job(
     read = []
     unread: list[tuple[str, str]] = []
     for paper in inputs:
-        job.update(stage=f"reading {'the PDF' if paper.path.suffix.lower() == '.pdf' else 'the references'} "
-                   f"of {paper.display}")
+        job.update(
+            stage=f"reading {'the PDF' if paper.path.suffix.lower() == '.pdf' else 'the references'} of {paper.display}"
+        )
         try:
             read.append((paper, read_references(paper.path, paper.ref_pages)))
         except InputError as exc:  # named as the user named it ('fill.zip:p0000.bib'), not by its staged path
@@ -227,8 +229,13 @@ def run_job(
                 reports.citation(c)
                 title = c.reference.title or (c.reference.raw or "")[:160]
                 job.add_event(
-                    {"paper": paper.display, "id": c.id, "class": c.verdict.class_, "code": c.verdict.code,
-                     "title": title}
+                    {
+                        "paper": paper.display,
+                        "id": c.id,
+                        "class": c.verdict.class_,
+                        "code": c.verdict.code,
+                        "title": title,
+                    }
                 )
 
             report = checker.check_read(result, paper.display, on_result=judged)

@@ -19,8 +19,23 @@ from citetracer.collect.connectors import (
     query_of,
 )
 from citetracer.collect.http import Call
+from citetracer.normalize.names import name_keys
 from citetracer.normalize.text import canonical_arxiv
 from citetracer.records import Candidate, Reference
+
+#: How many works of the cited authors in the cited year to ask for: an answer counting no more is whole.
+WORKS_ROWS = 100
+
+
+def works_query(reference: Reference) -> str | None:
+    """DBLP's query for every work of the first two cited authors in the cited year
+    (`author:vaswani author:shazeer year:2017`: DBLP's field prefixes), or None when the citation names
+    no author or year."""
+    keys = [max(name_keys(p).family or (name_keys(p).full,), key=len) for p in reference.authors[:2]]
+    keys = [k for k in keys if len(k) >= 2]
+    if not keys or reference.year is None:
+        return None
+    return " ".join(f"author:{k}" for k in keys) + f" year:{reference.year}"
 
 
 def from_hit(hit: dict[str, Any]) -> Candidate | None:
@@ -92,10 +107,19 @@ class Dblp(SearchOnly):
     name = "dblp"
 
     async def search(self, reference: Reference, call: Call) -> list[Candidate]:
-        query = query_of(reference)
+        return await self._search(query_of(reference), SEARCH_ROWS, call)
+
+    async def works_of_authors(self, reference: Reference, call: Call) -> list[Candidate]:
+        """Every work DBLP lists for the first two cited authors in the cited year (up to WORKS_ROWS):
+        where the cited work appeared, whatever its title there (a paper is often renamed between its
+        preprint and its proceedings version)."""
+        found = await self._search(works_query(reference), WORKS_ROWS, call)
+        return [c.model_copy(update={"found_by": "authors-year"}) for c in found]
+
+    async def _search(self, query: str | None, rows: int, call: Call) -> list[Candidate]:
         if not query:
             return []
-        data = await call.json("search/publ/api", {"q": query, "format": "json", "h": SEARCH_ROWS}, search=True)
+        data = await call.json("search/publ/api", {"q": query, "format": "json", "h": rows}, search=True)
         found = envelope(self.name, data, "result", "hits") or {}
         call.total = count_of(found.get("@total")) if isinstance(found, dict) else None
         hits = found.get("hit") or []

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from citetracer.collect.connectors.dblp import WORKS_ROWS
 from citetracer.data import lines
+from citetracer.evidence import AUTHORS_YEAR
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.facts.identity import versions_of
 from citetracer.match.rules import Assessment
@@ -33,9 +35,10 @@ SAME, PREPRINT, UNCONFIRMABLE, GAP, FABRICATED, DIFFERENT = (
     "different",
 )
 
-#: Sources that list whole venue-years of the computer-science venues DBLP indexes: DBLP itself, and
-#: Semantic Scholar, which ingests DBLP and merges a paper's preprint and published versions.
-VENUE_WITNESSES = ("dblp", "semanticscholar")
+#: The source that lists whole venue-years of the computer-science venues it indexes (data/source_facts.tsv).
+#: Semantic Scholar ingests DBLP but keeps one record per work, often without its venue: its silence
+#: about a venue is no fact.
+VENUE_LISTER = "dblp"
 
 
 @cache
@@ -49,11 +52,22 @@ def _dblp_venues() -> frozenset[str]:
     return frozenset(out)
 
 
-def venue_witness(ctx: JudgeContext) -> tuple[bool, str]:
-    """Whether a source that lists the cited venue-year whole was searched (so that a work it does not
-    place there did not appear there), and which: the store covering that venue-year, or online DBLP or
-    Semantic Scholar answering a title search for a computer-science venue they index whole. One
-    index's record typed "preprint" says nothing of where else the work appeared."""
+def _asked(ctx: JudgeContext) -> str:
+    """Who was asked, for a rationale: the sources that answered about this citation."""
+    names = sorted({o.source for o in ctx.bundle.outcomes if o.status == "answered"})
+    return ", ".join(names) or "no source"
+
+
+def venue_witness(ctx: JudgeContext, renamed: bool = False) -> tuple[bool, str]:
+    """Whether a source that lists the cited venue-year whole was asked a question that would have shown
+    the work there (so that its absence there is a fact), and which; else why not.
+
+    The store covering that venue-year (its author search finds a version under any title), a store
+    declared complete, or DBLP online for a computer-science venue it lists whole: a title search
+    shows a version of the same title at the cited venue; with `renamed` (the cited version may carry
+    another title, as a proceedings version often does its preprint's) only DBLP's list of every work
+    of the cited authors in the cited year, counted whole, does. One index's record typed "preprint"
+    says nothing of where else the work appeared."""
     bundle = ctx.bundle
     if bundle.closed_world:
         return True, "the local store is declared complete"
@@ -61,17 +75,29 @@ def venue_witness(ctx: JudgeContext) -> tuple[bool, str]:
         return True, "; ".join(bundle.coverage_notes)
     cited = venue_id(ctx.reference.venue)
     if cited is None or cited.removesuffix("-workshop") not in _dblp_venues():
-        return False, f"no source searched lists every paper of '{ctx.reference.venue}'"
-    if ctx.reference.year is not None and ctx.reference.year > ctx.today_year:
-        return False, f"{ctx.reference.year} has not come yet"
-    answered = [
-        o.source
+        return False, f"no source asked ({_asked(ctx)}) lists every paper of '{ctx.reference.venue}'"
+    year = ctx.reference.year
+    if year is not None and year >= ctx.today_year:
+        return False, f"dblp may not list the proceedings of {year} yet"
+    works = [
+        o
         for o in bundle.outcomes
-        if o.status == "answered" and o.source in VENUE_WITNESSES and o.hits is not None
+        if o.source == VENUE_LISTER and o.status == "answered" and o.question == AUTHORS_YEAR and o.hits is not None
     ]
-    if answered:
-        return True, f"{', '.join(sorted(set(answered)))}, which list its venue-years whole, answered a title search"
-    return False, "neither dblp nor semanticscholar, which list its venue-years whole, answered a title search"
+    # The list is of these people only when it holds the work itself (its preprint, of the cited year):
+    # an empty list of people DBLP knows under other names proves nothing.
+    known = any(
+        a.candidate.source == VENUE_LISTER and a.same_title and a.candidate.year == year for a in ctx.assessments
+    )
+    if known and any(o.hits is not None and o.hits <= WORKS_ROWS for o in works):
+        return True, "dblp, which lists its venue-years whole, listed every work of the cited authors in that year"
+    if not renamed and any(
+        o.source == VENUE_LISTER and o.status == "answered" and o.question is None and o.hits is not None
+        for o in bundle.outcomes
+    ):
+        return True, "dblp, which lists its venue-years whole, answered a title search"
+    asked = "dblp's list of the cited authors' works in that year" if renamed else "dblp"
+    return False, f"{asked} was not read whole (asked: {_asked(ctx)})"
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,133 @@
+"""A gap in the answers is not a fact about the work: online, against a fake web shaped like the real one.
+
+Each honest citation below meets one way the real services answer that held out ICLR 2026 papers
+showed to end in false accusations (a published paper whose OpenAlex record is its arXiv version, a
+proceedings version under another title, ...). Beside each, the fabrication of the same shape that
+must still be caught. Real pipeline, real HTTP, an empty store, a fake web on 127.0.0.1.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from citetracer.config import OnlineSettings, Settings
+from citetracer.extract import read_text
+from citetracer.pipeline import Checker
+from citetracer.records import CitationResult
+from tests.fakeweb.server import FakeWeb
+
+ARXIV = "arXiv (Cornell University)"
+
+#: One work as each service holds it: `services` says which services serve that record.
+RECORDS: list[dict[str, Any]] = [
+    # A published ICML paper: OpenAlex and Semantic Scholar hold only its arXiv version, DBLP both.
+    {"id": "flat-arxiv", "title": "Sharpness-aware training widens flat minima in transformers",
+     "authors": ["Ana Mora", "Li Wei", "Tom Berg"], "year": 2023, "venue": ARXIV, "type": "preprint",
+     "arxiv_id": "2301.04321", "services": ["openalex", "semanticscholar", "arxiv"]},
+    {"id": "flat-corr", "title": "Sharpness-aware training widens flat minima in transformers",
+     "authors": ["Ana Mora", "Li Wei", "Tom Berg"], "year": 2023, "venue": "CoRR", "type": "article",
+     "dblp_key": "journals/corr/abs-2301-04321", "services": ["dblp"]},
+    {"id": "flat-icml", "title": "Sharpness-aware training widens flat minima in transformers",
+     "authors": ["Ana Mora", "Li Wei", "Tom Berg"], "year": 2023, "venue": "ICML", "type": "inproceedings",
+     "dblp_key": "conf/icml/MoraWB23", "services": ["dblp"]},
+    # A preprint renamed in its proceedings version (ICLR 2024): the indexes hold the arXiv title only.
+    {"id": "widgets-arxiv", "title": "Graph widgets learn sparse attention maps",
+     "authors": ["Rui Costa", "Ines Duarte"], "year": 2024, "venue": ARXIV, "type": "preprint",
+     "arxiv_id": "2402.01234", "services": ["openalex", "semanticscholar", "arxiv"]},
+    {"id": "widgets-corr", "title": "Graph widgets learn sparse attention maps",
+     "authors": ["Rui Costa", "Ines Duarte"], "year": 2024, "venue": "CoRR", "type": "article",
+     "dblp_key": "journals/corr/abs-2402-01234", "services": ["dblp"]},
+    {"id": "widgets-iclr", "title": "Sparse attention maps from graph widgets",
+     "authors": ["Rui Costa", "Ines Duarte"], "year": 2024, "venue": "ICLR", "type": "inproceedings",
+     "dblp_key": "conf/iclr/CostaD24", "services": ["dblp"]},
+    # A preprint that never appeared at a conference: every index, DBLP included, holds the arXiv version.
+    {"id": "lonely-arxiv", "title": "Contrastive lattice priors for monocular depth completion",
+     "authors": ["Kai Holm", "Sara Lind"], "year": 2023, "venue": ARXIV, "type": "preprint",
+     "arxiv_id": "2305.05555", "services": ["openalex", "semanticscholar", "arxiv"]},
+    {"id": "lonely-corr", "title": "Contrastive lattice priors for monocular depth completion",
+     "authors": ["Kai Holm", "Sara Lind"], "year": 2023, "venue": "CoRR", "type": "article",
+     "dblp_key": "journals/corr/abs-2305-05555", "services": ["dblp"]},
+    {"id": "lonely-other", "title": "Self-supervised stereo from rolling shutter video",
+     "authors": ["Kai Holm", "Sara Lind"], "year": 2023, "venue": "CVPR", "type": "inproceedings",
+     "dblp_key": "conf/cvpr/HolmL23", "services": ["dblp", "openalex", "semanticscholar"]},
+    # A preprint DBLP does not hold at all (its authors unknown to it): no list of theirs can be read.
+    {"id": "unlisted-arxiv", "title": "Prompted reward shaping for sparse robotic manipulation tasks",
+     "authors": ["Noor Haddad", "Elif Kaya"], "year": 2023, "venue": ARXIV, "type": "preprint",
+     "arxiv_id": "2306.06666", "services": ["openalex", "semanticscholar", "arxiv"]},
+]  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FakeWeb]:
+    path = tmp_path_factory.mktemp("gaps") / "records.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
+    with FakeWeb(path) as server:
+        yield server
+
+
+def check(web: FakeWeb, tmp_path: Path, text: str) -> CitationResult:
+    sources = {**Settings().sources, **web.sources(), "searxng": ""}
+    online = OnlineSettings(http_cache="", rate_limits={"*": 0}, retries=1, fetch_pages=False, memo=False)
+    settings = Settings(
+        store=tmp_path / "store.sqlite", sources=sources, mailto="t@example.org", online=online, today_year=2026
+    )
+    read = read_text(text)
+    assert len(read.references) == 1, read.warnings
+    checker = Checker(settings)
+    try:
+        [result] = asyncio.run(checker.check_references(read.references))
+    finally:
+        checker.close()
+    return result
+
+
+def test_a_published_paper_whose_index_records_are_its_preprint_is_not_accused(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Ana Mora, Li Wei, and Tom Berg. Sharpness-aware training widens flat minima in transformers. "
+        "In International Conference on Machine Learning, 2023.",
+    )
+    assert r.verdict.class_ == "Real", r.verdict.rationale
+    assert any(e["id"] == "conf/icml/MoraWB23" for e in r.verdict.evidence), r.verdict.evidence
+
+
+def test_a_proceedings_version_under_another_title_is_no_fabrication(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Rui Costa and Ines Duarte. Graph widgets learn sparse attention maps. In The Twelfth International "
+        "Conference on Learning Representations (ICLR), 2024.",
+    )
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+    assert "conf/iclr/CostaD24" in r.verdict.rationale
+
+
+def test_a_preprint_the_venue_lister_does_not_hold_is_not_confirmed_not_accused(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Noor Haddad and Elif Kaya. Prompted reward shaping for sparse robotic manipulation tasks. "
+        "In Conference on Robot Learning (CoRL), 2023.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
+    assert "published version is not confirmed" in r.verdict.rationale
+
+
+def test_a_preprint_cited_as_published_where_dblp_lists_the_authors_year_is_caught(
+    web: FakeWeb, tmp_path: Path
+) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Kai Holm and Sara Lind. Contrastive lattice priors for monocular depth completion. "
+        "In IEEE/CVF Conference on Computer Vision and Pattern Recognition (CVPR), 2023.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "listed every work of the cited authors in that year" in (r.verdict.basis or "")
