@@ -6,6 +6,12 @@ format, and prints DR, FPR, F1, tier-weighted F1, the share ending Potential,
 per-type and per-tier tables, a confusion matrix of our primary code against
 HALLMARK's hallucination_type, and throughput.
 
+DR, FPR and F1 are HALLMARK's (../shared/README.md "HALLMARK metrics": Potential counts
+as VALID). Beside them DR(P3) and FPR(P3) count a P3 verdict as flagged too: a real
+work cited with conflicts (a partial author list, a year off by one) is Potential by
+principle, but the reports put it first for a chair to look at (issue 39), so this is
+what a chair who reads the P3 rows catches, and what it costs on VALID entries.
+
     python bench/hallmark.py [--split JSONL] [--world JSONL] [--out PREDICTIONS.jsonl]
 """
 
@@ -108,9 +114,23 @@ def metrics(entries: list[dict[str, Any]], predicted: dict[str, str]) -> dict[st
     }
 
 
+def flagged(result: CitationResult, p3: bool = False) -> bool:
+    """Whether a verdict counts as HALLUCINATED: strictly (class Hallucinated, HALLMARK's metric), or with
+    `p3` also a Potential P3 (a real work cited with conflicts, which every report lists first for a chair)."""
+    v = result.verdict
+    return v.class_ == "Hallucinated" or (p3 and v.class_ == "Potential" and v.code == "P3")
+
+
+def predicted_labels(entries: list[dict[str, Any]], results: list[CitationResult], p3: bool = False) -> dict[str, str]:
+    """Each entry's predicted label (see `flagged`)."""
+    return {
+        e["bibtex_key"]: "HALLUCINATED" if flagged(r, p3) else "VALID" for e, r in zip(entries, results, strict=True)
+    }
+
+
 def prediction(entry: dict[str, Any], result: CitationResult) -> dict[str, Any]:
     v = result.verdict
-    label = "HALLUCINATED" if v.class_ == "Hallucinated" else "VALID"
+    label = "HALLUCINATED" if flagged(result) else "VALID"
     return {
         "bibtex_key": entry["bibtex_key"],
         "label": label,
@@ -170,8 +190,10 @@ def main() -> int:
             fh.write(json.dumps(p, ensure_ascii=False) + "\n")
 
     present = evidence_present(entries, args.world)
-    overall = metrics(entries, predicted)
-    with_evidence = metrics([e for e in entries if e["bibtex_key"] in present], predicted)
+    evidenced = [e for e in entries if e["bibtex_key"] in present]
+    with_p3 = predicted_labels(entries, results, p3=True)
+    overall, overall_p3 = metrics(entries, predicted), metrics(entries, with_p3)
+    with_evidence, with_evidence_p3 = metrics(evidenced, predicted), metrics(evidenced, with_p3)
     potential = sum(1 for r in results if r.verdict.class_ == "Potential") / len(results)
 
     print(f"HALLMARK {args.split.name}: {len(entries)} entries; world {args.world.name}; store built in {build_s:.1f}s")
@@ -179,38 +201,47 @@ def main() -> int:
         f"command: python bench/hallmark.py --split {args.split} --world {args.world} --out {args.out} "
         f"--coverage {args.coverage}"
     )
-    print(f"\n{'subset':<22}{'n':>6}{'DR':>8}{'FPR':>8}{'F1':>8}{'twF1':>8}")
-    for name, m in (("all entries", overall), ("evidence present", with_evidence)):
-        print(f"{name:<22}{m['n']:>6}{m['DR']:>8.3f}{m['FPR']:>8.3f}{m['F1']:>8.3f}{m['tier_weighted_F1']:>8.3f}")
+    print(f"\n{'subset':<22}{'n':>6}{'DR':>8}{'FPR':>8}{'F1':>8}{'twF1':>8}{'DR(P3)':>9}{'FPR(P3)':>9}")
+    for name, m, m3 in (("all entries", overall, overall_p3), ("evidence present", with_evidence, with_evidence_p3)):
+        print(
+            f"{name:<22}{m['n']:>6}{m['DR']:>8.3f}{m['FPR']:>8.3f}{m['F1']:>8.3f}{m['tier_weighted_F1']:>8.3f}"
+            f"{m3['DR']:>9.3f}{m3['FPR']:>9.3f}"
+        )
+    print("(DR, FPR, F1: Potential counts as VALID; DR(P3), FPR(P3): a P3 verdict counts as flagged too)")
     print(f"\nshare ending Potential: {potential:.3f}")
     print(
         f"throughput: {len(entries) / check_s:.0f} citations/s wall ({check_s:.2f} s for {len(entries)}, "
         f"one process), {len(entries) / check_cpu:.0f} citations per CPU-second"
     )
 
-    by_type: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    by_tier: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    by_type: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    by_tier: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     confusion: dict[str, Counter[str]] = defaultdict(Counter)
     classes: dict[str, Counter[str]] = defaultdict(Counter)
     for e, r in zip(entries, results, strict=True):
         t = e.get("hallucination_type") or "VALID"
         ok = predicted[e["bibtex_key"]] == e["label"]
-        by_type[t][0] += ok
-        by_type[t][1] += 1
+        ok_p3 = with_p3[e["bibtex_key"]] == e["label"]
         tier = str(e.get("difficulty_tier") or "valid")
-        by_tier[tier][0] += ok
-        by_tier[tier][1] += 1
+        for row in (by_type[t], by_tier[tier]):
+            row[0] += ok
+            row[1] += 1
+            row[2] += ok_p3
         confusion[t][r.verdict.code] += 1
         classes[t][r.verdict.class_] += 1
-    print(f"\n{'type':<24}{'n':>5}{'correct':>9}{'Real':>6}{'Pot':>6}{'Hall':>6}")
+    print("\nshare judged correctly per type (a hallucination type's DR; VALID: 1 - FPR), strict and with P3 flagged")
+    print(f"{'type':<24}{'n':>5}{'correct':>9}{'corr(P3)':>10}{'Real':>6}{'Pot':>6}{'P3':>6}{'Hall':>6}")
     for t in sorted(by_type, key=lambda x: (x == "VALID", x)):
-        ok, n = by_type[t]
+        ok, n, ok_p3 = by_type[t]
         c = classes[t]
-        print(f"{t:<24}{n:>5}{ok / n:>9.3f}{c['Real']:>6}{c['Potential']:>6}{c['Hallucinated']:>6}")
-    print(f"\n{'tier':<10}{'n':>5}{'correct':>9}")
+        print(
+            f"{t:<24}{n:>5}{ok / n:>9.3f}{ok_p3 / n:>10.3f}{c['Real']:>6}{c['Potential']:>6}{confusion[t]['P3']:>6}"
+            f"{c['Hallucinated']:>6}"
+        )
+    print(f"\n{'tier':<10}{'n':>5}{'correct':>9}{'corr(P3)':>10}")
     for tier in sorted(by_tier):
-        ok, n = by_tier[tier]
-        print(f"{tier:<10}{n:>5}{ok / n:>9.3f}")
+        ok, n, ok_p3 = by_tier[tier]
+        print(f"{tier:<10}{n:>5}{ok / n:>9.3f}{ok_p3 / n:>10.3f}")
     codes = ["R1", "R2", "R3", "P1", "P2", "P3", "H1", "H2", "H3", "H4", "H5", "H6"]
     print("\nconfusion: HALLMARK type (rows) x our primary code (columns)")
     print(f"{'':<24}" + "".join(f"{c:>5}" for c in codes))

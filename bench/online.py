@@ -4,8 +4,10 @@ Every run starts from an EMPTY store, so all evidence comes from the services' a
 (tests/fakeweb serves each service's real API shapes over a records file). Runs:
 
 - hallmark: HALLMARK's dev split against a fake web serving world.jsonl (no rate limits):
-  DR, FPR, F1, tier-weighted F1, the Potential share, calls per citation, per type; next to
-  the offline closed-world run of the same split (bench/hallmark.py's setting).
+  DR, FPR, F1, tier-weighted F1 (HALLMARK's: Potential counts as VALID), beside them DR(P3)
+  and FPR(P3) (a P3 verdict counted as flagged: the reports list P3 first for a chair), the
+  Potential share, calls per citation, per type; next to the offline closed-world run of the
+  same split (bench/hallmark.py's setting).
 - dblp-rate: the same, with the client's default polite rates and a DBLP that enforces one
   request a second itself (429 with Retry-After beyond it) and answers slowly (0.3 s):
   detection must not depend on DBLP's mood.
@@ -53,7 +55,7 @@ from citetracer.mirror.jsonl import add_jsonl  # noqa: E402
 from citetracer.pipeline import Checker  # noqa: E402
 from citetracer.records import CitationResult, Reference  # noqa: E402
 from citetracer.store.db import Store  # noqa: E402
-from hallmark import load_split, metrics  # noqa: E402
+from hallmark import flagged, load_split, metrics, predicted_labels  # noqa: E402
 
 SHARED = ROOT.parent / "shared"
 HALLMARK = SHARED / "data" / "hallmark"
@@ -101,20 +103,14 @@ def check_offline(refs: list[Reference], world: Path, store: Path) -> list[Citat
         checker.close()
 
 
-def labels(entries: list[dict[str, Any]], results: list[CitationResult]) -> dict[str, str]:
-    return {
-        e["bibtex_key"]: "HALLUCINATED" if r.verdict.class_ == "Hallucinated" else "VALID"
-        for e, r in zip(entries, results, strict=True)
-    }
-
-
 def summary(name: str, entries: list[dict[str, Any]], results: list[CitationResult], secs: float) -> dict[str, Any]:
-    m = metrics(entries, labels(entries, results))
+    m = metrics(entries, predicted_labels(entries, results))
+    m3 = metrics(entries, predicted_labels(entries, results, p3=True))
     pot = sum(r.verdict.class_ == "Potential" for r in results) / len(results)
     calls = sum(r.cost.connector_calls for r in results) / len(results)
     print(
         f"{name:<38}{m['DR']:>7.3f}{m['FPR']:>7.3f}{m['F1']:>7.3f}{m['tier_weighted_F1']:>7.3f}"
-        f"{pot:>7.3f}{calls:>7.2f}{secs:>8.1f}"
+        f"{m3['DR']:>8.3f}{m3['FPR']:>8.3f}{pot:>7.3f}{calls:>7.2f}{secs:>8.1f}"
     )
     asked: Counter[str] = Counter()
     for r in results:
@@ -131,6 +127,8 @@ def summary(name: str, entries: list[dict[str, Any]], results: list[CitationResu
     return {
         "DR": m["DR"],
         "FPR": m["FPR"],
+        "DR_P3": m3["DR"],
+        "FPR_P3": m3["FPR"],
         "F1": m["F1"],
         "twF1": m["tier_weighted_F1"],
         "potential": pot,
@@ -139,22 +137,31 @@ def summary(name: str, entries: list[dict[str, Any]], results: list[CitationResu
     }
 
 
-HEADER = f"{'run':<38}{'DR':>7}{'FPR':>7}{'F1':>7}{'twF1':>7}{'Pot':>7}{'calls':>7}{'secs':>8}"
+HEADER = (
+    f"{'run':<38}{'DR':>7}{'FPR':>7}{'F1':>7}{'twF1':>7}{'DR(P3)':>8}{'FPR(P3)':>8}{'Pot':>7}{'calls':>7}{'secs':>8}\n"
+    "(DR, FPR, F1: Potential counts as VALID; DR(P3), FPR(P3): a P3 verdict counts as flagged too)"
+)
 
 
 def per_type(entries: list[dict[str, Any]], runs: dict[str, list[CitationResult]]) -> None:
+    """Per type, the share judged correctly in each run: strict, then with P3 counted as flagged."""
     names = list(runs)
-    print(f"\n{'type':<26}{'n':>5}" + "".join(f"{n[:14]:>16}" for n in names) + "   (share judged correctly)")
+    print(
+        f"\n{'type':<26}{'n':>5}"
+        + "".join(f"{n[:14]:>16}{'(P3)':>7}" for n in names)
+        + "   (share judged correctly: strict, then with P3 flagged)"
+    )
     by_type: dict[str, list[int]] = defaultdict(list)
     for i, e in enumerate(entries):
         by_type[e.get("hallucination_type") or "VALID"].append(i)
     for t in sorted(by_type):
         idx = by_type[t]
-        want = "Real" if t == "VALID" else "Hallucinated"
+        hallucinated = t != "VALID"
         cells = []
         for n in names:
-            ok = sum((runs[n][i].verdict.class_ == "Hallucinated") == (want == "Hallucinated") for i in idx)
-            cells.append(f"{ok / len(idx):>16.3f}")
+            ok = sum(flagged(runs[n][i]) == hallucinated for i in idx)
+            ok_p3 = sum(flagged(runs[n][i], p3=True) == hallucinated for i in idx)
+            cells.append(f"{ok / len(idx):>16.3f}{ok_p3 / len(idx):>7.3f}")
         print(f"{t:<26}{len(idx):>5}" + "".join(cells))
 
 

@@ -23,3 +23,24 @@ def test_the_demo_installs_the_pdf_extra() -> None:
     demo = (ROOT / "scripts" / "demo.sh").read_text(encoding="utf-8")
     installs = [line for line in demo.splitlines() if "pip install" in line and not line.lstrip().startswith("#")]
     assert installs and all('".[pdf]"' in line for line in installs)
+
+
+def test_the_readme_names_the_codes_as_the_reports_legend_does() -> None:
+    """Every report prints views.LEGEND; the README's paragraph on it and its taxonomy table must say the same
+    (issue 46 widened H4 to publication details: a legend left at 'venue or year' would be untrue)."""
+    from citetracer.report.views import LEGEND
+    from citetracer.taxonomy import CODES
+
+    text = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    paragraph = text[text.index("Every report says what its letters mean") :]
+    paragraph = paragraph[: paragraph.index("`--show flagged`")]
+    h_codes = re.search(r"\(H1 .*\)$", LEGEND)
+    assert h_codes is not None
+    for code, words in re.findall(r"(H\d) ([^,)]+)", h_codes.group(0)):
+        assert f"**{code}** {words}" in paragraph, code
+    for code, c in CODES.items():  # one row per code, in its class
+        assert re.search(rf"\| {code} \| {c.verdict_class} \| [^|]+ \|", text), code
+    h4 = re.search(r"\| H4 \| Hallucinated \| ([^|]+) \|", text)
+    assert h4 is not None and h4.group(1).startswith(CODES["H4"].name + ":")
+    for detail in ("pages", "volume", "issue", "publisher", "location"):
+        assert detail in h4.group(1) and detail in CODES["H4"].meaning

@@ -48,8 +48,9 @@ CODES: dict[str, Code] = {
         Code(
             "H4",
             "Hallucinated",
-            "wrong venue or date",
-            "wrong venue or year, preprint cited as published, or a future date",
+            "wrong venue, date or publication details",
+            "wrong venue or year, preprint cited as published, a future date, or pages, volume, issue, publisher "
+            "or conference location that contradict a record of the same version",
         ),
         Code(
             "H5",

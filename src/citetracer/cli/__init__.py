@@ -37,7 +37,7 @@ from citetracer.report.render import print_table, write_json, write_jsonl, write
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources
 from citetracer.report.stream import CsvStream, HtmlStream, JsonlStream, JsonStream, SarifStream
-from citetracer.report.views import SHOW_CHOICES, paper_counts, visible
+from citetracer.report.views import SHOW_CHOICES, in_reading_order, paper_counts, visible
 from citetracer.store.api import display_location, open_store
 from citetracer.store.db import StoreBusy, StoreError
 
@@ -112,8 +112,9 @@ def _settings_arguments(reports: bool = True) -> argparse.ArgumentParser:
         default=None,
         help="which citations the table, markdown, html and csv list: all, flagged (Hallucinated plus P2/P3: "
         "the ones to act on; P1 means 'not found where no source covers it'), or hallucinated (default: all; "
-        "markdown, a review comment, lists H and P3 and counts the rest). JSON, JSONL, SARIF and a scan's "
-        "papers/*.json keep every citation",
+        "markdown, a review comment, lists H and P3 and counts the rest). The table, markdown and html list H "
+        "first, then P3, P2, P1, Real, as csv does with flagged. JSON, JSONL, SARIF and a scan's papers/*.json "
+        "keep every citation, in input order",
     )
     p.add_argument(
         "--only-flagged",
@@ -629,7 +630,8 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
     elif args.format == "csv":
         rows = CitationCsv(out, legend=True)
         for r in reports:
-            for c in visible(r.citations, show):
+            shown = visible(r.citations, show)  # every citation: data in input order; flagged: H, P3, P2 first
+            for c in in_reading_order(shown) if show == "flagged" else shown:
                 rows.add(r.input, c)
     elif args.format == "sarif":
         sarif = SarifWriter(out)

@@ -74,32 +74,37 @@ class CitationCsv:
 
     def add(self, file: str, c: CitationResult) -> None:
         """One row per citation: file, id, verdict, the cited fields and the record it rests on."""
-        v, ref = c.verdict, c.reference
-        first = evidence_links(c)[0] if c.verdict.evidence else None
-        row = {
-            "file": file,
-            "id": c.id,
-            "class": v.class_,
-            "code": v.code,
-            "codes": " ".join(v.codes),
-            "fields": " ".join(v.fields),
-            "title": ref.title,
-            "authors": cited_value(ref, "authors"),
-            "year": ref.year,
-            "venue": ref.venue,
-            "doi": ref.doi,
-            "arxiv_id": ref.arxiv_id,
-            "page": ref.page,
-            "reason": lead_reason(v.rationale),
-            "rationale": v.rationale,
-            "coverage": coverage_note(c),
-            "evidence_source": first.source if first else None,
-            "evidence_id": first.id if first else None,
-            "evidence_title": first.title if first else None,
-            "evidence_url": first.url if first else None,
-            "raw": ref.raw,
-        }
-        self.writer.writerow([cell(row[k]) for k in CITATION_COLUMNS])
+        self.writer.writerow(citation_row(file, c))
+
+
+def citation_row(file: str, c: CitationResult) -> list[str | int]:
+    """A citation's cells in `CITATION_COLUMNS` order, safe from spreadsheet formulas."""
+    v, ref = c.verdict, c.reference
+    first = evidence_links(c)[0] if c.verdict.evidence else None
+    row = {
+        "file": file,
+        "id": c.id,
+        "class": v.class_,
+        "code": v.code,
+        "codes": " ".join(v.codes),
+        "fields": " ".join(v.fields),
+        "title": ref.title,
+        "authors": cited_value(ref, "authors"),
+        "year": ref.year,
+        "venue": ref.venue,
+        "doi": ref.doi,
+        "arxiv_id": ref.arxiv_id,
+        "page": ref.page,
+        "reason": lead_reason(v.rationale),
+        "rationale": v.rationale,
+        "coverage": coverage_note(c),
+        "evidence_source": first.source if first else None,
+        "evidence_id": first.id if first else None,
+        "evidence_title": first.title if first else None,
+        "evidence_url": first.url if first else None,
+        "raw": ref.raw,
+    }
+    return [cell(row[k]) for k in CITATION_COLUMNS]
 
 
 class PaperCsv:

@@ -1,7 +1,8 @@
 """Text a report writes now and copies out later: in memory while small, then in a temporary file.
 
-Why: a paper's Markdown rows wait for its counts, which head the comment, and its HTML cards wait
-to be written Hallucinated first; held as Python strings, a 20,000-citation paper's cost tens of
+Why: a paper's Markdown rows wait for its counts, which head the comment, and its HTML cards (and the
+CSV rows of `--show flagged`) wait to be written in reading order, Hallucinated then P3 first; held as
+Python strings, a 20,000-citation paper's cost tens of
 megabytes (and as much again when joined). Held here, past `LIMIT` characters they are on disk.
 """
 
@@ -39,3 +40,29 @@ class HeldText:
             self._file.close()
         self._file = None
         self.pieces = 0
+
+
+class HeldRanks:
+    """One `HeldText` per rank, copied out rank by rank: a paper's rows written as judged, read in another order.
+
+    Why: the streamed HTML cards, Markdown rows and `--show flagged` CSV rows of a paper come out in the
+    reports' reading order (views.READING_ORDER: Hallucinated, P3, P2, P1, Real), while the citations
+    arrive in input order; each rank keeps its rows in the order given, so the sort is stable and no
+    rank's rows stay in memory past `HeldText.LIMIT`.
+    """
+
+    def __init__(self, ranks: int) -> None:
+        self.ranks = [HeldText() for _ in range(ranks)]
+
+    def __getitem__(self, rank: int) -> HeldText:
+        return self.ranks[rank]
+
+    @property
+    def pieces(self) -> int:
+        """How many pieces wait, in every rank."""
+        return sum(held.pieces for held in self.ranks)
+
+    def copy_to(self, out: IO[str]) -> None:
+        """Write every rank's text, first rank first, and start afresh."""
+        for held in self.ranks:
+            held.copy_to(out)

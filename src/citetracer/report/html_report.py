@@ -25,11 +25,12 @@ from urllib.parse import quote
 
 from citetracer.normalize.names import NameMatch, compare_people, parse_person
 from citetracer.records import CitationResult, Person
-from citetracer.report.held import HeldText
+from citetracer.report.held import HeldRanks
 from citetracer.report.views import (
     CLASSES,
     LEGEND,
     NOT_THIS_WORK,
+    READING_ORDER,
     FieldRow,
     PaperCounts,
     coverage_note,
@@ -41,6 +42,7 @@ from citetracer.report.views import (
     leading_codes,
     noun,
     plural,
+    reading_rank,
     record_label,
     top_codes,
 )
@@ -281,8 +283,8 @@ class HtmlReport:
     _pdf_href: str | None = None
     _anchor: str = ""
     _n: int = 0
-    #: The paper's cards, one held text per class (CLASSES' order: Hallucinated first).
-    _pending: list[HeldText] = field(default_factory=lambda: [HeldText() for _ in CLASSES])
+    #: The paper's cards, held per rank of the reading order (views.READING_ORDER: H, P3, P2, P1, Real).
+    _pending: HeldRanks = field(default_factory=lambda: HeldRanks(len(READING_ORDER)))
     _warnings: list[str] = field(default_factory=list)
 
     def _short(self, name: str) -> str:
@@ -334,19 +336,19 @@ class HtmlReport:
             self._codes[code] += 1
         if not is_shown(c, self.show):
             return
-        # held until the paper ends (one paper's worth, on disk when large), then written Hallucinated first
-        self._pending[CLASSES.index(v.class_)].write(self._citation_html(c))
+        # held until the paper ends (one paper's worth, on disk when large), then written in reading order
+        self._pending[reading_rank(c)].write(self._citation_html(c))
 
     def end_paper(self, counts: PaperCounts, warnings: list[str] | None = None) -> None:
-        """Write the paper's cards, most serious first, and its counts; `warnings`: all of the paper's,
-        when some were known only at its end (the run's own, e.g. no source answered)."""
+        """Write the paper's cards in reading order (Hallucinated, then P3, P2, P1, Real; input order within
+        each) and its counts; `warnings`: all of the paper's, when some were known only at its end (the
+        run's own, e.g. no source answered)."""
         late = [w for w in warnings or [] if w not in self._warnings]
         if late:
             items = "".join(f"<li>{esc(w)}</li>" for w in late)
             self.out.write(f'<ul class="warn" title="warnings">{items}</ul>\n')
             self._warnings += late
-        for cards in self._pending:
-            cards.copy_to(self.out)
+        self._pending.copy_to(self.out)
         self.out.write(f'<p class="counts">{_counts_html(counts)}</p>\n</section>\n')
         self._rows.append(_PaperRow(self._anchor, counts.file, counts, warnings=self._warnings))
 

@@ -17,13 +17,16 @@ from rich.table import Table
 from rich.text import Text
 
 from citetracer.records import CitationResult, Report
-from citetracer.report.held import HeldText
+from citetracer.report.held import HeldRanks
 from citetracer.report.views import (
     LEGEND,
+    READING_ORDER,
     REVIEW_CODES,
     coverage_note,
+    in_reading_order,
     is_shown,
     not_listed_line,
+    reading_rank,
     unlisted_key,
     unlisted_line,
     visible,
@@ -59,7 +62,8 @@ def write_markdown(report: Report, out: IO[str], show: str | None = None) -> Non
     By default the rows are the Hallucinated citations and the P3 ones (a real work cited with
     conflicts the author should fix); a report of 38 citations of which 32 are P1 ("not found
     where no source covers it") is six rows and one line. `show` lists instead every citation
-    (`all`), H plus P2/P3 (`flagged`) or H alone (`hallucinated`).
+    (`all`), H plus P2/P3 (`flagged`) or H alone (`hallucinated`). Rows come in reading order
+    (views.READING_ORDER: H, then P3, P2, P1, Real), input order within each.
     """
     markdown = MarkdownReport(out, show)
     markdown.begin(report.input)
@@ -72,9 +76,10 @@ class MarkdownReport:
     """`write_markdown`'s comment written citation by citation (`begin`, `citation`..., `end` per input).
 
     The comment opens with the counts, known only when the input ends, so each listed citation's row
-    is written at once to held text (report/held.py: on disk past 1 MB) and copied out at the end;
-    the others are only counted. What stays in memory: the counts and the citations an LLM agent
-    reviewed (their cost line), never every citation (a 20,000-citation web job kept them all).
+    is written at once to held text of its rank (report/held.py: on disk past 1 MB) and copied out at
+    the end in reading order (H, P3, P2, P1, Real); the others are only counted. What stays in memory:
+    the counts and the citations an LLM agent reviewed (their cost line), never every citation (a
+    20,000-citation web job kept them all).
     """
 
     def __init__(self, out: IO[str], show: str | None = None) -> None:
@@ -84,7 +89,7 @@ class MarkdownReport:
         self.counts = {"total": 0, "real": 0, "potential": 0, "hallucinated": 0}
         self.unlisted: Counter[str] = Counter()
         self.reviewed: list[CitationResult] = []
-        self.rows = HeldText()
+        self.rows = HeldRanks(len(READING_ORDER))
 
     def listed(self, c: CitationResult) -> bool:
         if self.show is None:
@@ -96,7 +101,7 @@ class MarkdownReport:
         self.counts = dict.fromkeys(self.counts, 0)
         self.unlisted = Counter()
         self.reviewed = []
-        self.rows = HeldText()
+        self.rows = HeldRanks(len(READING_ORDER))
 
     def citation(self, c: CitationResult) -> None:
         self.counts["total"] += 1
@@ -116,7 +121,7 @@ class MarkdownReport:
             markdown_text(_short_ref(c, 90)),
             markdown_text(why),
         ]
-        self.rows.write("| " + " | ".join(cells) + " |\n")
+        self.rows[reading_rank(c)].write("| " + " | ".join(cells) + " |\n")
 
     def end(self, warnings: list[str]) -> None:
         out, s = self.out, self.counts
@@ -168,13 +173,14 @@ def _lead_reason(rationale: str) -> str:
 
 def print_table(report: Report, console: Console, verbose: bool = False, show: str = "all") -> None:
     """The terminal table: verdict, codes and the reason per citation (`verbose`: the whole rationale, offending fields
-    and agent calls); `show` picks the rows (views.SHOW_CHOICES), the totals count every citation.
+    and agent calls); `show` picks the rows (views.SHOW_CHOICES), the totals count every citation. Rows come
+    in reading order (views.READING_ORDER: Hallucinated, then P3, P2, P1, Real), input order within each.
     """
     table = Table(title=Text(f"citetracer: {report.input}", style="italic"), show_lines=True, expand=False)
     table.add_column("id", no_wrap=True, max_width=24, overflow="ellipsis")
     table.add_column("verdict", no_wrap=True)
     table.add_column("citation and why")
-    for c in visible(report.citations, show):
+    for c in in_reading_order(visible(report.citations, show)):
         v = c.verdict
         codes = v.code + (f" +{','.join(x for x in v.codes if x != v.code)}" if len(v.codes) > 1 else "")
         reason = v.rationale if verbose else _lead_reason(v.rationale)

@@ -8,6 +8,7 @@ and cells are bounded and what is left out is counted.
 
 from __future__ import annotations
 
+import bisect
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import IO
@@ -17,10 +18,10 @@ from citetracer.report.views import (
     LEGEND,
     REVIEW_CODES,
     PaperCounts,
-    code_rank,
     lead_reason,
     leading_codes,
     not_listed_line,
+    reading_rank,
     short_ref,
     top_codes,
 )
@@ -45,12 +46,14 @@ class ReviewSummary:
     show: str = "all"
     papers: list[PaperCounts] = field(default_factory=list)
     unchecked: list[tuple[str, str]] = field(default_factory=list)
-    #: The citations listed row by row: Hallucinated and P3 (REVIEW_CODES), a bounded number.
-    listed: list[tuple[str, CitationResult]] = field(default_factory=list)
+    #: The citations listed row by row: Hallucinated and P3 (REVIEW_CODES), a bounded number, kept in
+    #: reading order (rank, then arrival) so the cap drops the last P3 rows, never an H behind them.
+    listed: list[tuple[int, int, str, CitationResult]] = field(default_factory=list)
     more_listed: int = 0
     #: The citations not listed, by code ('R' for Real), for the one line that counts them.
     unlisted: Counter[str] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
+    _seen: int = 0
 
     def paper(self, counts: PaperCounts, citations: list[CitationResult]) -> None:
         """Count a checked paper and keep its flagged citations for the summary (a bounded number of rows)."""
@@ -61,9 +64,10 @@ class ReviewSummary:
                 continue
             self.codes[c.verdict.code] += 1
             if c.verdict.class_ == "Hallucinated" or c.verdict.code in REVIEW_CODES:
-                if len(self.listed) < MAX_CITATION_ROWS:
-                    self.listed.append((counts.file, c))
-                else:
+                self._seen += 1
+                bisect.insort(self.listed, (reading_rank(c), self._seen, counts.file, c), key=lambda x: x[:2])
+                if len(self.listed) > MAX_CITATION_ROWS:
+                    self.listed.pop()
                     self.more_listed += 1
             else:
                 self.unlisted[c.verdict.code] += 1
@@ -117,7 +121,7 @@ class ReviewSummary:
             n = len(self.listed) + self.more_listed
             out.write(f"<details><summary>Citations to act on: Hallucinated and P3 ({n})</summary>\n\n")
             out.write("| paper | id | codes | citation | why |\n|---|---|---|---|---|\n")
-            for file, c in sorted(self.listed, key=lambda fc: code_rank(fc[1].verdict.code)):
+            for _, _, file, c in self.listed:  # H first, then P3, each in the papers' order
                 out.write(
                     f"| {_cell(file)} | {_cell(c.id)} | {_cell(', '.join(c.verdict.codes))} | "
                     f"{_cell(short_ref(c, 90))} | {_cell(lead_reason(c.verdict.rationale))} |\n"

@@ -3,6 +3,9 @@
 One rule per Potential and Hallucinated code; one result per flagged citation, at the
 BibTeX entry's file and line (a .bib, or the .bib files a .tex names, or a .tex/.bbl
 `\\bibitem`). Hallucinated is `error`, Potential `warning`; Real citations give no result.
+Results keep the input's order (a viewer sorts them by file and line); each carries SARIF's
+`rank` in the reports' reading order (views.READING_ORDER: Hallucinated 100, P3 75, P2 50,
+P1 25), so a viewer sorting by priority shows a P3 before the other warnings.
 Written as a stream: results as they come, the tool and its rules after them (JSON member
 order does not matter), so a report can be fed citation by citation.
 """
@@ -18,7 +21,7 @@ from urllib.parse import quote
 
 from citetracer.records import CitationResult
 from citetracer.report.sources import Location, entry_locations
-from citetracer.report.views import lead_reason
+from citetracer.report.views import READING_ORDER, code_reading_rank, lead_reason, reading_rank
 from citetracer.taxonomy import CODES, PRIMARY_ORDER
 from citetracer.version import __version__
 
@@ -27,6 +30,13 @@ SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas
 RULES: tuple[str, ...] = tuple(k for k in sorted(CODES, key=PRIMARY_ORDER.index) if not k.startswith("R"))
 LEVEL = {"Hallucinated": "error", "Potential": "warning"}
 BASE_ID = "SRCROOT"
+#: SARIF's `rank` (0-100, higher first) of each reading rank: 100 for Hallucinated down to 0 for Real.
+RANK_STEP = 100.0 / (len(READING_ORDER) - 1)
+
+
+def sarif_rank(reading: int) -> float:
+    """SARIF `rank` of a reading rank (views.reading_rank): 0 -> 100.0, 1 (P3) -> 75.0, ... 4 (Real) -> 0.0."""
+    return 100.0 - RANK_STEP * reading
 
 
 def _rule(code: str) -> dict[str, Any]:
@@ -41,7 +51,7 @@ def _rule(code: str) -> dict[str, Any]:
             "text": f"{code}: {c.meaning}. The result's message gives the record that proves it; "
             "check the entry against that record and correct or remove it.",
         },
-        "defaultConfiguration": {"level": level},
+        "defaultConfiguration": {"level": level, "rank": sarif_rank(code_reading_rank(c.verdict_class, code))},
         "properties": {"tags": ["citation", c.verdict_class.lower()]},
     }
 
@@ -96,6 +106,7 @@ class SarifWriter:
             "ruleId": v.code,
             "ruleIndex": RULES.index(v.code),
             "level": LEVEL[v.class_],
+            "rank": sarif_rank(reading_rank(c)),
             "message": {"text": f"{c.id}: {v.class_} ({', '.join(v.codes)}). {v.rationale}"},
             "locations": [location],
             "partialFingerprints": {"citetracerEntry/v1": fingerprint},

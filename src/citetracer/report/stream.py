@@ -5,8 +5,10 @@ citations: 430 MB for JSON, 420-510 MB for CSV, SARIF and HTML), and the
 document was then built whole once more. These writers take each citation as
 the pipeline hands it over (`Checker.check_read(on_result=...)`), write it and
 keep only the counts, so a report costs the memory of the citations in flight
-(HTML holds one paper's cards, to put its Hallucinated ones first, on disk when
-they are many: report/held.py).
+(HTML holds one paper's cards, and CSV with `--show flagged` one paper's rows, to
+write them in reading order, Hallucinated then P3 first, on disk when they are
+many: report/held.py). JSON, JSONL, SARIF and CSV of every citation keep the
+input order: they are data, read by id.
 The JSON document is the contract's (DESIGN.md: `citetracer`, `input`,
 `summary`, `warnings`, `citations`, `llm` when agents ran); its keys come in
 another order (the summary follows the citations it counts), which JSON
@@ -20,16 +22,18 @@ warnings (the reading's and the run's), `close()` once.
 
 from __future__ import annotations
 
+import csv
 import json
 from collections import Counter
 from pathlib import Path
 from typing import IO, Any
 
 from citetracer.records import CitationResult, Report
-from citetracer.report.csv_report import CitationCsv
+from citetracer.report.csv_report import CitationCsv, citation_row
+from citetracer.report.held import HeldRanks
 from citetracer.report.html_report import HtmlReport
 from citetracer.report.sarif import SarifWriter
-from citetracer.report.views import PaperCounts, is_shown
+from citetracer.report.views import READING_ORDER, PaperCounts, is_shown, reading_rank
 
 
 class _Paper:
@@ -138,17 +142,30 @@ class JsonStream(JsonlStream):
 
 
 class CsvStream(JsonlStream):
-    """One CSV row per citation (report/csv_report.py), written as judged."""
+    """One CSV row per citation (report/csv_report.py): every citation written as judged, in input order
+    (a table of data, like JSONL); with `--show flagged`, a list for a person to act on, each paper's rows
+    held until it ends and written in reading order (H, P3, P2), so the P3 rows are not lost among P2."""
 
     def __init__(self, out: IO[str], version: str, show: str = "all", legend: bool = False) -> None:
         super().__init__(out, version)
         self.rows = CitationCsv(out, legend=legend)
         self.show = show
+        self.held = HeldRanks(len(READING_ORDER)) if show == "flagged" else None
+        self.writers = [csv.writer(h, lineterminator="\n") for h in self.held.ranks] if self.held else []
 
     def write(self, c: CitationResult) -> None:
-        if is_shown(c, self.show):
-            assert self.paper is not None
+        if not is_shown(c, self.show):
+            return
+        assert self.paper is not None
+        if self.held is None:
             self.rows.add(self.paper.report.input, c)
+        else:
+            self.writers[reading_rank(c)].writerow(citation_row(self.paper.report.input, c))
+
+    def end(self, warnings: list[str]) -> None:
+        if self.held is not None:
+            self.held.copy_to(self.out)
+        super().end(warnings)
 
 
 class SarifStream(JsonlStream):

@@ -35,12 +35,17 @@ FLAGGED_POTENTIAL = ("P2", "P3")
 #: What a review comment lists row by row (the rest is counted in one line): the accusations, and the
 #: real works cited with conflicts an author should fix.
 REVIEW_CODES = ("P3",)
+#: The order a person reads citations in (issue 39): the accusations, then the real works cited with conflicts
+#: (P3: a partial author list, a year off by one; the chair must see them before the rest of Potential), then
+#: software and data (P2), then what no source covers (P1), then Real. Stable within a rank: input order.
+READING_ORDER: tuple[str, ...] = ("H", "P3", "P2", "P1", "R")
 #: The reports' shared vocabulary, in one line: every front end prints it with its verdicts.
 LEGEND = (
     "R Real: a record proves the work as cited · P Potential: neither proven nor disproved: "
     "P1 not found where no source searched covers it (unconfirmed, not suspect), P2 software, data or a web page, "
     "P3 a real work cited with conflicts an honest author could cause · H Hallucinated: proof that the citation "
-    "is wrong (H1 no such work, H2 title, H3 authors, H4 venue or year, H5 identifier, H6 chimera)"
+    "is wrong (H1 no such work, H2 title, H3 authors, H4 venue, date or publication details, H5 identifier, "
+    "H6 chimera)"
 )
 
 
@@ -316,8 +321,30 @@ def top_codes(codes: Counter[str] | None, n: int = 3) -> str:
 
 
 def visible(citations: Iterable[CitationResult], show: str = "all") -> list[CitationResult]:
-    """The citations `--show SHOW` keeps (see `is_shown`)."""
+    """The citations `--show SHOW` keeps (see `is_shown`), in input order."""
     return [c for c in citations if is_shown(c, show)]
+
+
+def code_reading_rank(verdict_class: str, code: str) -> int:
+    """Where a verdict comes in `READING_ORDER`: 0 Hallucinated, 1 P3, 2 P2, 3 P1 (and any other Potential), 4 Real."""
+    if verdict_class == "Hallucinated":
+        return 0
+    if verdict_class == "Real":
+        return READING_ORDER.index("R")
+    return READING_ORDER.index(code) if code in READING_ORDER else READING_ORDER.index("P1")
+
+
+def reading_rank(c: CitationResult) -> int:
+    """Where a citation comes in `READING_ORDER` (see `code_reading_rank`)."""
+    return code_reading_rank(c.verdict.class_, c.verdict.code)
+
+
+def in_reading_order(citations: Iterable[CitationResult]) -> list[CitationResult]:
+    """The citations as a person should read them (`READING_ORDER`), input order kept within a rank.
+
+    For the views people read whole (the terminal table, a whole report's Markdown and CSV); the
+    streamed ones hold one paper's rows per rank instead (report/held.py `HeldRanks`)."""
+    return sorted(citations, key=reading_rank)
 
 
 def not_listed_line(counts: Counter[str]) -> str | None:

@@ -23,7 +23,7 @@ from citetracer.report.csv_report import CitationCsv, PaperCsv
 from citetracer.report.html_report import HtmlReport
 from citetracer.report.review import ReviewSummary
 from citetracer.report.sarif import SarifWriter
-from citetracer.report.views import PaperCounts, is_shown
+from citetracer.report.views import PaperCounts, in_reading_order, is_shown
 from citetracer.scan.journal import Entry
 
 SARIF_SUFFIXES = (".bib", ".tex", ".bbl")
@@ -151,11 +151,14 @@ def write_outputs(
                 continue
             html.begin_paper(e.file, pdf=pdfs.get(e.key), warnings=e.warnings)
             for c in report.citations:
-                html.citation(c)
-                if is_shown(c, show):
-                    citations_csv.add(e.file, c)
+                html.citation(c)  # cards written in reading order when the paper ends (H, P3, P2, P1, Real)
+                if show != "flagged" and is_shown(c, show):
+                    citations_csv.add(e.file, c)  # data: input order, as papers/*.json
                 if sarif and e.key in sarif_keys:
                     sarif.add(e.path, c)
+            if show == "flagged":  # a list to act on: H, then P3, then P2, as `check --format csv --show flagged`
+                for c in in_reading_order(x for x in report.citations if is_shown(x, show)):
+                    citations_csv.add(e.file, c)
             html.end_paper(counts)
         html.end()
         review.write(outs["summary.md"])
