@@ -168,6 +168,9 @@ class SourceFacts:
     authors: str
     kinds: frozenset[str]
     why: str
+    #: What a record's year is: "venue" (its proceedings' or volume's), "first" (the work's first
+    #: appearance) or "record" (the earliest date the source holds, maybe a re-deposit's).
+    years: str = "record"
 
 
 def source_facts(name: str) -> SourceFacts:
@@ -182,8 +185,8 @@ def _source_facts() -> dict[str, SourceFacts]:
 
     out = {}
     for line in lines("source_facts.tsv"):
-        name, authors, kinds, why = line.split("\t")
-        out[name] = SourceFacts(authors, frozenset(k for k in kinds.split("|") if k != "-"), why)
+        name, authors, kinds, years, why = line.split("\t")
+        out[name] = SourceFacts(authors, frozenset(k for k in kinds.split("|") if k != "-"), why, years)
     return out
 
 

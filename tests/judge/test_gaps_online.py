@@ -60,6 +60,18 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "unlisted-arxiv", "title": "Prompted reward shaping for sparse robotic manipulation tasks",
      "authors": ["Noor Haddad", "Elif Kaya"], "year": 2023, "venue": ARXIV, "type": "preprint",
      "arxiv_id": "2306.06666", "services": ["openalex", "semanticscholar", "arxiv"]},
+    # A 1955 classic whose index records carry its 2010 re-deposit as their year.
+    {"id": "classic", "title": "Diffusion of heat in stratified granular beds under periodic forcing",
+     "authors": ["Harold Whitcombe", "Edith Marlow"], "year": 2010, "venue": "Journal of Applied Mechanics",
+     "type": "article", "doi": "10.1115/1.4011234"},
+    # A 2013 journal article (its DOI says so) whose index records say 2015.
+    {"id": "neuron", "title": "Dendritic gating of place cell bursts in the dorsal hippocampus",
+     "authors": ["Mira Stolz", "Owen Pike", "Lena Farr"], "year": 2015, "venue": "Neuron", "type": "article",
+     "doi": "10.1016/j.neuron.2013.05.012"},
+    # A conference paper: DBLP's year is its first appearance.
+    {"id": "ranking", "title": "Learning to rank from partially ordered implicit feedback streams",
+     "authors": ["Yara Quist", "Bo Lindqvist"], "year": 2015, "venue": "KDD", "type": "inproceedings",
+     "dblp_key": "conf/kdd/QuistL15"},
 ]  # fmt: skip
 
 
@@ -131,3 +143,34 @@ def test_a_preprint_cited_as_published_where_dblp_lists_the_authors_year_is_caug
     )
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
     assert "listed every work of the cited authors in that year" in (r.verdict.basis or "")
+
+
+def test_a_record_year_that_is_a_re_deposit_is_no_proof_of_a_wrong_year(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Whitcombe, H. and Marlow, E. (1955). Diffusion of heat in stratified granular beds under periodic "
+        "forcing. Journal of Applied Mechanics, 22, 41-48.",
+    )
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_a_year_the_doi_carries_is_the_works_year(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Stolz, M., Pike, O., & Farr, L. (2013). Dendritic gating of place cell bursts in the dorsal hippocampus. "
+        "Neuron, 79(2), 312-325. doi:10.1016/j.neuron.2013.05.012",
+    )
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_a_year_before_a_conference_papers_first_appearance_is_caught(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Yara Quist and Bo Lindqvist. Learning to rank from partially ordered implicit feedback streams. In "
+        "Proceedings of the ACM SIGKDD International Conference on Knowledge Discovery and Data Mining, 2012.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "first appearance" in (r.verdict.basis or ""), r.verdict.basis

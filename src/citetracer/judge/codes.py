@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from citetracer.judge.context import JudgeContext, known_registrants
 from citetracer.judge.facts.authors import SOME, author_fact, by_cited_people
+from citetracer.judge.facts.dates import venue_name_year
 from citetracer.judge.facts.identity import (
     is_book,
     record_is_book,
@@ -121,6 +122,9 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
         deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
         if not deltas or min(deltas) > VERSION_YEARS or is_book(ctx.reference):
             return None
+        named = venue_name_year(ctx.reference.venue)
+        if named is not None and named != ctx.reference.year and any(v.candidate.year == named for v in versions):
+            return None  # the cited venue names the work's year and the year field another: no version explains it
         years = ", ".join(str(y) for y in sorted({v.candidate.year for v in versions if v.candidate.year}))
         preprint = as_preprint or (
             "venue" not in work.fields
@@ -239,11 +243,18 @@ def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:
         ):
             reasons.append(reason)
             fields.append("venue")
+    named = venue_name_year(ctx.reference.venue)
+    self_contradicted = (
+        named is not None
+        and named != ctx.reference.year
+        and any(v.candidate.year == named for v in versions)
+        and not fields
+    )
     if work.fields.get("year") and not any(v.status("year") == M for v in versions):
         deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
         if (
             deltas
-            and min(deltas) > VERSION_YEARS
+            and (min(deltas) > VERSION_YEARS or self_contradicted)
             and not (conflict and conflict[0] == "preprint-version" and min(deltas) <= VERSION_YEARS)
         ):
             years = sorted({v.candidate.year for v in versions if v.candidate.year})

@@ -26,6 +26,7 @@ from citetracer.judge.codes import Finding
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.facts.absence import absence_fact, title_specificity
 from citetracer.judge.facts.authors import MOST, SOME, author_fact, by_cited_people
+from citetracer.judge.facts.dates import year_fact
 from citetracer.judge.facts.identity import identified, is_book, label, record_is_book, versions_of, work_of
 from citetracer.judge.facts.reading import (
     ET_AL,
@@ -42,7 +43,6 @@ from citetracer.judge.facts.venue import spelled, venue_conflict, venue_names, v
 from citetracer.match.rules import Assessment
 from citetracer.normalize.kinds import work_kind
 from citetracer.normalize.text import canonical_doi, title_similarity
-from citetracer.normalize.venues import venue_kind
 from citetracer.records import FieldStatus
 from citetracer.thresholds import (
     IMPLAUSIBLE_FUTURE,
@@ -259,14 +259,9 @@ def _h4(ctx: JudgeContext, f: Finding) -> Decision:
             )
         if is_book(ctx.reference) or record_is_book(work.candidate):
             return _withhold("books have editions, reprints and translations in other years")
-        if _years_before_first(ctx, work):
-            return _admit(f"identified by {how}; the cited year is before every version of the work")
         same_venue = bool(ctx.reference.venue) and (work.status("venue") == M or spelled(ctx, work))
-        if same_venue and venue_kind(work.candidate.venue or ctx.reference.venue, work.candidate.type) in _ONCE:
-            return _admit(f"identified by {how}; the work appeared at the cited conference in another year")
-        return _withhold(
-            "a citation dated after the work may cite a later version, or a review, erratum or reply of that title"
-        )
+        fact = year_fact(ctx, work, same_venue)
+        return _admit(f"identified by {how}; {fact.basis}") if fact.contradicted else _withhold(fact.basis)
     conflict = venue_conflict(ctx, work) if "venue" in f.fields else None
     if conflict is not None and conflict[0] in ("preprint-as-published", "other-venue"):
         _, witness = venue_witness(ctx, renamed=conflict[0] == "preprint-as-published")
@@ -286,12 +281,6 @@ def _version_at_cited_venue(ctx: JudgeContext, work: Assessment) -> Assessment |
         if title_similarity(a.candidate.title or "", work.candidate.title or "") >= VERSION_TITLE_SIMILARITY:
             return a
     return None
-
-
-def _years_before_first(ctx: JudgeContext, work: Assessment) -> bool:
-    """The cited year is before every version of the work: it could not have been cited then."""
-    years = [v.candidate.year for v in versions_of(ctx, work) if v.candidate.year]
-    return bool(years) and ctx.reference.year is not None and ctx.reference.year < min(years)
 
 
 def _h5(ctx: JudgeContext, f: Finding) -> Decision:

@@ -1,0 +1,122 @@
+"""Year facts: what the cited year is set against, and which of a work's years are facts about the work.
+
+A record's date is the record's (DESIGN.md, "A list proves only what it holds whole"): an index's
+year may be an online-first date, a re-deposit or a digitisation years after the work ("a 1955
+classic whose record carries its 2010 re-deposit"). So a cited year earlier than every version is
+proof only against a year that is the work's first appearance (a proceedings paper's year in DBLP,
+an arXiv first version, a store declared complete); a cited year later than the work is proof only
+where the cited venue-year pins the version (a conference prints a paper once; a journal volume's
+year in DBLP is the issue's). A year the citation itself carries elsewhere (in its DOI, in its
+venue's name) settles or contradicts the year field; a year field the author wrote is what the
+author wrote (facts/reading.py).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citetracer.judge.context import JudgeContext
+from citetracer.judge.facts.identity import record_is_book, versions_of
+from citetracer.judge.facts.venue import venue_witness
+from citetracer.match.rules import Assessment
+from citetracer.normalize.text import canonical_doi
+from citetracer.normalize.venues import venue_kind
+from citetracer.sources import source_facts
+
+_YEAR = re.compile(r"(?<![\d.])(1[89]\d\d|20\d\d)(?![\d])")
+#: A year inside a DOI's suffix, as publishers write it: "10.1016/j.neuron.2013.05.001",
+#: "10.1109/CVPR.2016.90", "10.1007/978-3-319-46448-0_2" (no), "10.1145/3292500.3330701" (no).
+_DOI_YEAR = re.compile(r"[./_-]((?:19[5-9]|20[0-4])\d)[./_-]")
+#: Venue kinds that print a paper once: a later year at the same venue is not a later version of it.
+_ONCE = frozenset({"conference", "workshop"})
+
+
+def doi_years(doi: str | None) -> set[int]:
+    """The years written inside a DOI's suffix (publishers that date their DOIs), else none."""
+    d = canonical_doi(doi)
+    if not d or "/" not in d:
+        return set()
+    suffix = "/" + d.split("/", 1)[1] + "/"
+    return {int(y) for y in _DOI_YEAR.findall(suffix)}
+
+
+def venue_name_year(venue: str | None) -> int | None:
+    """The one year written in a cited venue name ("2023 IEEE/CVF Conference on ...", "NeurIPS 2021"),
+    or None when it names none or several."""
+    years = {int(y) for y in _YEAR.findall(venue or "")}
+    return years.pop() if len(years) == 1 else None
+
+
+def first_appearance(ctx: JudgeContext, a: Assessment) -> bool:
+    """Whether a version's record dates the work's first appearance: a proceedings paper's year where
+    its source gives the proceedings' year, an arXiv first version, or any record of a store declared
+    complete (it holds every version, so the earliest is the first)."""
+    if ctx.bundle.closed_world:
+        return True
+    years = source_facts(a.candidate.source).years
+    if years == "first":
+        return True
+    kind = venue_kind(a.candidate.venue or a.candidate.venue_full, a.candidate.type)
+    return years == "venue" and kind in _ONCE
+
+
+@dataclass(frozen=True)
+class YearFact:
+    """The cited year against the identified work's versions: whether it contradicts them, and on what."""
+
+    #: The cited year contradicts a fact about the work (not only a record's date).
+    contradicted: bool
+    #: What the contradiction rests on, or why the difference is no contradiction.
+    basis: str
+
+
+def year_fact(ctx: JudgeContext, work: Assessment, same_venue: bool) -> YearFact:
+    """Whether the cited year, two or more years off every version of the work, contradicts a fact.
+
+    `same_venue`: the cited venue is (a spelling of) the work's venue."""
+    cited = ctx.reference.year
+    versions = versions_of(ctx, work)
+    dated = [v for v in versions if v.candidate.year]
+    if cited is None or not dated:
+        return YearFact(False, "no year to compare")
+    doi = canonical_doi(ctx.reference.doi)
+    carried = set().union(*(doi_years(v.candidate.doi) for v in versions), doi_years(doi))
+    if cited in carried:
+        return YearFact(False, f"the DOI carries the cited year {cited} (the record's date is a later version's)")
+    named = venue_name_year(ctx.reference.venue)
+    if named is not None and named != cited and any(v.candidate.year == named for v in dated):
+        return YearFact(True, f"the cited venue names {named}, the work's year, while the citation dates it {cited}")
+    earliest = min(v.candidate.year or 0 for v in dated)
+    if cited < earliest:
+        first = [v for v in dated if v.candidate.year == earliest and first_appearance(ctx, v)]
+        if first:
+            v = first[0]
+            return YearFact(
+                True,
+                f"the cited year is before the work's first appearance ({earliest}, [{v.candidate.source}:"
+                f"{v.candidate.id}], whose year is its first appearance)",
+            )
+        return YearFact(
+            False,
+            f"the records' years ({earliest} at the earliest) are their own dates, which may be a re-deposit, "
+            "a digitisation or an online-first date, not the work's first appearance",
+        )
+    if not same_venue or record_is_book(work.candidate):
+        return YearFact(
+            False,
+            "a citation dated after the work may cite a later version, or a review, erratum or reply of that title",
+        )
+    kind = venue_kind(work.candidate.venue or ctx.reference.venue, work.candidate.type)
+    if kind in _ONCE:
+        return YearFact(
+            True, "the work appeared at the cited conference in another year (a conference prints a paper once)"
+        )
+    witnessed, why = venue_witness(ctx)
+    if witnessed:
+        return YearFact(True, f"the work appeared in the cited journal in another year, and {why}")
+    return YearFact(
+        False,
+        "a journal prints reviews, errata and replies under a work's title in later volumes, and no source asked "
+        f"lists the cited volume whole ({why})",
+    )

@@ -1,0 +1,154 @@
+"""Every field a citation states is compared with the facts a source holds (issue 46), offline.
+
+The store is a small DBLP-layout dump ingested as a mirror (whole venue-years thanks to filler
+records), as in test_real_citations.py. Each fabricated field beside the honest sibling that must
+stay Real: a year the author wrote in a BibTeX field, a venue name carrying the work's year, pages,
+volumes, publishers and places.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+from collections.abc import Iterator
+
+import pytest
+
+from citetracer.config import Settings
+from citetracer.extract import read_text
+from citetracer.mirror.dblp import ingest_dblp
+from citetracer.pipeline import Checker
+from citetracer.records import CitationResult
+from citetracer.store.db import Store
+from tests.judge.test_real_citations import DTD, _filler, _rec
+
+RESNET = ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"]
+FOCAL = ["Tsung-Yi Lin", "Priya Goyal", "Ross B. Girshick", "Kaiming He", "Piotr Dollár"]
+
+RECORDS = "".join(
+    [
+        _rec(
+            "inproceedings",
+            "conf/cvpr/HeZRS16",
+            RESNET,
+            "Deep Residual Learning for Image Recognition.",
+            2016,
+            booktitle="CVPR",
+            pages="770-778",
+            crossref="conf/cvpr/2016",
+            ee="https://doi.org/10.1109/CVPR.2016.90",
+        ),
+        _filler("CVPR", "cvpr", 2016, 30),
+        _filler("CVPR", "cvpr", 2018, 30),
+        _rec(
+            "article",
+            "journals/pami/LinGGHD20",
+            FOCAL,
+            "Focal Loss for Dense Object Detection.",
+            2020,
+            journal="IEEE Trans. Pattern Anal. Mach. Intell.",
+            volume="42",
+            number="2",
+            pages="318-327",
+        ),
+        "".join(
+            _rec(
+                "article",
+                f"journals/pami/Other{year}-{i}",
+                [f"Pami{i} Author{year}"],
+                f"Another transactions paper {i} of {year}",
+                year,
+                journal="IEEE Trans. Pattern Anal. Mach. Intell.",
+                volume=str(year - 1978),
+                pages=f"{10 * i + 1}-{10 * i + 10}",
+            )
+            for year in (2020, 2022)
+            for i in range(30)
+        ),
+    ]
+)
+
+
+@pytest.fixture(scope="module")
+def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    folder = tmp_path_factory.mktemp("dblp46")
+    dump = folder / "dblp-2024-01-01.xml.gz"
+    head = '<?xml version="1.0" encoding="ISO-8859-1"?>\n<!DOCTYPE dblp SYSTEM "dblp.dtd">\n<dblp>\n'
+    with gzip.open(dump, "wb") as fh:
+        fh.write((head + RECORDS + "</dblp>\n").encode("latin-1"))
+    (folder / "dblp.dtd").write_text(DTD)
+    ingest_dblp(folder / "store.sqlite", dump, folder / "dblp.dtd", parallel=False)
+    s = Store(folder / "store.sqlite")
+    yield s
+    s.close()
+
+
+def check(store: Store, text: str, suffix: str = ".bib") -> CitationResult:
+    settings = Settings(store=store.path, offline=True, today_year=2026, remember_verified=False)
+    read = read_text(text, suffix)
+    assert len(read.references) == 1, read.warnings
+    return asyncio.run(Checker(settings, store=store).check_references(read.references))[0]
+
+
+def resnet(year: int, booktitle: str = "IEEE Conference on Computer Vision and Pattern Recognition") -> str:
+    return (
+        "@inproceedings{he2016deep, title = {Deep Residual Learning for Image Recognition}, author = {He, Kaiming "
+        f"and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian}}, booktitle = {{{booktitle}}}, year = {{{year}}}}}"
+    )
+
+
+def focal(year: int, **extra: str) -> str:
+    fields = "".join(f", {k} = {{{v}}}" for k, v in extra.items())
+    return (
+        "@article{lin2020focal, title = {Focal Loss for Dense Object Detection}, author = {Lin, Tsung-Yi and Goyal, "
+        "Priya and Girshick, Ross and He, Kaiming and Doll{\\'a}r, Piotr}, journal = {IEEE Transactions on Pattern "
+        f"Analysis and Machine Intelligence}}, year = {{{year}}}{fields}}}"
+    )
+
+
+# ------------------------------------------------------------------------------------ years
+
+
+def test_the_honest_year_is_real(store: Store) -> None:
+    assert check(store, resnet(2016)).verdict.class_ == "Real"
+    assert (
+        check(
+            store, resnet(2016, "2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)")
+        ).verdict.class_
+        == "Real"
+    )
+
+
+def test_a_year_field_two_off_is_caught_although_the_venue_name_carries_the_true_year(store: Store) -> None:
+    """The venue's own year is no excuse for the year field: the citation contradicts itself."""
+    r = check(store, resnet(2018, "2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "year" in r.verdict.fields
+
+
+def test_a_year_field_one_off_against_the_venue_names_year_is_caught(store: Store) -> None:
+    r = check(store, resnet(2017, "2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "names 2016" in (r.verdict.basis or ""), r.verdict.basis
+
+
+def test_a_year_two_off_at_the_same_conference_is_caught(store: Store) -> None:
+    r = check(store, resnet(2018))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+
+
+def test_a_journal_year_two_later_where_the_store_lists_that_volume_is_caught(store: Store) -> None:
+    r = check(store, focal(2022))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+
+
+def test_a_journal_year_two_later_where_no_source_lists_that_volume_is_not_proof(store: Store) -> None:
+    r = check(store, focal(2023))
+    assert r.verdict.class_ == "Potential", r.verdict.rationale
+
+
+def test_a_year_the_doi_carries_settles_the_year(store: Store) -> None:
+    """The record's date is the record's: a DOI that carries the cited year shows the citation right."""
+    bib = resnet(2014).replace("year = {2014}", "year = {2014}, doi = {10.1109/CVPR.2014.90}")
+    r = check(store, bib)
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
