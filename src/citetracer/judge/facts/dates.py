@@ -20,7 +20,7 @@ from citetracer.judge.context import JudgeContext
 from citetracer.judge.facts.identity import record_is_book, versions_of
 from citetracer.judge.facts.venue import venue_witness
 from citetracer.match.rules import Assessment
-from citetracer.normalize.text import canonical_doi
+from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi
 from citetracer.normalize.venues import venue_kind
 from citetracer.sources import source_facts
 
@@ -46,6 +46,19 @@ def venue_name_year(venue: str | None) -> int | None:
     or None when it names none or several."""
     years = {int(y) for y in _YEAR.findall(venue or "")}
     return years.pop() if len(years) == 1 else None
+
+
+def arxiv_year(a: Assessment) -> int | None:
+    """The year an arXiv identifier of the record was issued (its first version: "2602.12233" is February
+    2026; "hep-th/9901001" January 1999), or None."""
+    arxiv = canonical_arxiv(a.candidate.arxiv_id) or arxiv_from_doi(canonical_doi(a.candidate.doi))
+    if not arxiv:
+        return None
+    digits = arxiv.split("/")[-1][:2]
+    if not digits.isdigit():
+        return None
+    yy = int(digits)
+    return (1900 if yy >= 91 else 2000) + yy
 
 
 def first_appearance(ctx: JudgeContext, a: Assessment) -> bool:
@@ -88,6 +101,14 @@ def year_fact(ctx: JudgeContext, work: Assessment, same_venue: bool) -> YearFact
     if named is not None and named != cited and any(v.candidate.year == named for v in dated):
         return YearFact(True, f"the cited venue names {named}, the work's year, while the citation dates it {cited}")
     earliest = min(v.candidate.year or 0 for v in dated)
+    issued = [(y, v) for v in versions if (y := arxiv_year(v)) is not None]
+    if issued and cited < min(y for y, _ in issued) and cited < earliest:
+        year, v = min(issued, key=lambda x: x[0])
+        return YearFact(
+            True,
+            f"the cited year is before the work's first appearance: its arXiv identifier "
+            f"({canonical_arxiv(v.candidate.arxiv_id) or v.candidate.doi}) was issued in {year}",
+        )
     if cited < earliest:
         first = [v for v in dated if v.candidate.year == earliest and first_appearance(ctx, v)]
         if first:
