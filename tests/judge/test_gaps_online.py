@@ -72,6 +72,16 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "ranking", "title": "Learning to rank from partially ordered implicit feedback streams",
      "authors": ["Yara Quist", "Bo Lindqvist"], "year": 2015, "venue": "KDD", "type": "inproceedings",
      "dblp_key": "conf/kdd/QuistL15"},
+    # Venues as the services spell them: a journal's short name, a reprint's original venue.
+    {"id": "philtrans", "title": "Nonlinear dispersion of tidal currents over rippled sand beds",
+     "authors": ["Agnes Thornby", "Wen Hao"], "year": 2014, "venue": "Philosophical Transactions of the Royal Society A",
+     "type": "article", "doi": "10.1098/rsta.2014.0123"},
+    {"id": "fusion", "title": "Fusion, propagation, and structuring in belief networks",
+     "authors": ["Judea Pearl"], "year": 1986, "venue": "Artificial Intelligence", "type": "article",
+     "doi": "10.1016/0004-3702(86)90072-x"},
+    {"id": "jacm", "title": "A relational calculus for quantified constraint satisfaction over trees",
+     "authors": ["Petra Vogt", "Emil Strand"], "year": 2009, "venue": "Journal of the ACM", "type": "article",
+     "doi": "10.1145/1502793.1502799"},
 ]  # fmt: skip
 
 
@@ -174,3 +184,31 @@ def test_a_year_before_a_conference_papers_first_appearance_is_caught(web: FakeW
     )
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
     assert "first appearance" in (r.verdict.basis or ""), r.verdict.basis
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Agnes Thornby and Wen Hao. Nonlinear dispersion of tidal currents over rippled sand beds. Philosophical "
+        "Transactions of the Royal Society of London A: Mathematical, Physical and Engineering Sciences, "
+        "372:20140123, 2014.",
+        "Judea Pearl. Fusion, propagation, and structuring in belief networks. In Probabilistic and Causal "
+        "Inference: The Works of Judea Pearl, pages 139-188. 2022.",
+        "Petra Vogt and Emil Strand. A relational calculus for quantified constraint satisfaction over trees. "
+        "Journal of the Association, 56(3), 2009.",
+    ],
+    ids=["extended-journal-name", "collection-title", "name-cut-short"],
+)
+def test_a_venue_like_a_known_one_is_never_no_venue(web: FakeWeb, tmp_path: Path, text: str) -> None:
+    r = check(web, tmp_path, text)
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_a_venue_like_nothing_known_is_still_caught(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Petra Vogt and Emil Strand. A relational calculus for quantified constraint satisfaction over trees. "
+        "In Proceedings of the Symposium on Neural Scaling Laws, 2009.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale

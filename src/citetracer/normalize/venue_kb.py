@@ -251,7 +251,7 @@ class VenueKB:
                 scores[n] = scores.get(n, 0.0) + idf
         best = sorted(scores, key=lambda n: -scores[n])[:limit]
         for n in best:
-            if self._keys[n] and close_names(cited, self._keys[n][0].split(), listed_kind=self._entries[n][2]):
+            if self._keys[n] and alike_names(cited, self._keys[n][0].split(), listed_kind=self._entries[n][2]):
                 return self._entries[n][1]
         return None
 
@@ -328,6 +328,32 @@ def close_names(cited: list[str], listed: list[str], cut: bool = True, listed_ki
     ):
         return True  # a typo
     return _consecutive(topical_cited, topical_listed, cut) and (len(topical_cited) >= 2 or len(topical_listed) == 1)
+
+
+def extends(longer: list[str], shorter: list[str]) -> bool:
+    """Whether a venue name is another one with words added (an extension: "Philosophical Transactions of
+    the Royal Society of London A: Mathematical, Physical and Engineering Sciences" for "Philosophical
+    Transactions of the Royal Society A"): the shorter name's topical words, two or more, in order
+    inside the longer one's, each word whole or abbreviated."""
+    short = [w for w in shorter if w not in _KIND]
+    long_ = [w for w in longer if w not in _KIND]
+    if len(short) < 2 or len(long_) <= len(short):
+        return False
+    it = iter(long_)
+    return all(any(_abbreviates(w, x) or _abbreviates(x, w) for x in it) for w in short)
+
+
+def alike_names(cited: list[str], listed: list[str], listed_kind: str | None = None) -> bool:
+    """Whether a cited venue's key words are like a listed venue's: written another way (`close_names`:
+    a typo, abbreviated, an acronym, cut short) or either name the other with words added (`extends`).
+    A name like none listed is the only kind of venue name a list can show invented."""
+    return (
+        close_names(cited, listed, listed_kind=listed_kind)
+        or close_names(listed, cited, cut=False)
+        or extends(cited, listed)
+        or extends(listed, cited)
+        or (len(cited) >= 2 and _consecutive(cited, listed, cut=True))
+    )
 
 
 def _consecutive(cited: list[str], listed: list[str], cut: bool) -> bool:
