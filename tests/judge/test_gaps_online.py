@@ -74,7 +74,8 @@ RECORDS: list[dict[str, Any]] = [
      "dblp_key": "conf/kdd/QuistL15"},
     # Venues as the services spell them: a journal's short name, a reprint's original venue.
     {"id": "philtrans", "title": "Nonlinear dispersion of tidal currents over rippled sand beds",
-     "authors": ["Agnes Thornby", "Wen Hao"], "year": 2014, "venue": "Philosophical Transactions of the Royal Society A",
+     "authors": ["Agnes Thornby", "Wen Hao"], "year": 2014,
+     "venue": "Philosophical Transactions of the Royal Society A",
      "type": "article", "doi": "10.1098/rsta.2014.0123"},
     {"id": "fusion", "title": "Fusion, propagation, and structuring in belief networks",
      "authors": ["Judea Pearl"], "year": 1986, "venue": "Artificial Intelligence", "type": "article",

@@ -435,12 +435,24 @@ def test_a_venue_cut_short_by_extraction_is_not_a_wrong_venue(real_store: Store)
 
 
 def test_an_invented_venue_for_a_real_work_is_still_caught(real_store: Store) -> None:
+    """A computer-science conference name like none the complete DBLP mirror or any list holds."""
+    bib = """@inproceedings{x, author = {Le, Quoc V. and Mikolov, Tomas},
+      title = {Distributed Representations of Sentences and Documents},
+      booktitle = {International Conference on Representation Learning Systems}, year = {2014}}"""
+    r = check(real_store, bib, ".bib")
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4")
+    assert r.verdict.basis and "whole title" in r.verdict.basis
+
+
+def test_an_invented_journal_name_offline_is_not_confirmed(real_store: Store) -> None:
+    """No local list holds every journal: offline, a journal name none holds is a gap (P3) that names the
+    lists searched; online, OpenAlex's list of sources decides (tests/judge/test_gaps_online.py)."""
     bib = """@inproceedings{x, author = {Le, Quoc V. and Mikolov, Tomas},
       title = {Distributed Representations of Sentences and Documents},
       booktitle = {International Journal of Representation Learning}, year = {2014}}"""
     r = check(real_store, bib, ".bib")
-    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4")
-    assert r.verdict.basis and "whole title" in r.verdict.basis
+    assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
+    assert "journal list" in r.verdict.rationale
 
 
 def test_another_known_conference_for_a_real_work_is_still_caught(real_store: Store) -> None:

@@ -74,7 +74,8 @@ RECORDS = "".join(
 #: Journal articles as a Crossref sample holds them (not a complete source).
 JOURNAL_RECORDS = [
     {"id": "philtrans", "title": "Nonlinear dispersion of tidal currents over rippled sand beds",
-     "authors": ["Agnes Thornby", "Wen Hao"], "year": 2014, "venue": "Philosophical Transactions of the Royal Society A",
+     "authors": ["Agnes Thornby", "Wen Hao"], "year": 2014,
+     "venue": "Philosophical Transactions of the Royal Society A",
      "type": "article", "doi": "10.1098/rsta.2014.0123"},
     {"id": "jacm", "title": "A relational calculus for quantified constraint satisfaction over trees",
      "authors": ["Petra Vogt", "Emil Strand"], "year": 2009, "venue": "Journal of the ACM", "type": "article"},

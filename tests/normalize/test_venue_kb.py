@@ -12,7 +12,7 @@ from importlib import resources
 
 import pytest
 
-from citetracer.normalize.venue_kb import VenueKB, close_names, listed_keys, venue_keys
+from citetracer.normalize.venue_kb import VenueKB, alike_names, close_names, listed_keys, venue_keys
 
 
 @pytest.fixture(scope="module")
@@ -100,3 +100,38 @@ def test_packaged_journal_keys_agree_with_the_code() -> None:
     assert len(rows) > 40_000
     for _gid, name, keys in rows[:: len(rows) // 2000]:
         assert tuple(k for k in keys.split("|") if k) == listed_keys(name), name
+
+
+@pytest.mark.parametrize(
+    ("cited", "listed"),
+    [
+        (
+            "Philosophical Transactions of the Royal Society of London A: Mathematical, Physical and Engineering "
+            "Sciences",
+            "Philosophical Transactions of the Royal Society A",
+        ),
+        ("Journal of the Association", "Journal of the Association for Computing Machinery"),
+        (
+            "Proceedings of the National Academy of Sciences of the United States of America",
+            "Proceedings of the National Academy of Sciences",
+        ),
+    ],
+    ids=["extended-with-place-and-subtitle", "cut-after-one-word", "extended-with-country"],
+)
+def test_a_name_extended_or_cut_short_is_like_the_listed_one(cited: str, listed: str) -> None:
+    a, b = venue_keys(cited)[0].split(), venue_keys(listed)[0].split()
+    assert alike_names(a, b)
+
+
+@pytest.mark.parametrize(
+    ("cited", "listed"),
+    [
+        ("International Conference on Quantum Machine Learning", "International Conference on Machine Learning"),
+        ("Journal of Statistical Machine Learning Theory", "Machine Learning"),
+        ("International Symposium on AI for Science", "AI for Science"),
+    ],
+    ids=["topic-word-inside", "topic-word-before", "another-kind"],
+)
+def test_a_topic_word_put_inside_or_another_kind_is_not_alike(cited: str, listed: str) -> None:
+    a, b = venue_keys(cited)[0].split(), venue_keys(listed)[0].split()
+    assert not alike_names(a, b, listed_kind="journal" if "Conference" not in listed else "conference")

@@ -307,12 +307,16 @@ def _kind_of(words: list[str]) -> str | None:
     return None
 
 
-def close_names(cited: list[str], listed: list[str], cut: bool = True, listed_kind: str | None = None) -> bool:
+def close_names(
+    cited: list[str], listed: list[str], cut: bool = True, listed_kind: str | None = None, one_word: bool = False
+) -> bool:
     """Whether a cited venue's key words can be a way of writing a listed venue's: the same name
     with a typo, abbreviated word by word, with an acronym for a run of its words ("OR" for
     "Operations Research"), or (with `cut`) cut short after its first words. A word the listed name
     lacks ("Conference on Quantum Machine Learning" against "... on Machine Learning"), a word
-    skipped inside it, or another kind of venue (a symposium against a journal) is another venue."""
+    skipped inside it, or another kind of venue (a symposium against a journal) is another venue. With
+    `one_word`, a name cut short after its first topical word ("Journal of the Association") counts too:
+    it is like the listed name, though it cannot say which of several it is."""
     if not cited or not listed:
         return False
     kinds = (_kind_of(cited), _kind_of(listed) or {"journal": "journal", None: None}.get(listed_kind, "meeting"))
@@ -327,32 +331,50 @@ def close_names(cited: list[str], listed: list[str], cut: bool = True, listed_ki
         and fuzz.ratio(" ".join(topical_cited), " ".join(topical_listed)) >= 90
     ):
         return True  # a typo
-    return _consecutive(topical_cited, topical_listed, cut) and (len(topical_cited) >= 2 or len(topical_listed) == 1)
+    return _consecutive(topical_cited, topical_listed, cut) and (
+        len(topical_cited) >= 2 or len(topical_listed) == 1 or (one_word and cut)
+    )
+
+
+#: Words a journal's longer name inserts into its shorter one without naming another venue: its place
+#: ("of London"), a series or section letter ("A", "Series B").
+_INSERTED = frozenset("london america american british royal series section part new".split())
 
 
 def extends(longer: list[str], shorter: list[str]) -> bool:
     """Whether a venue name is another one with words added (an extension: "Philosophical Transactions of
     the Royal Society of London A: Mathematical, Physical and Engineering Sciences" for "Philosophical
-    Transactions of the Royal Society A"): the shorter name's topical words, two or more, in order
-    inside the longer one's, each word whole or abbreviated."""
+    Transactions of the Royal Society A"): the shorter name's topical words, two or more, open the
+    longer one's, in order, with only a place or a series letter between them, and anything after them
+    (a subtitle). A topic word put inside a name ("... on Quantum Machine Learning") or before it names
+    another venue."""
     short = [w for w in shorter if w not in _KIND]
     long_ = [w for w in longer if w not in _KIND]
-    if len(short) < 2 or len(long_) <= len(short):
+    if len(short) < 2 or len(long_) <= len(short) or not _abbreviates(short[0], long_[0]):
         return False
-    it = iter(long_)
-    return all(any(_abbreviates(w, x) or _abbreviates(x, w) for x in it) for w in short)
+    i = 1
+    for w in short[1:]:
+        while i < len(long_) and not _abbreviates(w, long_[i]) and (long_[i] in _INSERTED or len(long_[i]) == 1):
+            i += 1
+        if i >= len(long_) or not _abbreviates(w, long_[i]):
+            return False
+        i += 1
+    return True
 
 
 def alike_names(cited: list[str], listed: list[str], listed_kind: str | None = None) -> bool:
-    """Whether a cited venue's key words are like a listed venue's: written another way (`close_names`:
-    a typo, abbreviated, an acronym, cut short) or either name the other with words added (`extends`).
-    A name like none listed is the only kind of venue name a list can show invented."""
+    """Whether a cited venue's key words are like a listed venue's of the same kind: written another way
+    (`close_names`: a typo, abbreviated, an acronym, cut short, even after one topical word) or either
+    name the other with words added (`extends`). A name like none listed is the only kind of venue
+    name a list can show invented."""
+    kinds = (_kind_of(cited), _kind_of(listed) or {"journal": "journal", None: None}.get(listed_kind, "meeting"))
+    if None not in kinds and kinds[0] != kinds[1]:
+        return False
     return (
-        close_names(cited, listed, listed_kind=listed_kind)
+        close_names(cited, listed, listed_kind=listed_kind, one_word=True)
         or close_names(listed, cited, cut=False)
         or extends(cited, listed)
         or extends(listed, cited)
-        or (len(cited) >= 2 and _consecutive(cited, listed, cut=True))
     )
 
 
