@@ -182,3 +182,13 @@ def test_reports_carry_lookups_and_old_reports_still_load() -> None:
     # A report written before the field existed: sources without `lookups`.
     del wire["cost"]["sources"][0]["lookups"]
     assert CitationResult.model_validate(wire).cost.sources[0].lookups == []
+
+
+def test_declaring_a_prefix_with_mirror_add(tmp_path: Path) -> None:
+    records = tmp_path / "lab.jsonl"
+    records.write_text(json.dumps({"id": "r1", "title": "A Lab Report", "year": 2019, "doi": "10.99999/lab.1"}) + "\n")
+    store = tmp_path / "s.sqlite"
+    argv = ["mirror", "add", str(records), "--source", "lab", "--store", str(store)]
+    assert main([*argv, "--complete-doi-prefix", "10.99999/"]) == 0
+    assert [lk.answer for lk in memory_lookups(store, cite(doi="10.99999/lab.2", year=2019))] == ["none"]
+    assert [lk.record for lk in memory_lookups(store, cite(doi="10.99999/LAB.1", year=2019))] == ["lab:r1"]
