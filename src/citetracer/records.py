@@ -183,13 +183,46 @@ class Verdict(BaseModel):
     basis: str | None = None
 
 
+#: The kinds of identifier a citation carries that a registry can be asked about.
+IdentifierKind = Literal["doi", "arxiv", "pmid", "url"]
+
+
+class IdentifierLookup(BaseModel):
+    """What one registry answered about one cited identifier, as a typed fact (not report text).
+
+    `answer`: "work" (the registry holds the identifier: `record` is its record's key,
+    source:id), "none" (the registry's own reply that no such identifier exists: doi.org's or
+    Crossref's 404, arXiv's empty feed, a complete mirror that lacks it), "failed" (no answer:
+    timeout, 429, 5xx, a malformed or off-topic reply). A failure is never "none".
+    `complete` says whether this registry holds every identifier of this kind in this range, so
+    that its "none" is about the identifier and not a gap in the registry; `why` says so in
+    words (collect/lookups.py decides both; judges read them, never `SourceOutcome.detail`).
+    """
+
+    kind: IdentifierKind
+    #: The identifier in canonical form (canonical_doi, canonical_arxiv, digits of a PMID, the URL).
+    value: str
+    #: Who answered: a source name (`doi`, `crossref`, `arxiv`, ...), or `memory:<source>` for the
+    #: local store (the mirror whose claim makes its absence a fact, or the record's source).
+    registry: str
+    answer: Literal["work", "none", "failed"]
+    record: str | None = None
+    complete: bool = False
+    why: str = ""
+
+
 class SourceOutcome(BaseModel):
-    """What one source did for one citation: answered, failed or skipped."""
+    """What one source did for one citation: answered, failed or skipped.
+
+    `detail` is for people; what a registry answered about a cited identifier is in `lookups`
+    (empty for searches and for sources skipped, which were not asked).
+    """
 
     source: str
     status: Literal["answered", "failed", "skipped"]
     candidates: int = 0
     detail: str | None = None
+    lookups: list[IdentifierLookup] = Field(default_factory=list)
     #: When the source gave this answer (ISO 8601, UTC), for an answer replayed from the
     #: store's evidence memo instead of asked again (collect/memo.py); None when asked now.
     fetched_at: str | None = None

@@ -351,6 +351,7 @@ def _parser() -> argparse.ArgumentParser:
         action="store_true",
         help="the file holds every paper of each venue-year it has any of (absence there is evidence)",
     )
+    _add_complete_dois(add)
     dblp = msub.add_parser("dblp", parents=[common], help="(re)build the DBLP part of the store from dblp.xml.gz")
     dblp.add_argument(
         "dump", type=Path, nargs="?", metavar="DUMP", help="dblp.xml or dblp.xml.gz (where --download puts it)"
@@ -410,9 +411,18 @@ def _parser() -> argparse.ArgumentParser:
     openalex.add_argument("--date", metavar="YYYY-MM-DD", help="the snapshot's date (default: its newest update)")
     acl = msub.add_parser("acl", parents=[common], help="add ACL Anthology XML files (or directories of them)")
     acl.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="ACL Anthology XML files or folders")
+    _add_complete_dois(acl)
     msub.add_parser("stats", parents=[common], help="show what the store holds")
     msub.add_parser("reindex", parents=[common], help="rebuild the title index from the store's records")
     return p
+
+
+def _add_complete_dois(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--complete-doi-prefix", dest="complete_dois", action="append", default=[], metavar="PREFIX",
+        help="the records hold every DOI under PREFIX registered before today (e.g. 10.18653/v1 for all of the "
+        "ACL Anthology): a cited DOI under it that they lack is then no DOI at all",
+    )  # fmt: skip
 
 
 def _settings(args: argparse.Namespace, **flags: object) -> Settings:
@@ -804,8 +814,18 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
         if not args.file.is_file():
             err.print(f"error: {args.file}: no such file", style="red", highlight=False)
             return EXIT_USAGE
+        from citetracer.mirror import declare_doi_prefixes
+        from citetracer.store.claims import doi_prefix_kind
+
+        try:
+            [doi_prefix_kind(p) for p in args.complete_dois]
+        except ValueError as exc:
+            err.print(f"error: {exc}", style="red", highlight=False)
+            return EXIT_USAGE
         with open_store(settings.store, lock_wait=None, notify=_notify(err)) as store:
             report = add_jsonl(store, args.file, args.source, complete=args.complete_venues)
+            if report.added:
+                declare_doi_prefixes(store, args.source or "local", args.complete_dois)
         for e in report.errors[:20]:
             err.print(f"warning: {e}", style="yellow", highlight=False)
         if len(report.errors) > 20:

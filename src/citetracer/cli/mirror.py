@@ -22,6 +22,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
+from citetracer.mirror import declare_doi_prefixes
 from citetracer.mirror.acl import ingest_acl
 from citetracer.mirror.arxiv import ingest_arxiv
 from citetracer.mirror.dblp import ingest_dblp
@@ -29,6 +30,7 @@ from citetracer.mirror.download import DownloadError, Fetched, fetch, fetch_dblp
 from citetracer.mirror.openalex import Filters, ingest_openalex
 from citetracer.mirror.safexml import DumpError
 from citetracer.store.api import display_location, open_store
+from citetracer.store.claims import doi_prefix_kind
 
 EXIT_OK, EXIT_USAGE = 0, 2
 #: A new store takes about 3.2x the gzip'd dump (8M synthetic records: 0.84 GB dump -> 2.65 GB store, bench/mirror.py).
@@ -182,8 +184,15 @@ def run_acl(args: argparse.Namespace, store_path: Path | str, out: Console, err:
     missing = [p for p in args.paths if not p.exists()]
     for p in missing:
         err.print(f"error: {p}: no such file or directory", style="red", highlight=False)
+    try:
+        [doi_prefix_kind(p) for p in args.complete_dois]
+    except ValueError as exc:
+        err.print(f"error: {exc}", style="red", highlight=False)
+        return EXIT_USAGE
     with open_store(store_path, lock_wait=None, notify=_notify(err)) as store:
         report = ingest_acl(store, [p for p in args.paths if p.exists()])
+        if report.files:
+            declare_doi_prefixes(store, "acl", args.complete_dois)
     for e in report.errors:
         err.print(f"warning: {e}; file skipped", style="yellow", highlight=False)
     where = display_location(store_path)

@@ -16,6 +16,11 @@ the source to the same question is replayed instead (outcome `answered`, its
 detail and `fetched_at` saying so), and a new answer is remembered; failures are
 remembered only as failures, never replayed. Offline, a source without a fresh
 answer is `skipped` and never called: this is the one place that calls a source.
+
+A lookup of a cited identifier (`identifier=(kind, value)`) also leaves its typed answer
+on the outcome (collect/lookups.py): "work", "none" (the source's own "no such
+record", the only empty answer a lookup returns) or "failed"; a skipped source was not
+asked and leaves none.
 """
 
 from __future__ import annotations
@@ -23,10 +28,11 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from citetracer.collect.http import Call, HttpClient, OverBudget, Refused, SourceFailure
+from citetracer.collect.lookups import answered
 from citetracer.collect.memo import memo_note
 from citetracer.collect.replies import Check
 from citetracer.evidence import RATE_BUDGET, EvidenceBundle
-from citetracer.records import Candidate, SourceOutcome
+from citetracer.records import Candidate, IdentifierKind, IdentifierLookup, SourceOutcome
 
 Ask = Callable[[Call], Awaitable[list[Candidate]]]
 
@@ -44,6 +50,7 @@ async def consult(
     memo: bool = True,
     check: Check | None = None,
     question: str | None = None,
+    identifier: tuple[IdentifierKind, str] | None = None,
 ) -> list[Candidate] | None:
     """The candidates the source answered with (possibly none), or None when it failed or was not asked.
 
@@ -54,8 +61,13 @@ async def consult(
     candidates (a web search's result URLs) and so cannot be replayed. `check` says
     why a reply does not answer what was asked (collect/replies.py): such a reply
     is a failure of the source, never evidence. `question` says what was asked when it is not a
-    search for the citation's title (SourceOutcome.question).
+    search for the citation's title (SourceOutcome.question). `identifier`: the cited identifier this
+    is a lookup of (kind, canonical value), whose typed answer the outcome then carries.
     """
+
+    def lookups(found: list[Candidate] | None) -> list[IdentifierLookup]:
+        return [answered(source, identifier[0], identifier[1], found)] if identifier else []
+
     if not base:
         bundle.outcomes.append(SourceOutcome(source=source, status="skipped", detail="no base URL configured"))
         return None
@@ -73,6 +85,7 @@ async def consult(
                     detail="; ".join([*notes, memo_note(entry)]),
                     fetched_at=entry.fetched_iso,
                     question=question,
+                    lookups=lookups(entry.candidates),
                 )
             )
             return list(entry.candidates)
@@ -100,7 +113,9 @@ async def consult(
     except (SourceFailure, AttributeError, TypeError, KeyError, ValueError, IndexError) as exc:
         # A reply that parsed but has an unexpected shape fails like a transport error.
         detail = exc.detail if isinstance(exc, SourceFailure) else f"unexpected reply shape ({type(exc).__name__})"
-        bundle.outcomes.append(SourceOutcome(source=source, status="failed", detail=detail, question=question))
+        bundle.outcomes.append(
+            SourceOutcome(source=source, status="failed", detail=detail, question=question, lookups=lookups(None))
+        )
         if bundle.memo is not None and key is not None:
             bundle.memo.failed(source, key, detail)
         return None
@@ -119,6 +134,7 @@ async def consult(
             detail="; ".join(notes) or None,
             hits=call.total,
             question=question,
+            lookups=lookups(found),
         )
     )
     return found

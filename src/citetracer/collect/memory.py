@@ -6,6 +6,13 @@ words, ranked together with the cited surnames and year) and the authors'
 surnames within a year of the cited year, so that a citation with a
 corrupted or fabricated title still retrieves the real work. Each stored
 record yields one candidate per rendering (preprint, proceedings, ...).
+
+The cited DOI and arXiv id also get typed answers on the stage's outcome
+(`SourceOutcome.lookups`, collect/lookups.py): "work" when a stored record
+carries the identifier; "none" only when a mirror declared complete for it
+(store/claims.py: an arXiv snapshot for ids issued before its date, a DOI prefix
+for works of years before its date) lacks it; nothing otherwise, because a store
+that is not complete for an identifier says nothing by lacking it.
 """
 
 from __future__ import annotations
@@ -16,9 +23,9 @@ from citetracer.evidence import EvidenceBundle
 from citetracer.normalize.names import compare_author_lists, family_keys
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, title_key, tokens
 from citetracer.normalize.venues import is_preprint
-from citetracer.records import Candidate, Reference, SourceOutcome, WorkRecord
+from citetracer.records import Candidate, IdentifierKind, IdentifierLookup, Reference, SourceOutcome, WorkRecord
 from citetracer.store.api import StoreAPI
-from citetracer.store.claims import ARXIV_IDS, issued_before
+from citetracer.store.claims import ARXIV_IDS, doi_claim_kinds, issued_before, registered_before
 from citetracer.store.db import venue_key
 from citetracer.thresholds import MIN_VENUE_RECORDS
 
@@ -52,18 +59,61 @@ def candidates_of(record: WorkRecord, found_by: str) -> list[Candidate]:
 NO_SUCH_ARXIV_ID = "no such arXiv id"
 
 
+def arxiv_registry(store: StoreAPI, arxiv: str) -> tuple[str, str] | None:
+    """The mirror complete for this arXiv id (declared complete for arXiv ids, and the id issued in a
+    month before its snapshot's) and why, or None."""
+    for source, date in sorted(store.identifier_registries(ARXIV_IDS).items()):
+        if issued_before(arxiv, date):
+            return source, f"the {source} mirror holds every arXiv id issued before {date}"
+    return None
+
+
+def doi_registry(store: StoreAPI, doi: str, year: int | None) -> tuple[str, str] | None:
+    """The mirror complete for this DOI (declared complete for a prefix of it, and the cited year wholly
+    before its snapshot's: a DOI does not carry its registration date) and why, or None."""
+    for kind in doi_claim_kinds(doi):
+        for source, date in sorted(store.identifier_registries(kind).items()):
+            if registered_before(year, date):
+                prefix = kind.split(":", 1)[1]
+                return source, f"the {source} mirror holds every DOI under {prefix}/ registered before {date}"
+    return None
+
+
 def absent_arxiv_id(store: StoreAPI, arxiv: str) -> str | None:
-    """The fact that a cited arXiv id does not exist, from a mirror complete for arXiv ids, or None.
+    """The fact that a cited arXiv id does not exist, in words, from a mirror complete for arXiv ids, or None.
 
     An arXiv metadata snapshot holds every id issued before its date (store/claims.py), so an id
     of an earlier month that no stored record carries is, by that snapshot, no id at all: what
     arXiv's API answers online with an empty reply. The caller has checked that no record carries
-    the id; the judge decides what the fact proves (judge/gate.py).
+    the id; the typed fact is the stage's `lookups` (see `store_lookup`).
     """
-    for source, date in sorted(store.identifier_registries(ARXIV_IDS).items()):
-        if issued_before(arxiv, date):
-            return f"{NO_SUCH_ARXIV_ID} {arxiv}: the {source} mirror holds every arXiv id issued before {date}"
-    return None
+    registry = arxiv_registry(store, arxiv)
+    return f"{NO_SUCH_ARXIV_ID} {arxiv}: {registry[1]}" if registry else None
+
+
+def store_lookup(
+    kind: IdentifierKind, value: str, holders: list[WorkRecord], registry: tuple[str, str] | None
+) -> IdentifierLookup | None:
+    """The store's typed answer about a cited identifier: "work" when a record carries it, "none" when a
+    mirror complete for it (`registry`: its source and why) lacks it, else None (a gap says nothing)."""
+    complete = registry is not None
+    why = registry[1] if registry else "the local store declares no mirror complete for this identifier"
+    if holders:
+        rec = holders[0]
+        return IdentifierLookup(
+            kind=kind,
+            value=value,
+            registry=f"memory:{rec.source}",
+            answer="work",
+            record=f"{rec.source}:{rec.id}",
+            complete=complete,
+            why=why,
+        )
+    if registry is None:
+        return None
+    return IdentifierLookup(
+        kind=kind, value=value, registry=f"memory:{registry[0]}", answer="none", complete=True, why=registry[1]
+    )
 
 
 class MemoryStage:
@@ -106,16 +156,14 @@ class MemoryStage:
         if link:
             found[link[0]] = "verified-link"
         doi = canonical_doi(reference.doi)
-        if doi:
-            for rid in self.store.rids_by_doi(doi):
-                found.setdefault(rid, "doi")
+        doi_rids = self.store.rids_by_doi(doi) if doi else []
+        for rid in doi_rids:
+            found.setdefault(rid, "doi")
         arxiv = canonical_arxiv(reference.arxiv_id)
-        absent_id = None
-        if arxiv:
-            holders = self.store.rids_by_arxiv(arxiv)
-            for rid in holders:
-                found.setdefault(rid, "arxiv")
-            absent_id = None if holders else absent_arxiv_id(self.store, arxiv)
+        arxiv_rids = self.store.rids_by_arxiv(arxiv) if arxiv else []
+        for rid in arxiv_rids:
+            found.setdefault(rid, "arxiv")
+        absent_id = absent_arxiv_id(self.store, arxiv) if arxiv and not arxiv_rids else None
         surnames = [k for p in reference.authors for k in family_keys(p) if k]
         if reference.title:
             for rid in self.store.index.search(reference.title, surnames, reference.year, self.title_hits):
@@ -131,7 +179,22 @@ class MemoryStage:
                 continue
             for cand in candidates_of(record, how):
                 n += bundle.add(cand)
-        bundle.outcomes.append(SourceOutcome(source="memory", status="answered", candidates=n, detail=absent_id))
+        lookups = []
+        if doi:
+            holders = [records[r] for r in doi_rids if r in records]
+            lookups.append(store_lookup("doi", doi, holders, doi_registry(self.store, doi, reference.year)))
+        if arxiv:
+            holders = [records[r] for r in arxiv_rids if r in records]
+            lookups.append(store_lookup("arxiv", arxiv, holders, arxiv_registry(self.store, arxiv)))
+        bundle.outcomes.append(
+            SourceOutcome(
+                source="memory",
+                status="answered",
+                candidates=n,
+                detail=absent_id,
+                lookups=[lk for lk in lookups if lk is not None],
+            )
+        )
         if self.closed_world:
             bundle.covered = bundle.closed_world = True
             bundle.coverage_notes.append("the local store is declared complete (closed world)")

@@ -1,8 +1,11 @@
 """URL Fetch stage: resolve the identifiers a citation carries into candidates.
 
-DOIs go to doi.org content negotiation (CSL-JSON; any registration agency),
-falling back to the agency's own API (DataCite for arXiv DOIs, Crossref for the
-rest) when the resolver fails. arXiv ids go to the arXiv API. URLs of known
+DOIs go to their registration agency's API first (DataCite for the prefixes
+registered there, data/doi_registrants.tsv; Crossref for the rest), and to doi.org
+content negotiation (CSL-JSON; any agency) when the agency has no record or
+failed. arXiv ids go to the arXiv API. Every lookup leaves its typed answer
+(work / none / failed, and whether the registry is complete for the identifier)
+on its outcome (collect/lookups.py). URLs of known
 services (doi.org, arxiv.org, openreview.net, aclanthology.org, dblp.org,
 PubMed, PMC, Europe PMC) are turned into those services' lookups at their
 configured (trusted) base URLs; any other URL is an untrusted landing page,
@@ -33,12 +36,13 @@ from citetracer.collect.connectors.pubmed import PubMed
 from citetracer.collect.consult import Ask, consult
 from citetracer.collect.http import Call, HttpClient, SourceFailure, UsesHttp
 from citetracer.collect.landing import page_candidate
+from citetracer.collect.lookups import doi_agency
 from citetracer.collect.memo import EvidenceMemo
 from citetracer.collect.replies import answers_arxiv, answers_doi
 from citetracer.collect.stage import EvidenceBundle, budget_end
 from citetracer.config import Settings
 from citetracer.normalize.text import canonical_arxiv, canonical_doi
-from citetracer.records import Candidate, Reference
+from citetracer.records import Candidate, IdentifierKind, Reference
 from citetracer.sources import url_routes
 
 PageReader = Callable[[str, str], Awaitable[Candidate | None]]
@@ -59,6 +63,8 @@ class Lookup:
     ident: str | None = None
     #: The question for the evidence memo: the identifier itself, shared by every citation carrying it.
     subject: str = ""
+    #: The cited identifier as its typed answer is recorded (collect/lookups.py): kind and canonical value.
+    identifier: tuple[IdentifierKind, str] | None = None
 
 
 class UrlFetchStage(UsesHttp):
@@ -125,12 +131,23 @@ class UrlFetchStage(UsesHttp):
         out: list[Lookup] = []
         doi = canonical_doi(ref.doi)
         if doi:
-            out.append(Lookup("doi", partial(_by_id, self.doi, doi), f"DOI {doi}", subject=f"doi:{doi}"))
+            out.append(
+                Lookup(
+                    "doi", partial(_by_id, self.doi, doi), f"DOI {doi}", subject=f"doi:{doi}", identifier=("doi", doi)
+                )
+            )
         arxiv = canonical_arxiv(ref.arxiv_id)
         if arxiv and arxiv != arxiv_id_of(ref.model_copy(update={"arxiv_id": None})):
             batched = " (the paper's batched request)" if arxiv in self._arxiv_batch else ""
             out.append(
-                Lookup("arxiv", partial(self._arxiv_by_id, arxiv), f"arXiv {arxiv}{batched}", arxiv, f"arxiv:{arxiv}")
+                Lookup(
+                    "arxiv",
+                    partial(self._arxiv_by_id, arxiv),
+                    f"arXiv {arxiv}{batched}",
+                    arxiv,
+                    f"arxiv:{arxiv}",
+                    ("arxiv", arxiv),
+                )
             )
         url = (ref.url or "").strip()
         if url:
@@ -138,7 +155,15 @@ class UrlFetchStage(UsesHttp):
             if routed is not None:
                 out.append(routed)
             elif self.settings.online.fetch_pages and not url.lower().endswith((".pdf", ".zip", ".tar.gz")):
-                out.append(Lookup("web", partial(self._landing, url), f"page {url[:80]}", subject=f"url:{url}"))
+                out.append(
+                    Lookup(
+                        "web",
+                        partial(self._landing, url),
+                        f"page {url[:80]}",
+                        subject=f"url:{url}",
+                        identifier=("url", url),
+                    )
+                )
         return out
 
     def _route_url(self, url: str, doi: str | None, arxiv: str | None) -> Lookup | None:
@@ -151,18 +176,29 @@ class UrlFetchStage(UsesHttp):
                 d = canonical_doi(ident)
                 if not d or d == doi:
                     return Lookup("doi", _nothing, "") if d == doi else None
-                return Lookup("doi", partial(_by_id, self.doi, d), f"DOI {d} (URL)", subject=f"doi:{d}")
+                return Lookup(
+                    "doi", partial(_by_id, self.doi, d), f"DOI {d} (URL)", subject=f"doi:{d}", identifier=("doi", d)
+                )
             if source == "arxiv":
                 a = canonical_arxiv(ident)
                 if not a or a == arxiv or (doi and doi.endswith(a)):
                     return Lookup("arxiv", _nothing, "") if a else None
-                return Lookup("arxiv", partial(self._arxiv_by_id, a), f"arXiv {a} (URL)", a, f"arxiv:{a}")
+                return Lookup("arxiv", partial(self._arxiv_by_id, a), f"arXiv {a} (URL)", a, f"arxiv:{a}", ("arxiv", a))
             if source == "acl" and not ANTHOLOGY_ID.match(ident):
                 return None
+            cited: tuple[IdentifierKind, str] = ("pmid", ident) if source == "pubmed" else ("url", url)
             if source == "dblp":
-                return Lookup("dblp", partial(self._dblp_record, ident), f"DBLP {ident}", subject=f"dblp:{ident}")
+                return Lookup(
+                    "dblp",
+                    partial(self._dblp_record, ident),
+                    f"DBLP {ident}",
+                    subject=f"dblp:{ident}",
+                    identifier=cited,
+                )
             connector = self.by_url[source]
-            return Lookup(source, partial(_by_id, connector, ident), f"{source} {ident}", subject=f"id:{ident}")
+            return Lookup(
+                source, partial(_by_id, connector, ident), f"{source} {ident}", subject=f"id:{ident}", identifier=cited
+            )
         return None
 
     async def _landing(self, url: str, call: Call) -> list[Candidate]:
@@ -201,13 +237,16 @@ class UrlFetchStage(UsesHttp):
                 start_by,
                 subject=lookup.subject,
                 check=answers_arxiv(lookup.ident) if lookup.source == "arxiv" and lookup.ident else None,
+                identifier=lookup.identifier,
             )
             return
-        # A DOI: ask its registration agency's API first (one request), and the doi.org
-        # resolver (which knows every agency, at the cost of a redirect) only when the
+        # A DOI: ask its registration agency's API first (one request: DataCite for the prefixes
+        # data/doi_registrants.tsv says register there, arXiv's and Zenodo's, else Crossref), and
+        # the doi.org resolver (which knows every agency, at the cost of a redirect) only when the
         # agency does not know the DOI or failed.
-        doi = lookup.label.split()[1]
-        agency = self.datacite if doi.startswith("10.48550/") else self.crossref
+        doi = lookup.identifier[1] if lookup.identifier else lookup.label.split()[1]
+        agency = self.datacite if doi_agency(doi) == "datacite" else self.crossref
+        cited = agency.identifier(Reference(doi=doi))
         # The cited DOI is primary evidence (R via the DOI, H5 when it does not resolve), and its
         # services are fast ones: these requests wait for their turn, outside the rate budget.
         found = await consult(
@@ -220,6 +259,7 @@ class UrlFetchStage(UsesHttp):
             lookup.label,
             subject=lookup.subject,
             check=answers_doi(doi),
+            identifier=cited,
         )
         if found:
             return
@@ -234,6 +274,7 @@ class UrlFetchStage(UsesHttp):
             why,
             subject=lookup.subject,
             check=answers_doi(doi),
+            identifier=lookup.identifier,
         )
 
     def _base(self, source: str) -> str:

@@ -8,7 +8,9 @@ says what it is complete for"), and a mirror knows that when it is built, not th
 - identifier registries (`complete_ids:<source>` = kinds, e.g. `arxiv`): every identifier
   of that kind issued before the source's snapshot date (an arXiv metadata snapshot holds
   every arXiv id up to its date, withdrawn ones included; a whole OpenAlex snapshot every
-  work with a Crossref DOI, `crossref-doi`);
+  work with a Crossref DOI, `crossref-doi`; a mirror declared complete for a DOI prefix,
+  `doi:10.18653/v1`, every DOI under it registered before its date, e.g. the ACL
+  Anthology's);
 - venue-years one by one (the store's `complete_venue_years` table): a filtered OpenAlex
   subset holds all of a venue's works in a year when it holds as many as the venue's own
   record counts for that year;
@@ -27,6 +29,10 @@ from dataclasses import dataclass
 #: The identifier kinds a source may hold whole (`complete_ids:<source>`): arXiv ids; DOIs registered with Crossref.
 ARXIV_IDS = "arxiv"
 CROSSREF_DOIS = "crossref-doi"
+#: The kind for every DOI under one prefix (`doi:10.18653/v1`): a registrant prefix, or a prefix and
+#: the leading parts of its suffix.
+DOI_PREFIX = "doi:"
+_DOI_PREFIX_FORM = re.compile(r"^10\.\d{4,9}(?:/[^\s,/]+)*$")
 #: The `meta` rows that say what the sources are complete for (an SQL condition on `meta.key`).
 CLAIM_KEYS = "key LIKE 'complete%' OR key LIKE 'source_date:%' OR key LIKE 'scope:%'"
 
@@ -57,6 +63,10 @@ class Claim:
             parts.append(f"every arXiv identifier issued before {self.snapshot or 'its snapshot'}")
         if CROSSREF_DOIS in self.identifiers:
             parts.append(f"every work with a Crossref DOI registered before {self.snapshot or 'its snapshot'}")
+        when = self.snapshot or "its snapshot"
+        for kind in self.identifiers:
+            if kind.startswith(DOI_PREFIX):
+                parts.append(f"every DOI under {kind.removeprefix(DOI_PREFIX)}/ registered before {when}")
         if self.venue_years:
             parts.append(f"{self.venue_years:,} venue-years whose works count matches the venue's own")
         what = "; ".join(parts) if parts else "nothing (absence from it is no evidence)"
@@ -112,3 +122,33 @@ def issued_before(arxiv: str, snapshot: str | None) -> bool:
     except ValueError:
         return False
     return issued < taken
+
+
+def doi_prefix_kind(prefix: str) -> str:
+    """The claim kind for every DOI under `prefix` ("10.18653/v1" -> "doi:10.18653/v1"); ValueError for
+    what is not a DOI prefix (a registrant prefix, then whole parts of the suffix, no trailing slash)."""
+    clean = prefix.strip().lower().rstrip("/")
+    if not _DOI_PREFIX_FORM.match(clean):
+        raise ValueError(f"not a DOI prefix: {prefix!r} (e.g. 10.18653 or 10.18653/v1)")
+    return DOI_PREFIX + clean
+
+
+def doi_claim_kinds(doi: str) -> list[str]:
+    """The claim kinds that would cover this (canonical) DOI: its registrant prefix, then each longer
+    run of whole suffix parts ("10.18653/v1/p18-1001" -> doi:10.18653, doi:10.18653/v1)."""
+    parts = doi.split("/")
+    return [DOI_PREFIX + "/".join(parts[:n]) for n in range(1, len(parts))]
+
+
+def with_kinds(value: str | None, kinds: Iterable[str]) -> str:
+    """A `complete_ids:<source>` value with `kinds` added to those it names."""
+    have = [k for k in (value or "").split(",") if k]
+    return ",".join(have + [k for k in kinds if k not in have])
+
+
+def registered_before(year: int | None, snapshot: str | None) -> bool:
+    """Whether a work of `year` had its DOI registered before a snapshot taken on `snapshot` (ISO date):
+    only a year wholly before the snapshot's says so (a DOI does not carry its registration date)."""
+    if year is None or not snapshot or len(snapshot) < 4 or not snapshot[:4].isdigit():
+        return False
+    return year < int(snapshot[:4])

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from citetracer.collect.http import Call, SourceFailure
 from citetracer.normalize.names import parse_person
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, latex_to_text, parse_year
-from citetracer.records import Candidate, Person, Reference
+from citetracer.records import Candidate, IdentifierKind, Person, Reference
 
 #: Characters left unescaped when an identifier goes into a URL path (DOIs keep their slashes).
 SAFE = "/:;()._-"
@@ -36,6 +36,11 @@ class Connector(Protocol):
         """Whether the citation carries an identifier this service resolves."""
         ...
 
+    def identifier(self, reference: Reference) -> tuple[IdentifierKind, str] | None:
+        """The cited identifier `lookup` asks the service about (kind, canonical value), or None: what its
+        answer is recorded under (collect/lookups.py), so a "no such record" is typed, never parsed."""
+        ...
+
     async def lookup(self, reference: Reference, call: Call) -> list[Candidate]: ...
 
     async def search(self, reference: Reference, call: Call) -> list[Candidate]: ...
@@ -48,6 +53,9 @@ class SearchOnly:
 
     def can_lookup(self, reference: Reference) -> bool:
         return False
+
+    def identifier(self, reference: Reference) -> tuple[IdentifierKind, str] | None:
+        return None
 
     async def lookup(self, reference: Reference, call: Call) -> list[Candidate]:
         return []
@@ -147,6 +155,12 @@ def count_of(value: Any) -> int | None:
     if isinstance(value, str) and value.strip().isdigit():
         return int(value.strip())
     return None
+
+
+def doi_of(reference: Reference) -> tuple[IdentifierKind, str] | None:
+    """The cited DOI as a lookup's identifier."""
+    doi = canonical_doi(reference.doi)
+    return ("doi", doi) if doi else None
 
 
 def first_author(reference: Reference) -> str | None:

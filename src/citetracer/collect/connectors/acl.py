@@ -12,7 +12,7 @@ from citetracer.collect.connectors import SearchOnly, candidate
 from citetracer.collect.http import Call, SourceFailure
 from citetracer.extract import read_bibtex
 from citetracer.normalize.text import canonical_doi
-from citetracer.records import Candidate, Reference
+from citetracer.records import Candidate, IdentifierKind, Reference
 
 ANTHOLOGY_ID = re.compile(r"^(?:[A-Z]\d{2}-\d{4}|\d{4}\.[a-z0-9-]+\.\d+)$", re.IGNORECASE)
 
@@ -32,6 +32,15 @@ class AclAnthology(SearchOnly):
 
     def can_lookup(self, reference: Reference) -> bool:
         return anthology_id(reference) is not None
+
+    def identifier(self, reference: Reference) -> tuple[IdentifierKind, str] | None:
+        """The ACL DOI the Anthology id comes from, else the cited Anthology URL."""
+        if anthology_id(reference) is None:
+            return None
+        doi = canonical_doi(reference.doi)
+        if doi and doi.startswith("10.18653/v1/"):
+            return ("doi", doi)
+        return ("url", (reference.url or "").strip())
 
     async def lookup(self, reference: Reference, call: Call) -> list[Candidate]:
         ident = anthology_id(reference)

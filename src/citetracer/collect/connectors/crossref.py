@@ -15,6 +15,7 @@ from citetracer.collect.connectors import (
     SEARCH_ROWS,
     candidate,
     count_of,
+    doi_of,
     envelope,
     first_author,
     no_record,
@@ -24,7 +25,7 @@ from citetracer.collect.connectors import (
 )
 from citetracer.collect.http import Call
 from citetracer.normalize.text import canonical_doi
-from citetracer.records import Candidate, Reference
+from citetracer.records import Candidate, IdentifierKind, Reference
 
 #: The body of Crossref's 404 for a DOI it does not hold (recorded reply: text/plain "Resource not found.").
 NOT_FOUND = re.compile(rb"Resource not found", re.I)
@@ -85,8 +86,11 @@ class Crossref:
     broad = True
 
     def can_lookup(self, reference: Reference) -> bool:
-        doi = canonical_doi(reference.doi)
-        return bool(doi) and not doi.startswith("10.48550/")  # type: ignore[union-attr]
+        return self.identifier(reference) is not None
+
+    def identifier(self, reference: Reference) -> tuple[IdentifierKind, str] | None:
+        doi = doi_of(reference)
+        return None if doi is None or doi[1].startswith("10.48550/") else doi  # arXiv DOIs are DataCite's
 
     async def lookup(self, reference: Reference, call: Call) -> list[Candidate]:
         doi = canonical_doi(reference.doi)

@@ -13,6 +13,7 @@ from citetracer.collect.connectors import (
     SAFE,
     SEARCH_ROWS,
     candidate,
+    doi_of,
     envelope,
     no_record,
     person,
@@ -21,7 +22,7 @@ from citetracer.collect.connectors import (
 )
 from citetracer.collect.http import Call
 from citetracer.normalize.text import arxiv_from_doi, canonical_doi
-from citetracer.records import Candidate, Person, Reference
+from citetracer.records import Candidate, IdentifierKind, Person, Reference
 
 #: DataCite's 404 for a DOI it does not hold: `{"errors": [{"status": "404", "title": "The resource ..."}]}`.
 NOT_FOUND = re.compile(rb'"status"\s*:\s*"?404')
@@ -68,6 +69,9 @@ class DataCite:
 
     def can_lookup(self, reference: Reference) -> bool:
         return bool(canonical_doi(reference.doi))
+
+    def identifier(self, reference: Reference) -> tuple[IdentifierKind, str] | None:
+        return doi_of(reference)
 
     async def lookup(self, reference: Reference, call: Call) -> list[Candidate]:
         doi = canonical_doi(reference.doi)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
-from citetracer.collect.connectors import SAFE, SearchOnly, no_record, record_reply
+from citetracer.collect.connectors import SAFE, SearchOnly, doi_of, no_record, record_reply
 from citetracer.collect.connectors.crossref import from_work
 from citetracer.collect.http import Call
 from citetracer.normalize.text import arxiv_from_doi, canonical_doi
-from citetracer.records import Candidate, Reference
+from citetracer.records import Candidate, IdentifierKind, Reference
 
 CSL_JSON = "application/vnd.citationstyles.csl+json"
 #: What the resolver's own 404 page says (recorded reply: "<title>Error: DOI Not Found</title>"). A 404
@@ -28,6 +28,9 @@ class DoiResolver(SearchOnly):
 
     def can_lookup(self, reference: Reference) -> bool:
         return bool(canonical_doi(reference.doi))
+
+    def identifier(self, reference: Reference) -> tuple[IdentifierKind, str] | None:
+        return doi_of(reference)
 
     async def lookup(self, reference: Reference, call: Call) -> list[Candidate]:
         doi = canonical_doi(reference.doi)

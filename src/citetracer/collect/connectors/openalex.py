@@ -13,6 +13,7 @@ from citetracer.collect.connectors import (
     SEARCH_ROWS,
     candidate,
     count_of,
+    doi_of,
     envelope,
     no_record,
     people,
@@ -21,7 +22,7 @@ from citetracer.collect.connectors import (
 )
 from citetracer.collect.http import Call
 from citetracer.normalize.text import canonical_doi
-from citetracer.records import Candidate, Reference
+from citetracer.records import Candidate, IdentifierKind, Reference
 
 SELECT = "id,doi,title,display_name,publication_year,type,authorships,primary_location,biblio,ids"
 
@@ -69,6 +70,9 @@ class OpenAlex:
 
     def can_lookup(self, reference: Reference) -> bool:
         return bool(canonical_doi(reference.doi))
+
+    def identifier(self, reference: Reference) -> tuple[IdentifierKind, str] | None:
+        return doi_of(reference)
 
     async def lookup(self, reference: Reference, call: Call) -> list[Candidate]:
         doi = canonical_doi(reference.doi)

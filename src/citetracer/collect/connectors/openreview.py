@@ -12,7 +12,7 @@ from typing import Any
 
 from citetracer.collect.connectors import SEARCH_ROWS, candidate, envelope, people, query_of
 from citetracer.collect.http import Call
-from citetracer.records import Candidate, Reference
+from citetracer.records import Candidate, IdentifierKind, Reference
 from citetracer.sources import BY_NAME
 
 #: An OpenReview forum URL; its group 1 is the note id (the registry's URL pattern of OpenReview).
@@ -61,6 +61,9 @@ class OpenReview:
 
     def can_lookup(self, reference: Reference) -> bool:
         return forum_id(reference) is not None
+
+    def identifier(self, reference: Reference) -> tuple[IdentifierKind, str] | None:
+        return ("url", (reference.url or "").strip()) if forum_id(reference) else None
 
     async def lookup(self, reference: Reference, call: Call) -> list[Candidate]:
         ident = forum_id(reference)

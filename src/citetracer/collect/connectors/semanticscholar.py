@@ -21,7 +21,7 @@ from citetracer.collect.connectors import (
 )
 from citetracer.collect.http import Call
 from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi
-from citetracer.records import Candidate, Reference
+from citetracer.records import Candidate, IdentifierKind, Reference
 
 FIELDS = "title,authors,year,venue,externalIds,url,publicationTypes,journal"
 
@@ -68,6 +68,13 @@ class SemanticScholar:
 
     def can_lookup(self, reference: Reference) -> bool:
         return self._ident(reference) is not None
+
+    def identifier(self, reference: Reference) -> tuple[IdentifierKind, str] | None:
+        ident = self._ident(reference)
+        if ident is None:
+            return None
+        kind, _, value = ident.partition(":")
+        return ("arxiv", value) if kind == "ARXIV" else ("doi", value)
 
     async def lookup(self, reference: Reference, call: Call) -> list[Candidate]:
         ident = self._ident(reference)
