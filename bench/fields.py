@@ -20,7 +20,7 @@ Printed per mutation and setting: n, Real / Potential / Hallucinated, the expect
 share caught (H where H is owed; Real kept for an honest sibling; never Real for P; never H for
 notH), the most frequent codes, and a few verdicts' rationales verbatim.
 
-    python bench/fields.py [--limit 12] [--seed 46] [--settings large,closed,online]
+    python bench/fields.py [--limit 50] [--seed 46] [--settings large,closed,online]
                            [--examples 2] [--store-dir DIR] [--json OUT]
 """
 
@@ -194,8 +194,8 @@ def served_objects(records: list[WorkRecord]) -> list[dict[str, Any]]:
             "publisher": r.publisher,
         }
         place = proceedings_location(r.venue_full) if r.venue_full and r.type == "inproceedings" else None
-        if place:
-            obj["location"] = place[0]
+        if place:  # DBLP's title of the volume names the city; the other services name the conference alone
+            obj["location"], obj["venue_full"], obj["proceedings_title"] = place[0], place[1], r.venue_full
         crossref = next((k for k, v in volumes.items() if v.venue_full == r.venue_full), None) if r.venue_full else None
         if crossref:
             obj["crossref"] = crossref
@@ -285,8 +285,9 @@ def report(citations: list[Citation], runs: dict[str, list[Outcome]], examples: 
             if not idx:
                 continue
             print(f"### {m.name} (expect {m.expect}: {m.why})")
-            for n in names:
-                ranked = sorted(idx, key=lambda i, n=n: caught(m.expect, runs[n][i].cls))
+            for n in names:  # misjudged ones first, each group in a seeded order (not always the same records)
+                shuffled = random.Random(f"{n}/{m.name}").sample(idx, len(idx))
+                ranked = sorted(shuffled, key=lambda i, n=n: caught(m.expect, runs[n][i].cls))
                 for i in ranked[:examples]:
                     o, c = runs[n][i], citations[i]
                     mark = "ok" if caught(m.expect, o.cls) else "MISS"
@@ -299,7 +300,7 @@ def report(citations: list[Citation], runs: dict[str, list[Outcome]], examples: 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--limit", type=int, default=12, help="citations per mutation (originals: every record used)")
+    ap.add_argument("--limit", type=int, default=50, help="citations per mutation (originals: every record used)")
     ap.add_argument("--seed", type=int, default=46)
     ap.add_argument("--settings", default=",".join(SETTINGS), help="large, closed, online (comma-separated)")
     ap.add_argument("--examples", type=int, default=2, help="rationales printed per mutation and setting")

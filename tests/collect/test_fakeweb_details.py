@@ -31,7 +31,9 @@ PAPER = {
     "authors": ["Tsung-Yi Lin", "Michael Maire"],
     "year": 2014,
     "venue": "ECCV",
-    "venue_full": "Computer Vision - ECCV 2014 - 13th European Conference, Zurich, Switzerland, September 6-12, 2014",
+    "venue_full": "Computer Vision - ECCV 2014 - 13th European Conference",
+    "proceedings_title": "Computer Vision - ECCV 2014 - 13th European Conference, Zurich, Switzerland, September 6-12,"
+    " 2014, Proceedings, Part V",
     "doi": "10.1007/978-3-319-10602-1_48",
     "type": "inproceedings",
     "dblp_key": "conf/eccv/LinMBHPRDZ14",
@@ -121,7 +123,7 @@ def test_dblp_record_names_its_proceedings_whose_record_has_title_publisher_and_
     assert (paper.findtext("pages"), paper.findtext("crossref")) == ("740-755", "conf/eccv/2014-5")
     volume = ET.fromstring(get(web, "dblp", "/rec/conf/eccv/2014-5.xml"))[0]
     assert volume.tag == "proceedings" and volume.get("key") == "conf/eccv/2014-5"
-    assert volume.findtext("title") == PAPER["venue_full"]
+    assert volume.findtext("title") == PAPER["proceedings_title"]
     assert (volume.findtext("publisher"), volume.findtext("volume")) == ("Springer", "8693")
     with pytest.raises(urllib.error.HTTPError):
         get(web, "dblp", "/rec/conf/eccv/2099.xml")
@@ -154,3 +156,4 @@ def test_another_version_does_not_inherit_the_details(tmp_path: Path) -> None:
     main, preprint = records_of({**PAPER, "variants": [{"venue": "CoRR", "arxiv_id": "1405.0312"}]})
     assert (main.pages, main.publisher, main.location) == ("740-755", "Springer", "Zurich, Switzerland")
     assert (preprint.pages, preprint.publisher, preprint.location, preprint.crossref) == (None, None, None, None)
+    assert main.proceedings_title == PAPER["proceedings_title"] and preprint.proceedings_title is None

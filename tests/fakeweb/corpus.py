@@ -45,7 +45,7 @@ SERVICES = (
 
 
 #: The publication details a record may give, each its own version's (see Record).
-DETAILS = ("pages", "volume", "issue", "publisher", "location", "crossref", "series_volume")
+DETAILS = ("pages", "volume", "issue", "publisher", "location", "crossref", "series_volume", "proceedings_title")
 
 
 def words(text: str) -> list[str]:
@@ -85,6 +85,9 @@ class Record:
     #: (`/rec/{key}.xml`) has the proceedings title (`venue_full`, with its city), publisher and series volume.
     crossref: str | None = None
     series_volume: str | None = None
+    #: DBLP's title of that volume, with the city and dates ("..., CVPR 2009, Miami, Florida, USA, June
+    #: 20-25, 2009"); the other services name the venue as `venue_full` does.
+    proceedings_title: str | None = None
 
     def field(self, name: str) -> Any:
         return getattr(self, name)
@@ -153,6 +156,7 @@ def _record(obj: dict[str, Any], rid: str, variant: bool) -> Record:
         location=_text(obj.get("location")),
         crossref=None if variant else _text(obj.get("crossref")),
         series_volume=_text(obj.get("series_volume")),
+        proceedings_title=_text(obj.get("proceedings_title")),
     )
 
 

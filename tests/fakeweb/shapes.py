@@ -188,9 +188,10 @@ def dblp_xml(r: Record) -> str:
 
 def dblp_proceedings_xml(key: str, r: Record) -> str:
     """`/rec/{key}.xml` of a proceedings volume, made from one of its papers: DBLP's title of the volume
-    (with its city and dates), its publisher and series volume, as `<proceedings>` records carry them."""
+    (with its city and dates; else the paper's `venue_full`), its publisher and series volume, as
+    `<proceedings>` records carry them."""
     parts = [f'<dblp><proceedings key="{xml_escape(key)}" mdate="2024-01-01">']
-    parts.append(f"<title>{xml_escape(r.venue_full or r.venue or '')}</title>")
+    parts.append(f"<title>{xml_escape(r.proceedings_title or r.venue_full or r.venue or '')}</title>")
     parts.append(f"<booktitle>{xml_escape(r.venue or '')}</booktitle>")
     for value, name in ((r.publisher, "publisher"), (r.series_volume, "volume")):
         if value:
