@@ -189,7 +189,9 @@ def _publisher_writing(s: Sample, f: Fields, rng: random.Random) -> Fields | Non
 
 def _publisher_acl(s: Sample, f: Fields, rng: random.Random) -> Fields | None:
     """ "ACL" for the Association for Computational Linguistics (a record of it, or an ACL DOI)."""
-    if "computational linguistics" in (s.publisher or "").lower() or (s.doi or "").startswith("10.18653/"):
+    # DBLP names it "The Association for Computer Linguistics" on many ACL volumes
+    acl = re.search(r"association for comput\w* linguistics", s.publisher or "", re.I)
+    if acl or (s.doi or "").startswith("10.18653/"):
         return {**f, "publisher": "ACL"}
     return None
 

@@ -239,6 +239,13 @@ def run_setting(name: str, citations: list[Citation], large: Path, tmp: Path) ->
     return outcomes, time.perf_counter() - t0
 
 
+def pool_of(sample: Sample) -> str:
+    """Which pool a record came from: a DBLP journal article, a DBLP proceedings paper, or world.jsonl."""
+    if sample.source == "world":
+        return "world"
+    return "article" if sample.kind == "article" else "proceedings"
+
+
 def pct(part: int, whole: int) -> str:
     return f"{100 * part / whole:.0f}%" if whole else "-"
 
@@ -267,12 +274,14 @@ def report(citations: list[Citation], runs: dict[str, list[Outcome]], examples: 
             figures[name][m.name] = {"n": len(idx), **dict(cls), "caught": ok, "codes": dict(codes)}
     print("\n## caught, side by side (H owed: share H; Real owed: share Real; P: never Real; notH: never H)\n")
     names = list(runs)
-    print("| mutation | expect | n | " + " | ".join(names) + " |")
+    print("| mutation | expect | n (article/proc./world) | " + " | ".join(names) + " |")
     print("|---|---|---|" + "---|" * len(names))
     for m in MUTATIONS:
         idx = by_mutation.get(m.name, [])
         cells = [pct(sum(caught(m.expect, runs[n][i].cls) for i in idx), len(idx)) for n in names]
-        print(f"| {m.name} | {m.expect} | {len(idx)} | " + " | ".join(cells) + " |")
+        kinds = Counter(pool_of(citations[i].sample) for i in idx)
+        split = "/".join(str(kinds[k]) for k in ("article", "proceedings", "world"))
+        print(f"| {m.name} | {m.expect} | {len(idx)} ({split}) | " + " | ".join(cells) + " |")
     orig = by_mutation.get("original", [])
     for n in names:
         false_h = sum(runs[n][i].cls == "Hallucinated" for i in orig)
