@@ -319,7 +319,7 @@ def main() -> int:
         default=Path(os.environ.get("CITETRACER_BENCH_STORES", Path.home() / ".cache" / "citetracer" / "bench")),
         help="where bench/realpapers.py keeps the large store ($CITETRACER_BENCH_STORES)",
     )
-    ap.add_argument("--json", type=Path, help="write the figures here")
+    ap.add_argument("--json", type=Path, help="write the figures and every citation's verdicts here")
     args = ap.parse_args()
     names = [n for n in args.settings.split(",") if n]
     if bad := [n for n in names if n not in SETTINGS]:
@@ -362,7 +362,20 @@ def main() -> int:
     print(f"\n# total {time.perf_counter() - t0:.0f} s; machine: 2 cores shared with other work (times indicative)")
     if args.json:
         settings = {**vars(args), "store_dir": str(args.store_dir), "json": str(args.json)}
-        args.json.write_text(json.dumps({"args": settings, "seconds": seconds, "figures": figures}, indent=1))
+        verdicts = [
+            {
+                "key": c.key,
+                "mutation": c.mutation.name,
+                "record": c.sample.key,
+                "pool": pool_of(c.sample),
+                "bibtex": c.bibtex,
+                **{n: {"class": runs[n][i].cls, "codes": runs[n][i].codes, "rationale": runs[n][i].rationale}
+                   for n in runs},
+            }
+            for i, c in enumerate(citations)
+        ]  # fmt: skip
+        out = {"args": settings, "seconds": seconds, "figures": figures, "citations": verdicts}
+        args.json.write_text(json.dumps(out, indent=1))
     return 0
 
 
