@@ -11,6 +11,7 @@ A record without them keeps the former shape (a Crossref publisher is never abse
 from __future__ import annotations
 
 import json
+import urllib.error
 import urllib.request
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
