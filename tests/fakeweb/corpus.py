@@ -44,6 +44,10 @@ SERVICES = (
 )
 
 
+#: The publication details a record may give, each its own version's (see Record).
+DETAILS = ("pages", "volume", "issue", "publisher", "location", "crossref", "series_volume", "proceedings_title")
+
+
 def words(text: str) -> list[str]:
     return [w for w in re.findall(r"[a-z0-9]+", text.lower()) if w not in STOP]
 
@@ -69,6 +73,21 @@ class Record:
     dblp_key: str | None
     pmid: str | None
     services: set[str]
+    #: Publication details, served in each service's own fields (Crossref `page`, OpenAlex `biblio`, ...)
+    #: when the records file gives them: a page range or article number, volume, issue (DBLP `number`),
+    #: the publisher as the services name it, the city the conference was held in (Crossref `event.location`).
+    pages: str | None = None
+    volume: str | None = None
+    issue: str | None = None
+    publisher: str | None = None
+    location: str | None = None
+    #: DBLP: the key of the proceedings volume the paper is in (`<crossref>`), whose own record
+    #: (`/rec/{key}.xml`) has the proceedings title (`venue_full`, with its city), publisher and series volume.
+    crossref: str | None = None
+    series_volume: str | None = None
+    #: DBLP's title of that volume, with the city and dates ("..., CVPR 2009, Miami, Florida, USA, June
+    #: 20-25, 2009"); the other services name the venue as `venue_full` does.
+    proceedings_title: str | None = None
 
     def field(self, name: str) -> Any:
         return getattr(self, name)
@@ -107,6 +126,8 @@ def records_of(obj: dict[str, Any]) -> list[Record]:
         merged = {**obj, **{k: val for k, val in v.items() if val not in (None, [])}, "variants": None}
         if "doi" not in v:
             merged["doi"] = None
+        for detail in DETAILS:  # another version has its own pages, volume and publisher, or none known
+            merged[detail] = v.get(detail)
         merged["dblp_key"] = None
         out.append(_record(merged, f"{base_id}v{i}", variant=True))
     return out
@@ -128,7 +149,22 @@ def _record(obj: dict[str, Any], rid: str, variant: bool) -> Record:
         dblp_key=obj.get("dblp_key"),
         pmid=str(obj["pmid"]) if obj.get("pmid") else str(int(digest(rid, 7), 16) % 40_000_000),
         services=_services(obj, variant),
+        pages=_text(obj.get("pages")),
+        volume=_text(obj.get("volume")),
+        issue=_text(obj.get("issue")),
+        publisher=_text(obj.get("publisher")),
+        location=_text(obj.get("location")),
+        crossref=None if variant else _text(obj.get("crossref")),
+        series_volume=_text(obj.get("series_volume")),
+        proceedings_title=_text(obj.get("proceedings_title")),
     )
+
+
+def _text(value: Any) -> str | None:
+    """A field of the records file as the services serve it: a non-empty string (numbers written as text)."""
+    if isinstance(value, int | str) and not isinstance(value, bool) and str(value).strip():
+        return str(value).strip()
+    return None
 
 
 @dataclass
@@ -137,6 +173,8 @@ class Corpus:
     by_doi: dict[str, list[Record]] = field(default_factory=lambda: defaultdict(list))
     by_arxiv: dict[str, Record] = field(default_factory=dict)
     by_key: dict[str, Record] = field(default_factory=dict)
+    #: DBLP proceedings keys: the papers of each volume (the first one's details make the volume's record).
+    by_crossref: dict[str, list[Record]] = field(default_factory=lambda: defaultdict(list))
     by_rid: dict[str, Record] = field(default_factory=dict)
     by_pmid: dict[str, Record] = field(default_factory=dict)
     index: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
@@ -164,6 +202,8 @@ class Corpus:
             self.by_arxiv[rec.arxiv_id] = rec
         if rec.dblp_key:
             self.by_key[rec.dblp_key] = rec
+        if rec.crossref:
+            self.by_crossref[rec.crossref].append(rec)
         self.by_rid[rec.rid] = rec
         if rec.pmid:
             self.by_pmid[rec.pmid] = rec

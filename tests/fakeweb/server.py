@@ -392,11 +392,16 @@ class _Handler(BaseHTTPRequestHandler):
             }
             self.send(200, _json({"result": result}))
         elif path.startswith("/rec/") and path.endswith(".xml"):
-            rec = self.web.corpus.by_key.get(path[5:-4])
-            if rec is None:
-                self.send(404, "<html>Error 404: Not Found</html>", "text/html")
-            else:
+            key = path[5:-4]
+            rec = self.web.corpus.by_key.get(key)
+            volume = self.web.corpus.by_crossref.get(key)
+            if rec is not None:
                 self.send(200, '<?xml version="1.0" encoding="US-ASCII"?>\n' + shapes.dblp_xml(rec), "application/xml")
+            elif volume:
+                body = shapes.dblp_proceedings_xml(key, volume[0])
+                self.send(200, '<?xml version="1.0" encoding="US-ASCII"?>\n' + body, "application/xml")
+            else:
+                self.send(404, "<html>Error 404: Not Found</html>", "text/html")
         else:
             self.send(404, "<html>Error 404</html>", "text/html")
 

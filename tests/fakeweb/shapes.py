@@ -16,10 +16,27 @@ def split_name(name: str) -> tuple[str, str]:
     return given, family or name
 
 
+def page_range(pages: str | None) -> tuple[str | None, str | None]:
+    """First and last page of a range ("740-755", "740--755"); an article number is a first page alone."""
+    if not pages:
+        return None, None
+    parts = re.split(r"\s*(?:-+|\u2013)\s*", pages.strip(), maxsplit=1)
+    return parts[0] or None, (parts[1] if len(parts) > 1 else "") or None
+
+
+def details(r: Record, names: dict[str, str]) -> dict[str, str]:
+    """The record's publication details under the service's own field names (absent ones left out)."""
+    return {key: value for field, key in names.items() if (value := getattr(r, field))}
+
+
 def crossref_work(r: Record) -> dict[str, Any]:
+    # Crossref's `event` is the conference of a proceedings paper: its name and, when deposited, its city.
+    event = {"name": r.venue_full or r.venue or "", "location": r.location} if r.location else None
     return {
         "indexed": {"date-parts": [[2026, 6, 6]]},
-        "publisher": "Fake Publisher",
+        "publisher": r.publisher or "Fake Publisher",
+        **details(r, {"pages": "page", "volume": "volume", "issue": "issue"}),
+        **({"event": event} if event else {}),
         "DOI": r.doi,
         "type": "journal-article" if r.type == "article" else "proceedings-article",
         "title": [r.title],
@@ -46,12 +63,14 @@ def csl_json(r: Record) -> dict[str, Any]:
         "author": [{"given": g, "family": f} for g, f in (split_name(a) for a in r.authors)],
         "container-title": r.venue_full or r.venue or "",
         "container-title-short": r.venue or "",
-        "publisher": "Fake Publisher",
+        "publisher": r.publisher or "Fake Publisher",
+        **details(r, {"pages": "page", "volume": "volume", "issue": "issue", "location": "event-place"}),
         "issued": {"date-parts": [[r.year]]},
     }
 
 
 def openalex_work(r: Record) -> dict[str, Any]:
+    first, last = page_range(r.pages)
     return {
         "id": f"https://openalex.org/W{int(digest(r.rid, 9), 16)}",
         "doi": f"https://doi.org/{r.doi}" if r.doi else None,
@@ -69,14 +88,27 @@ def openalex_work(r: Record) -> dict[str, Any]:
         ],
         "primary_location": {
             "landing_page_url": r.url,
-            "source": {"display_name": r.venue_full or r.venue, "type": "conference"} if r.venue else None,
+            "source": openalex_location_source(r) if r.venue else None,
         },
         "ids": {
             "openalex": f"https://openalex.org/W{int(digest(r.rid, 9), 16)}",
             **({"doi": f"https://doi.org/{r.doi}"} if r.doi else {}),
         },
-        "biblio": {"volume": None, "issue": None, "first_page": None, "last_page": None},
+        "biblio": {"volume": r.volume, "issue": r.issue, "first_page": first, "last_page": last},
     }
+
+
+def openalex_location_source(r: Record) -> dict[str, Any]:
+    """The source of a work's primary location: its venue, and the publisher as OpenAlex's host organization."""
+    source: dict[str, Any] = {
+        "display_name": r.venue_full or r.venue,
+        "type": "journal" if r.type == "article" else "conference",
+        "host_organization": None,
+        "host_organization_name": r.publisher,
+    }
+    if r.publisher:
+        source["host_organization"] = f"https://openalex.org/P{int(digest(r.publisher, 8), 16)}"
+    return source
 
 
 def openalex_source(name: str) -> dict[str, Any]:
@@ -111,7 +143,7 @@ def s2_paper(r: Record) -> dict[str, Any]:
         "year": r.year,
         "authors": [{"authorId": digest(a, 8), "name": a} for a in r.authors],
         "publicationTypes": ["JournalArticle"] if r.type == "article" else ["Conference"],
-        "journal": {"name": r.venue or ""},
+        "journal": {"name": r.venue or "", **details(r, {"pages": "pages", "volume": "volume"})},
     }
 
 
@@ -126,6 +158,7 @@ def dblp_info(r: Record) -> dict[str, Any]:
         "type": "Journal Articles" if r.type == "article" else "Conference and Workshop Papers",
         "key": key,
         "url": f"https://dblp.org/rec/{key}",
+        **details(r, {"volume": "volume", "issue": "number", "pages": "pages"}),
     }
     if r.doi:
         info["doi"] = r.doi
@@ -142,9 +175,28 @@ def dblp_xml(r: Record) -> str:
     parts += [f"<author>{xml_escape(a)}</author>" for a in r.authors]
     parts.append(f"<title>{xml_escape(r.title)}.</title>")
     parts.append(f"<{venue_tag}>{xml_escape(r.venue or '')}</{venue_tag}><year>{r.year}</year>")
+    for value, name in ((r.volume, "volume"), (r.issue, "number"), (r.pages, "pages")):
+        if value:
+            parts.append(f"<{name}>{xml_escape(value)}</{name}>")
     if r.doi:
         parts.append(f"<ee>https://doi.org/{xml_escape(r.doi)}</ee>")
+    if r.crossref:
+        parts.append(f"<crossref>{xml_escape(r.crossref)}</crossref>")
     parts.append(f"</{tag}></dblp>")
+    return "".join(parts)
+
+
+def dblp_proceedings_xml(key: str, r: Record) -> str:
+    """`/rec/{key}.xml` of a proceedings volume, made from one of its papers: DBLP's title of the volume
+    (with its city and dates; else the paper's `venue_full`), its publisher and series volume, as
+    `<proceedings>` records carry them."""
+    parts = [f'<dblp><proceedings key="{xml_escape(key)}" mdate="2024-01-01">']
+    parts.append(f"<title>{xml_escape(r.proceedings_title or r.venue_full or r.venue or '')}</title>")
+    parts.append(f"<booktitle>{xml_escape(r.venue or '')}</booktitle>")
+    for value, name in ((r.publisher, "publisher"), (r.series_volume, "volume")):
+        if value:
+            parts.append(f"<{name}>{xml_escape(value)}</{name}>")
+    parts.append(f"<year>{r.year}</year></proceedings></dblp>")
     return "".join(parts)
 
 
