@@ -19,6 +19,7 @@ import pytest
 from citetracer.cli import main
 from citetracer.collect.lookups import identifier_answers, proven_absent
 from citetracer.collect.memory import MemoryStage
+from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle
 from citetracer.mirror import declare_doi_prefixes
 from citetracer.pipeline import Checker
@@ -192,3 +193,25 @@ def test_declaring_a_prefix_with_mirror_add(tmp_path: Path) -> None:
     assert main([*argv, "--complete-doi-prefix", "10.99999/"]) == 0
     assert [lk.answer for lk in memory_lookups(store, cite(doi="10.99999/lab.2", year=2019))] == ["none"]
     assert [lk.record for lk in memory_lookups(store, cite(doi="10.99999/LAB.1", year=2019))] == ["lab:r1"]
+
+
+def check_offline(store_path: Path, refs: list[Reference]) -> list[CitationResult]:
+    settings = Settings(store=store_path, offline=True, today_year=2026, remember_verified=False)
+    with open_store(store_path) as store:
+        return asyncio.run(Checker(settings, store=store).check_references(refs))
+
+
+def test_a_made_up_arxiv_id_inside_a_complete_snapshot_is_h5(arxiv_store: Path) -> None:
+    """Issue 39: an arXiv id a `mirror arxiv` snapshot (complete for the ids issued before its date) lacks
+    is no identifier at all, offline as online; an id after the snapshot's date is a gap."""
+    made_up = Reference(
+        title="Recursive lattice attention for zero-shot protein folding",
+        authors=[Person(given="Ilya", family="Sutskever")],
+        year=2021,
+        arxiv_id="2101.99999",
+    )
+    later = made_up.model_copy(update={"arxiv_id": "2411.99999", "year": 2024})
+    first, second = check_offline(arxiv_store, [made_up, later])
+    assert (first.verdict.class_, first.verdict.code) == ("Hallucinated", "H5"), first.verdict.rationale
+    assert "does not exist" in first.verdict.rationale
+    assert second.verdict.class_ == "Potential", second.verdict.rationale

@@ -7,6 +7,7 @@ import asyncio
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle
 from citetracer.extract import read_text
+from citetracer.normalize.text import canonical_doi
 from citetracer.pipeline import Checker
 from citetracer.records import Reference, SourceOutcome, WorkRecord
 from citetracer.store.db import Store
@@ -433,14 +434,19 @@ class DoiResolverStage:
     name = "url"
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
-        bundle.outcomes.append(
-            SourceOutcome(source="crossref", status="answered", candidates=0, detail=f"DOI {reference.doi}")
-        )
-        bundle.outcomes.append(
-            SourceOutcome(
-                source="doi", status="answered", candidates=0, detail=f"DOI {reference.doi} (crossref has no record)"
+        from citetracer.collect.lookups import answered
+
+        doi = canonical_doi(reference.doi) or ""
+        for source in ("crossref", "doi"):
+            bundle.outcomes.append(
+                SourceOutcome(
+                    source=source,
+                    status="answered",
+                    candidates=0,
+                    detail=f"DOI {reference.doi}",
+                    lookups=[answered(source, "doi", doi, [])],
+                )
             )
-        )
 
 
 def test_h5_doi_that_the_resolver_does_not_know(store: Store) -> None:
@@ -453,7 +459,7 @@ def test_h5_doi_that_the_resolver_does_not_know(store: Store) -> None:
         doi={10.1109/iclr.2015.12345}}"""
     result = asyncio.run(checker.check_references(read_text(bib, suffix=".bib").references))[0]
     assert (result.verdict.class_, result.verdict.code) == ("Hallucinated", "H5")
-    assert "does not resolve" in result.verdict.rationale
+    assert "does not exist" in result.verdict.rationale
 
 
 def test_book_cited_in_another_edition_is_not_an_accusation(store: Store) -> None:

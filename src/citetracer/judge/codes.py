@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from citetracer.judge.context import JudgeContext, known_registrants
 from citetracer.judge.facts.authors import SOME, author_fact, by_cited_people
 from citetracer.judge.facts.dates import venue_name_year
+from citetracer.judge.facts.identifiers import absent_identifier
 from citetracer.judge.facts.identity import (
     is_book,
     record_is_book,
@@ -52,6 +53,9 @@ class Finding:
     #: A P3 finding's facts as (reason, field): one fact said once, where a withheld accusation
     #: of the same field says it already (judge/router.py).
     parts: list[tuple[str, str]] = field(default_factory=list)
+    #: Which contradiction of its code the finding states (the accusation gate checks each kind's
+    #: facts, never the reason's words): e.g. H5 "doi-absent", "doi-other-work", "arxiv-absent".
+    kind: str = ""
 
 
 def _cite(c: Candidate) -> str:
@@ -185,7 +189,7 @@ def _difference(c: FieldComparison) -> str:
 def r3_incomplete(ctx: JudgeContext) -> Finding | None:
     """Strong identity, and the only gaps are fields the candidate does not record."""
     doi = canonical_doi(ctx.reference.doi)
-    if doi and (_unknown_registrant(ctx, doi) or _doi_unresolved(ctx, doi)):
+    if doi and (_unknown_registrant(ctx, doi) or absent_identifier(ctx, "doi") is not None):
         return None  # an identifier no source knows is a doubt, not a gap (P3 or H5)
     for a in ctx.assessments:
         gap = _authors_beyond_record(ctx, a)
@@ -354,19 +358,6 @@ def h6_chimera(ctx: JudgeContext) -> Finding | None:
     return Finding("H6", "; ".join(reasons), fields=["title", *fields], evidence=evidence)
 
 
-def _doi_unresolved(ctx: JudgeContext, doi: str) -> bool:
-    """The DOI resolver and the DOI's registration agency both answered that this DOI does not exist (URL Fetch).
-
-    One source's "not found" is no proof: with the agency failed, the resolver's word alone stays a doubt.
-    """
-    said_none = [
-        o.source
-        for o in ctx.bundle.outcomes
-        if o.status == "answered" and o.candidates == 0 and doi in (o.detail or "").lower()
-    ]
-    return "doi" in said_none and ("crossref" in said_none or "datacite" in said_none)
-
-
 def _unknown_registrant(ctx: JudgeContext, doi: str) -> bool:
     prefix = doi_prefix(doi)
     return not (ctx.knows_doi_prefix(prefix) or prefix in known_registrants())
@@ -390,24 +381,25 @@ def h5_doi(ctx: JudgeContext) -> Finding | None:
     if holders and not any(h.same_title or h.title_similarity >= 0.9 or version_by_identifier(h) for h in holders):
         h = holders[0]
         reason = f"the DOI {doi} resolves to a different work, {_cite(h.candidate)}"
-        return Finding("H5", reason, fields=["doi"], evidence=[h.candidate])
+        return Finding("H5", reason, fields=["doi"], evidence=[h.candidate], kind="doi-other-work")
     if holders:
         return None
-    if _doi_unresolved(ctx, doi):
-        return Finding("H5", f"the DOI {doi} does not resolve (the DOI resolver has no such DOI)", fields=["doi"])
+    absent = absent_identifier(ctx, "doi")
+    if absent is not None:
+        return Finding("H5", absent.sentence(), fields=["doi"], kind="doi-absent")
     if _unknown_registrant(ctx, doi) and ctx.bundle.covered:
         # Only where the sources cover the citation: a small store knows few registrants.
         reason = f"the DOI {doi} has a registrant prefix ({doi_prefix(doi)}) that no source knows"
-        return Finding("H5", reason, fields=["doi"])
+        return Finding("H5", reason, fields=["doi"], kind="doi-unknown-registrant")
     if _other_doi(versions) and ctx.bundle.covered:
         # Uncovered, the cited DOI may belong to a version the sources lack (P3).
         reason = f"the work's DOI is {', '.join(_other_doi(versions))}, not {doi}"
-        return Finding("H5", reason, fields=["doi"], evidence=[versions[0].candidate])
+        return Finding("H5", reason, fields=["doi"], evidence=[versions[0].candidate], kind="doi-not-the-works")
     return None
 
 
 def h5_arxiv(ctx: JudgeContext) -> Finding | None:
-    """The cited arXiv id names a different work, or is not the work's."""
+    """The cited arXiv id does not exist, names a different work, or is not the work's."""
     ref = ctx.reference
     arxiv, doi = canonical_arxiv(ref.arxiv_id), canonical_doi(ref.doi)
     if not arxiv or (doi and doi.endswith(arxiv)):
@@ -417,10 +409,13 @@ def h5_arxiv(ctx: JudgeContext) -> Finding | None:
     holders = [a for a in ctx.assessments if canonical_arxiv(a.candidate.arxiv_id) == arxiv]
     if holders and not any(h.same_title or h.title_similarity >= 0.9 or renamed(h) for h in holders):
         reason = f"arXiv:{arxiv} is a different work, {_cite(holders[0].candidate)}"
-        return Finding("H5", reason, fields=["arxiv_id"], evidence=[holders[0].candidate])
+        return Finding("H5", reason, fields=["arxiv_id"], evidence=[holders[0].candidate], kind="arxiv-other-work")
+    absent = absent_identifier(ctx, "arxiv") if not holders else None
+    if absent is not None:
+        return Finding("H5", absent.sentence(), fields=["arxiv_id"], kind="arxiv-absent")
     if not holders and versions and any(v.status("arxiv_id") == X for v in versions):
         reason = f"the work's arXiv id is {versions[0].candidate.arxiv_id}, not {arxiv}"
-        return Finding("H5", reason, fields=["arxiv_id"], evidence=[versions[0].candidate])
+        return Finding("H5", reason, fields=["arxiv_id"], evidence=[versions[0].candidate], kind="arxiv-not-the-works")
     return None
 
 

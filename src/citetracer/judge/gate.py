@@ -284,9 +284,9 @@ def _version_at_cited_venue(ctx: JudgeContext, work: Assessment) -> Assessment |
 
 
 def _h5(ctx: JudgeContext, f: Finding) -> Decision:
-    if "does not resolve" in f.reason:
-        return _admit("the DOI resolver answered that the DOI does not exist")
-    if f.reason.startswith(("the DOI", "arXiv:")) and ("different work" in f.reason):
+    if f.kind in ("doi-absent", "arxiv-absent"):
+        return _admit("a registry complete for the identifier answered that it does not exist")
+    if f.kind in ("doi-other-work", "arxiv-other-work"):
         if len(content_words(ctx.reference.title)) < 2:
             return _withhold("the citation has no title to compare with the identifier's record")
         holder = f.evidence[0] if f.evidence else None
@@ -294,7 +294,7 @@ def _h5(ctx: JudgeContext, f: Finding) -> Decision:
             return _withhold("the identifier's record is named in the reference's text (two references run together)")
         return _admit("the identifier's record has another title")
     work = work_of(ctx)
-    if "arXiv id is" in f.reason and work is not None:
+    if f.kind == "arxiv-not-the-works" and work is not None:
         why, how = identified(ctx, work, need_authors=True)
         if why:
             return _withhold(why)
