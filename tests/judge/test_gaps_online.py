@@ -83,6 +83,28 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "jacm", "title": "A relational calculus for quantified constraint satisfaction over trees",
      "authors": ["Petra Vogt", "Emil Strand"], "year": 2009, "venue": "Journal of the ACM", "type": "article",
      "doi": "10.1145/1502793.1502799"},
+    # The authors' own variant of their title, same journal and year.
+    {"id": "peer", "title": "Challenges, experiments, and computational solutions in peer review",
+     "authors": ["Nihar B. Shah"], "year": 2022, "venue": "Communications of the ACM", "type": "article",
+     "doi": "10.1145/3528086"},
+    # A record listing the first 8 of a long author list.
+    {"id": "cut8", "title": "A multi-site benchmark of foundation models for retinal imaging",
+     "authors": ["Ada Quinn", "Bo Reyes", "Cai Sato", "Dee Tan", "Eli Uhl", "Fay Vo", "Gus Wren", "Hal Xu"],
+     "year": 2024, "venue": "Nature Medicine", "type": "article", "doi": "10.1038/s41591-024-01234-5"},
+    # A whole list (DBLP) that a fabrication pads inside.
+    {"id": "whole3", "title": "Sublinear regret for adversarial bandits with delayed graph feedback",
+     "authors": ["Iris Olsen", "Jon Park", "Kim Lund"], "year": 2019, "venue": "COLT", "type": "inproceedings",
+     "dblp_key": "conf/colt/OlsenPL19"},
+    # Regrouped names: the record lists Dag Arne Osvik, Adi Shamir, Eran Tromer.
+    {"id": "aes", "title": "Cache attacks and countermeasures: the case of AES",
+     "authors": ["Dag Arne Osvik", "Adi Shamir", "Eran Tromer"], "year": 2006, "venue": "CT-RSA",
+     "type": "inproceedings", "dblp_key": "conf/ctrsa/OsvikST06", "doi": "10.1007/11605805_1"},
+    # A book, and a chapter of the same generic title by others.
+    {"id": "nnpr-chapter", "title": "Neural networks for pattern recognition",
+     "authors": ["Mark Oldfield", "Sue Pike"], "year": 1993, "venue": "Advances in Computers", "type": "article",
+     "doi": "10.1016/s0065-2458(08)60404-0"},
+    {"id": "bishop-other", "title": "Pattern recognition and machine learning", "authors": ["Christopher M. Bishop"],
+     "year": 2006, "venue": "Springer", "type": "book"},
 ]  # fmt: skip
 
 
@@ -213,3 +235,58 @@ def test_a_venue_like_nothing_known_is_still_caught(web: FakeWeb, tmp_path: Path
         "In Proceedings of the Symposium on Neural Scaling Laws, 2009.",
     )
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+
+
+def test_the_authors_own_variant_of_their_title_is_the_same_work(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Nihar B. Shah. An overview of challenges, experiments, and computational solutions in peer review. "
+        "Communications of the ACM, 65(6):76-87, 2022.",
+    )
+    assert r.verdict.class_ == "Real", r.verdict.rationale
+
+
+def test_a_title_one_word_off_by_the_same_authors_is_still_a_near_miss(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Nihar B. Shah. Challenges, experiments, and computational remedies in peer review. Communications of the "
+        "ACM, 65(6):76-87, 2022.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H2"), r.verdict.rationale
+
+
+def test_names_beyond_a_record_cut_at_eight_are_not_padding(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Ada Quinn, Bo Reyes, Cai Sato, Dee Tan, Eli Uhl, Fay Vo, Gus Wren, Hal Xu, Ivo Young, Jia Zhou, Kai Abe, "
+        "Lea Berg, et al. A multi-site benchmark of foundation models for retinal imaging. Nature Medicine, 2024.",
+    )
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_an_invented_name_inside_a_whole_list_is_still_padding(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Iris Olsen, Aria Lin, Jon Park, and Kim Lund. Sublinear regret for adversarial bandits with delayed graph "
+        "feedback. In Conference on Learning Theory (COLT), 2019.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
+    assert "Aria Lin" in r.verdict.rationale
+
+
+def test_names_regrouped_by_extraction_are_not_invented_authors(web: FakeWeb, tmp_path: Path) -> None:
+    bib = """@inproceedings{osvik, title = {Cache attacks and countermeasures: the case of {AES}},
+      author = {Dag Arne Osvik Shamir and Adi and Eran Tromer}, booktitle = {CT-RSA}, year = {2006}}"""
+    r = check(web, tmp_path, bib)
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_a_book_is_not_a_chapter_of_the_same_generic_title_by_others(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web, tmp_path, "Christopher M. Bishop. Neural networks for pattern recognition. Oxford University Press, 1995."
+    )
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale

@@ -41,7 +41,6 @@ from citetracer.judge.facts.reading import (
 )
 from citetracer.judge.facts.venue import spelled, venue_conflict, venue_names, venue_witness
 from citetracer.match.rules import Assessment
-from citetracer.normalize.kinds import work_kind
 from citetracer.normalize.text import canonical_doi, title_similarity
 from citetracer.records import FieldStatus
 from citetracer.thresholds import (
@@ -187,8 +186,6 @@ def _h3(ctx: JudgeContext, f: Finding) -> Decision:
     trouble = text_trouble(ctx.reference)
     if trouble:
         return _withhold(trouble)
-    if work_kind(ctx.reference)[0] == "book" and not record_is_book(work.candidate):
-        return _withhold("the cited work is a book and the record is not: journals print reviews under a book's title")
     if names_in_text(ctx.reference, work.candidate):
         return _withhold("the record's authors missing from the parsed list are named in the reference's text")
     cmp = work.authors
@@ -216,12 +213,18 @@ def _doi_names(ctx: JudgeContext, work: Assessment) -> bool:
 
 
 def _head_contradicted(ctx: JudgeContext, work: Assessment) -> bool:
-    """A record that may have cut its author list still knows its first authors: when no cited author,
-    the first included, is among a record's three or more, the cut cannot explain it."""
+    """A record that may have cut its author list still knows the authors it lists: a cited name inside
+    the record's span (among the cited list's first as many names as the record holds) that no record
+    author explains cannot be the cut's doing; nor can a cited list none of whose names is among a
+    record's three or more."""
     cmp = work.authors
-    return (
-        cmp is not None and len(work.candidate.authors) >= 3 and cmp.matched + cmp.variants + cmp.given_conflicts == 0
-    )
+    if cmp is None:
+        return False
+    if len(work.candidate.authors) >= 3 and cmp.matched + cmp.variants + cmp.given_conflicts == 0:
+        return True
+    fact = author_fact(ctx, work)
+    span = {p.display() for p in ctx.reference.authors[: len(work.candidate.authors)]}
+    return fact is not None and any(n in span for n in fact.unmatched)
 
 
 def _h4(ctx: JudgeContext, f: Finding) -> Decision:
@@ -312,6 +315,12 @@ def _h6(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold(why)
     if "doi" in f.fields:
         return _admit(f"identified by {how}; the DOI's record is another work")
+    unique = title_specificity(ctx, work, UNIQUE_TITLE_WORDS, UNIQUE_SHARED)
+    if not unique.specific:
+        return _withhold(
+            f"works by other people may merely share the title ({unique.basis}): a title by others is no proof "
+            "that the cited authors took it"
+        )
     other = f.evidence[1] if len(f.evidence) > 1 else None
     others = [a for a in ctx.assessments if other is not None and a.candidate is other]
     if not others or others[0].authors is None:

@@ -22,6 +22,7 @@ from citetracer.normalize.text import (
     canonical_pages,
     fold,
     title_form,
+    title_inside,
     title_key,
     title_similarity,
     title_words,
@@ -48,7 +49,8 @@ class Assessment:
     #: "exact", "subtitle" (one title is the other without its subtitle), "qualifier" (equal once
     #: an edition, a bracketed acronym or qualifier, a trailing year, a URL or entities are set
     #: aside: renderings of one work), "raw-text" (the record's title found whole in the
-    #: reference's text) or None.
+    #: reference's text), "variant" (one title inside the other with framing words around it, by the
+    #: same authors in the same venue and year) or None.
     title_form: str | None = None
     authors: AuthorListComparison | None = None
     year_delta: int | None = None
@@ -137,6 +139,7 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
         comparison = compare(reference, cand, a)
         if comparison is not None:
             a.fields[name] = comparison
+    _title_variant(reference, cand, a)
     for name in ("title", "venue", "year", "doi", "arxiv_id", "pages", "volume", "issue", "publisher"):
         cited_value = getattr(reference, name)
         found_value = getattr(cand, name)
@@ -145,6 +148,28 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
                 name, MISS, None, found_value, residual=Residual.REFERENCE_MISSING, note="not given by the citation"
             )
     return a
+
+
+def _title_variant(reference: Reference, cand: Candidate, a: Assessment) -> None:
+    """One title inside the other with framing words around it, by the same authors in the same venue and
+    year, is the same work under a variant of its title (its authors' own rewording, a longer title in
+    one version): one work, not a near miss."""
+    if a.title_form is not None or not reference.title or not cand.title:
+        return
+    if a.status("authors") != M or a.year_delta != 0 or a.status("venue") not in (M, None):
+        return
+    if not title_inside(reference.title, cand.title):
+        return
+    a.title_form = "variant"
+    a.fields["title"] = _cmp(
+        "title",
+        M,
+        reference.title,
+        cand.title,
+        similarity=a.title_similarity,
+        residual=Residual.NORMALIZABLE,
+        note="a variant of the title (one inside the other) by the same authors, venue and year",
+    )
 
 
 #: A comparer of one field: the comparison of the cited value with the candidate's (None when the

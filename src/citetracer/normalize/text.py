@@ -194,6 +194,27 @@ def title_form(cited: str, found: str) -> str | None:
     return None
 
 
+#: Words a title may open or close with around the same work's other title ("An overview of ...").
+_FRAMING = frozenset("a an the of on in to for and towards toward overview survey review study note".split())
+
+
+def title_inside(cited: str, found: str, min_words: int = 4) -> bool:
+    """Whether one title is the other with framing words added before or after it ("An overview of
+    challenges, experiments, and computational solutions in peer review" around "Challenges, experiments,
+    and computational solutions in peer review"): the shorter title's words, at least `min_words`, as
+    one run inside the longer's. Only with the same authors, venue and year is this the same work
+    (match/rules.py); alone, a short title inside a longer one is another work."""
+    a, b = list(title_words(cited)), list(title_words(found))
+    short, long_ = sorted((a, b), key=len)
+    if len(short) < min_words or len(short) == len(long_):
+        return False
+    for i in range(len(long_) - len(short) + 1):
+        if long_[i : i + len(short)] == short:
+            extra = long_[:i] + long_[i + len(short) :]
+            return len(extra) <= max(3, len(short) // 2)
+    return False
+
+
 def clean_title(value: str) -> str:
     """A display form of a cited title: LaTeX rendered, whitespace collapsed, trailing period dropped."""
     text = latex_to_text(value).strip()

@@ -81,12 +81,30 @@ class AuthorFact:
     prefix: bool
 
 
-def record_authors_complete(cand: Candidate, cited: list[Person]) -> tuple[bool, str]:
-    """Whether a record's author list is the work's whole list, by what its source declares
-    (data/source_facts.tsv), and why."""
+#: Lengths at which services and deposits cut author lists (round numbers, page sizes).
+CUT_LENGTHS = frozenset({10, 15, 20, 25, 30, 40, 50, 100})
+#: Cited names beyond a record's list from which the list reads as cut, not padded (a fabrication pads
+#: a list with a name or two; a service that cut a long list leaves many out).
+CUT_BEYOND = 3
+
+
+def record_authors_complete(cand: Candidate, cited: list[Person], closed_world: bool = False) -> tuple[bool, str]:
+    """Whether a record's author list is the work's whole list, and why: by what its source declares
+    (data/source_facts.tsv), unless the list shows it was cut: it ends with "and others", or the cited
+    list continues it (the record's authors are the cited list's first, in order) past a length at
+    which services cut lists, or by CUT_BEYOND names or more. A store declared complete holds lists
+    whole."""
     n = len(cand.authors)
     if cand.authors_truncated:
         return False, f"the {cand.source} record ends its author list with 'and others'"
+    continued = len(cited) > n > 0 and compare_author_lists(cited[:n], cand.authors, False, False).complete
+    if continued and (n in CUT_LENGTHS or len(cited) - n >= CUT_BEYOND):
+        return False, (
+            f"the {cand.source} record's {n} authors are the cited list's first {n} of {len(cited)} (a list "
+            "cut short)"
+        )
+    if closed_world:
+        return True, "the local store is declared complete"
     facts = source_facts(cand.source)
     if facts.authors == "whole":
         return True, facts.why
@@ -94,7 +112,7 @@ def record_authors_complete(cand: Candidate, cited: list[Person]) -> tuple[bool,
         return False, f"{cand.source} does not hold author lists whole"
     if n >= LONG_AUTHOR_LIST:
         return False, f"the {cand.source} record lists {n} authors, and {cand.source} may cut long lists"
-    if len(cited) > n and n and compare_author_lists(cited[:n], cand.authors, False, False).complete:
+    if continued:
         return False, f"the {cand.source} record's {n} authors are the cited list's first (a list cut short)"
     return True, f"the {cand.source} record's list of {n} is short and carries no 'et al.'"
 
@@ -111,6 +129,15 @@ def _loose_match(person: Person, record: list[Person]) -> bool:
     return False
 
 
+def _shares_a_token(person: Person, record: list[Person]) -> bool:
+    """A cited name whose family name (three letters or more) is a word of some record author's name: the
+    record's names regrouped by extraction ("Adi" from "Dag Arne Osvik Shamir and Adi and Eran Tromer").
+    Such a name is no contradiction: H3 needs cited names that share nothing with the record (damaged
+    letters, "M ¨uller", are repaired where the text is read: extract/)."""
+    words = {w for other in record for w in (*name_keys(other).family, *name_keys(other).given) if w}
+    return any(len(w) >= 3 and w in words for w in name_keys(person).family)
+
+
 def author_fact(ctx: JudgeContext, work: Assessment) -> AuthorFact | None:
     """The author fact of a citation whose authors the work's record does not match as given; None
     when the citation names no authors or the record lists none."""
@@ -124,10 +151,12 @@ def _author_fact(ctx: JudgeContext, work: Assessment) -> AuthorFact | None:
     cand, cited = work.candidate, ctx.reference.authors
     if work.authors is None or not cited or not cand.authors:
         return None
-    complete, why = record_authors_complete(cand, cited)
+    complete, why = record_authors_complete(cand, cited, ctx.bundle.closed_world)
     by_name = {p.display(): p for p in cited}
     unmatched = tuple(
-        n for n in work.authors.unmatched_cited if not (n in by_name and _loose_match(by_name[n], cand.authors))
+        n
+        for n in work.authors.unmatched_cited
+        if not (n in by_name and (_loose_match(by_name[n], cand.authors) or _shares_a_token(by_name[n], cand.authors)))
     )
     back = compare_author_lists(cand.authors, cited, False, ctx.reference.et_al)
     omitted = back.unmatched_cited if not ctx.reference.et_al else ()

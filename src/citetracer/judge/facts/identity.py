@@ -14,6 +14,7 @@ from citetracer.judge.context import JudgeContext
 from citetracer.judge.facts.absence import title_specificity
 from citetracer.judge.facts.authors import MOST, SOME, by_cited_people, same_people
 from citetracer.match.rules import Assessment
+from citetracer.normalize.kinds import work_kind
 from citetracer.normalize.text import tokens
 from citetracer.normalize.venues import venue_id
 from citetracer.records import Candidate, FieldStatus, Reference
@@ -123,6 +124,8 @@ def identified(ctx: JudgeContext, work: Assessment, *, need_authors: bool) -> tu
     why = whole_title(work)
     if why:
         return why, ""
+    if work_kind(ctx.reference)[0] == "book" and not record_is_book(work.candidate):
+        return "the cited work is a book and the record is not: journals print reviews under a book's title", ""
     title = work.candidate.title or ""
     parts = [f"the whole title of {label(work)}"]
     if need_authors:
