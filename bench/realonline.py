@@ -108,6 +108,8 @@ class Cit:
     label: str = "real"
     source_type: str = ""
     raw: str = ""
+    #: A PDF reference tied to its gold entry (False: its true record is its own parse).
+    aligned: bool = True
     result: CitationResult | None = None
 
     @property
@@ -130,7 +132,7 @@ class World:
         ident = f"{work.key}|{surname(work)}"
         old = self.works.get(ident)
         if old is not None and not same_work(old, work):
-            ident = f"{ident}|{work.year}"
+            ident = f"{ident}|{work.year}|{work.arxiv or work.doi or ''}"
             old = self.works.get(ident)
         if old is None:
             work.ident = ident
@@ -168,6 +170,7 @@ def work_of_gold(g: dict[str, Any], ref: Reference) -> Work:
         kind=kind,
         doi=g.get("doi") or ref.doi,
         arxiv=_arxiv(g, ref),
+        url=ref.url,
     )
 
 
@@ -182,6 +185,7 @@ def work_of_ref(ref: Reference) -> Work:
         kind=ref.type or "",
         doi=ref.doi,
         arxiv=canonical_arxiv(ref.arxiv_id) if ref.arxiv_id else None,
+        url=ref.url,
     )
 
 
@@ -197,6 +201,8 @@ def load_ml(world: World, part: str) -> list[Cit]:
             continue
         gold = json.loads(gold_file.read_text())["references"]
         text, suffix, _ = gold_references(gold_file)
+        if suffix == ".bib":
+            text = string_macros(gold) + text
         refs = read_text(text, suffix).references
         if len(refs) != len(gold):
             print(f"# {name}: {len(refs)} references read from {len(gold)} gold entries: paper left out")
@@ -210,6 +216,23 @@ def load_ml(world: World, part: str) -> list[Cit]:
 #: not read so are Crossref field dumps ("Boulder, CO, 2nd, Nonlinear Dynamics and Chaos, 978-0-8133-..."),
 #: which no citation looks like.
 APA = re.compile(r"^.{2,600}?\((\d{4}[a-z]?|n\.d\.)(, [A-Za-z]+\.?( \d{1,2})?)?\)\.")
+
+
+MACRO = re.compile(r"\b(booktitle|journal|series|publisher)\s*=\s*([A-Za-z][\w:-]*)\s*[,}\n]")
+
+
+def string_macros(gold: list[dict[str, Any]]) -> str:
+    """The @string definitions the papers' .bib files had (the gold keeps each entry, not the file's macros):
+    a venue written as a bare macro name (`booktitle=confICASSP`) is defined as the venue the gold resolved."""
+    defined: dict[str, str] = {}
+    for g in gold:
+        for _, name in MACRO.findall(g.get("raw") or ""):
+            if g.get("venue") and name.lower() not in MONTHS:
+                defined.setdefault(name, str(g["venue"]))
+    return "".join(f"@string{{{name} = {{{venue}}}}}\n" for name, venue in defined.items()) + ("\n" if defined else "")
+
+
+MONTHS = {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}
 
 
 def load_jose(world: World, part: str) -> tuple[list[Cit], int]:
@@ -252,11 +275,14 @@ def load_citeaudit(world: World, part: str) -> list[Cit]:
 
 
 def load_pdfs(world: World, part: str, gold_cits: list[Cit]) -> list[Cit]:
-    """The ml and JOSE PDFs read by the extractor; each reference tied to the gold work of its paper whose
-    title it carries (best title likeness over the reference text, at least 0.8), else left unaligned."""
+    """The ml and JOSE PDFs read by the extractor. Each extracted reference is tied to the gold work of its
+    paper whose whole title its text carries (or whose title its title is like, at least 0.8), else to the
+    gold entry whose DOI its text carries; a reference tied to no gold entry (a JOSE deposit that was a bare
+    DOI or a field dump, a reference the extractor damaged past recognition) is still a real work: its
+    true record is made from its own parse, and it is counted apart ("own parse")."""
     by_paper: dict[str, list[Work]] = defaultdict(list)
     for c in gold_cits:
-        if c.work is not None:
+        if c.work is not None and c.work not in by_paper[c.paper]:
             by_paper[c.paper].append(c.work)
     cits = []
     for folder in (ML, JOSE):
@@ -268,34 +294,43 @@ def load_pdfs(world: World, part: str, gold_cits: list[Cit]) -> list[Cit]:
             except InputError as exc:
                 print(f"# {pdf.name}: {exc}")
                 continue
+            gold_file = pdf.with_name(pdf.stem + ".gold.json")
+            dois = [
+                str(g["doi"]).lower()
+                for g in (json.loads(gold_file.read_text())["references"] if gold_file.exists() else [])
+                if g.get("doi")
+            ]
             works = by_paper.get(pdf.stem, [])
             for ref in read.references:
                 work = _align(ref, works)
-                cits.append(
-                    Cit("pdfs", pdf.stem, ref, work if work is not None else _unaligned(world, ref), raw=ref.raw or "")
-                )
+                aligned = work is not None
+                if work is None:
+                    work = world.add(_own_work(ref, dois))
+                cits.append(Cit("pdfs", pdf.stem, ref, work, raw=ref.raw or "", aligned=aligned))
     return cits
 
 
 def _align(ref: Reference, works: list[Work]) -> Work | None:
-    text = ref.title or ref.raw or ""
+    folded = f" {' '.join(re.findall(r'[a-z0-9]+', (ref.raw or ref.title or '').casefold()))} "
     best, score = None, 0.0
     for w in works:
-        s = (
-            title_similarity(text, w.title)
-            if ref.title
-            else (1.0 if w.key and w.key in " ".join(re.findall(r"[a-z0-9]+", text.casefold())) else 0.0)
-        )
+        s = 1.0 if len(w.key.split()) >= 3 and f" {w.key} " in folded else 0.0
+        if ref.title:
+            s = max(s, title_similarity(ref.title, w.title))
         if s > score:
             best, score = w, s
     return best if score >= 0.8 else None
 
 
-def _unaligned(world: World, ref: Reference) -> Work:
-    """A PDF reference tied to no gold entry: checked, counted apart (no record is made for it)."""
-    w = work_of_ref(ref)
-    w.behaviour = "unaligned"
-    return w
+def _own_work(ref: Reference, dois: list[str]) -> Work:
+    """The true record of a PDF reference tied to no gold work: its parse, with the gold DOI its text carries
+    (a DOI broken across lines by the extractor is the deposit's whole DOI)."""
+    flat = "".join((ref.raw or "").split()).lower()
+    work = work_of_ref(ref)
+    doi = next((d for d in dois if d in flat), None)
+    if doi is not None:
+        work.doi = doi
+    return work
 
 
 # ---------------------------------------------------------------- the web
@@ -394,7 +429,7 @@ def report(
     print("|---|---|---|---|")
     works = Counter(w.behaviour for w in world.works.values())
     per_cit = Counter(c.behaviour for c in real)
-    for cls in (*CLASSES, *OTHER_CLASSES, "unaligned"):
+    for cls in (*CLASSES, *OTHER_CLASSES):
         if works[cls] or per_cit[cls]:
             rate = f"{rates[cls]:.2f}" if cls in rates else "-"
             print(f"| {cls} | {rate} | {works[cls]} | {per_cit[cls]} |")
@@ -402,16 +437,20 @@ def report(
     # per set
     by_set = {s: counts([c for c in real if c.set == s]) for s in SETS if any(c.set == s for c in real)}
     by_set["all real"] = counts(real)
+    pdfs = [c for c in real if c.set == "pdfs"]
+    if pdfs:
+        by_set["pdfs: tied to a gold entry"] = counts([c for c in pdfs if c.aligned])
+        by_set["pdfs: own parse (no gold entry)"] = counts([c for c in pdfs if not c.aligned])
     table("Real citations per set", by_set, "set")
     by_class = {
         cls: counts([c for c in real if c.behaviour == cls])
-        for cls in (*CLASSES, *OTHER_CLASSES, "unaligned")
+        for cls in (*CLASSES, *OTHER_CLASSES)
         if any(c.behaviour == cls for c in real)
     }
     table("Real citations per behaviour met", by_class, "behaviour")
     cross: dict[str, dict[str, Any]] = {}
     for s in by_set:
-        if s == "all real":
+        if s == "all real" or s.startswith("pdfs:"):
             continue
         for cls in by_class:
             group = [c for c in real if c.set == s and c.behaviour == cls]
@@ -458,7 +497,7 @@ def report(
     # every accusation
     print("\n## Every real citation judged Hallucinated, by behaviour met\n")
     accused = []
-    for cls in (*CLASSES, *OTHER_CLASSES, "unaligned"):
+    for cls in (*CLASSES, *OTHER_CLASSES):
         group = [c for c in real if c.behaviour == cls and c.result and c.result.verdict.class_ == "Hallucinated"]
         if not group:
             continue
@@ -466,12 +505,14 @@ def report(
         for c in group:
             assert c.result is not None and c.work is not None
             v = c.result.verdict
-            print(f"- [{c.set}: {c.paper}] **{v.code}** {v.codes} {v.fields} ({c.work.detail or c.work.vclass})")
+            where = c.set if c.aligned else f"{c.set} (own parse)"
+            print(f"- [{where}: {c.paper}] **{v.code}** {v.codes} {v.fields} ({c.work.detail or c.work.vclass})")
             print(f"    rationale: {short(v.rationale, args.width)}")
             print(f"    cited: {short(c.raw or c.ref.raw, args.width)}")
             accused.append(
                 {
                     "set": c.set,
+                    "aligned": c.aligned,
                     "paper": c.paper,
                     "behaviour": cls,
                     "detail": c.work.detail,

@@ -37,7 +37,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -566,7 +566,6 @@ ONLINE_FIRST = (
     "10.1109/",
     "10.1080/",
     "10.1177/",
-    "10.1038/",
     "10.1093/",
     "10.1017/",
     "10.3758/",
@@ -633,8 +632,14 @@ SUBTITLES = ["A survey", "Methods and applications", "An empirical study", "Theo
 CUTS = (8, 10, 20, 50, 100)
 
 
+#: Workshops and co-located events, which the services name apart from their host conference.
+WORKSHOP = re.compile(r"workshop|\bconll\b|natural language learning|shared task|student research|demonstration", re.I)
+
+
 def venue_of(venue: str | None) -> Venue | None:
     if not venue or PREPRINT.search(venue):
+        return None
+    if WORKSHOP.search(venue) and not re.search(r"semeval|findings", venue, re.I):
         return None
     return next((v for rx, v in _VENUE_RES if rx.search(venue)), None)
 
@@ -744,7 +749,12 @@ def surname(w: Work) -> str:
 
 def same_work(a: Work, b: Work) -> bool:
     """Two citations of one title and first author are one work when their years are within one (a preprint
-    and its proceedings version); further apart they are two (a software's versions, a book's editions)."""
+    and its proceedings version); further apart they are two (a software's versions, a book's editions), and
+    so are two that name different arXiv ids or DOIs (one of them is wrong; the world serves each its own)."""
+    if a.arxiv and b.arxiv and a.arxiv != b.arxiv:
+        return False
+    if a.doi and b.doi and a.doi.lower() != b.doi.lower():
+        return False
     return a.year is None or b.year is None or abs(a.year - b.year) <= 1
 
 
@@ -767,7 +777,35 @@ def merge(old: Work, new: Work) -> Work:
     return merged
 
 
-def classify(venue: str | None, kind: str, arxiv: str | None, doi: str | None, title: str) -> tuple[str, Venue | None]:
+#: What marks a citation of software, data, models or web pages (no search index holds them whole).
+NOT_A_PAPER = re.compile(
+    r"model card|\blibrary\b|\btoolkit\b|\bpackage\b|documentation|\bwebsite\b|\bblog\b|\bversion \d|"
+    r"\bv\d+(\.\d+)+\b|\bsoftware\b|\bdataset card\b|\bleaderboard\b|technical report|system card",
+    re.I,
+)
+CODE_HOSTS = re.compile(
+    r"github\.com|gitlab|huggingface\.co|kaggle\.com|pypi\.org|readthedocs|zenodo|openai\.com|anthropic\.com|"
+    r"blog|x\.ai|deepmind\.google|ai\.meta\.com|\.io/|cran\.r-project",
+    re.I,
+)
+
+
+def _corporate(authors: Sequence[str]) -> bool:
+    """A list of one author name that is not a person's (AI@Meta, OpenAI, R Core Team, Gemini Team)."""
+    return len(authors) == 1 and (
+        " " not in authors[0].strip() or bool(re.search(r"team|@|inc\b|ltd\b", authors[0], re.I))
+    )
+
+
+def classify(
+    venue: str | None,
+    kind: str,
+    arxiv: str | None,
+    doi: str | None,
+    title: str,
+    url: str | None = None,
+    authors: Sequence[str] = (),
+) -> tuple[str, Venue | None]:
     """The venue class of a cited work: preprint, ml-conf, ml-journal, acl, cv, lncs, speech, conference,
     journal, book, thesis, paper (a paper cited without a venue) or other (software, pages, reports)."""
     named = venue_of(venue)
@@ -780,7 +818,16 @@ def classify(venue: str | None, kind: str, arxiv: str | None, doi: str | None, t
         return "preprint", None
     if kind in ("book", "inbook", "incollection") or BOOKISH.search(v):
         return "book", None
-    if kind in ("misc", "software", "online", "manual", "techreport", "dataset", "unpublished") and not doi:
+    if kind in ("software", "online", "manual", "dataset", "electronic", "webpage") and not doi:
+        return "other", None
+    # Software, data, models and pages: a venue that is a code host, a blog or a URL, or no venue at all and a
+    # title, link or (corporate) author that says so ("LIBSVM: a library ..." in ACM TIST is a paper).
+    hosted = bool(CODE_HOSTS.search(v) or re.match(r"\s*(https?:|www\.|\\url)", v))
+    if (
+        not doi
+        and not arxiv
+        and (hosted or (not v and (NOT_A_PAPER.search(title) or CODE_HOSTS.search(url or "") or _corporate(authors))))
+    ):
         return "other", None
     if doi and doi.lower().startswith(DATACITE):
         return "other", None
@@ -802,10 +849,11 @@ def make_work(
     kind: str,
     doi: str | None,
     arxiv: str | None,
+    url: str | None = None,
 ) -> Work:
     if not arxiv and doi and doi.lower().startswith("10.48550/arxiv."):
         arxiv = doi[len("10.48550/arxiv.") :]
-    vclass, named = classify(venue, kind, arxiv, doi, title)
+    vclass, named = classify(venue, kind, arxiv, doi, title, url, authors)
     cs = vclass in ("ml-conf", "ml-journal", "acl", "cv", "lncs", "speech") or bool(CS.search(f"{title} {venue or ''}"))
     return Work(work_key(title), title, authors, et_al, year, venue, kind, doi, arxiv, vclass, cs, named)
 
@@ -995,7 +1043,10 @@ def _clean(w: Work, key: str, journals: Journals) -> list[dict[str, Any]]:
     year = w.year
     if w.vclass == "preprint":
         ident = arxiv_id_of(w, year or 2020) if (w.arxiv or re.search(r"arxiv|corr", w.venue or "", re.I)) else None
-        year = w.arxiv_year or year  # the records carry the first version's year; a citation may give a later one
+        # The arXiv copy carries its first version's year (a citation may give a later version's); the broad
+        # indexes the earliest year of the work (a paper published before it was posted keeps that year).
+        ax_year = w.arxiv_year or year
+        year = min(y for y in (year, ax_year) if y) if (year or ax_year) else None
         doi = f"10.48550/arxiv.{ident}" if ident else (w.doi.lower() if w.doi else None)
         common = {
             "venue": "arXiv" if ident else w.venue,
@@ -1009,7 +1060,12 @@ def _clean(w: Work, key: str, journals: Journals) -> list[dict[str, Any]]:
         recs.append(_record(w, f"{key}-s2", ["semanticscholar"], **common, publication_types=["JournalArticle"]))
         if ident:
             recs.append(
-                _record(w, f"{key}-ax", ["arxiv", "datacite", "doi"], **{**common, "venue": None, "venue_full": None})
+                _record(
+                    w,
+                    f"{key}-ax",
+                    ["arxiv", "datacite", "doi"],
+                    **{**common, "venue": None, "venue_full": None, "year": ax_year},
+                )
             )
             if w.cs:
                 recs.append(
@@ -1017,7 +1073,7 @@ def _clean(w: Work, key: str, journals: Journals) -> list[dict[str, Any]]:
                         w,
                         f"{key}-corr",
                         ["dblp"],
-                        **{**common, "venue": "CoRR", "venue_full": "CoRR", "doi": None},
+                        **{**common, "venue": "CoRR", "venue_full": "CoRR", "doi": None, "year": ax_year},
                         dblp_key=f"journals/corr/abs-{ident.replace('.', '-')}",
                     )
                 )
@@ -1321,8 +1377,8 @@ def _venue_names(w: Work, key: str, recs: list[dict[str, Any]], journals: Journa
         full = journals.spelled_out(w.venue or "")
         abbrev = journals.abbreviation(full)
         if w.vclass == "conference":
-            formal = full if re.match(r"proceedings\b", full, re.I) else f"Proceedings of the {full}"
             core = re.sub(r"^(proceedings of (the )?|proc\.? (of )?(the )?)", "", full, flags=re.I)
+            formal = full if re.match(r"proceedings\b", full, re.I) else f"Proceedings of the {core}"
             core = re.sub(r"\b\d+(st|nd|rd|th)\b\s*|\b(19|20)\d\d\b\s*|\s*\([^)]*\)", " ", core)
             names = {
                 "openalex": formal,
@@ -1373,14 +1429,16 @@ def _title_variant(w: Work, recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     title = w.title
     lead = next((f for f in FRAMINGS if title.lower().startswith(f.lower() + " ")), None)
     options = []
-    if lead:
+    if lead and len(title[len(lead) + 1 :].split()) >= 4:
         rest = title[len(lead) + 1 :]
         options.append(("drops the leading words", rest[:1].upper() + rest[1:]))
     else:
         framing = pick(w.ident, "tv-frame", FRAMINGS)
         options.append(("adds leading words", f"{framing} {title[:1].lower()}{title[1:]}"))
-    if ": " in title:
+    if ": " in title and len(title.split(": ", 1)[0].split()) >= 4:  # not 'CutMix' alone
         options.append(("drops the subtitle", title.split(": ", 1)[0]))
+    elif ": " in title:
+        options.append(("adds a subtitle", f"{title}: {pick(w.ident, 'tv-sub', SUBTITLES)}"))
     else:
         options.append(("adds a subtitle", f"{title}: {pick(w.ident, 'tv-sub', SUBTITLES)}"))
     how, variant = pick(w.ident, "tv", options)
@@ -1391,10 +1449,27 @@ def _title_variant(w: Work, recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def _doi_only(w: Work) -> list[dict[str, Any]]:
-    """The cited DOI resolving at doi.org (a registered DOI always does) for a work no index holds."""
+    """What still answers for a work no search index holds: its cited DOI at doi.org (a registered DOI always
+    resolves) and its cited arXiv id at arXiv (arXiv holds every id it gave)."""
+    key = hashlib.sha1(w.ident.encode()).hexdigest()[:12]
+    out = []
     if w.doi and not w.doi.lower().startswith("10.48550/"):
-        return [_record(w, f"{hashlib.sha1(w.ident.encode()).hexdigest()[:12]}-doi", ["doi"], doi=w.doi.lower())]
-    return []
+        out.append(_record(w, f"{key}-doi", ["doi"], doi=w.doi.lower()))
+    if w.arxiv:
+        out.append(
+            _record(
+                w,
+                f"{key}-ax",
+                ["arxiv", "datacite", "doi"],
+                doi=f"10.48550/arxiv.{w.arxiv}",
+                arxiv_id=w.arxiv,
+                type="preprint",
+                venue=None,
+                venue_full=None,
+                year=w.arxiv_year or w.year,
+            )
+        )
+    return out
 
 
 def _own_record_of_generic(w: Work, recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
