@@ -54,7 +54,7 @@ from tests.fakeweb.server import FakeWeb  # noqa: E402
 
 from citetracer.extract import InputError, read_references, read_text  # noqa: E402
 from citetracer.extract.fields import parse_reference_string  # noqa: E402
-from citetracer.normalize.text import canonical_arxiv, title_similarity  # noqa: E402
+from citetracer.normalize.text import canonical_arxiv, latex_to_text, title_similarity  # noqa: E402
 from citetracer.pipeline import Checker  # noqa: E402
 from citetracer.records import CitationResult, Reference  # noqa: E402
 from online import online_settings  # noqa: E402
@@ -157,21 +157,34 @@ def _arxiv(g: dict[str, Any], ref: Reference) -> str | None:
 
 
 def work_of_gold(g: dict[str, Any], ref: Reference) -> Work:
-    """The true record of a gold entry: its fields, with the full names the .bib/.bbl gives."""
+    """The true record of a gold entry: its fields where the entry's own text carries them (the gold fields of
+    a .bbl item are split heuristically and now and then wrong: a venue as the title), else the parse of the
+    entry; the full names the .bib/.bbl gives."""
     raw = (g.get("raw") or "").strip()
     kind = raw[1 : raw.find("{")].strip().lower() if raw.startswith("@") else (ref.type or "bbl")
+    folded = f" {_fold(latex_to_text(raw))} "
+    title = g.get("title") if g.get("title") and f" {_fold(g['title'])} " in folded else None
+    title = title or ref.title or g.get("title") or ""
+    venue = g.get("venue") if g.get("venue") and f" {_fold(g['venue'])} " in folded else None
+    venue = venue or ref.venue or g.get("venue")
+    if venue and _fold(venue) == _fold(title):
+        venue = ref.venue if ref.venue and _fold(ref.venue) != _fold(title) else None
     authors = [p.display() for p in ref.authors] or list(g.get("authors") or [])
     return make_work(
-        title=g.get("title") or ref.title or "",
+        title=title,
         authors=authors,
         et_al=ref.et_al,
         year=_int(g.get("year")) or ref.year,
-        venue=g.get("venue") or ref.venue,
+        venue=venue,
         kind=kind,
         doi=g.get("doi") or ref.doi,
         arxiv=_arxiv(g, ref),
         url=ref.url,
     )
+
+
+def _fold(text: str) -> str:
+    return " ".join(re.findall(r"[a-z0-9]+", text.casefold()))
 
 
 def work_of_ref(ref: Reference) -> Work:

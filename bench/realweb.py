@@ -763,9 +763,14 @@ def merge(old: Work, new: Work) -> Work:
     citation's fields, the identifiers of both, the longer author list."""
     base, other = (old, new) if old.rank() >= new.rank() else (new, old)
     doi = base.doi or (other.doi if other.doi and not other.doi.lower().startswith("10.48550/") else None)
+    # The other citation's longer author list only when it extends this one (a list with other names in it,
+    # "Jian Gau" for "Jianfeng Gao", is that citation's mistake, not the work's authors).
+    mine = {work_key(a.split()[-1]) for a in base.authors if a.split()}
+    theirs = {work_key(a.split()[-1]) for a in other.authors if a.split()}
+    authors = other.authors if len(other.authors) > len(base.authors) and mine <= theirs else base.authors
     merged = make_work(
         title=base.title,
-        authors=max((base.authors, other.authors), key=len),
+        authors=authors,
         et_al=base.et_al,
         year=base.year,
         venue=base.venue,
@@ -1437,9 +1442,7 @@ def _title_variant(w: Work, recs: list[dict[str, Any]]) -> list[dict[str, Any]]:
         options.append(("adds leading words", f"{framing} {title[:1].lower()}{title[1:]}"))
     if ": " in title and len(title.split(": ", 1)[0].split()) >= 4:  # not 'CutMix' alone
         options.append(("drops the subtitle", title.split(": ", 1)[0]))
-    elif ": " in title:
-        options.append(("adds a subtitle", f"{title}: {pick(w.ident, 'tv-sub', SUBTITLES)}"))
-    else:
+    elif ": " not in title:
         options.append(("adds a subtitle", f"{title}: {pick(w.ident, 'tv-sub', SUBTITLES)}"))
     how, variant = pick(w.ident, "tv", options)
     for r in recs:
