@@ -169,7 +169,11 @@ def work_of_gold(g: dict[str, Any], ref: Reference) -> Work:
     venue = venue or ref.venue or g.get("venue")
     if venue and _fold(venue) == _fold(title):
         venue = ref.venue if ref.venue and _fold(ref.venue) != _fold(title) else None
-    authors = [p.display() for p in ref.authors] or list(g.get("authors") or [])
+    # The parse's full names; a .bib entry's family names past them when the parse lost some (a .bbl item's
+    # gold names are split heuristically: only when the parse found none).
+    authors = [p.display() for p in ref.authors]
+    gold_names = [str(a) for a in g.get("authors") or []]
+    authors += gold_names[len(authors) :] if raw.startswith("@") or not authors else []
     return make_work(
         title=title,
         authors=authors,

@@ -750,12 +750,20 @@ def surname(w: Work) -> str:
 def same_work(a: Work, b: Work) -> bool:
     """Two citations of one title and first author are one work when their years are within one (a preprint
     and its proceedings version); further apart they are two (a software's versions, a book's editions), and
-    so are two that name different arXiv ids or DOIs (one of them is wrong; the world serves each its own)."""
+    so are two that name different arXiv ids or DOIs or mostly different authors (one of them is wrong, and
+    which is not known here: the world serves each its own)."""
     if a.arxiv and b.arxiv and a.arxiv != b.arxiv:
         return False
     if a.doi and b.doi and a.doi.lower() != b.doi.lower():
         return False
+    mine, theirs = surnames(a), surnames(b)
+    if mine and theirs and len(mine & theirs) < 0.5 * min(len(mine), len(theirs)):
+        return False  # author lists that mostly disagree: which is the work's is not known here
     return a.year is None or b.year is None or abs(a.year - b.year) <= 1
+
+
+def surnames(w: Work) -> set[str]:
+    return {work_key(a.split()[-1]) for a in w.authors if a.split()}
 
 
 def merge(old: Work, new: Work) -> Work:
@@ -765,8 +773,7 @@ def merge(old: Work, new: Work) -> Work:
     doi = base.doi or (other.doi if other.doi and not other.doi.lower().startswith("10.48550/") else None)
     # The other citation's longer author list only when it extends this one (a list with other names in it,
     # "Jian Gau" for "Jianfeng Gao", is that citation's mistake, not the work's authors).
-    mine = {work_key(a.split()[-1]) for a in base.authors if a.split()}
-    theirs = {work_key(a.split()[-1]) for a in other.authors if a.split()}
+    mine, theirs = surnames(base), surnames(other)
     authors = other.authors if len(other.authors) > len(base.authors) and mine <= theirs else base.authors
     merged = make_work(
         title=base.title,
