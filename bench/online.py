@@ -65,11 +65,10 @@ ML_GOLD = SHARED / "pdfs" / "ml"
 NON_SCHOLARLY = ("misc", "software", "online", "dataset", "techreport", "book", "phdthesis", "mastersthesis", "manual")
 
 
-def check_online(
-    web: FakeWeb, refs: list[Reference], store: Path, rate_limits: dict[str, float] | None = None, **online: Any
-) -> tuple[list[CitationResult], float]:
-    """Check `refs` with an empty store against the fake web; rate limits off unless given."""
-    settings = Settings(
+def online_settings(web: FakeWeb, store: Path, rate_limits: dict[str, float] | None = None, **online: Any) -> Settings:
+    """Settings of an online check against the fake web: an empty store at `store`, nothing remembered
+    (no verified links, no evidence memo, no HTTP cache), no web search, rate limits off unless given."""
+    return Settings(
         store=store,
         offline=False,
         concurrency=16,
@@ -83,7 +82,13 @@ def check_online(
             **online,
         ),
     )
-    checker = Checker(settings)
+
+
+def check_online(
+    web: FakeWeb, refs: list[Reference], store: Path, rate_limits: dict[str, float] | None = None, **online: Any
+) -> tuple[list[CitationResult], float]:
+    """Check `refs` with an empty store against the fake web; rate limits off unless given."""
+    checker = Checker(online_settings(web, store, rate_limits, **online))
     t0 = time.perf_counter()
     try:
         results = asyncio.run(checker.check_references(refs))

@@ -7,7 +7,18 @@ their other versions, as separate entries like DBLP's CoRR copies), Europe PMC
 bioRxiv preprints and biomedical journals, PubMed the biomedical journals,
 OpenReview records whose URL is on openreview.net, ACL Anthology the records
 with an ACL DOI, and OpenAlex and Semantic Scholar everything. A record may
-name its services explicitly with a `services` list.
+name its services explicitly with a `services` list: one work then takes one
+record per service that renders it differently (OpenAlex's arXiv version beside
+DBLP's proceedings record), as the real services disagree.
+
+Optional fields follow what a real service holds beyond the common ones:
+`venue_type` (OpenAlex's source type: journal, conference, repository, book
+series, ebook platform), `journal` (Semantic Scholar's `journal.name`, which
+differs from its `venue`: "ArXiv" for a NeurIPS paper it knows from arXiv),
+`publication_types` (Semantic Scholar's list), `published_print` and
+`published_online` (Crossref's dates: [year] or [year, month, day]; `issued` is
+the earlier), `authors_truncated` (OpenAlex's `is_authors_truncated`) and
+`short_venue` (Crossref's `short-container-title`).
 """
 
 from __future__ import annotations
@@ -88,6 +99,13 @@ class Record:
     #: DBLP's title of that volume, with the city and dates ("..., CVPR 2009, Miami, Florida, USA, June
     #: 20-25, 2009"); the other services name the venue as `venue_full` does.
     proceedings_title: str | None = None
+    venue_type: str | None = None
+    journal: str | None = None
+    publication_types: list[str] | None = None
+    published_print: list[int] | None = None
+    published_online: list[int] | None = None
+    authors_truncated: bool = False
+    short_venue: str | None = None
 
     def field(self, name: str) -> Any:
         return getattr(self, name)
@@ -133,8 +151,18 @@ def records_of(obj: dict[str, Any]) -> list[Record]:
     return out
 
 
+def _date(value: Any) -> list[int] | None:
+    """A Crossref date's parts from a year or a [year, month, day] list."""
+    if isinstance(value, int):
+        return [value]
+    if isinstance(value, list) and value and all(isinstance(v, int) for v in value):
+        return list(value)
+    return None
+
+
 def _record(obj: dict[str, Any], rid: str, variant: bool) -> Record:
     year = obj.get("year")
+    types = obj.get("publication_types")
     return Record(
         rid=rid,
         title=str(obj["title"]),
@@ -157,6 +185,13 @@ def _record(obj: dict[str, Any], rid: str, variant: bool) -> Record:
         crossref=None if variant else _text(obj.get("crossref")),
         series_volume=_text(obj.get("series_volume")),
         proceedings_title=_text(obj.get("proceedings_title")),
+        venue_type=obj.get("venue_type"),
+        journal=obj.get("journal"),
+        publication_types=[str(t) for t in types] if isinstance(types, list) else None,
+        published_print=_date(obj.get("published_print")),
+        published_online=_date(obj.get("published_online")),
+        authors_truncated=obj.get("authors_truncated") is True,
+        short_venue=obj.get("short_venue"),
     )
 
 
@@ -171,7 +206,7 @@ def _text(value: Any) -> str | None:
 class Corpus:
     records: list[Record] = field(default_factory=list)
     by_doi: dict[str, list[Record]] = field(default_factory=lambda: defaultdict(list))
-    by_arxiv: dict[str, Record] = field(default_factory=dict)
+    by_arxiv: dict[str, list[Record]] = field(default_factory=lambda: defaultdict(list))
     by_key: dict[str, Record] = field(default_factory=dict)
     #: DBLP proceedings keys: the papers of each volume (the first one's details make the volume's record).
     by_crossref: dict[str, list[Record]] = field(default_factory=lambda: defaultdict(list))
@@ -179,6 +214,8 @@ class Corpus:
     by_pmid: dict[str, Record] = field(default_factory=dict)
     index: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     all_words: list[set[str]] = field(default_factory=list)
+    _venue_words: list[tuple[str, set[str]]] = field(default_factory=list)
+    _venues_of: int = -1
 
     @classmethod
     def from_objects(cls, objects: Iterable[dict[str, Any]]) -> Corpus:
@@ -198,8 +235,8 @@ class Corpus:
         self.records.append(rec)
         if rec.doi:
             self.by_doi[rec.doi].append(rec)
-        if rec.arxiv_id and rec.arxiv_id not in self.by_arxiv:
-            self.by_arxiv[rec.arxiv_id] = rec
+        if rec.arxiv_id:
+            self.by_arxiv[rec.arxiv_id].append(rec)
         if rec.dblp_key:
             self.by_key[rec.dblp_key] = rec
         if rec.crossref:
@@ -213,17 +250,19 @@ class Corpus:
             self.index[w].add(n)
 
     def venues(self, query: str, rows: int = 25) -> list[str]:
-        """Venue names of the corpus holding every word of `query` (OpenAlex's /sources?search= ANDs
-        the words over display names, alternate and abbreviated titles)."""
+        """Venue names of the records OpenAlex holds with every word of `query` (OpenAlex's
+        /sources?search= ANDs the words over display names, alternate and abbreviated titles)."""
         want = [w for w in words(query) if w not in ("of", "the", "on", "and", "in", "for")]
         if not want:
             return []
-        names: dict[str, None] = {}
-        for rec in self.records:
-            for name in (rec.venue, rec.venue_full):
-                if name and all(w in words(name) for w in want):
-                    names.setdefault(name, None)
-        return sorted(names)[:rows]
+        if self._venues_of != len(self.records):  # the distinct names with their words, built once per corpus
+            names: dict[str, set[str]] = {}
+            for rec in self.records:
+                for name in (rec.venue, rec.venue_full) if "openalex" in rec.services else ():
+                    if name and name not in names:
+                        names[name] = set(words(name))
+            self._venue_words, self._venues_of = sorted(names.items()), len(self.records)
+        return [name for name, held in self._venue_words if all(w in held for w in want)][:rows]
 
     def doi(self, doi: str, service: str) -> Record | None:
         return next((r for r in self.by_doi.get(doi.lower(), []) if service in r.services), None)
@@ -256,6 +295,10 @@ class Corpus:
                 out.append((1.0, rec))
         out.sort(key=lambda x: x[1].rid)
         return out
+
+    def arxiv(self, ident: str, service: str) -> Record | None:
+        """The record `service` holds for an arXiv id (several services may hold different renderings)."""
+        return next((r for r in self.by_arxiv.get(ident, []) if service in r.services), None)
 
     def search(self, query: str, service: str, rows: int = 10, all_words: bool = False) -> list[tuple[float, Record]]:
         """Title search ranked by idf-weighted word overlap; `all_words` = every word must occur (DBLP)."""

@@ -359,8 +359,7 @@ class _Handler(BaseHTTPRequestHandler):
         if ident.upper().startswith("DOI:"):
             rec = self.web.corpus.doi(ident[4:], "semanticscholar")
         elif ident.upper().startswith("ARXIV:"):
-            found = self.web.corpus.by_arxiv.get(ident[6:])
-            rec = found if found and "semanticscholar" in found.services else None
+            rec = self.web.corpus.arxiv(ident[6:], "semanticscholar")
         if rec is None:
             self.send(404, _json({"error": f"Paper with id {ident} not found"}))
         else:
@@ -417,8 +416,8 @@ class _Handler(BaseHTTPRequestHandler):
                 if not any(c.isdigit() for c in ident):
                     self.send(400, shapes.arxiv_error(ident), "application/atom+xml")
                     return
-                rec = corpus.by_arxiv.get(base)
-                if rec is not None and "arxiv" in rec.services:
+                rec = corpus.arxiv(base, "arxiv")
+                if rec is not None:
                     out.append(rec)
             self.send(200, shapes.arxiv_feed(out, p["id_list"], len(out)), "application/atom+xml")
             return

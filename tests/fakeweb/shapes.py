@@ -29,7 +29,33 @@ def details(r: Record, names: dict[str, str]) -> dict[str, str]:
     return {key: value for field, key in names.items() if (value := getattr(r, field))}
 
 
+#: Crossref's work types for the record types of the corpus (anything else: a proceedings article).
+CROSSREF_TYPES = {
+    "article": "journal-article",
+    "preprint": "posted-content",
+    "book": "book",
+    "incollection": "book-chapter",
+    "inbook": "book-chapter",
+    "book-chapter": "book-chapter",
+    "phdthesis": "dissertation",
+    "dissertation": "dissertation",
+}
+
+
+def crossref_dates(r: Record) -> dict[str, Any]:
+    """`issued` (the earlier of print and online, as Crossref computes it), `published` and the
+    print/online dates the record holds; a record without them is issued in its year."""
+    dated = {k: v for k, v in (("published-print", r.published_print), ("published-online", r.published_online)) if v}
+    if dated:
+        first = min(dated.values())
+        out: dict[str, Any] = {k: {"date-parts": [v]} for k, v in dated.items()}
+        return {"issued": {"date-parts": [first]}, "published": {"date-parts": [first]}, **out}
+    parts = [[r.year]] if r.year else [[None]]
+    return {"issued": {"date-parts": parts}, **({"published": {"date-parts": parts}} if r.year else {})}
+
+
 def crossref_work(r: Record) -> dict[str, Any]:
+    short = r.short_venue or r.venue
     # Crossref's `event` is the conference of a proceedings paper: its name and, when deposited, its city.
     event = {"name": r.venue_full or r.venue or "", "location": r.location} if r.location else None
     return {
@@ -38,15 +64,15 @@ def crossref_work(r: Record) -> dict[str, Any]:
         **details(r, {"pages": "page", "volume": "volume", "issue": "issue"}),
         **({"event": event} if event else {}),
         "DOI": r.doi,
-        "type": "journal-article" if r.type == "article" else "proceedings-article",
+        "type": CROSSREF_TYPES.get(r.type or "", "proceedings-article"),
         "title": [r.title],
         "author": [
             {"given": g, "family": f, "sequence": "first" if i == 0 else "additional", "affiliation": []}
             for i, (g, f) in enumerate(split_name(a) for a in r.authors)
         ],
         "container-title": [r.venue_full or r.venue] if (r.venue_full or r.venue) else [],
-        "short-container-title": [r.venue] if r.venue else [],
-        "issued": {"date-parts": [[r.year]]} if r.year else {"date-parts": [[None]]},
+        "short-container-title": [short] if short else [],
+        **crossref_dates(r),
         "URL": f"https://doi.org/{r.doi}",
         "prefix": (r.doi or "").split("/")[0],
         "source": "Crossref",
@@ -69,15 +95,29 @@ def csl_json(r: Record) -> dict[str, Any]:
     }
 
 
+#: OpenAlex's work types for the record types of the corpus (anything else: an article).
+OPENALEX_TYPES = {
+    "preprint": "preprint",
+    "book": "book",
+    "incollection": "book-chapter",
+    "inbook": "book-chapter",
+    "book-chapter": "book-chapter",
+    "phdthesis": "dissertation",
+    "dissertation": "dissertation",
+    "review": "review",
+}
+
+
 def openalex_work(r: Record) -> dict[str, Any]:
     first, last = page_range(r.pages)
+    source = openalex_location_source(r) if r.venue else None
     return {
         "id": f"https://openalex.org/W{int(digest(r.rid, 9), 16)}",
         "doi": f"https://doi.org/{r.doi}" if r.doi else None,
         "title": r.title,
         "display_name": r.title,
         "publication_year": r.year,
-        "type": "preprint" if r.type == "preprint" else "article",
+        "type": OPENALEX_TYPES.get(r.type or "", "article"),
         "authorships": [
             {
                 "author_position": "first" if i == 0 else "middle",
@@ -86,10 +126,8 @@ def openalex_work(r: Record) -> dict[str, Any]:
             }
             for i, a in enumerate(r.authors)
         ],
-        "primary_location": {
-            "landing_page_url": r.url,
-            "source": openalex_location_source(r) if r.venue else None,
-        },
+        "is_authors_truncated": r.authors_truncated,
+        "primary_location": {"landing_page_url": r.url, "source": source},
         "ids": {
             "openalex": f"https://openalex.org/W{int(digest(r.rid, 9), 16)}",
             **({"doi": f"https://doi.org/{r.doi}"} if r.doi else {}),
@@ -102,7 +140,7 @@ def openalex_location_source(r: Record) -> dict[str, Any]:
     """The source of a work's primary location: its venue, and the publisher as OpenAlex's host organization."""
     source: dict[str, Any] = {
         "display_name": r.venue_full or r.venue,
-        "type": "journal" if r.type == "article" else "conference",
+        "type": r.venue_type or ("journal" if r.type == "article" else "conference"),
         "host_organization": None,
         "host_organization_name": r.publisher,
     }
@@ -134,17 +172,46 @@ def s2_paper(r: Record) -> dict[str, Any]:
     if r.dblp_key:
         ext["DBLP"] = r.dblp_key
     pid = digest("s2" + r.rid, 40)
+    venue = r.venue_full or r.venue or ""
+    place = None
+    if venue:
+        kind = "journal" if r.type in ("article", "preprint") else "conference"
+        place = {
+            "id": f"{digest('v' + venue, 8)}-{digest(venue, 4)}",
+            "name": venue,
+            "type": kind,
+            "alternate_names": [],
+        }
+    types = r.publication_types
+    if types is None:
+        types = ["JournalArticle"] if r.type == "article" else ["Conference"]
     return {
         "paperId": pid,
         "externalIds": ext,
         "url": f"https://www.semanticscholar.org/paper/{pid}",
         "title": r.title,
-        "venue": r.venue_full or r.venue or "",
+        "venue": venue,
+        "publicationVenue": place,
         "year": r.year,
         "authors": [{"authorId": digest(a, 8), "name": a} for a in r.authors],
-        "publicationTypes": ["JournalArticle"] if r.type == "article" else ["Conference"],
-        "journal": {"name": r.venue or "", **details(r, {"pages": "pages", "volume": "volume"})},
+        "publicationTypes": types or None,
+        "journal": {
+            "name": r.journal if r.journal is not None else (r.venue or ""),
+            **details(r, {"pages": "pages", "volume": "volume"}),
+        },
     }
+
+
+#: DBLP's publication types (its search API's `type`) for the record types of the corpus.
+DBLP_TYPES = {
+    "article": "Journal Articles",
+    "preprint": "Informal and Other Publications",
+    "book": "Books and Theses",
+    "phdthesis": "Books and Theses",
+    "incollection": "Parts in Books or Collections",
+    "inbook": "Parts in Books or Collections",
+    "book-chapter": "Parts in Books or Collections",
+}
 
 
 def dblp_info(r: Record) -> dict[str, Any]:
@@ -155,11 +222,13 @@ def dblp_info(r: Record) -> dict[str, Any]:
         "title": r.title + ".",
         "venue": r.venue or "CoRR",
         "year": str(r.year),
-        "type": "Journal Articles" if r.type == "article" else "Conference and Workshop Papers",
+        "type": DBLP_TYPES.get(r.type or "", "Conference and Workshop Papers"),
         "key": key,
         "url": f"https://dblp.org/rec/{key}",
         **details(r, {"volume": "volume", "issue": "number", "pages": "pages"}),
     }
+    if r.arxiv_id and info["venue"] == "CoRR":
+        info["volume"] = f"abs/{r.arxiv_id}"
     if r.doi:
         info["doi"] = r.doi
         info["ee"] = f"https://doi.org/{r.doi}"
@@ -169,7 +238,7 @@ def dblp_info(r: Record) -> dict[str, Any]:
 
 
 def dblp_xml(r: Record) -> str:
-    tag = "article" if r.type == "article" else "inproceedings"
+    tag = "article" if r.type in ("article", "preprint") else "inproceedings"
     venue_tag = "journal" if tag == "article" else "booktitle"
     parts = [f'<dblp><{tag} key="{xml_escape(r.dblp_key or "")}" mdate="2024-01-01">']
     parts += [f"<author>{xml_escape(a)}</author>" for a in r.authors]
@@ -180,6 +249,8 @@ def dblp_xml(r: Record) -> str:
             parts.append(f"<{name}>{xml_escape(value)}</{name}>")
     if r.doi:
         parts.append(f"<ee>https://doi.org/{xml_escape(r.doi)}</ee>")
+    elif r.arxiv_id:
+        parts.append(f"<ee>https://arxiv.org/abs/{xml_escape(r.arxiv_id)}</ee>")
     if r.crossref:
         parts.append(f"<crossref>{xml_escape(r.crossref)}</crossref>")
     parts.append(f"</{tag}></dblp>")
