@@ -233,13 +233,15 @@ def _country_ok(inner: str | None, outer: str | None) -> bool:
     return inner is None or outer is None or inner == outer or _WITHIN.get(inner) == outer
 
 
-def _assemble(slots: list[list[_Option]]) -> tuple[list[Reading], bool]:
+def _assemble(slots: list[list[_Option]]) -> tuple[list[Reading], bool, int]:
     """Readings from parts in written order (city, then region, then country); a part that fits no
     reading is left out, and only the readings that leave out fewest parts are kept."""
     gaz = gazetteer()
     online = any(o.kind == "online" for slot in slots for o in slot)
     slots = [[o for o in slot if o.kind != "online"][:_MAX_OPTIONS] for slot in slots]
     slots = [s for s in slots if s]
+    if not slots:
+        return [], online, 0
     best: list[Reading] = []
     best_skipped = len(slots) + 1
     for mask in product((True, False), repeat=len(slots)):
@@ -255,7 +257,7 @@ def _assemble(slots: list[list[_Option]]) -> tuple[list[Reading], bool]:
                 best, best_skipped = [], skipped
             if reading not in best:
                 best.append(reading)
-    return best, online
+    return best, online, best_skipped
 
 
 def _combine(gaz: _Gazetteer, combo: tuple[_Option, ...]) -> Reading | None:
@@ -289,7 +291,8 @@ def _name_like(piece: str) -> bool:
     """Whether an unlisted piece can be a city's name: a few capitalised words ("Snowbird", "Urbana-
     Champaign", "Garching bei München"), no digits, no acronym ("ICLR", "NeurIPS"), no meeting words."""
     words = piece.split()
-    if not 1 <= len(words) <= 4 or re.search(r"\d", piece) or set(place_key(piece)) & _NOT_A_NAME:
+    key = place_key(piece)
+    if not 1 <= len(words) <= 4 or re.search(r"\d", piece) or set(key) & _NOT_A_NAME or "of" in key:
         return False
     for word in words:
         for part in re.split(r"[-'’]", word.strip(".")):
@@ -303,7 +306,8 @@ _NAME_PARTICLES = frozenset("de la le les du des del di da do dos am an bei im u
 
 
 _NOT_A_NAME = frozenset(
-    "conference workshop symposium proceedings international annual meeting congress university hotel "
+    "conference workshop symposium proceedings international annual meeting congress hotel "
+    "universitat universite universita universidad universidade hochschule institut institute school college "
     "center centre hall room campus part volume edition papers selected revised session track".split()
 )
 
@@ -332,7 +336,7 @@ def parse_place(text: str) -> Place | None:
         slots.extend(first)
     if not slots:
         return None
-    readings, online = _assemble(slots)
+    readings, online, _ = _assemble(slots)
     if not readings and not online:
         return None
     if unlisted and unlisted[0][0] == 0 and _name_like(unlisted[0][1]):
@@ -446,7 +450,7 @@ def location_of_proceedings(title: str) -> str | None:
     if not title or len(title) > 1000:
         return None
     raw = re.split(r",|\.\s|;|\(|\)|\[|\]|\s[-–—]\s", title)
-    pieces = [p for p in (_trim_date(_after_in(p)) for p in raw) if p and not re.search(r"\d", p)]
+    pieces = [p for p in (_trim_date(_after_number(_after_in(p))) for p in raw) if p and not re.search(r"\d", p)]
     end = len(pieces)
     for _ in range(_TAIL):
         if not end or _piece_kind(_after_in(pieces[end - 1])) == "listed":
@@ -454,20 +458,18 @@ def location_of_proceedings(title: str) -> str | None:
         end -= 1
     run: list[str] = []
     unlisted = 0
-    i = end - 1
-    while i >= 0:
-        piece = pieces[i]
+    for piece in reversed(pieces[:end]):
         kind = _piece_kind(piece)
-        if kind == "listed":
+        if kind == "listed" and _fits([piece, *run]):
             run.insert(0, piece)
-        elif kind == "name" and run and not unlisted and not _is_city_only(run):
-            # An unlisted city ("Snowbird, Utah"), or an unlisted region after a listed city
-            # ("Taormina, Sicily, Italy"): then the city before it belongs to the run too.
+        elif _name_like(piece) and run and not unlisted and not _has_city(run):
+            # An unlisted city ("Snowbird, Utah"), or an unlisted region after a listed city ("Taormina,
+            # Sicily, Italy"); a listed name that does not fit counts as unlisted (a Crete of Illinois
+            # in "Crete, Greece").
             run.insert(0, piece)
-            unlisted = 1
+            unlisted += 1
         else:
             break
-        i -= 1
     return ", ".join(run) if run else None
 
 
@@ -493,6 +495,12 @@ def _trim_date(piece: str) -> str:
     return "" if not re.search(r"[^\W\d_]", text) else text
 
 
+def _after_number(piece: str) -> str:
+    """A piece's place after a number ("LOPSTR 2000 London" -> "London"), when there is one."""
+    after = re.sub(r"^.*\d\S*\s+", "", piece)
+    return after if after == piece or _piece_kind(after) == "listed" else piece
+
+
 def _after_in(piece: str) -> str:
     """A piece's place after "in" or "at" ("held at Beijing", "Proceedings des Workshops in Erlangen")."""
     after = re.sub(r"^(.*\s)?(in|at)\s(?=[A-ZÀ-Ý])", "", piece)
@@ -508,10 +516,21 @@ def _piece_kind(piece: str) -> Literal["listed", "name", "other"]:
     return "name" if _name_like(piece) and piece[:1].isupper() else "other"
 
 
-def _is_city_only(run: list[str]) -> bool:
+def _has_city(run: list[str]) -> bool:
     """Whether the run so far holds a listed city (then an unlisted piece before it is not the city)."""
     place = parse_place(", ".join(run))
     return place is not None and any(r.city is not None for r in place.readings)
+
+
+def _fits(run: list[str]) -> bool:
+    """Whether the listed pieces of a run read as one place, none left out ("MS, New York City, NY"
+    does not: Mississippi cannot come before a city of New York)."""
+    slots: list[list[_Option]] = []
+    for piece in run:
+        parts = _partitions(list(place_key(piece)), _written(piece))
+        if parts:
+            slots.extend(parts[0])
+    return _assemble(slots)[2] == 0 if slots else False
 
 
 def iter_cities() -> Iterator[City]:
