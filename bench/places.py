@@ -73,7 +73,10 @@ def main() -> int:
     for name, hits in (("strict (same words)", strict), ("as places", as_place)):
         precision = len(hits) / max(1, len(returned))
         recall = len(hits) / max(1, len(labelled))
-        print(f"{name:24}{precision:>12.1%}{recall:>10.1%}   ({len(hits)} of {len(returned)} read, {len(labelled)} labelled)")
+        print(
+            f"{name:24}{precision:>12.1%}{recall:>10.1%}"
+            f"   ({len(hits)} of {len(returned)} read, {len(labelled)} labelled)"
+        )
     for key, loc, got in rows:
         if got is None or not loc or place_key(loc) != place_key(got):
             print(f"  {key}: labelled {loc!r}, read {got!r}")

@@ -130,7 +130,7 @@ class _Gazetteer:
             iso, _iso3, name = line.split("\t")[:3]
             self._add(name, _Option("country", iso))
         for line in lines("regions.tsv"):
-            country, admin1, code, name, *rest = (line.split("\t") + [""])[:5]
+            country, admin1, code, name, *rest = [*line.split("\t"), ""][:5]
             key = f"{country}-{code}"
             self.regions[key] = code
             self.region_of[(country, admin1)] = key
@@ -170,7 +170,12 @@ class _Gazetteer:
         elsewhere are left out (a city of that country by the same name stays: Singapore)."""
         key = tuple(words)
         found = self.keys.get(key, [])
-        if found and key in self.codes and key not in self.free and not all(w.isupper() or not w.isalpha() for w in written):
+        if (
+            found
+            and key in self.codes
+            and key not in self.free
+            and not all(w.isupper() or not w.isalpha() for w in written)
+        ):
             return []
         if all(w.isupper() and len(w) > 1 for w in written) and key not in self.aliases:
             found = [o for o in found if o.kind != "city"]  # "PEARL", "SIN": an acronym, not Pearl, MS

@@ -152,9 +152,7 @@ def _segment_mentions(segment: str) -> list[tuple[str, ...]]:
     while i < len(words):
         for n in range(min(kb.longest, len(words) - i), 0, -1):
             key = tuple(words[i : i + n])
-            hits = [
-                e for e in kb.names.get(key, ()) if _matches(e, written[i : i + n], whole=n == len(words))
-            ]
+            hits = [e for e in kb.names.get(key, ()) if _matches(e, written[i : i + n], whole=n == len(words))]
             if hits:
                 out.append(tuple(dict.fromkeys(pid for e in hits for pid in e.ids)))
                 i += n
@@ -197,11 +195,13 @@ def _read(text: str) -> tuple[list[tuple[str, ...]], bool]:
     segments = [s.strip() for s in _SEGMENTS.split(text) if s and s.strip()]
     mentions: list[tuple[str, ...]] = []
     unknown = False
+    # Each segment without its company words, as written: "Berlin Ltd." is a place.
+    plain = [" ".join(dict.fromkeys(o for _, o in _kb().words(s))) for s in segments]
     for n, segment in enumerate(segments):
         found = _segment_mentions(segment)
         if found:
             mentions.extend(found)
-        elif _kb().words(segment) and parse_place(", ".join(segments[n:])) is None:
+        elif plain[n] and parse_place(", ".join(p for p in plain[n:] if p)) is None:
             unknown = True
     return mentions, unknown
 
