@@ -185,3 +185,9 @@ def test_any_text_parses_or_is_none(text: str) -> None:
     place = parse_place(text)
     assert place is None or place.readings or place.online
     location_of_proceedings(text)
+
+
+def test_a_place_of_many_ambiguous_names_is_read() -> None:
+    """Six Springfields (dozens of cities each) give readings without trying every combination."""
+    place = parse_place(", ".join(["Springfield"] * 6))
+    assert place is not None and all(r.city is not None for r in place.readings)

@@ -250,11 +250,12 @@ def _assemble(slots: list[list[_Option]]) -> tuple[list[Reading], bool, int]:
     best: list[Reading] = []
     best_skipped = len(slots) + 1
     for mask in product((True, False), repeat=len(slots)):
-        skipped = mask.count(False)
-        if skipped > best_skipped or skipped == len(slots):
-            continue
+        kept = mask.count(True)
+        skipped = len(slots) - kept
+        if skipped > best_skipped or not 1 <= kept <= len(_RANK):
+            continue  # a reading has one city, one region and one country at most
         chosen = [s for s, keep in zip(slots, mask, strict=True) if keep]
-        for combo in product(*chosen):
+        for combo in _ordered(chosen, -1):
             reading = _combine(gaz, combo)
             if reading is None:
                 continue
@@ -263,6 +264,19 @@ def _assemble(slots: list[list[_Option]]) -> tuple[list[Reading], bool, int]:
             if reading not in best:
                 best.append(reading)
     return best, online, best_skipped
+
+
+def _ordered(slots: list[list[_Option]], last: int) -> Iterator[tuple[_Option, ...]]:
+    """The choices of one option a slot whose kinds come in written order (city, region, country):
+    a city only first, so a place of many ambiguous names stays a small search."""
+    if not slots:
+        yield ()
+        return
+    for option in slots[0]:
+        rank = _RANK[option.kind]
+        if rank > last and len(slots) - 1 <= len(_RANK) - 1 - rank:
+            for rest in _ordered(slots[1:], rank):
+                yield (option, *rest)
 
 
 def _combine(gaz: _Gazetteer, combo: tuple[_Option, ...]) -> Reading | None:
