@@ -158,12 +158,13 @@ def test_h3_substituted_authors(store: Store) -> None:
 
 
 def test_dropped_authors_are_never_h3_alone(store: Store) -> None:
-    # The record's first authors, without 'et al.': a list cut short (a style or an export).
+    # The record's first authors, without 'et al.': a partial list (P3, the names left out named), never
+    # formatting; with "and others" the list says it is cut.
     cut = """@inproceedings{k, title={Deep Residual Learning for Image Recognition},
         author={He, Kaiming and Zhang, Xiangyu}, booktitle={CVPR}, year=2016}"""
     cls, code, _, why = verdict(store, cut)
-    assert (cls, code) == ("Real", "R2")
-    assert "first 2 of 4 authors" in why
+    assert (cls, code) == ("Potential", "P3")
+    assert "omits 2 of the record's 4 authors (Shaoqing Ren, Jian Sun)" in why
     assert verdict(store, cut.replace("Zhang, Xiangyu}", "Zhang, Xiangyu and others}"))[0] == "Real"
     # Authors dropped from the middle: a preprint with fewer authors, an export that lost a name.
     middle = """@inproceedings{k, title={Deep Residual Learning for Image Recognition},

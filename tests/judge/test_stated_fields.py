@@ -190,3 +190,53 @@ def test_a_journal_name_like_a_listed_one_is_not_fabricated_offline(store: Store
     like a listed name (extended, cut short) is that name written another way."""
     r = check(store, text, ".txt")
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+# ------------------------------------------------------------------------------- author names
+
+
+def resnet_by(authors: str) -> str:
+    return (
+        "@inproceedings{he2016deep, title = {Deep Residual Learning for Image Recognition}, author = {"
+        f"{authors}}}, booktitle = {{IEEE Conference on Computer Vision and Pattern Recognition}}, year = {{2016}}}}"
+    )
+
+
+def test_initials_are_exact_but_a_given_name_cut_to_a_fragment_is_not(store: Store) -> None:
+    assert check(store, resnet_by("He, K. and Zhang, X. and Ren, S. and Sun, J.")).verdict.class_ == "Real"
+    r = check(store, resnet_by("He, Kai and Zhang, Xiangyu and Ren, Shaoqing and Sun, Jian"))
+    assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
+    assert "given names differ" in r.verdict.rationale
+
+
+def test_a_known_nickname_is_a_variant_and_another_given_name_a_doubt() -> None:
+    from citetracer.match.rules import assess
+    from citetracer.normalize.names import parse_person
+    from citetracer.records import Candidate, Reference
+
+    def people(*names: str) -> list:  # type: ignore[type-arg]
+        return [p for p in map(parse_person, names) if p is not None]
+
+    record = Candidate(
+        source="dblp", id="k", title="Big Transfer (BiT): General Visual Representation Learning", year=2020,
+        authors=people("Alexander Kolesnikov", "Lucas Beyer", "Xiaohua Zhai"), venue="ECCV",
+    )  # fmt: skip
+    nick = Reference(title=record.title, year=2020, authors=people("Alex Kolesnikov", "Lucas Beyer", "Xiaohua Zhai"))
+    a = assess(nick, record)
+    assert a.status("authors") == "match" and a.fields["authors"].residual == "normalizable"
+    assert "nickname" in (a.fields["authors"].note or "")
+    cut = Reference(title=record.title, year=2020, authors=people("Alexander Kolesnikov", "Luc Beyer", "Xiaohua Zhai"))
+    assert assess(cut, record).status("authors") == "mismatch"
+
+
+def test_an_author_list_that_stops_without_et_al_is_partial_not_formatting(store: Store) -> None:
+    r = check(store, resnet_by("He, Kaiming and Zhang, Xiangyu"))
+    assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
+    assert "omits 2 of the record's 4 authors" in r.verdict.rationale
+    assert check(store, resnet_by("He, Kaiming and Zhang, Xiangyu and others")).verdict.class_ == "Real"
+
+
+def test_an_invented_name_added_to_a_whole_list_is_padding(store: Store) -> None:
+    r = check(store, resnet_by("He, Kaiming and Zhang, Xiangyu and Lin, Aria and Ren, Shaoqing and Sun, Jian"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
+    assert "Aria Lin" in r.verdict.rationale

@@ -150,13 +150,13 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
             f"the cited arXiv id names {_cite(work.candidate)} under another title: arXiv papers are renamed "
             "between versions"
         )
-    if name == "authors":
-        listed = author_fact(ctx, work) if work.authors is not None else None
-        if listed is not None and listed.prefix and work.authors is not None and not work.authors.given_conflicts:
-            return (
-                f"the author list stops after the record's first {work.authors.cited} of "
-                f"{work.authors.found} authors (a list cut short)"
-            )
+    # An author list that stops short without "et al." is a partial list (P3), never formatting: the
+    # names left out are named there. Names the record explains only loosely (swapped and cut short,
+    # regrouped by extraction) with none left out are the record's, written garbled.
+    if name == "authors" and work.authors is not None and not work.authors.given_conflicts:
+        listed = author_fact(ctx, work)
+        if listed is not None and not listed.unmatched and not listed.omitted:
+            return "the cited names are the record's, some written garbled (swapped, cut short or regrouped)"
     if as_preprint and work.status(name) == FieldStatus.MISSING:
         return f"the record lacks the cited {name}"
     return None
@@ -482,7 +482,7 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
     if cmp is not None and fact is not None and work.status("authors") == X:
         if cmp.given_conflicts:
             parts.append((f"{cmp.given_conflicts} cited author(s)' given names differ from the record's", "authors"))
-        if fact.omitted and not fact.prefix:
+        if fact.omitted:
             omitted = ", ".join(fact.omitted[:4])
             parts.append(
                 (

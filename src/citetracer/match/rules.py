@@ -229,6 +229,16 @@ def compare_authors(reference: Reference, cand: Candidate, a: Assessment) -> Fie
     cmp = compare_author_lists(reference.authors, cand.authors, reference.et_al, cand.authors_truncated)
     a.authors = cmp
     found_names = "; ".join(p.display() for p in cand.authors)
+    if cmp.complete and cmp.nicknames and not cmp.variants:
+        return _cmp(
+            "authors",
+            M,
+            cited_names,
+            found_names,
+            similarity=1.0,
+            residual=Residual.NORMALIZABLE,
+            note=f"{cmp.nicknames} given name(s) written as a nickname of the record's",
+        )
     if cmp.complete and cmp.variants:
         return _cmp(
             "authors",

@@ -184,15 +184,43 @@ def family_keys(person: Person) -> tuple[str, str]:
     return k.full, k.core
 
 
+@cache
+def _nickname_table() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
+    """(name -> its nicknames, nickname -> the names it shortens) from data/nicknames.tsv."""
+    nicks: dict[str, set[str]] = {}
+    formal: dict[str, set[str]] = {}
+    for line in lines("nicknames.tsv"):
+        name, nick = line.split("\t")
+        nicks.setdefault(name, set()).add(nick)
+        formal.setdefault(nick, set()).add(name)
+    return (
+        {k: frozenset(v) for k, v in nicks.items()},
+        {k: frozenset(v) for k, v in formal.items()},
+    )
+
+
+def is_nickname(a: str, b: str) -> bool:
+    """Whether the table pairs two folded given names: one a nickname of the other, or both
+    nicknames of one name ("Bill" and "Will", both of William)."""
+    if a == b:
+        return False
+    nicks, formal = _nickname_table()
+    if b in nicks.get(a, ()) or a in nicks.get(b, ()):
+        return True
+    return bool(formal.get(a, frozenset()) & formal.get(b, frozenset()))
+
+
+
+
 def _token_compatible(a: str, b: str) -> bool:
+    """Given-name words that may denote one person: equal, an initial, or a nickname the table pairs
+    ("Dan" / "Daniel", "Bill" / "William"). A word cut short where no convention explains it ("Lin" for
+    "Linchao") is not: an honest author writes the name, its initial or its nickname (issue 46)."""
     if a == b:
         return True
     if len(a) == 1 or len(b) == 1:
         return a[0] == b[0]
-    short, long_ = sorted((a, b), key=len)
-    # Short forms of the same name ("Dan" / "Daniel", "Alex" / "Alexander"), but not names
-    # one letter apart ("Jian" / "Jiang", "Xin" / "Xing"), which are different names.
-    return len(short) >= 3 and len(long_) - len(short) >= 2 and long_.startswith(short)
+    return is_nickname(a, b)
 
 
 def _given_compatible(ta: tuple[str, ...], tb: tuple[str, ...]) -> bool:
@@ -260,6 +288,14 @@ def _spelling_variant(a: NameKeys, b: NameKeys) -> bool:
     return min(len(x), len(y)) >= 6 and OSA.distance(x, y, score_cutoff=1) <= 1
 
 
+def _nicknamed(a: NameKeys, b: NameKeys) -> bool:
+    """Whether two names matched as one person through a nickname of the first given name."""
+    if not a.given or not b.given or "".join(a.given) == "".join(b.given):
+        return False
+    x, y = a.given[0], b.given[0]
+    return len(x) > 1 and len(y) > 1 and x != y and is_nickname(x, y)
+
+
 def compare_people(a: Person, b: Person) -> str:
     return _compare_keys(name_keys(a), name_keys(b))
 
@@ -281,6 +317,8 @@ class AuthorListComparison:
     hidden: int = 0
     #: Cited authors whose family name is a spelling variant of a record author's (typo, cut short).
     variants: int = 0
+    #: Cited authors whose given name is a nickname of the record author's ("Bill" for "William").
+    nicknames: int = 0
 
     @property
     def overlap(self) -> float:
@@ -337,7 +375,7 @@ def _compare_lists(
     matched = conflicts = 0
     positions: list[int] = []
     unmatched: list[str] = []
-    hidden = variants = 0
+    hidden = variants = nicknames = 0
     for i, person in enumerate(cited):
         k = name_keys(person)
         pool = sorted(
@@ -379,6 +417,7 @@ def _compare_lists(
         positions.append(best[0])
         if best[1] == NameMatch.SAME:
             matched += 1
+            nicknames += _nicknamed(k, found_keys[best[0]])
         else:
             conflicts += 1
     uncited = 0 if cited_truncated else len(found) - len(used)
@@ -392,4 +431,5 @@ def _compare_lists(
         uncited=max(0, uncited),
         hidden=hidden,
         variants=variants,
+        nicknames=nicknames,
     )

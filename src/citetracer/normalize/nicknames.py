@@ -14,43 +14,15 @@ written out ("Jürgen" = "Juergen").
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Literal
 
-from citetracer.data import lines
-from citetracer.normalize.names import name_keys
+from citetracer.normalize.names import is_nickname, name_keys
 from citetracer.records import Person
 
 GivenRelation = Literal["equal", "initial", "nickname", "fragment", "different"]
 _ORDER: tuple[GivenRelation, ...] = ("equal", "initial", "nickname", "fragment", "different")
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 _MAX_NAME = 200
-
-
-@cache
-def _table() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[str]]]:
-    """(name -> its nicknames, nickname -> the names it shortens) from data/nicknames.tsv."""
-    nicks: dict[str, set[str]] = {}
-    formal: dict[str, set[str]] = {}
-    for line in lines("nicknames.tsv"):
-        name, nick = line.split("\t")
-        nicks.setdefault(name, set()).add(nick)
-        formal.setdefault(nick, set()).add(name)
-    return (
-        {k: frozenset(v) for k, v in nicks.items()},
-        {k: frozenset(v) for k, v in formal.items()},
-    )
-
-
-def is_nickname(a: str, b: str) -> bool:
-    """Whether the table pairs two folded given names: one a nickname of the other, or both
-    nicknames of one name ("Bill" and "Will", both of William)."""
-    if a == b:
-        return False
-    nicks, formal = _table()
-    if b in nicks.get(a, ()) or a in nicks.get(b, ()):
-        return True
-    return bool(formal.get(a, frozenset()) & formal.get(b, frozenset()))
 
 
 def given_tokens(given: str) -> tuple[str, ...]:

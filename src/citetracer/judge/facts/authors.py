@@ -100,8 +100,7 @@ def record_authors_complete(cand: Candidate, cited: list[Person], closed_world: 
     continued = len(cited) > n > 0 and compare_author_lists(cited[:n], cand.authors, False, False).complete
     if continued and (n in CUT_LENGTHS or len(cited) - n >= CUT_BEYOND):
         return False, (
-            f"the {cand.source} record's {n} authors are the cited list's first {n} of {len(cited)} (a list "
-            "cut short)"
+            f"the {cand.source} record's {n} authors are the cited list's first {n} of {len(cited)} (a list cut short)"
         )
     if closed_world:
         return True, "the local store is declared complete"
@@ -159,7 +158,17 @@ def _author_fact(ctx: JudgeContext, work: Assessment) -> AuthorFact | None:
         if not (n in by_name and (_loose_match(by_name[n], cand.authors) or _shares_a_token(by_name[n], cand.authors)))
     )
     back = compare_author_lists(cand.authors, cited, False, ctx.reference.et_al)
-    omitted = back.unmatched_cited if not ctx.reference.et_al else ()
+    strays = [by_name[n] for n in work.authors.unmatched_cited if n in by_name]
+    by_record = {p.display(): p for p in cand.authors}
+    omitted = tuple(
+        n
+        for n in (back.unmatched_cited if not ctx.reference.et_al else ())
+        # a record author some garbled cited name stands for is not omitted ("Xiaowe, X." for Xiaowei Xu)
+        if not (
+            n in by_record
+            and any(_loose_match(p, [by_record[n]]) or _shares_a_token(p, [by_record[n]]) for p in strays)
+        )
+    )
     k = len(cand.authors) - len(omitted)
     prefix = bool(omitted) and not unmatched and tuple(p.display() for p in cand.authors[k:]) == omitted
     return AuthorFact(complete, why, unmatched, omitted, prefix)
