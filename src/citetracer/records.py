@@ -105,6 +105,9 @@ class Candidate(Work):
     work: str | None = None
     #: How the candidate was found (doi, arxiv, title, author-year, verified-link, ...).
     found_by: str | None = None
+    #: Where the conference was held, when the source states it (Crossref's `event.location`, a CSL
+    #: `event-place`); a DBLP record carries it inside its proceedings title (`venue_full`).
+    location: str | None = None
 
 
 class Version(BaseModel):

@@ -41,6 +41,16 @@ RECORDS = "".join(
             ee="https://doi.org/10.1109/CVPR.2016.90",
         ),
         _filler("CVPR", "cvpr", 2016, 30),
+        _rec(
+            "proceedings",
+            "conf/cvpr/2016",
+            [],
+            "2016 IEEE Conference on Computer Vision and Pattern Recognition, CVPR 2016, Las Vegas, NV, USA, June "
+            "27-30, 2016",
+            2016,
+            booktitle="CVPR",
+            publisher="IEEE Computer Society",
+        ),
         _filler("CVPR", "cvpr", 2018, 30),
         _rec(
             "article",
@@ -77,6 +87,9 @@ JOURNAL_RECORDS = [
      "authors": ["Agnes Thornby", "Wen Hao"], "year": 2014,
      "venue": "Philosophical Transactions of the Royal Society A",
      "type": "article", "doi": "10.1098/rsta.2014.0123"},
+    {"id": "iccs", "title": "Adaptive mesh refinement for coupled ocean and ice sheet models",
+     "authors": ["Mara Iles", "Tobias Renn"], "year": 2019, "venue": "Computational Science - ICCS 2019",
+     "type": "inproceedings", "publisher": "Springer", "pages": "301-314", "doi": "10.1007/978-3-030-22750-0_24"},
     {"id": "jacm", "title": "A relational calculus for quantified constraint satisfaction over trees",
      "authors": ["Petra Vogt", "Emil Strand"], "year": 2009, "venue": "Journal of the ACM", "type": "article"},
 ]  # fmt: skip
@@ -240,3 +253,74 @@ def test_an_invented_name_added_to_a_whole_list_is_padding(store: Store) -> None
     r = check(store, resnet_by("He, Kaiming and Zhang, Xiangyu and Lin, Aria and Ren, Shaoqing and Sun, Jian"))
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
     assert "Aria Lin" in r.verdict.rationale
+
+
+# ----------------------------------------------------------------------- publication details
+
+
+def resnet_with(**extra: str) -> str:
+    fields = "".join(f", {k} = {{{v}}}" for k, v in extra.items())
+    return resnet(2016)[:-1] + fields + "}"
+
+
+@pytest.mark.parametrize(
+    "pages",
+    ["770--778", "pp. 770-778", "770\u2013778".encode().decode("unicode_escape"), "770", "e770", "12", "9 pp."],
+)
+def test_pages_written_otherwise_or_that_are_no_range_stay_real(store: Store, pages: str) -> None:
+    """The same range written differently, a first page, an article or e-locator number, a page count: none
+    states a range to contradict (a lone number is as often a volume or an issue the parser read)."""
+    r = check(store, resnet_with(pages=pages))
+    assert r.verdict.class_ == "Real", r.verdict.rationale
+
+
+def test_a_page_range_wholly_apart_from_the_same_versions_is_h4(store: Store) -> None:
+    r = check(store, resnet_with(pages="1023--1031"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert r.verdict.fields == ["pages"] and "770-778" in r.verdict.rationale
+
+
+def test_a_page_range_against_another_version_is_no_contradiction(store: Store) -> None:
+    # Cited at another venue (its preprint): the proceedings' pages are another version's.
+    bib = resnet_with(pages="1--12").replace(
+        "booktitle = {IEEE Conference on Computer Vision and Pattern Recognition}", "journal = {arXiv preprint}"
+    )
+    assert check(store, bib).verdict.class_ != "Hallucinated"
+
+
+def test_a_journal_volume_the_record_states_otherwise_is_h4(store: Store) -> None:
+    assert check(store, focal(2020, volume="42", pages="318--327")).verdict.class_ == "Real"
+    r = check(store, focal(2020, volume="39", pages="318--327"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "volume" in r.verdict.fields
+
+
+def test_a_proceedings_series_volume_is_not_a_journal_volume(store: Store) -> None:
+    assert check(store, resnet_with(volume="9908", series="Lecture Notes in Computer Science")).verdict.class_ == "Real"
+
+
+def test_a_conference_city_the_proceedings_name_otherwise_is_h4(store: Store) -> None:
+    assert check(store, resnet_with(address="Las Vegas, Nevada, USA")).verdict.class_ == "Real"
+    assert check(store, resnet_with(address="Las Vegas, NV")).verdict.class_ == "Real"
+    r = check(store, resnet_with(address="Seattle, WA, USA"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "location" in r.verdict.fields
+
+
+ICCS = (
+    "@inproceedings{iles2019, title = {Adaptive mesh refinement for coupled ocean and ice sheet models}, "
+    "author = {Iles, Mara and Renn, Tobias}, booktitle = {Computational Science - ICCS 2019}, year = {2019}, "
+    "pages = {301--314}, publisher = {%s}}"
+)
+
+
+@pytest.mark.parametrize("publisher", ["Springer", "Springer International Publishing", "Springer, Cham"])
+def test_the_publisher_written_another_way_stays_real(store: Store, publisher: str) -> None:
+    assert check(store, ICCS % publisher).verdict.class_ == "Real"
+
+
+def test_another_recognised_publisher_is_h4_and_an_unknown_one_a_gap(store: Store) -> None:
+    r = check(store, ICCS % "IEEE")
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "publisher" in r.verdict.fields
+    assert check(store, ICCS % "Hypothetical Lab Press of Nowhere").verdict.class_ != "Hallucinated"

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from citetracer.judge.context import JudgeContext, known_registrants
 from citetracer.judge.facts.authors import SOME, author_fact, by_cited_people
 from citetracer.judge.facts.dates import venue_name_year
+from citetracer.judge.facts.details import detail_contradictions
 from citetracer.judge.facts.identifiers import absent_identifier
 from citetracer.judge.facts.identity import (
     is_book,
@@ -223,8 +224,26 @@ def h4_future(ctx: JudgeContext) -> Finding | None:
     """H4: a cited year after this year cannot be a publication date."""
     year = ctx.reference.year
     if year is not None and year > ctx.today_year:
-        return Finding("H4", f"the cited year {year} is in the future", fields=["year"])
+        return Finding("H4", f"the cited year {year} is in the future", fields=["year"], kind="future")
     return None
+
+
+def h4_details(ctx: JudgeContext) -> Finding | None:
+    """H4 (publication details): the cited pages, volume, publisher or conference location contradict
+    what a record of the same version (same venue and year) states (facts/details.py)."""
+    work = work_of(ctx)
+    if work is None:
+        return None
+    found = detail_contradictions(ctx, work)
+    if not found:
+        return None
+    return Finding(
+        "H4",
+        "; ".join(d.sentence() for d in found),
+        fields=[d.field for d in found],
+        evidence=list({id(d.record): d.record for d in found}.values()),
+        kind="details",
+    )
 
 
 def h4_venue_or_year(ctx: JudgeContext) -> Finding | None:

@@ -228,7 +228,9 @@ def _head_contradicted(ctx: JudgeContext, work: Assessment) -> bool:
 
 
 def _h4(ctx: JudgeContext, f: Finding) -> Decision:
-    if f.fields == ["year"] and "future" in f.reason:
+    if f.kind == "details":
+        return _details(ctx, f)
+    if f.kind == "future":
         year = ctx.reference.year or 0
         if year > ctx.today_year + IMPLAUSIBLE_FUTURE:
             return _withhold(f"{year} is not a plausible year (a number read as one)")
@@ -270,6 +272,21 @@ def _h4(ctx: JudgeContext, f: Finding) -> Decision:
         _, witness = venue_witness(ctx, renamed=conflict[0] == "preprint-as-published")
         return _admit(f"identified by {how}; {witness}")
     return _admit(f"identified by {how}")
+
+
+def _details(ctx: JudgeContext, f: Finding) -> Decision:
+    """Publication details contradict the work only where the work is identified by its title and its
+    authors, and the record stating them is of the cited venue and year (facts/details.py)."""
+    work = work_of(ctx)
+    assert work is not None
+    why, how = identified(ctx, work, need_authors=True)
+    if why:
+        return _withhold(why)
+    trouble = text_trouble(ctx.reference)
+    if trouble:
+        return _withhold(trouble)
+    held = ", ".join(sorted({label(a) for a in ctx.assessments if a.candidate in f.evidence}))
+    return _admit(f"identified by {how}; {held} of the cited venue and year states the {', '.join(f.fields)}")
 
 
 def _version_at_cited_venue(ctx: JudgeContext, work: Assessment) -> Assessment | None:

@@ -27,6 +27,7 @@ CodeRule = Callable[[JudgeContext], Finding | None]
 REAL_RULES: tuple[CodeRule, ...] = (codes.r1_exact, codes.r2_variant)
 HALLUCINATED_RULES: tuple[CodeRule, ...] = (
     codes.h4_future,
+    codes.h4_details,
     codes.h6_chimera,
     codes.h5_doi,
     codes.h5_arxiv,
@@ -186,9 +187,11 @@ def judge(ctx: JudgeContext) -> Verdict:
     Every Hallucinated finding passes the accusation gate first: what it does not admit is
     Potential, with the reason the accusation was withheld.
     """
-    future, _ = gated([f for f in [codes.h4_future(ctx)] if f is not None], ctx)
+    # A future year or a contradicted publication detail (pages, volume, publisher, place) blocks
+    # Real whatever else matches: the title and authors matching is what makes the detail a fact.
+    blocking, _ = gated([f for f in (codes.h4_future(ctx), codes.h4_details(ctx)) if f is not None], ctx)
     real = _run(REAL_RULES, ctx)
-    if real and not future:
+    if real and not blocking:
         return valid_judger(real[:1], ctx)
     wrong, withheld = gated(_run(HALLUCINATED_RULES, ctx), ctx)
     if wrong:

@@ -29,7 +29,7 @@ from citetracer.records import Candidate, IdentifierKind, Reference
 
 #: The body of Crossref's 404 for a DOI it does not hold (recorded reply: text/plain "Resource not found.").
 NOT_FOUND = re.compile(rb"Resource not found", re.I)
-FIELDS = "DOI,title,author,container-title,short-container-title,issued,type,page,volume,issue,publisher,URL"
+FIELDS = "DOI,title,author,container-title,short-container-title,issued,type,page,volume,issue,publisher,event,URL"
 
 
 def _first(value: Any) -> str | None:
@@ -78,7 +78,16 @@ def from_work(item: dict[str, Any], source: str = "crossref", found_by: str = "s
         volume=_first(item.get("volume")),
         issue=_first(item.get("issue")),
         publisher=_first(item.get("publisher")),
+        location=_event_place(item),
     )
+
+
+def _event_place(item: dict[str, Any]) -> str | None:
+    """The city of a proceedings paper's conference: Crossref's `event.location`, or CSL's `event-place`."""
+    event = item.get("event")
+    place = event.get("location") if isinstance(event, dict) else None
+    place = place if isinstance(place, str) else item.get("event-place")
+    return place.strip() if isinstance(place, str) and place.strip() else None
 
 
 class Crossref:

@@ -1,0 +1,123 @@
+"""Publication-detail facts: pages, volume, publisher and conference location, as a record of the same
+version states them.
+
+A detail is a fact about the cited work only where a record of the same version states it: the record's
+venue is the cited venue and its year the cited year (a preprint's own pages, another printing's, a
+journal extension's volume are other versions' details). And only where the citation states the field
+unambiguously: a page range (two numbers, in order), never a lone number (an article number, an issue
+or a volume the parser read as pages: "Scikit-learn ... 12" against 2825-2830), an e-locator
+("e1234", "W70") or a page count ("12 pp."); a journal volume, never a proceedings series volume; a
+publisher or place that the knowledge tables recognise (normalize/publishers.py, normalize/places.py),
+never an unrecognised string, which is a gap. A contradiction is a range wholly apart from the record's,
+another number, another recognised publisher with no tie to the record's, another place.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from citetracer.judge.context import JudgeContext
+from citetracer.judge.facts.identity import versions_of
+from citetracer.judge.facts.venue import spelled
+from citetracer.match.rules import Assessment
+from citetracer.normalize.places import location_of_proceedings, parse_place, place_relation
+from citetracer.normalize.publishers import publisher_relation
+from citetracer.normalize.venues import is_preprint, venue_kind
+from citetracer.records import Candidate, FieldStatus
+
+M = FieldStatus.MATCH
+_RANGE = re.compile(r"^\s*(?:pp?\.?\s*|pages?\s+)?(\d{1,6})\s*(?:-+|\u2013|\u2014)\s*(\d{1,6})\s*\.?\s*$", re.I)
+_NUMBER = re.compile(r"^\s*(?:vol\.?\s*|volume\s+)?(\d{1,5})\s*$", re.I)
+#: A range longer than this is no page range of one work (a misread pair of numbers).
+_MAX_PAGES = 1000
+
+
+def page_range(text: str | None) -> tuple[int, int] | None:
+    """A page range as two numbers in order ("740-755", "pp. 740--755", "1054-8" for 1054-1058), or None
+    for anything else: a lone number, an e-locator, a page count, two years."""
+    m = _RANGE.match(text or "")
+    if not m:
+        return None
+    first, last = m.group(1), m.group(2)
+    if len(last) < len(first):
+        last = first[: len(first) - len(last)] + last  # "1054-8"
+    a, b = int(first), int(last)
+    if b <= a or b - a > _MAX_PAGES:
+        return None
+    if 1800 <= a <= 2100 and 1800 <= b <= 2100 and b - a <= 10:
+        return None  # "2015-2016": years, not pages
+    return a, b
+
+
+def volume_number(text: str | None) -> int | None:
+    """A volume written as a plain number ("42", "vol. 42"), else None."""
+    m = _NUMBER.match(text or "")
+    return int(m.group(1)) if m else None
+
+
+@dataclass(frozen=True)
+class DetailContradiction:
+    """A cited publication detail that a record of the same version states otherwise."""
+
+    field: str
+    cited: str
+    found: str
+    record: Candidate
+
+    def sentence(self) -> str:
+        label = f"[{self.record.source}:{self.record.id}]"
+        return f"the cited {self.field} {self.cited!r} is not the work's ({self.found!r} in {label})"
+
+
+def same_version(ctx: JudgeContext, work: Assessment) -> list[Assessment]:
+    """The records of the work whose venue is the cited venue and whose year is the cited year, preprints
+    left out: their details are the cited version's."""
+    ref = ctx.reference
+    if not ref.venue or ref.year is None or is_preprint(ref.venue):
+        return []
+    out = []
+    for v in versions_of(ctx, work):
+        c = v.candidate
+        if v.year_delta != 0 or is_preprint(c.venue or c.venue_full) or c.type == "preprint":
+            continue
+        if v.status("venue") == M or spelled(ctx, v):
+            out.append(v)
+    return out
+
+
+def detail_contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailContradiction]:
+    """The cited details that a record of the same version contradicts, one per field."""
+    key = ("details", id(work))
+    if key not in ctx.facts:
+        ctx.facts[key] = _contradictions(ctx, work)
+    return ctx.facts[key]  # type: ignore[return-value]
+
+
+def _contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailContradiction]:
+    ref = ctx.reference
+    found: dict[str, DetailContradiction] = {}
+    for v in same_version(ctx, work):
+        c = v.candidate
+        cited, held = page_range(ref.pages), page_range(c.pages)
+        if cited and held and (cited[1] < held[0] or cited[0] > held[1]) and "pages" not in found:
+            found["pages"] = DetailContradiction("pages", ref.pages or "", c.pages or "", c)
+        journal = venue_kind(c.venue or c.venue_full, c.type) == "journal" and c.type not in ("inproceedings",)
+        cv, hv = volume_number(ref.volume), volume_number(c.volume)
+        if journal and cv is not None and hv is not None and cv != hv and "volume" not in found:
+            found["volume"] = DetailContradiction("volume", ref.volume or "", c.volume or "", c)
+        if ref.publisher and c.publisher and publisher_relation(ref.publisher, c.publisher) == "different":
+            found.setdefault("publisher", DetailContradiction("publisher", ref.publisher, c.publisher, c))
+        place = c.location or (location_of_proceedings(c.venue_full) if c.venue_full else None)
+        if ref.location and place and _places_differ(ref.location, place):
+            found.setdefault("location", DetailContradiction("location", ref.location, place, c))
+    return list(found.values())
+
+
+def _places_differ(cited: str, found: str) -> bool:
+    """Two places that are not one, neither of them an online event (a conference moved online is cited
+    at its planned city as often as "virtual")."""
+    a, b = parse_place(cited), parse_place(found)
+    if a is None or b is None or a.online or b.online:
+        return False
+    return place_relation(cited, found) == "different"
