@@ -290,3 +290,37 @@ def test_a_book_is_not_a_chapter_of_the_same_generic_title_by_others(web: FakeWe
         web, tmp_path, "Christopher M. Bishop. Neural networks for pattern recognition. Oxford University Press, 1995."
     )
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+# ---------------------------------------------------------------- issue 39: detection given back
+
+
+def test_a_citation_naming_no_venue_is_a_paper_for_absence(web: FakeWeb, tmp_path: Path) -> None:
+    """Authors, a specific title and a year, no venue: what LLMs write most. Two broad indexes complete for
+    papers answered and hold nothing of it: proven absent, and the rationale says why it was read a paper."""
+    r = check(
+        web,
+        tmp_path,
+        "Yoonwoo Lee, Jaehyeong Kang, Namil Kim, Jinwoo Shin, and Honglak Lee. Structured fast fourier transform "
+        "attention for vision transformers. 2022.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H1"), r.verdict.rationale
+
+
+def test_a_real_work_cited_without_a_venue_is_still_real(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Ana Mora, Li Wei, and Tom Berg. Sharpness-aware training widens flat minima in transformers. 2023.",
+    )
+    assert r.verdict.class_ == "Real", r.verdict.rationale
+
+
+def test_software_named_without_a_venue_is_not_read_as_a_paper(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Ana Mora and Li Wei. Widgetflow: a library for differentiable widget pipelines. "
+        "https://github.com/amora/widgetflow, 2023.",
+    )
+    assert r.verdict.class_ == "Potential", r.verdict.rationale

@@ -120,7 +120,27 @@ def work_kind(ref: Reference) -> tuple[str, str]:
         return "article", "it names a DOI"
     if ref.venue:
         return "paper", f"it names the venue '{ref.venue}'"
+    if _reads_as_paper(ref):
+        return "paper", (
+            "it names people as authors, a title of several words and a year, and nothing that marks a book, "
+            "a report, a thesis, software or data"
+        )
     return "unknown", "it names no venue, type or identifier"
+
+
+#: Content words from which a title names a piece of research rather than a thing (a "Manual", "Python").
+PAPER_TITLE_WORDS = 4
+_STOP = frozenset("a an the of for and in on to with by from at via its is are as or into using".split())
+
+
+def _reads_as_paper(ref: Reference) -> bool:
+    """A citation that names no venue but carries what a paper's citation carries (people as authors, a
+    title of PAPER_TITLE_WORDS content words or more, a year) and nothing another kind's would (checked
+    before: a code or data host, a publisher, report, thesis, software or data words) is a paper: what
+    LLM-written bibliographies list most, and what two broad indexes hold whole."""
+    people = [p for p in ref.authors if p.given and p.family]
+    words = [w for w in tokens(ref.title or "") if w not in _STOP]
+    return bool(people) and len(words) >= PAPER_TITLE_WORDS and ref.year is not None
 
 
 def is_book_venue(venue: str) -> bool:

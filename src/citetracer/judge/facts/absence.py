@@ -44,6 +44,11 @@ def absence_fact(ctx: JudgeContext) -> AbsenceFact:
     kind, why = work_kind(ctx.reference)
     if bundle.store_covered:
         return AbsenceFact(True, "; ".join(bundle.coverage_notes))
+    ref = ctx.reference
+    if kind == "paper" and not ref.venue and ref.year is not None and ref.year >= ctx.today_year:
+        return AbsenceFact(
+            False, f"the cited work names no venue and is of {ref.year}: the indexes may not hold it yet"
+        )
     complete = [s for s in sorted(bundle.broad_answered) if kind in source_facts(s).kinds]
     if kind not in SCHOLARLY_KINDS:
         return AbsenceFact(False, f"the cited work is a {kind} ({why}), which no index holds whole")
