@@ -324,3 +324,15 @@ def test_another_recognised_publisher_is_h4_and_an_unknown_one_a_gap(store: Stor
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
     assert "publisher" in r.verdict.fields
     assert check(store, ICCS % "Hypothetical Lab Press of Nowhere").verdict.class_ != "Hallucinated"
+
+
+def test_a_volume_read_from_free_text_is_no_fact(store: Store) -> None:
+    """Our parser places lone numbers (a page, an issue, a year read as the volume): only a volume the author
+    wrote as a field contradicts ("Cryptology ePrint Archive, 2012. 2" is no volume 2)."""
+    r = check(
+        store,
+        "Tsung-Yi Lin, Priya Goyal, Ross Girshick, Kaiming He, and Piotr Dollár. Focal loss for dense object "
+        "detection. IEEE Transactions on Pattern Analysis and Machine Intelligence, 39:318-327, 2020.",
+        ".txt",
+    )
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale

@@ -4,7 +4,8 @@ version states them.
 A detail is a fact about the cited work only where a record of the same version states it: the record's
 venue is the cited venue and its year the cited year (a preprint's own pages, another printing's, a
 journal extension's volume are other versions' details). And only where the citation states the field
-unambiguously: a page range (two numbers, in order), never a lone number (an article number, an issue
+unambiguously: a page range (two numbers, in order), a volume written as a field (BibTeX), never a lone
+number (an article number, an issue
 or a volume the parser read as pages: "Scikit-learn ... 12" against 2825-2830), an e-locator
 ("e1234", "W70") or a page count ("12 pp."); a journal volume, never a proceedings series volume; a
 publisher or place that the knowledge tables recognise (normalize/publishers.py, normalize/places.py),
@@ -18,13 +19,15 @@ import re
 from dataclasses import dataclass
 
 from citetracer.judge.context import JudgeContext
-from citetracer.judge.facts.identity import versions_of
+from citetracer.judge.facts.identity import specific, versions_of
+from citetracer.judge.facts.reading import structured
 from citetracer.judge.facts.venue import spelled
 from citetracer.match.rules import Assessment
 from citetracer.normalize.places import location_of_proceedings, parse_place, place_relation
 from citetracer.normalize.publishers import publisher_relation
 from citetracer.normalize.venues import is_preprint, venue_kind
 from citetracer.records import Candidate, FieldStatus
+from citetracer.thresholds import UNIQUE_SHARED, UNIQUE_TITLE_WORDS
 
 M = FieldStatus.MATCH
 _RANGE = re.compile(r"^\s*(?:pp?\.?\s*|pages?\s+)?(\d{1,6})\s*(?:-+|\u2013|\u2014)\s*(\d{1,6})\s*\.?\s*$", re.I)
@@ -71,15 +74,20 @@ class DetailContradiction:
 
 
 def same_version(ctx: JudgeContext, work: Assessment) -> list[Assessment]:
-    """The records of the work whose venue is the cited venue and whose year is the cited year, preprints
-    left out: their details are the cited version's."""
+    """The records of the identified work (its own record, or one with the same DOI) whose venue is the
+    cited venue and whose year is the cited year, preprints left out: their details are the cited
+    version's. Records that merely share the title and people are not enough: a database paper titled
+    "GenBank" appears in the same journal every year."""
     ref = ctx.reference
     if not ref.venue or ref.year is None or is_preprint(ref.venue):
+        return []
+    if not specific(ctx, work, UNIQUE_TITLE_WORDS, UNIQUE_SHARED):
         return []
     out = []
     for v in versions_of(ctx, work):
         c = v.candidate
-        if v.year_delta != 0 or is_preprint(c.venue or c.venue_full) or c.type == "preprint":
+        same = c.work == work.candidate.work or (c.doi is not None and c.doi == work.candidate.doi)
+        if not same or v.year_delta != 0 or is_preprint(c.venue or c.venue_full) or c.type == "preprint":
             continue
         if v.status("venue") == M or spelled(ctx, v):
             out.append(v)
@@ -103,7 +111,9 @@ def _contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailContradic
         if cited and held and (cited[1] < held[0] or cited[0] > held[1]) and "pages" not in found:
             found["pages"] = DetailContradiction("pages", ref.pages or "", c.pages or "", c)
         journal = venue_kind(c.venue or c.venue_full, c.type) == "journal" and c.type not in ("inproceedings",)
-        cv, hv = volume_number(ref.volume), volume_number(c.volume)
+        # A volume cut from free text is a lone number our parser placed (a page, an issue, a year):
+        # only a volume field the author wrote states one.
+        cv, hv = volume_number(ref.volume) if structured(ref) else None, volume_number(c.volume)
         if journal and cv is not None and hv is not None and cv != hv and "volume" not in found:
             found["volume"] = DetailContradiction("volume", ref.volume or "", c.volume or "", c)
         if ref.publisher and c.publisher and publisher_relation(ref.publisher, c.publisher) == "different":
