@@ -282,3 +282,254 @@ def parse_year(value: str | int | None) -> int | None:
         return value
     m = _YEAR.search(value)
     return int(m.group(1)) if m else None
+
+
+# ---------------------------------------------------------------- damaged text
+
+#: Spacing accents that TeX's OT1 fonts (the default of most conference templates) set as glyphs of their own,
+#: with the combining mark each stands for. Text pulled from such PDFs has them as characters of their own beside
+#: their letter, before or after it, with or without a space ("Sch¨olkopf", "Jos´e", "K-R M ¨uller", "Franc¸ois",
+#: "Richt ´ arik"). The ASCII "^" and "`" are also accents where a PDF draws them over a letter (the PDF reader
+#: places them by position); in text "^" is mathematics and "`" an opening quote, so `clean_text` reads "`" as an
+#: accent only between two letters and "^" never.
+SPACING_ACCENTS = {
+    "\u00b4": "\u0301",  # acute
+    "\u02ca": "\u0301",  # modifier letter acute
+    "`": "\u0300",  # grave (an opening quote `` sits beside a letter, never over one)
+    "\u02cb": "\u0300",  # modifier letter grave
+    "\u02c7": "\u030c",  # caron
+    "\u00a8": "\u0308",  # diaeresis
+    "\u02dc": "\u0303",  # tilde
+    "\u02c6": "\u0302",  # circumflex
+    "^": "\u0302",
+    "\u00b8": "\u0327",  # cedilla
+    "\u02db": "\u0328",  # ogonek
+    "\u02d8": "\u0306",  # breve
+    "\u02d9": "\u0307",  # dot above
+    "\u02da": "\u030a",  # ring above
+    "\u02dd": "\u030b",  # double acute
+    "\u00af": "\u0304",  # macron
+}
+#: Accents TeX draws after their letter (the letter is set first, the mark hung below it).
+_DRAWN_AFTER = frozenset("\u00b8\u02db")
+#: Letters that carry a cedilla in the languages references are written in (French, Portuguese, Turkish,
+#: Romanian, Albanian): "Gül¸sen" is Gülşen, not Güļsen.
+_CEDILLA_LETTERS = frozenset("cCsStT")
+#: Letters TeX puts accents on in their dotless form (\'{\i}: "Garc´ıa").
+_DOTLESS = {"\u0131": "i", "\u0237": "j"}
+#: Characters that are never text: format and bidi controls, zero-width spaces, the byte-order mark, C0/C1
+#: controls other than tab and line ends. (Soft hyphens, and the codes PDF libraries put for them, are read at
+#: line ends first; zero-width joiners only between letters of scripts that write with them.)
+_INVISIBLE = re.compile(
+    "[\x00-\x01\x03-\x08\x0e-\x1f\x7f-\x9f\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\u061c\u180e\ufeff]"
+)
+_JOINER = re.compile("[\u200c\u200d]")
+_SOFT = "\u00ad\ufffe\x02"  # the soft hyphen, and how pdfium reports one
+_SOFT_INSIDE = re.compile(f"[{_SOFT}](?![ \\t]*(?:\\r\\n?|\\n))")
+_SOFT_ANY = re.compile(f"[{_SOFT}]")
+_ODD_SPACE = re.compile("[\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]")
+_LINE_FEEDS = re.compile("[\x0b\x0c\u2028\u2029]")
+_LIGATURE_TABLE = str.maketrans(
+    {"\ufb00": "ff", "\ufb01": "fi", "\ufb02": "fl", "\ufb03": "ffi", "\ufb04": "ffl", "\ufb05": "st", "\ufb06": "st"}
+)
+#: A word broken at a line end: a hyphen (and soft hyphens) after a letter, the line break, a letter.
+_BROKEN_WORD = re.compile(
+    f"(?<=[^\\W\\d_])(?:[-\u2010][{_SOFT}]*|[{_SOFT}]+)[ \\t]*(?:\\r\\n?|\\n)[ \\t]*(?=[^\\W\\d_])"
+)
+#: Words after which a hyphen at a line end is a suspended one ("single-\nand double-blind"), kept.
+_SUSPENDED = frozenset({"and", "or", "nor", "to", "und", "oder", "et", "ou", "y", "o"})
+_URLISH = re.compile(r"://|www\.|doi|/", re.IGNORECASE)
+#: What only damaged text holds: anything outside printable ASCII, "`", or a hyphen at a line end.
+_DAMAGE_HINT = re.compile("[^\\x20-\\x5f\\x61-\\x7e\\t\\n\\r]|[-\u2010][ \\t]*[\\r\\n]")
+
+
+def clean_text(text: str) -> str:
+    """Reference text with the damage of PDF extraction and copy-paste undone, before anything reads it:
+    ligatures expanded ("ﬁelds"), spacing accents put on their letter ("Sch¨olkopf" -> "Schölkopf", "K-R M ¨uller"
+    -> "K-R Müller", "Franc¸ois" -> "François"; an accent over no letter dropped), soft hyphens, zero-width and
+    bidi controls removed, odd spaces made spaces, a word broken by a hyphen at a line end joined ("compu-\\ntation"
+    -> "computation"; "Self-\\nSimilarity" keeps its hyphen, a URL too), and the result in NFC.
+
+    Pure and idempotent; text free of that damage comes back unchanged (except in NFC), and no letter is made
+    up: an accent joins the letter beside it, or goes."""
+    for _ in range(4):  # one repair can make another possible ("A¸\u00ad\nc": the soft hyphen, then the cedilla)
+        if not _DAMAGE_HINT.search(text):
+            return text
+        cleaned = _clean_once(text)
+        if cleaned == text:
+            break
+        text = cleaned
+    return text
+
+
+def _clean_once(text: str) -> str:
+    text = _INVISIBLE.sub("", text)
+    text = _LINE_FEEDS.sub("\n", text)
+    text = _ODD_SPACE.sub(" ", text).translate(_LIGATURE_TABLE)
+    text = _JOINER.sub(_joiner, text) if "\u200c" in text or "\u200d" in text else text
+    text = _SOFT_INSIDE.sub("", text)
+    if not text.isascii() or "`" in text:
+        text = _place_accents(unicodedata.normalize("NFC", text))
+    text = _BROKEN_WORD.sub(_join_broken, text)
+    text = _SOFT_ANY.sub("", text)
+    return text if text.isascii() else unicodedata.normalize("NFC", text)
+
+
+def _joiner(m: re.Match[str]) -> str:
+    """A zero-width joiner or non-joiner kept only between two letters of a script written with them (Persian,
+    Indic); beside a Latin letter, a space or punctuation it is damage."""
+    text, at = m.string, m.start()
+    before = text[at - 1] if at else ""
+    after = text[at + 1] if at + 1 < len(text) else ""
+    return m.group(0) if before.isalpha() and after.isalpha() and ord(before) >= 0x370 and ord(after) >= 0x370 else ""
+
+
+def _join_broken(m: re.Match[str]) -> str:
+    """A line break inside a word: gone, with the hyphen unless the word goes on in lower case ("compu-tation"),
+    the hyphen was soft, or the word is a link; a suspended hyphen ("single-\\nand") stays as it is."""
+    text = m.string
+    hyphen = m.group(0).lstrip()[:1] in "-\u2010"
+    start = max(text.rfind(" ", 0, m.start()), text.rfind("\n", 0, m.start()), m.start() - 200)
+    word_before = text[start + 1 : m.start()]
+    word_after = re.match(r"[^\W\d_]+", text[m.end() : m.end() + 40])
+    after = word_after.group(0) if word_after else ""
+    if not hyphen:
+        return ""
+    if _URLISH.search(word_before):
+        return m.group(0)[:1]
+    if after[:1].islower():
+        return m.group(0) if after in _SUSPENDED else ""
+    return "-"
+
+
+def _is_letter(ch: str) -> bool:
+    return ch.isalpha() and ch not in SPACING_ACCENTS
+
+
+def _accent_mark(ch: str) -> str:
+    """The combining mark a standalone accent stands for, "" for any other character."""
+    mark = SPACING_ACCENTS.get(ch, "")
+    if not mark and len(ch) == 1 and "\u0300" <= ch <= "\u036f":
+        return ch  # a combining mark with no letter before it (" \u0308uller")
+    return mark
+
+
+def _composed(base: str, mark: str) -> str | None:
+    """The precomposed letter `base` with `mark`, None when Unicode has none (no letter is made up)."""
+    out = unicodedata.normalize("NFC", _DOTLESS.get(base, base) + mark)
+    return out if len(out) == 1 else None
+
+
+def _place_accents(text: str) -> str:
+    """Each standalone accent put on the letter it belongs to (`clean_text`); repeated until nothing moves, since
+    one accent placed can decide where its neighbour goes."""
+    for _ in range(4):
+        placed = _place_accents_once(text)
+        if placed == text:
+            break
+        text = placed
+    return text
+
+
+_ACCENT_CHARS = re.compile("[" + "".join(re.escape(c) for c in SPACING_ACCENTS if c != "^") + "\u0300-\u036f]")
+
+
+def _place_accents_once(text: str) -> str:
+    if not _ACCENT_CHARS.search(text):
+        return text
+    chars = list(text)
+    for i, ch in enumerate(chars):
+        mark = _accent_mark(ch) if ch != "^" else ""
+        if not mark:
+            continue
+        if "\u0300" <= ch <= "\u036f":
+            before = next((c for c in reversed(chars[:i]) if c), "") if i else ""
+            if before and not before.isspace():
+                continue  # a combining mark after a letter (or anything but a space) is already on it
+        _place(chars, i, ch, mark)
+    return "".join(chars)
+
+
+def _neighbour(chars: list[str], i: int, step: int, spaces: bool) -> int | None:
+    """The index of the letter beside position `i` (`step` -1 left, +1 right), None when no letter is there; with
+    `spaces`, across up to three whitespace characters (and only across them: an adjacent letter is not looked
+    for)."""
+    j = i + step
+    while 0 <= j < len(chars) and chars[j] == "":
+        j += step
+    if spaces:
+        skipped = 0
+        while 0 <= j < len(chars) and (chars[j] == "" or chars[j].isspace()) and skipped < 3:
+            skipped += chars[j] != ""
+            j += step
+        if skipped == 0:
+            return None
+    return j if 0 <= j < len(chars) and _is_letter(chars[j]) else None
+
+
+def _clear_between(chars: list[str], a: int, b: int) -> None:
+    for k in range(min(a, b) + 1, max(a, b)):
+        if chars[k].isspace():
+            chars[k] = ""
+
+
+def _lone_capital(chars: list[str], at: int) -> bool:
+    """Whether the letter at `at` is a word of one capital letter: the "M" of "K-R M ¨uller" is no initial before a
+    word in lower case, but the start of the word ("Gedanken ¨uber" is two words, as written)."""
+    before = next((c for c in reversed(chars[:at]) if c), " ")
+    return chars[at].isupper() and not _is_letter(before) and before != "."
+
+
+def _place(chars: list[str], i: int, ch: str, mark: str) -> None:
+    """Put the accent at `i` on its letter (the rules of `clean_text`), or drop it when it stands alone."""
+    left = _neighbour(chars, i, -1, spaces=False)
+    right = _neighbour(chars, i, +1, spaces=False)
+    far_left = _neighbour(chars, i, -1, spaces=True) if left is None else None
+    far_right = _neighbour(chars, i, +1, spaces=True) if right is None else None
+    if far_right is not None and not chars[far_right].islower():
+        far_right = None  # a word goes on after a space only in lower case ("M ¨uller"; not "Lawrence ´ Zitnick")
+    if ch == "`" and (left is None or right is None):
+        return  # an opening quote, or "`2" for an ell
+    if right is not None and left is not None and chars[left].islower() and chars[right].isupper():
+        return  # "d´Alembert": an apostrophe, or an accent strayed from elsewhere
+    if (
+        mark == "\u0301"
+        and left is not None
+        and right is not None
+        and chars[right] in "st"
+        and not (right + 1 < len(chars) and _is_letter(chars[right + 1]))
+    ):
+        return  # "Bishop´s", "don´t": an acute written for an apostrophe
+    order: list[int | None]
+    if ch in _DRAWN_AFTER:
+        order = [left, right, far_right, far_left if far_right is not None else None]
+        if ch == "\u00b8":
+            order.sort(key=lambda j: j is None or chars[j] not in _CEDILLA_LETTERS)
+    else:
+        right_fails = right is not None and chars[right].islower() and _composed(chars[right], mark) is None
+        order = [
+            right,
+            far_right,
+            left if right is None or right_fails else None,
+            far_left if far_right is not None else None,
+        ]
+    for j in order:
+        letter = None if j is None else _composed(chars[j], mark)
+        if j is None or letter is None:
+            continue
+        chars[j], chars[i] = letter, ""
+        # The word the accent split is one again: "M ¨uller", "Richt ´ arik", "Franc¸ ois"; the letters on both
+        # sides are the one word's when the letter after is lower case.
+        if far_right is not None:
+            _clear_between(chars, i, far_right)
+        if far_left is not None and (j in (far_left, far_right) or (j == right and _lone_capital(chars, far_left))):
+            _clear_between(chars, i, far_left)
+        return
+    if left is not None and right is not None and chars[left].islower() and chars[right].islower():
+        chars[i] = ""  # "Reh ˇ u˚ˇrek": inside a word, on neither letter beside it; a mark strayed from another
+        return
+    if left is None and right is None:
+        # An accent over no letter ("Lawrence ´ Zitnick", "et al. ¨ , 2022"): it stands for nothing here.
+        chars[i] = ""
+        if i + 1 < len(chars) and chars[i + 1] == " " and (i == 0 or chars[i - 1] in ("", " ", "\n")):
+            chars[i + 1] = ""
