@@ -275,6 +275,10 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
         "title": normalizers.title(run, text),
         "venue": normalizers.venue(container, after_editors),
     }
+    if update["title"] is None and ref.title and set(found) <= {"author", "note"}:
+        # "Authors. Title." and nothing else: the model, which learnt from whole references, may read a lone title
+        # as a note; the rules' title stands (a physics style's journal without a title is a container, not this).
+        update["title"] = ref.title
     names, et_al, _ = split_names(found.get("author", ""))
     if names:
         update["authors"], update["et_al"] = names, et_al or ref.et_al
