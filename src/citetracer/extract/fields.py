@@ -275,9 +275,10 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
         "title": normalizers.title(run, text),
         "venue": normalizers.venue(container, after_editors),
     }
-    if update["title"] is None and ref.title and set(found) <= {"author", "note"}:
+    if update["title"] is None and set(found) <= {"author", "note"} and _lone_title(ref):
         # "Authors. Title." and nothing else: the model, which learnt from whole references, may read a lone title
-        # as a note; the rules' title stands (a physics style's journal without a title is a container, not this).
+        # as a note; the rules' title stands when it reads as one (a physics style's journal without a title is a
+        # container, not this; "J. Richardson, private communication" is a note).
         update["title"] = ref.title
     names, et_al, _ = split_names(found.get("author", ""))
     if names:
@@ -300,6 +301,19 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
     if pages:
         update["pages"] = pages
     return ref.model_copy(update=update)
+
+
+def _lone_title(ref: Reference) -> bool:
+    """Whether the rules' reading is "Authors. Title." whole: two or more people named with their given names or
+    initials, and a title of three or more words that opens with a capital and holds no number."""
+    title = ref.title or ""
+    return (
+        len(ref.authors) >= 2
+        and all(p.given for p in ref.authors)
+        and len(title.split()) >= 3
+        and title[:1].isupper()
+        and not re.search(r"\d", title)
+    )
 
 
 _ORG_AUTHOR = re.compile(

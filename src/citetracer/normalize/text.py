@@ -313,8 +313,10 @@ SPACING_ACCENTS = {
 #: Accents TeX draws after their letter (the letter is set first, the mark hung below it).
 _DRAWN_AFTER = frozenset("\u00b8\u02db")
 #: Letters that carry a cedilla in the languages references are written in (French, Portuguese, Turkish,
-#: Romanian, Albanian): "Gül¸sen" is Gülşen, not Güļsen.
+#: Romanian, Albanian): "Gül¸sen" is Gülşen, not Güļsen; a cedilla beside no such letter is something else
+#: ("caffeine¸acetaminophen": a comma mis-encoded) and stays.
 _CEDILLA_LETTERS = frozenset("cCsStT")
+_VOWELS = frozenset("aeiouAEIOU")
 #: Letters TeX puts accents on in their dotless form (\'{\i}: "Garc´ıa").
 _DOTLESS = {"\u0131": "i", "\u0237": "j"}
 #: Characters that are never text: format and bidi controls, zero-width spaces, the byte-order mark, C0/C1
@@ -435,63 +437,75 @@ _ACCENT_CHARS = re.compile("[" + "".join(re.escape(c) for c in SPACING_ACCENTS i
 
 
 def _place_accents_once(text: str) -> str:
+    """One pass, left to right: what is left of an accent is already written out (`out`), what is right of it still
+    to read (`chars`); an accent placed or dropped is not written, so the next one sees past it."""
     if not _ACCENT_CHARS.search(text):
         return text
     chars = list(text)
-    for i, ch in enumerate(chars):
+    out: list[str] = []
+    i = 0
+    while i < len(chars):
+        ch = chars[i]
         mark = _accent_mark(ch) if ch != "^" else ""
+        if mark and "\u0300" <= ch <= "\u036f" and out and not out[-1].isspace():
+            mark = ""  # a combining mark after a letter (or anything but a space) is already on it
         if not mark:
+            out.append(ch)
+            i += 1
             continue
-        if "\u0300" <= ch <= "\u036f":
-            before = next((c for c in reversed(chars[:i]) if c), "") if i else ""
-            if before and not before.isspace():
-                continue  # a combining mark after a letter (or anything but a space) is already on it
-        _place(chars, i, ch, mark)
-    return "".join(chars)
+        i = _place(out, chars, i, ch, mark)
+    return "".join(out)
 
 
-def _neighbour(chars: list[str], i: int, step: int, spaces: bool) -> int | None:
-    """The index of the letter beside position `i` (`step` -1 left, +1 right), None when no letter is there; with
-    `spaces`, across up to three whitespace characters (and only across them: an adjacent letter is not looked
-    for)."""
-    j = i + step
-    while 0 <= j < len(chars) and chars[j] == "":
-        j += step
+#: How far (in whitespace characters) a letter is looked for on either side of an accent.
+_REACH = 3
+
+
+def _left(out: list[str], spaces: bool) -> int | None:
+    """The index in `out` of the letter just written (None when none), or with `spaces` of the letter before up to
+    `_REACH` whitespace characters (and only across at least one)."""
+    j = len(out) - 1
     if spaces:
-        skipped = 0
-        while 0 <= j < len(chars) and (chars[j] == "" or chars[j].isspace()) and skipped < 3:
-            skipped += chars[j] != ""
-            j += step
-        if skipped == 0:
+        while j >= 0 and len(out) - 1 - j < _REACH and out[j].isspace():
+            j -= 1
+        if j == len(out) - 1:
             return None
-    return j if 0 <= j < len(chars) and _is_letter(chars[j]) else None
+    return j if j >= 0 and _is_letter(out[j]) else None
 
 
-def _clear_between(chars: list[str], a: int, b: int) -> None:
-    for k in range(min(a, b) + 1, max(a, b)):
-        if chars[k].isspace():
-            chars[k] = ""
+def _right(chars: list[str], i: int, spaces: bool) -> int | None:
+    """The index in `chars` of the letter after position `i`, as `_left` does on the other side."""
+    j = i + 1
+    if spaces:
+        while j < len(chars) and j - i - 1 < _REACH and chars[j].isspace():
+            j += 1
+        if j == i + 1:
+            return None
+    return j if j < len(chars) and _is_letter(chars[j]) else None
 
 
-def _lone_capital(chars: list[str], at: int) -> bool:
+def _lone_capital(out: list[str], at: int) -> bool:
     """Whether the letter at `at` is a word of one capital letter: the "M" of "K-R M ¨uller" is no initial before a
     word in lower case, but the start of the word ("Gedanken ¨uber" is two words, as written)."""
-    before = next((c for c in reversed(chars[:at]) if c), " ")
-    return chars[at].isupper() and not _is_letter(before) and before != "."
+    before = out[at - 1] if at else " "
+    return out[at].isupper() and not _is_letter(before) and before != "."
 
 
-def _place(chars: list[str], i: int, ch: str, mark: str) -> None:
-    """Put the accent at `i` on its letter (the rules of `clean_text`), or drop it when it stands alone."""
-    left = _neighbour(chars, i, -1, spaces=False)
-    right = _neighbour(chars, i, +1, spaces=False)
-    far_left = _neighbour(chars, i, -1, spaces=True) if left is None else None
-    far_right = _neighbour(chars, i, +1, spaces=True) if right is None else None
+def _place(out: list[str], chars: list[str], i: int, ch: str, mark: str) -> int:
+    """Put the accent at `chars[i]` on its letter (the rules of `clean_text`), or drop it when it stands alone;
+    returns where reading goes on."""
+    left, right = _left(out, spaces=False), _right(chars, i, spaces=False)
+    far_left = _left(out, spaces=True) if left is None else None
+    far_right = _right(chars, i, spaces=True) if right is None else None
     if far_right is not None and not chars[far_right].islower():
         far_right = None  # a word goes on after a space only in lower case ("M ¨uller"; not "Lawrence ´ Zitnick")
-    if ch == "`" and (left is None or right is None):
-        return  # an opening quote, or "`2" for an ell
-    if right is not None and left is not None and chars[left].islower() and chars[right].isupper():
-        return  # "d´Alembert": an apostrophe, or an accent strayed from elsewhere
+    keep = i + 1
+    if ch == "`" and (left is None or right is None or (out[left] in _VOWELS and chars[right] in _VOWELS)):
+        out.append(ch)  # an opening quote, "`2" for an ell, or the ʻokina of "Hawai`i", "O`ahu"
+        return keep
+    if right is not None and left is not None and out[left].islower() and chars[right].isupper():
+        out.append(ch)  # "d´Alembert": an apostrophe, or an accent strayed from elsewhere
+        return keep
     if (
         mark == "\u0301"
         and left is not None
@@ -499,37 +513,51 @@ def _place(chars: list[str], i: int, ch: str, mark: str) -> None:
         and chars[right] in "st"
         and not (right + 1 < len(chars) and _is_letter(chars[right + 1]))
     ):
-        return  # "Bishop´s", "don´t": an acute written for an apostrophe
-    order: list[int | None]
-    if ch in _DRAWN_AFTER:
-        order = [left, right, far_right, far_left if far_right is not None else None]
+        out.append(ch)  # "Bishop´s", "don´t": an acute written for an apostrophe
+        return keep
+    # Candidates in order: ("out", index) for a letter written before the accent, ("in", index) for one after it.
+    order: list[tuple[str, int | None]]
+    if "\u0300" <= ch <= "\u036f":
+        # A combining mark comes after its letter: one standing after a space was cut from the letter before it
+        # ("supe \u0301rieur"), unless that letter takes no such mark.
+        order = [("out", far_left), ("in", right), ("in", far_right)]
+    elif ch in _DRAWN_AFTER:
+        order = [("out", left), ("in", right), ("in", far_right), ("out", far_left if far_right is not None else None)]
         if ch == "\u00b8":
-            order.sort(key=lambda j: j is None or chars[j] not in _CEDILLA_LETTERS)
+            order = [(side, j) for side, j in order if j is not None and _side(out, chars, side, j) in _CEDILLA_LETTERS]
     else:
         right_fails = right is not None and chars[right].islower() and _composed(chars[right], mark) is None
         order = [
-            right,
-            far_right,
-            left if right is None or right_fails else None,
-            far_left if far_right is not None else None,
+            ("in", right),
+            ("in", far_right),
+            ("out", left if right is None or right_fails else None),
+            ("out", far_left if far_right is not None else None),
         ]
-    for j in order:
-        letter = None if j is None else _composed(chars[j], mark)
+    for side, j in order:
+        letter = None if j is None else _composed(_side(out, chars, side, j), mark)
         if j is None or letter is None:
             continue
-        chars[j], chars[i] = letter, ""
+        (out if side == "out" else chars)[j] = letter
         # The word the accent split is one again: "M ¨uller", "Richt ´ arik", "Franc¸ ois"; the letters on both
         # sides are the one word's when the letter after is lower case.
         if far_right is not None:
-            _clear_between(chars, i, far_right)
-        if far_left is not None and (j in (far_left, far_right) or (j == right and _lone_capital(chars, far_left))):
-            _clear_between(chars, i, far_left)
-        return
-    if left is not None and right is not None and chars[left].islower() and chars[right].islower():
-        chars[i] = ""  # "Reh ˇ u˚ˇrek": inside a word, on neither letter beside it; a mark strayed from another
-        return
+            keep = far_right  # the whitespace before it is not read
+        if far_left is not None and (
+            (side == "out" and j == far_left)
+            or (side == "in" and j == far_right)
+            or (side == "in" and j == right and _lone_capital(out, far_left))
+        ):
+            del out[far_left + 1 :]
+        return keep
     if left is None and right is None:
-        # An accent over no letter ("Lawrence ´ Zitnick", "et al. ¨ , 2022"): it stands for nothing here.
-        chars[i] = ""
-        if i + 1 < len(chars) and chars[i + 1] == " " and (i == 0 or chars[i - 1] in ("", " ", "\n")):
-            chars[i + 1] = ""
+        # An accent over no letter ("Lawrence ´ Zitnick", "et al. ¨ , 2022"): it stands for nothing here, nor does
+        # one of the spaces around it.
+        if keep < len(chars) and chars[keep] == " " and (not out or out[-1] in (" ", "\n")):
+            keep += 1
+        return keep
+    out.append(ch)
+    return keep
+
+
+def _side(out: list[str], chars: list[str], side: str, j: int) -> str:
+    return out[j] if side == "out" else chars[j]
