@@ -17,11 +17,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from citetracer.extract import plausibility
 from citetracer.extract.bibtex import BibEntry, entry_to_reference, parse_bibtex
 from citetracer.extract.bounds import ParseBudget, bounded
 from citetracer.extract.fields import parse_reference_string
+from citetracer.extract.normalizers import clean_reference
+from citetracer.extract.region import opens_back_matter
 from citetracer.normalize.names import parse_people, parse_person
-from citetracer.normalize.text import canonical_arxiv, canonical_doi, clean_title, parse_year
+from citetracer.normalize.text import canonical_arxiv, canonical_doi, clean_text, clean_title, parse_year
 from citetracer.records import Person, Reference
 
 #: Largest text input accepted (a bibliography is never this big; a mistake or an attack is).
@@ -140,7 +143,10 @@ def looks_like_bibtex(text: str) -> bool:
 
 
 def read_text(text: str, suffix: str = "") -> ReadResult:
-    """References from text whose format is guessed from its content (and suffix)."""
+    """References from text whose format is guessed from its content (and suffix). The text is cleaned first
+    (`clean_text`: a word broken at a line end is joined while the line ends are there to show it; ligatures,
+    split accents, soft hyphens); each reader cleans the fields it reads as well."""
+    text = clean_text(text)
     stripped = text.lstrip()
     if suffix == ".bib" or (looks_like_bibtex(text) and suffix not in (".txt", ".jsonl")):
         return read_bibtex(text)
@@ -226,13 +232,9 @@ def read_plain(text: str) -> ReadResult:
         warnings.extend(cuts)
         ref = parse_reference_string(one_line)
         if not (ref.year or ref.doi or ref.arxiv_id or ref.url):
-            # A line of prose has no year either: without one, a reference must show what one is made of
-            # (authors, a title and where it appeared). A fabrication without a year is still checked.
-            if not (ref.title and ref.authors and (ref.venue or ref.publisher)):
-                warnings.append(
-                    f"entry {i + 1} has no year, identifier or authors-title-venue; not read as a reference: "
-                    f"{one_line[:60]!r}"
-                )
+            why = not_a_reference(ref)
+            if why:
+                warnings.append(f"entry {i + 1} {why}; not read as a reference: {one_line[:60]!r}")
                 continue
             yearless += 1
         label = re.match(r"^\s*\[([^\]]{1,20})\]", one_line)
@@ -244,6 +246,30 @@ def read_plain(text: str) -> ReadResult:
             "without the rules that need a year"
         )
     return ReadResult(references=refs, warnings=warnings, kind="text")
+
+
+def not_a_reference(ref: Reference) -> str | None:
+    """Why an entry of a list of references that has no year and no identifier is not read as one, or None.
+
+    A line of prose has no year either, so such an entry must show what a reference is made of: authors and a
+    title ("Eran Tromer, Dag Arne Osvik, and Adi Shamir. Efficient cache attacks on AES, and countermeasures."
+    is a reference, and a fabrication written so is still checked: P1 when nothing is known, H1 when its absence
+    is proven). Without a venue, the authors must be named in full (a given name or initials with each family
+    name: "Zhang et al. showed that ...", "Proof. By Lemma 2 ..." name no one), the title must have two words,
+    and the line must not be a heading, an equation or a table row (the plausibility guard)."""
+    raw = ref.raw or ""
+    kind = plausibility.kind_of_item(raw)
+    if kind:
+        return f"looks like {'an' if kind[0] in 'aeiou' else 'a'} {kind}"
+    if not (ref.title and ref.authors):
+        return "has no year, identifier, or authors and title"
+    if opens_back_matter(raw):
+        return "opens with the name of a section"
+    if ref.venue or ref.publisher:
+        return None
+    if len(ref.title.split()) < 2 or any(not p.given for p in ref.authors):
+        return "has no year, identifier or venue, and its authors are not named in full"
+    return None
 
 
 def read_jsonl(text: str) -> ReadResult:
@@ -275,6 +301,7 @@ def reference_from_json(obj: dict[str, Any]) -> Reference:
     """A reference from one JSONL object: a BibTeX-like field dump (bibtex_type, bibtex_key, fields) or the REFERENCE
     contract's own fields.
     """
+    obj = _cleaned(obj)
     raw_fields = obj.get("fields")
     if isinstance(raw_fields, dict):
         fields = {str(k).lower(): str(v) for k, v in raw_fields.items() if v is not None}
@@ -310,7 +337,21 @@ def reference_from_json(obj: dict[str, Any]) -> Reference:
     if data.get("label") is None and data.get("id") is not None:
         data["label"] = str(data["id"])
     known = set(Reference.model_fields)
-    return Reference.model_validate({k: v for k, v in data.items() if k in known})
+    return clean_reference(Reference.model_validate({k: v for k, v in data.items() if k in known}))
+
+
+def _cleaned(value: Any, depth: int = 0) -> Any:
+    """A JSON value with `clean_text` applied to every string in it (escapes such as "\u00ad" or "\ufb01" reach
+    the fields only once the JSON is decoded); nesting beyond a record's is left as it is."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if depth > 4:
+        return value
+    if isinstance(value, dict):
+        return {k: _cleaned(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cleaned(v, depth + 1) for v in value]
+    return value
 
 
 def _read_pdf(path: Path, ref_pages: PageRange | None = None) -> ReadResult:

@@ -12,11 +12,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from citetracer.extract.normalizers import clean_reference
 from citetracer.normalize.names import parse_people
 from citetracer.normalize.text import (
     arxiv_from_doi,
     canonical_arxiv,
     canonical_doi,
+    clean_text,
     clean_title,
     latex_to_text,
     parse_year,
@@ -255,8 +257,9 @@ _VENUE_FIELDS = ("journal", "booktitle", "journaltitle", "series", "howpublished
 
 
 def entry_to_reference(entry: BibEntry) -> Reference:
-    """A Reference from a BibTeX entry: LaTeX rendered, identifiers canonicalized."""
-    f = entry.fields
+    """A Reference from a BibTeX entry: damaged text cleaned (`clean_text`: a field pasted from a PDF carries its
+    ligatures and split accents), LaTeX rendered, identifiers canonicalized."""
+    f = {name: clean_text(value) for name, value in entry.fields.items()}
     authors, et_al = parse_people(f.get("author", "")) if f.get("author") else ([], False)
     if not authors and f.get("editor"):
         authors, et_al = parse_people(f["editor"])
@@ -277,7 +280,7 @@ def entry_to_reference(entry: BibEntry) -> Reference:
     )
     number = f.get("number") or f.get("issue")
     raw_fields = ", ".join(f"{k} = {{{v}}}" for k, v in f.items())
-    return Reference(
+    reference = Reference(
         raw=f"@{entry.type}{{{entry.key}, {raw_fields}}}"[:4000],
         title=clean_title(f["title"]) if f.get("title") else None,
         authors=authors,
@@ -295,6 +298,7 @@ def entry_to_reference(entry: BibEntry) -> Reference:
         type=entry.type,
         label=entry.key,
     )
+    return clean_reference(reference)
 
 
 def _url_in(value: str | None) -> str | None:

@@ -39,7 +39,14 @@ from citetracer.data.lexicon import words
 from citetracer.extract import normalizers
 from citetracer.extract.authors import split_names
 from citetracer.extract.crf import ABBREVIATIONS, Labeller, default_labeller, spans
-from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi, clean_title, latex_to_text
+from citetracer.normalize.text import (
+    arxiv_from_doi,
+    canonical_arxiv,
+    canonical_doi,
+    clean_text,
+    clean_title,
+    latex_to_text,
+)
 from citetracer.records import Person, Reference
 
 _DOI = re.compile(
@@ -96,18 +103,21 @@ def parse_reference_string(raw: str, labeller: Labeller | str | None = PACKAGED)
     """Fields of one reference string; unknown fields stay None.
 
     `labeller` is the CRF that reads titles, venues and numbers: the packaged model by default, another
-    `Labeller` (the benchmark's cross-validation folds), or None for the rules alone.
+    `Labeller` (the benchmark's cross-validation folds), or None for the rules alone. The string is read, and kept
+    as `raw`, with the damage of PDF extraction undone (`clean_text`): ligatures, split accents, soft hyphens.
     """
+    raw = clean_text(raw)
     ref, mtext, marks = _read_by_rules(raw, prepare(raw))
     model = default_labeller() if isinstance(labeller, str) else labeller
     if model is None:
-        return ref
-    return _combine(ref, spans(model.label(mtext, marks), mtext), mtext)
+        return normalizers.clean_reference(ref)
+    return normalizers.clean_reference(_combine(ref, spans(model.label(mtext, marks), mtext), mtext))
 
 
 def model_input(raw: str) -> tuple[str, list[str]]:
     """The text the CRF labels and the rules' reading of it, one mark per character (training uses this same
     function, so its tokens and features match the parser's)."""
+    raw = clean_text(raw)
     _ref, mtext, marks = _read_by_rules(raw, prepare(raw))
     return mtext, marks
 
@@ -265,6 +275,11 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
         "title": normalizers.title(run, text),
         "venue": normalizers.venue(container, after_editors),
     }
+    if update["title"] is None and set(found) <= {"author", "note"} and _lone_title(ref):
+        # "Authors. Title." and nothing else: the model, which learnt from whole references, may read a lone title
+        # as a note; the rules' title stands when it reads as one (a physics style's journal without a title is a
+        # container, not this; "J. Richardson, private communication" is a note).
+        update["title"] = ref.title
     names, et_al, _ = split_names(found.get("author", ""))
     if names:
         update["authors"], update["et_al"] = names, et_al or ref.et_al
@@ -286,6 +301,19 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
     if pages:
         update["pages"] = pages
     return ref.model_copy(update=update)
+
+
+def _lone_title(ref: Reference) -> bool:
+    """Whether the rules' reading is "Authors. Title." whole: two or more people named with their given names or
+    initials, and a title of three or more words that opens with a capital and holds no number."""
+    title = ref.title or ""
+    return (
+        len(ref.authors) >= 2
+        and all(p.given for p in ref.authors)
+        and len(title.split()) >= 3
+        and title[:1].isupper()
+        and not re.search(r"\d", title)
+    )
 
 
 _ORG_AUTHOR = re.compile(

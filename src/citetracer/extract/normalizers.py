@@ -11,7 +11,9 @@ at the text around it for its quotation marks); errors of the labelling
 itself are fixed with training data and features, not here.
 
 Not to be confused with normalize/text.py, which folds values of any source
-for comparison; these produce the value the record shows.
+for comparison; these produce the value the record shows. `clean_reference`
+is the last step of every reader: the damage of PDF extraction undone in each
+field (normalize/text.py's `clean_text`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ from __future__ import annotations
 import re
 
 from citetracer.data.lexicon import words
-from citetracer.normalize.text import clean_title
+from citetracer.normalize.text import clean_text, clean_title
+from citetracer.records import Person, Reference
 
 _GENRES = words("genre")
 _ROLES = words("role")
@@ -193,3 +196,28 @@ def date(span: str) -> int | None:
     "n.d." or no year."""
     m = _YEAR.search(span)
     return int(m.group(1)) if m else None
+
+
+#: The Reference fields that hold text as written (identifiers are canonical forms of their own).
+_TEXT_FIELDS = ("raw", "title", "venue", "pages", "volume", "issue", "publisher", "location")
+
+
+def clean_reference(ref: Reference) -> Reference:
+    """The reference with `clean_text` applied to each text field and each name: every reader's records leave the
+    extractor through here, so search, matching and name comparison never see a ligature, a split accent, a soft
+    hyphen or a zero-width space, whatever the input (BibTeX and JSON fields, the Parser Agent's answers)."""
+    update: dict[str, object] = {}
+    for name in _TEXT_FIELDS:
+        value = getattr(ref, name)
+        if value and (cleaned := clean_text(value)) != value:
+            update[name] = cleaned
+    people = [_clean_person(p) for p in ref.authors]
+    if people != ref.authors:
+        update["authors"] = people
+    return ref.model_copy(update=update) if update else ref
+
+
+def _clean_person(person: Person) -> Person:
+    given = clean_text(person.given).strip() or None if person.given else None
+    family = clean_text(person.family).strip() or person.family
+    return person if (given, family) == (person.given, person.family) else Person(given=given, family=family)

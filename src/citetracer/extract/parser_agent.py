@@ -27,7 +27,7 @@ from citetracer.llm.client import Content, LLMClient
 from citetracer.llm.prompts import load_prompt
 from citetracer.llm.schemas import ParserReply
 from citetracer.llm.untrusted import grounded, quote, reference_data
-from citetracer.normalize.text import tokens
+from citetracer.normalize.text import clean_text, tokens
 from citetracer.normalize.venues import is_known
 from citetracer.records import FIELDS, AgentCall, Person, Reference
 
@@ -112,16 +112,21 @@ class LLMParserAgent:
 
 
 def merge(draft: Reference, reply: ParserReply, text: str) -> Reference:
-    """The draft with every reply value that is grounded in the block's text."""
+    """The draft with every reply value that is grounded in the block's text. The reply's strings are cleaned
+    first (`clean_text`), as the block's text was: a model copies ligatures and split accents, or adds its own."""
     update: dict[str, Any] = {}
     for name in STRING_FIELDS:
         value = getattr(reply, name)
+        value = clean_text(value) if isinstance(value, str) else value
         if value and value != getattr(draft, name) and grounded(value, text):
             update[name] = value
     if reply.year is not None and str(reply.year) in text:
         update["year"] = reply.year
-    if reply.authors and all(grounded(p.family, text, 1.0) for p in reply.authors):
-        update["authors"] = [Person(given=p.given, family=p.family) for p in reply.authors]
+    people = [
+        Person(given=clean_text(p.given) if p.given else p.given, family=clean_text(p.family)) for p in reply.authors
+    ]
+    if people and all(p.family and grounded(p.family, text, 1.0) for p in people):
+        update["authors"] = people
     return draft.model_copy(update=update)
 
 

@@ -26,6 +26,7 @@ import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
 from citetracer.extract.layout import Fragment
+from citetracer.normalize.text import SPACING_ACCENTS
 
 if TYPE_CHECKING:
     from PIL.Image import Image
@@ -153,26 +154,10 @@ def _is_bold(tp: Any, index: int, name_buffer: Any) -> bool:
     return 0 < n <= len(name_buffer) and _BOLD_NAME.search(name_buffer.value) is not None
 
 
-#: Spacing accents that TeX's OT1 fonts (the default of most conference templates) set as glyphs of
-#: their own over or under a letter, with the combining mark each stands for. The text layer has them
-#: as separate characters, often far from their letter in stream order ("Richt ´ arik" and the accent
-#: of "Horváth" a word later), so they are put back on the letter they are drawn over.
-SPACING_ACCENTS = {
-    "\u00b4": "\u0301",  # acute
-    "`": "\u0300",  # grave (an opening quote `` sits beside a letter, never over one)
-    "\u02c7": "\u030c",  # caron
-    "\u00a8": "\u0308",  # diaeresis
-    "\u02dc": "\u0303",  # tilde
-    "\u02c6": "\u0302",  # circumflex
-    "^": "\u0302",
-    "\u00b8": "\u0327",  # cedilla
-    "\u02db": "\u0328",  # ogonek
-    "\u02d8": "\u0306",  # breve
-    "\u02d9": "\u0307",  # dot above
-    "\u02da": "\u030a",  # ring above
-    "\u02dd": "\u030b",  # double acute
-    "\u00af": "\u0304",  # macron
-}
+#: Spacing accents (normalize/text.py's SPACING_ACCENTS: TeX's OT1 fonts set them as glyphs of their own) are
+#: often far from their letter in the text layer's stream order ("Richt ´ arik" and the accent of "Horváth" a word
+#: later), so here they are put back on the letter they are drawn over, by position; `clean_text` places those left
+#: beside their letter in text that has no positions.
 #: The same accents where the text layer gives a bitmap (Type 3) OT1 font's codes as they are
 #: (dvips output): control characters no text holds, read as accents only when drawn over a letter.
 OT1_ACCENTS = {

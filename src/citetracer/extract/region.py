@@ -150,6 +150,13 @@ def region_in_pages(lines: list[Line], first: int, last: int) -> Region | None:
     return Region(start, end, None if chosen is None else lines[chosen].text, "pages")
 
 
+def opens_back_matter(text: str) -> bool:
+    """Whether the text opens with the name of back matter ("Acknowledgements.", "Appendix A. Proofs",
+    "Funding"): a heading or a sentence of the paper, not a reference."""
+    text = text.strip()
+    return bool(_END.match(text) or _APPENDIX_LETTER.match(text))
+
+
 def _is_title_line(ln: Line, size: float) -> bool:
     text = ln.text.strip()
     return len(text) < 60 and not _YEAR.search(text) and (ln.bold or ln.size > size * 1.05)

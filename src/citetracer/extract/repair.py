@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
+from citetracer.extract.normalizers import clean_reference
 from citetracer.records import Reference
 
 #: Resolution of the crops sent to the agent: legible for a vision model, small enough to send.
@@ -93,5 +94,7 @@ def repair_references(pdf: Path | None, refs: list[Reference], agent: ParserAgen
         if fixed is None:
             out.append(ref)
             continue
+        # The agent's fields are cleaned like the parser's (a model copies ligatures and split accents from the text).
+        fixed = clean_reference(fixed)
         out.append(fixed.model_copy(update={"raw": ref.raw, "page": ref.page, "boxes": ref.boxes, "label": ref.label}))
     return out, warnings

@@ -15,8 +15,8 @@ tried in this order:
 
 Joining repairs what line breaks did to the text: words hyphenated at a line
 end are rejoined (the hyphen kept when the next part is capitalised, as in
-"Self-Similarity"), URLs and DOIs broken over lines are glued back, and
-ligature characters are expanded.
+"Self-Similarity"), URLs and DOIs broken over lines are glued back, and the
+joined text goes through `clean_text` (ligatures, split accents, soft hyphens).
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from citetracer.extract.layout import SMALL_SHARE, Line, body_size
 from citetracer.extract.markers import Markers
 from citetracer.extract.region import reference_like
+from citetracer.normalize.text import clean_text
 
-_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
 _NUMBER_LABELS = (
     re.compile(r"^\s*\[(\d{1,4})\]"),
     re.compile(r"^\s*(\d{1,4})\.(?:\s|$)"),
@@ -359,7 +359,7 @@ def join_lines(texts: list[str]) -> str:
     """One reference's text from its lines, undoing hyphenation and broken URLs."""
     out = ""
     for raw in texts:
-        text = raw.strip().translate(_LIGATURES)
+        text = raw.strip()
         if not text:
             continue
         if not out:
@@ -367,7 +367,7 @@ def join_lines(texts: list[str]) -> str:
             continue
         last_token = out.rsplit(" ", 1)[-1]
         first_token = text.split(" ", 1)[0]
-        if out.endswith("\u00ad") or (out.endswith("-") and re.search(r"[a-z]-$", out)):
+        if out.endswith("\u00ad") or (out.endswith("-") and re.search(r"[a-z\ufb00-\ufb06]-$", out)):
             stem = out[:-1]
             if _URLISH.search(last_token):
                 out = (out if out.endswith("-") else stem + "-") + text
@@ -386,4 +386,4 @@ def join_lines(texts: list[str]) -> str:
             out = out + text
         else:
             out = out + " " + text
-    return out.replace("\u00ad", "")
+    return clean_text(out)
