@@ -90,6 +90,9 @@ JOURNAL_RECORDS = [
     {"id": "iccs", "title": "Adaptive mesh refinement for coupled ocean and ice sheet models",
      "authors": ["Mara Iles", "Tobias Renn"], "year": 2019, "venue": "Computational Science - ICCS 2019",
      "type": "inproceedings", "publisher": "Springer", "pages": "301-314", "doi": "10.1007/978-3-030-22750-0_24"},
+    {"id": "pace", "title": "PaCE: A Data-Flow Coordination Language for Asynchronous Network-Based Applications",
+     "authors": ["Mauro Caporuscio", "Marco Funaro", "Carlo Ghezzi"], "year": 2012,
+     "venue": "Software Composition, 11th International Conference, SC", "type": "inproceedings"},
     {"id": "jacm", "title": "A relational calculus for quantified constraint satisfaction over trees",
      "authors": ["Petra Vogt", "Emil Strand"], "year": 2009, "venue": "Journal of the ACM", "type": "article"},
 ]  # fmt: skip
@@ -336,3 +339,14 @@ def test_a_volume_read_from_free_text_is_no_fact(store: Store) -> None:
         ".txt",
     )
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_a_venue_name_is_not_read_as_a_place(store: Store) -> None:
+    """Only a DBLP proceedings title or an event location states a city: 'SC' closing a venue name is no
+    South Carolina against a conference held in Prague."""
+    bib = (
+        "@inproceedings{pace, title = {PaCE: A Data-Flow Coordination Language for Asynchronous Network-Based "
+        "Applications}, author = {Caporuscio, Mauro and Funaro, Marco and Ghezzi, Carlo}, booktitle = {Software "
+        "Composition, 11th International Conference, SC}, year = {2012}, address = {Prague, Czech Republic}}"
+    )
+    assert check(store, bib).verdict.class_ != "Hallucinated"

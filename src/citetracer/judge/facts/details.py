@@ -21,11 +21,10 @@ from dataclasses import dataclass
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.facts.identity import specific, versions_of
 from citetracer.judge.facts.reading import structured
-from citetracer.judge.facts.venue import spelled
 from citetracer.match.rules import Assessment
 from citetracer.normalize.places import location_of_proceedings, parse_place, place_relation
 from citetracer.normalize.publishers import publisher_relation
-from citetracer.normalize.venues import is_preprint, venue_kind
+from citetracer.normalize.venues import is_preprint, spells_any, venue_kind
 from citetracer.records import Candidate, FieldStatus
 from citetracer.thresholds import UNIQUE_SHARED, UNIQUE_TITLE_WORDS
 
@@ -89,7 +88,8 @@ def same_version(ctx: JudgeContext, work: Assessment) -> list[Assessment]:
         same = c.work == work.candidate.work or (c.doi is not None and c.doi == work.candidate.doi)
         if not same or v.year_delta != 0 or is_preprint(c.venue or c.venue_full) or c.type == "preprint":
             continue
-        if v.status("venue") == M or spelled(ctx, v):
+        names = [n for n in (c.venue, c.venue_full) if n]
+        if v.status("venue") == M or spells_any(ref.venue, names):
             out.append(v)
     return out
 
@@ -118,7 +118,9 @@ def _contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailContradic
             found["volume"] = DetailContradiction("volume", ref.volume or "", c.volume or "", c)
         if ref.publisher and c.publisher and publisher_relation(ref.publisher, c.publisher) == "different":
             found.setdefault("publisher", DetailContradiction("publisher", ref.publisher, c.publisher, c))
-        place = c.location or (location_of_proceedings(c.venue_full) if c.venue_full else None)
+        # A city is stated by Crossref's event location or inside a DBLP proceedings title, never read
+        # out of another service's venue name ("Software Composition, 11th International Conference, SC").
+        place = c.location or (location_of_proceedings(c.venue_full) if c.venue_full and c.source == "dblp" else None)
         if ref.location and place and _places_differ(ref.location, place):
             found.setdefault("location", DetailContradiction("location", ref.location, place, c))
     return list(found.values())
