@@ -20,7 +20,7 @@ from citetracer.collect.http import Call, HttpClient, UsesHttp
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle
 from citetracer.normalize.text import title_form
-from citetracer.normalize.venue_kb import VenueKB
+from citetracer.normalize.venue_kb import VenueKB, venue_keys
 from citetracer.normalize.venues import is_preprint, venue_kind
 from citetracer.records import Candidate, Reference
 
@@ -57,8 +57,13 @@ class VenueStage(UsesHttp):
         venue = (reference.venue or "").strip()
         names: list[str] = []
 
+        # The venue's own words, without the years, ordinals, societies, places and dates a cited name carries
+        # ("2021 IEEE 41st International Conference on Distributed Computing Systems (ICDCS)"): a search of
+        # all of them finds nothing even where the venue is listed.
+        query = (venue_keys(venue) or (venue,))[0] or venue
+
         async def ask(call: Call) -> list[Candidate]:
-            names.extend(await self.openalex.sources(venue, call))
+            names.extend(await self.openalex.sources(query, call))
             return []
 
         deadline = time.monotonic() + self.settings.online.deadline
