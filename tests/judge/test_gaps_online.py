@@ -324,3 +324,26 @@ def test_software_named_without_a_venue_is_not_read_as_a_paper(web: FakeWeb, tmp
         "https://github.com/amora/widgetflow, 2023.",
     )
     assert r.verdict.class_ == "Potential", r.verdict.rationale
+
+
+def test_a_conference_paper_cited_in_a_journal_held_whole_by_crossref_is_caught(web: FakeWeb, tmp_path: Path) -> None:
+    """Science registers a Crossref DOI for every article: OpenAlex and Crossref answering a title search with
+    no version of the work there is a fact (issue 46, 'completeness that is real')."""
+    r = check(
+        web,
+        tmp_path,
+        "Iris Olsen, Jon Park, and Kim Lund. Sublinear regret for adversarial bandits with delayed graph "
+        "feedback. Science, 2019.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "every article" in (r.verdict.basis or ""), r.verdict.basis
+
+
+def test_a_journal_no_source_declares_whole_stays_a_gap(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Iris Olsen, Jon Park, and Kim Lund. Sublinear regret for adversarial bandits with delayed graph "
+        "feedback. Journal of Applied Probability, 2019.",
+    )
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale

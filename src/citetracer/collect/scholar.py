@@ -55,6 +55,9 @@ _ANSWERED = " answered a title search"
 _ONLINE_GAP = f"absence online needs {BROAD_QUORUM} broad indexes"
 SECOND_BROAD = "a second broad index: the first found no record with the cited title"
 VENUE_WITNESS = "a witness of the cited venue: the records found are preprints only"
+DETAILS_WITNESS = (
+    "a witness of what the citation states: the records found leave its publisher, place or authors unconfirmed"
+)
 DBLP_WORKS = Dblp()
 #: Which broad indexes take in each specialist's records (their silence then covers the specialist's).
 INGESTED_BY: dict[str, frozenset[str]] = {
@@ -173,6 +176,21 @@ class ScholarStage(UsesHttp):
         return dropped
 
     @staticmethod
+    def _unwitnessed(reference: Reference, bundle: EvidenceBundle) -> bool:
+        """Whether the records with the cited title leave what the citation states unconfirmed where
+        Crossref, which holds deposited publishers' records whole, would state it: a publisher or a
+        conference city none of them records, or more cited authors than a list whose source may cut it."""
+        title = reference.title or ""
+        same = [c for c in bundle.candidates if c.title and title_form(title, c.title) is not None]
+        if not same or any(c.source == "crossref" for c in same):
+            return False
+        if reference.publisher and not any(c.publisher for c in same):
+            return True
+        if reference.location and not any(c.location for c in same):
+            return True
+        return any(len(reference.authors) > len(c.authors) and source_facts(c.source).authors != "whole" for c in same)
+
+    @staticmethod
     def _only_preprints(reference: Reference, bundle: EvidenceBundle) -> bool:
         """Whether every record with the cited title is a preprint while the citation names a published
         venue: whether the work appeared there is for a source listing that venue whole to say."""
@@ -229,6 +247,9 @@ class ScholarStage(UsesHttp):
             if extra is None and self._only_preprints(reference, bundle):
                 extra = self._broad_choice(reference, bundle, asked, None, VENUE_WITNESS_ORDER)
                 why = VENUE_WITNESS
+            if extra is None and self._unwitnessed(reference, bundle):
+                extra = self._broad_choice(reference, bundle, asked, None, ("crossref",))
+                why = DETAILS_WITNESS
             if extra is not None:
                 asked.add(extra)
                 available = available | {extra}

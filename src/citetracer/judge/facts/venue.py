@@ -8,6 +8,7 @@ for its kind holds nothing close to it (DESIGN.md, "A list proves only what it h
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 
@@ -52,6 +53,26 @@ def _dblp_venues() -> frozenset[str]:
     return frozenset(out)
 
 
+@cache
+def _doi_journals() -> tuple[tuple[re.Pattern[str], str, str], ...]:
+    """(pattern, publisher, why) of data/doi_journals.tsv: journals whose every article has a Crossref DOI."""
+    out = []
+    for line in lines("doi_journals.tsv"):
+        pattern, publisher, why = line.split("\t")
+        out.append((re.compile(pattern), publisher, why))
+    return tuple(out)
+
+
+def doi_journal(name: str | None) -> tuple[str, str] | None:
+    """(publisher, why) when `name` is a journal whose publisher registers a DOI for every article (held whole
+    by Crossref and OpenAlex), else None."""
+    folded = " ".join(tokens(name or ""))
+    for pattern, publisher, why in _doi_journals():
+        if pattern.search(folded):
+            return publisher, why
+    return None
+
+
 def _asked(ctx: JudgeContext) -> str:
     """Who was asked, for a rationale: the sources that answered about this citation."""
     names = sorted({o.source for o in ctx.bundle.outcomes if o.status == "answered"})
@@ -73,6 +94,21 @@ def venue_witness(ctx: JudgeContext, renamed: bool = False) -> tuple[bool, str]:
         return True, "the local store is declared complete"
     if bundle.store_covered:
         return True, "; ".join(bundle.coverage_notes)
+    journal = doi_journal(ctx.reference.venue)
+    if journal is not None and not renamed:
+        indexes = sorted(
+            {
+                o.source
+                for o in bundle.outcomes
+                if o.source in ("crossref", "openalex")
+                and o.status == "answered"
+                and o.question is None
+                and o.hits is not None
+            }
+        )
+        if indexes:
+            held = f"which hold every article of {journal[0]}'s journals ({journal[1]})"
+            return True, f"{' and '.join(indexes)}, {held}, answered a title search"
     cited = venue_id(ctx.reference.venue)
     if cited is None or cited.removesuffix("-workshop") not in _dblp_venues():
         return False, f"no source asked ({_asked(ctx)}) lists every paper of '{ctx.reference.venue}'"
