@@ -93,6 +93,10 @@ JOURNAL_RECORDS = [
     {"id": "pace", "title": "PaCE: A Data-Flow Coordination Language for Asynchronous Network-Based Applications",
      "authors": ["Mauro Caporuscio", "Marco Funaro", "Carlo Ghezzi"], "year": 2012,
      "venue": "Software Composition, 11th International Conference, SC", "type": "inproceedings"},
+    {"id": "boyd-talk", "title": "Convex Optimization", "authors": ["Stephen Boyd"], "year": 2011, "venue": "KDD",
+     "type": "inproceedings"},
+    {"id": "bentley", "title": "Literate Programming", "authors": ["Jon Bentley"], "year": 1986,
+     "venue": "Communications of the ACM", "type": "article"},
     {"id": "jacm", "title": "A relational calculus for quantified constraint satisfaction over trees",
      "authors": ["Petra Vogt", "Emil Strand"], "year": 2009, "venue": "Journal of the ACM", "type": "article"},
 ]  # fmt: skip
@@ -350,3 +354,22 @@ def test_a_venue_name_is_not_read_as_a_place(store: Store) -> None:
         "Composition, 11th International Conference, SC}, year = {2012}, address = {Prague, Czech Republic}}"
     )
     assert check(store, bib).verdict.class_ != "Hallucinated"
+
+
+# ----------------------------------------------------------------------- famous works (issue 47)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Boyd, S., & Vandenberghe, L. (2004). Convex optimization. Cambridge University Press.",
+        "Knuth, D. E. (1984). Literate programming. The Computer Journal, 27(2), 97-111.",
+    ],
+    ids=["book-against-a-talk-of-its-title", "short-title-by-others"],
+)
+def test_a_short_title_shared_with_another_work_is_not_that_work(store: Store, text: str) -> None:
+    """A record sharing only a short title (and none of the authors, or another kind of work) is another work:
+    the citation is unverified (P1), never P3 with that work's authors and year against it."""
+    r = check(store, text, ".txt")
+    assert (r.verdict.class_, r.verdict.code) == ("Potential", "P1"), r.verdict.rationale
+    assert "by other people" in r.verdict.rationale or "no record" in r.verdict.rationale

@@ -593,6 +593,22 @@ def p2_non_scholarly(ctx: JudgeContext) -> Finding | None:
     return None
 
 
+def p1_title_alone(ctx: JudgeContext) -> Finding | None:
+    """P1: the only records with the cited title are other people's works of a short or common title, or
+    of another kind (a review of the cited book): another work of that title, so this one is unverified."""
+    if work_of(ctx) is not None or not ctx.title_matches:
+        return None
+    others = ctx.title_matches[:2]
+    named = "; ".join(_cite(a.candidate) for a in others)
+    book = work_kind(ctx.reference)[0] == "book" and not any(record_is_book(a.candidate) for a in others)
+    why = "journals print reviews under a book's title" if book else "the title is shared by many works"
+    return Finding(
+        "P1",
+        f"no record of this work: the records with its title are by other people ({named}); {why}",
+        evidence=[a.candidate for a in others],
+    )
+
+
 def p1_unverified(ctx: JudgeContext) -> Finding | None:
     """P1: no record has the title, and the search could not show absence (a source failed, an unindexed kind of work,
     or a venue the sources do not cover).

@@ -37,7 +37,12 @@ HALLUCINATED_RULES: tuple[CodeRule, ...] = (
     codes.h1_fabricated,
 )
 INCOMPLETE_RULES: tuple[CodeRule, ...] = (codes.r3_incomplete,)
-POTENTIAL_RULES: tuple[CodeRule, ...] = (codes.p3_ambiguous, codes.p2_non_scholarly, codes.p1_unverified)
+POTENTIAL_RULES: tuple[CodeRule, ...] = (
+    codes.p3_ambiguous,
+    codes.p2_non_scholarly,
+    codes.p1_title_alone,
+    codes.p1_unverified,
+)
 
 #: How often a verdict of each code is right, as a prior for the confidence field.
 CONFIDENCE = {

@@ -59,10 +59,28 @@ def work_of(ctx: JudgeContext) -> Assessment | None:
 
 
 def _the_work(ctx: JudgeContext) -> Assessment | None:
-    if ctx.title_matches:
-        return max(ctx.title_matches, key=lambda a: (a.authors.overlap if a.authors else 0.0, a.identity))
+    kept = [a for a in ctx.title_matches if not _title_alone(ctx, a)]
+    if kept:
+        return max(kept, key=lambda a: (a.authors.overlap if a.authors else 0.0, a.identity))
     renamed_ones = [a for a in ctx.assessments if renamed(a)]
     return max(renamed_ones, key=lambda a: a.identity) if renamed_ones else None
+
+
+def _title_alone(ctx: JudgeContext, a: Assessment) -> bool:
+    """A record that shares only a title with the citation, and none of its authors, is not the cited work
+    when that title names no one work (a short or common title: "Convex Optimization", "Literate
+    Programming", "Software") or the two are different kinds (a book against a talk or an article), and a
+    record of another kind under a short title is not it either, even by one of its authors (Boyd and
+    Vandenberghe's book "Convex Optimization" against Boyd's talk of that title): the citation is then
+    unverified, never another work cited with conflicts."""
+    other_kind = work_kind(ctx.reference)[0] == "book" and not record_is_book(a.candidate)
+    cmp = a.authors
+    strangers = bool(ctx.reference.authors) and cmp is not None and not cmp.matched + cmp.variants + cmp.given_conflicts
+    if not strangers and not other_kind:
+        return False
+    if strangers and other_kind:
+        return True
+    return not specific(ctx, a)
 
 
 def renamed(a: Assessment) -> bool:
