@@ -44,6 +44,10 @@ _WORDS = (
     (re.compile(r"\b(blog|website|web page|accessed|retrieved)\b", re.I), "web page"),
     (re.compile(r"\b(iso|iec|ieee std|rfc)\s*\d", re.I), "standard"),
 )
+#: Words in a venue's name that say what is cited whatever the entry type ("OpenAI Blog" is no journal):
+#: not software or data words, which journals carry in their names ("Journal of Software Engineering").
+_VENUE_WORDS = tuple((p, k) for p, k in _WORDS if k in ("thesis", "report", "web page", "standard"))
+_URL_TITLE = re.compile(r"https?://|\bwww\.", re.I)
 #: ... and the ones a title itself may carry ("GPT-4 Technical Report", "Llama 3 Model Card").
 _TITLE_WORDS = (
     (re.compile(_REPORT, re.I), "report"),
@@ -91,6 +95,12 @@ def work_kind(ref: Reference) -> tuple[str, str]:
     typed = _TYPE_KINDS.get((ref.type or "").lower())
     if typed is not None:
         return typed, f"its entry type is {ref.type}"
+    if _URL_TITLE.search(ref.title or ""):
+        return "web page", "its title is a URL"
+    for pattern, kind in _VENUE_WORDS:
+        found = pattern.search(ref.venue or "")
+        if found:
+            return kind, f"its venue says '{found.group(0)}'"
     venue = venue_kind(ref.venue, ref.type) if ref.venue else None
     if venue == "journal":
         return "article", f"'{ref.venue}' is a journal"
@@ -128,6 +138,11 @@ def work_kind(ref: Reference) -> tuple[str, str]:
     return "unknown", "it names no venue, type or identifier"
 
 
+#: Words by which a title names software or data rather than a study of something (a paper may be about a
+#: library; without a venue, nothing else tells the two apart, and no index holds software whole).
+_THING = re.compile(
+    r"\b(library|libraries|toolkit|toolbox|package|software|dataset|data set|corpus|platform|plugin|sdk|api)\b", re.I
+)
 #: Content words from which a title names a piece of research rather than a thing (a "Manual", "Python").
 PAPER_TITLE_WORDS = 4
 _STOP = frozenset("a an the of for and in on to with by from at via its is are as or into using".split())
@@ -140,6 +155,8 @@ def _reads_as_paper(ref: Reference) -> bool:
     LLM-written bibliographies list most, and what two broad indexes hold whole."""
     people = [p for p in ref.authors if p.given and p.family]
     words = [w for w in tokens(ref.title or "") if w not in _STOP]
+    if _THING.search(ref.title or ""):
+        return False  # "LibContinual: A Comprehensive Library ...": a thing of software or data, named by its title
     return bool(people) and len(words) >= PAPER_TITLE_WORDS and ref.year is not None
 
 

@@ -1,0 +1,63 @@
+"""The kind of work a citation names, from everything it carries (normalize/kinds.py; issue 39)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citetracer.extract import read_text
+from citetracer.normalize.kinds import work_kind
+
+
+def kind(text: str, suffix: str = "") -> str:
+    [ref] = read_text(text, suffix).references
+    return work_kind(ref)[0]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yoonwoo Lee, Jaehyeong Kang, Namil Kim, Jinwoo Shin, and Honglak Lee. Structured fast fourier transform "
+        "attention for vision transformers. 2022.",
+        "Kang-Chung Yang and Shinsheng Yuan. Exploring Cumulative Effects in Survival Data Using Deep Learning "
+        "Networks. 2025.",
+    ],
+)
+def test_people_a_specific_title_and_a_year_with_no_venue_are_a_paper(text: str) -> None:
+    assert kind(text) == "paper"
+
+
+@pytest.mark.parametrize(
+    ("text", "suffix", "expected"),
+    [
+        (
+            "Wenbin Li, Shangge Liu, and Borui Kang. LibContinual: A Comprehensive Library towards Realistic "
+            "Continual Learning. 2025.",
+            "",
+            "unknown",
+        ),
+        (
+            "@misc{d, author = {James Betker and Gabriel Goh}, "
+            "title = {\\url{https://openai.com/dall-e-3}}, year = {2023}}",
+            ".bib",
+            "web page",
+        ),
+        (
+            "@article{r, title={Language models are unsupervised multitask learners}, author={Radford, Alec and Wu, "
+            "Jeffrey}, journal={OpenAI Blog}, year={2019}}",
+            ".bib",
+            "web page",
+        ),
+        ("Smith, J. Deep learning in practice. 2019.", "", "unknown"),
+    ],
+    ids=["a-library-by-its-title", "a-url-as-title", "a-blog-as-journal", "initials-only-and-a-short-title"],
+)
+def test_what_marks_another_kind_or_too_little_is_no_paper(text: str, suffix: str, expected: str) -> None:
+    assert kind(text, suffix) == expected
+
+
+def test_a_journal_named_for_software_is_still_a_journal() -> None:
+    bib = (
+        "@article{x, title={Empirical software engineering at scale}, author={Ames, Beth}, "
+        "journal={IEEE Transactions on Software Engineering}, year={2019}}"
+    )
+    assert kind(bib, ".bib") == "article"
