@@ -84,3 +84,15 @@ def test_an_incomplete_real_match_goes_on_while_a_cited_identifier_is_unconfirme
     assert supports_real(r3, context(cite(), [RECORD]))
     potential = Verdict.model_validate({"class": "Potential", "code": "P3", "codes": ["P3"], "rationale": "x"})
     assert not supports_real(potential, context(cite(), [RECORD]))
+
+
+def test_a_doi_a_record_holds_is_known_whatever_the_registrant_table_says() -> None:
+    """A cited DOI under a prefix the packaged registrant table lacks (NDSS's 10.14722) is no doubt when a
+    record carries it: identity is strong, and a publisher the record names otherwise is a gap (R3)."""
+    doi = "10.14722/ndss.2018.23198"
+    ref = cite(doi=doi, publisher="Internet Society", venue="NDSS")
+    record = RECORD.model_copy(
+        update={"doi": doi, "venue": "NDSS", "publisher": "Fake Publisher", "source": "crossref"}
+    )
+    v = judge(context(ref, [record]))
+    assert v.class_ == "Real", v.rationale

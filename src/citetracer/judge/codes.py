@@ -190,8 +190,9 @@ def _difference(c: FieldComparison) -> str:
 def r3_incomplete(ctx: JudgeContext) -> Finding | None:
     """Strong identity, and the only gaps are fields the candidate does not record."""
     doi = canonical_doi(ctx.reference.doi)
-    if doi and (_unknown_registrant(ctx, doi) or absent_identifier(ctx, "doi") is not None):
-        return None  # an identifier no source knows is a doubt, not a gap (P3 or H5)
+    held = doi is not None and any(canonical_doi(a.candidate.doi) == doi for a in ctx.assessments)
+    if doi and not held and (_unknown_registrant(ctx, doi) or absent_identifier(ctx, "doi") is not None):
+        return None  # an identifier no source knows is a doubt, not a gap (P3 or H5); one a record holds is known
     for a in ctx.assessments:
         gap = _authors_beyond_record(ctx, a)
         # A year one off the record's that a version explains (a preprint's year) is no conflict here.
@@ -574,7 +575,8 @@ def p3_unsettled(ctx: JudgeContext) -> Finding:
         return Finding("P1", "no record settles this citation either way")
     conflicts = work.mismatched()
     if not conflicts:
-        why = ""
+        missing = work.missing_in_candidate()
+        why = f"; the record lacks the cited {', '.join(missing)}, which no source confirmed" if missing else ""
     elif len(conflicts) == 1:
         why = f"; the cited {conflicts[0]} differs from the record's"
     else:

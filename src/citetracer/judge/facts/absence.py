@@ -51,7 +51,8 @@ def absence_fact(ctx: JudgeContext) -> AbsenceFact:
         )
     complete = [s for s in sorted(bundle.broad_answered) if kind in source_facts(s).kinds]
     if kind not in SCHOLARLY_KINDS:
-        return AbsenceFact(False, f"the cited work is a {kind} ({why}), which no index holds whole")
+        what = "of no known kind" if kind == "unknown" else f"a {kind}"
+        return AbsenceFact(False, f"the cited work is {what} ({why}), which no index holds whole")
     if len(complete) < BROAD_QUORUM:
         answered = ", ".join(sorted(bundle.broad_answered))
         return AbsenceFact(
