@@ -24,9 +24,9 @@ from citetracer.judge.facts.reading import structured
 from citetracer.match.rules import Assessment
 from citetracer.normalize.places import location_of_proceedings, parse_place, place_relation
 from citetracer.normalize.publishers import publisher_relation
+from citetracer.normalize.text import tokens
 from citetracer.normalize.venues import is_preprint, spells_any, venue_kind
 from citetracer.records import Candidate, FieldStatus
-from citetracer.thresholds import UNIQUE_SHARED, UNIQUE_TITLE_WORDS
 
 M = FieldStatus.MATCH
 _RANGE = re.compile(r"^\s*(?:pp?\.?\s*|pages?\s+)?(\d{1,6})\s*(?:-+|\u2013|\u2014)\s*(\d{1,6})\s*\.?\s*$", re.I)
@@ -80,7 +80,7 @@ def same_version(ctx: JudgeContext, work: Assessment) -> list[Assessment]:
     ref = ctx.reference
     if not ref.venue or ref.year is None or is_preprint(ref.venue):
         return []
-    if not specific(ctx, work, UNIQUE_TITLE_WORDS, UNIQUE_SHARED):
+    if not specific(ctx, work):
         return []
     out = []
     for v in versions_of(ctx, work):
@@ -121,9 +121,17 @@ def _contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailContradic
         # A city is stated by Crossref's event location or inside a DBLP proceedings title, never read
         # out of another service's venue name ("Software Composition, 11th International Conference, SC").
         place = c.location or (location_of_proceedings(c.venue_full) if c.venue_full and c.source == "dblp" else None)
-        if ref.location and place and _places_differ(ref.location, place):
+        named_in_title = bool(ref.location) and _words_in(ref.location or "", c.venue_full or "")
+        if ref.location and place and not named_in_title and _places_differ(ref.location, place):
             found.setdefault("location", DetailContradiction("location", ref.location, place, c))
     return list(found.values())
+
+
+def _words_in(short: str, long_: str) -> bool:
+    """Whether a cited place's words all stand in the record's proceedings title (a conference held in two
+    cities, "Melbourne, Australia and St. Petersburg, Russia", is read as one of them)."""
+    words = tokens(short)
+    return bool(words) and f" {' '.join(words)} " in f" {' '.join(tokens(long_))} "
 
 
 def _places_differ(cited: str, found: str) -> bool:
