@@ -57,6 +57,8 @@ class Finding:
     #: Which contradiction of its code the finding states (the accusation gate checks each kind's
     #: facts, never the reason's words): e.g. H5 "doi-absent", "doi-other-work", "arxiv-absent".
     kind: str = ""
+    #: The accusation this Potential finding was before the gate withheld it (its code), or "".
+    withheld_from: str = ""
 
 
 def _cite(c: Candidate) -> str:

@@ -377,4 +377,10 @@ def withheld_finding(ctx: JudgeContext, finding: Finding, reason: str) -> Findin
     code = "P3" if work is not None else "P1"
     text = f"{finding.observed or finding.reason}, but this is not proof ({reason})"
     evidence = finding.evidence or ([work.candidate] if work is not None else [])
-    return replace(finding, code=code, reason=f"not accused of {finding.code}: {text}", evidence=evidence)
+    return replace(
+        finding,
+        code=code,
+        reason=f"not accused of {finding.code}: {text}",
+        evidence=evidence,
+        withheld_from=finding.code,
+    )

@@ -159,7 +159,7 @@ def potential_judger(findings: list[Finding], ctx: JudgeContext) -> Verdict:
     """The Potential verdict: the first finding and every P3 after it (withheld accusations say why they were
     withheld); P3 'unsettled' when nothing fired.
     """
-    withheld = {name for f in findings if f.reason.startswith("not accused of") for name in f.fields}
+    withheld = {name for f in findings if f.withheld_from for name in f.fields}
     kept = []
     work = work_of(ctx)
     for f in findings:
