@@ -24,7 +24,7 @@ M = FieldStatus.MATCH
 
 _PUBLISHER_WORDS = lexicon.words("publisher")
 #: Venue words of reference works and collections, whose entries are reprinted and revised.
-_COLLECTION_WORDS = frozenset("encyclopedia handbook companion lecture lectures notes collected works".split())
+_COLLECTION_WORDS = lexicon.words("collection")
 _BOOK_TYPES = frozenset(("book", "inbook", "incollection", "reference", "proceedings"))
 
 

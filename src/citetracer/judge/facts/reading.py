@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import re
 
+from citetracer.data import lexicon
 from citetracer.normalize.names import particles, surname_keys
 from citetracer.normalize.text import title_words
 from citetracer.records import Candidate, Reference
 
 _LABEL = re.compile(r"(?:^|\s)\[\d{1,4}\](?=\s)")
 ET_AL = re.compile(r"\bet\.?\s*al\b|\band\s+others\b", re.IGNORECASE)
-#: Words that do not make a title specific to one work.
-_TITLE_STOP = frozenset("a an the of for and in on to with by from at via its is are as or into using".split())
+#: Words that do not make a title specific to one work (data/lexicon/title-stop.txt).
+_TITLE_STOP = lexicon.words("title-stop")
 
 
 def content_words(title: str | None) -> list[str]:

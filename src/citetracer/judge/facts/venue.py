@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from citetracer.collect.connectors.dblp import WORKS_ROWS
-from citetracer.data import lines
+from citetracer.data import lexicon, lines
 from citetracer.evidence import AUTHORS_YEAR
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.facts.identity import versions_of
@@ -195,10 +195,7 @@ def _computing_words(name: str) -> bool:
 
 #: Words of a book's or a collection's title: a venue string holding them names a book, which no list
 #: of venues holds.
-_BOOK_TITLE = frozenset(
-    "works essays festschrift honor honour readings handbook encyclopedia companion collected selected "
-    "chapters edited anthology perspectives tribute memorial".split()
-)
+_BOOK_TITLE = lexicon.words("book-title")
 
 
 def book_like(cited: str) -> bool:
