@@ -56,6 +56,13 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "lonely-other", "title": "Self-supervised stereo from rolling shutter video",
      "authors": ["Kai Holm", "Sara Lind"], "year": 2023, "venue": "CVPR", "type": "inproceedings",
      "dblp_key": "conf/cvpr/HolmL23", "services": ["dblp", "openalex", "semanticscholar"]},
+    # A preprint DBLP holds with no other work of its authors that year: its list echoes a title search.
+    {"id": "solo-arxiv", "title": "Spectral pruning of recurrent world models for planning under uncertainty",
+     "authors": ["Ola Brun", "Pia Dahl"], "year": 2022, "venue": ARXIV, "type": "preprint",
+     "arxiv_id": "2207.07777", "services": ["openalex", "semanticscholar", "arxiv"]},
+    {"id": "solo-corr", "title": "Spectral pruning of recurrent world models for planning under uncertainty",
+     "authors": ["Ola Brun", "Pia Dahl"], "year": 2022, "venue": "CoRR", "type": "article",
+     "dblp_key": "journals/corr/abs-2207-07777", "services": ["dblp"]},
     # A preprint DBLP does not hold at all (its authors unknown to it): no list of theirs can be read.
     {"id": "unlisted-arxiv", "title": "Prompted reward shaping for sparse robotic manipulation tasks",
      "authors": ["Noor Haddad", "Elif Kaya"], "year": 2023, "venue": ARXIV, "type": "preprint",
@@ -347,3 +354,15 @@ def test_a_journal_no_source_declares_whole_stays_a_gap(web: FakeWeb, tmp_path: 
         "feedback. Journal of Applied Probability, 2019.",
     )
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_a_list_holding_only_the_works_own_preprint_is_no_witness(web: FakeWeb, tmp_path: Path) -> None:
+    """DBLP's answer to the authors-year question counts as their list of works only when it holds another of
+    their works: an answer that is only what a title search finds may be a replay of one, not a list."""
+    r = check(
+        web,
+        tmp_path,
+        "Ola Brun and Pia Dahl. Spectral pruning of recurrent world models for planning under uncertainty. In "
+        "International Conference on Machine Learning (ICML), 2022.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale

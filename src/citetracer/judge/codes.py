@@ -23,7 +23,7 @@ from citetracer.judge.facts.identity import (
     versions_of,
     work_of,
 )
-from citetracer.judge.facts.venue import SAME, venue_conflict, venue_fact, venue_witness
+from citetracer.judge.facts.venue import SAME, venue_conflict, venue_fact, venue_witness, version_at_cited_venue
 from citetracer.match.rules import MINOR_FIELDS, Assessment
 from citetracer.normalize.kinds import NON_SCHOLARLY_KINDS, SCHOLARLY_KINDS, work_kind
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix
@@ -546,7 +546,14 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
         parts.append((f"the venue is not confirmed: {conflict[1]}", "venue"))
     elif conflict is not None and conflict[0] == "preprint-as-published":
         witnessed, why = venue_witness(ctx, renamed=True)
-        text = conflict[1] if witnessed else f"the published version is not confirmed: {conflict[1]}; {why}"
+        other = version_at_cited_venue(ctx, work)
+        if other is not None:
+            text = (
+                f"the published version may be the cited authors' {_cite(other.candidate)} at the cited venue: a "
+                "preprint and its proceedings version often carry different titles"
+            )
+        else:
+            text = conflict[1] if witnessed else f"the published version is not confirmed: {conflict[1]}; {why}"
         parts.append((text, "venue"))
     elif conflict is not None and conflict[0] == "other-venue":
         witnessed, why = venue_witness(ctx)

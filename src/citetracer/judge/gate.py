@@ -39,9 +39,9 @@ from citetracer.judge.facts.reading import (
     title_in_text,
     year_in_text,
 )
-from citetracer.judge.facts.venue import spelled, venue_conflict, venue_names, venue_witness
+from citetracer.judge.facts.venue import spelled, venue_conflict, venue_names, venue_witness, version_at_cited_venue
 from citetracer.match.rules import Assessment
-from citetracer.normalize.text import canonical_doi, title_similarity
+from citetracer.normalize.text import canonical_doi
 from citetracer.records import FieldStatus
 from citetracer.thresholds import (
     IMPLAUSIBLE_FUTURE,
@@ -51,7 +51,6 @@ from citetracer.thresholds import (
     RENAMED_TITLE_SIMILARITY,
     UNIQUE_SHARED,
     UNIQUE_TITLE_WORDS,
-    VERSION_TITLE_SIMILARITY,
     VERSION_YEARS,
 )
 
@@ -248,7 +247,7 @@ def _h4(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold(f"'{ctx.reference.venue}' can be a spelling of the work's venue")
     if "venue" in f.fields and any(phrase_in_text(ctx.reference, n) for n in venue_names(ctx, work)):
         return _withhold("the work's venue is named in the reference's text (the field parser read another part)")
-    other = _version_at_cited_venue(ctx, work) if "venue" in f.fields else None
+    other = version_at_cited_venue(ctx, work) if "venue" in f.fields else None
     if other is not None:
         return _withhold(
             f"the cited authors' {label(other)} '{other.candidate.title}' ({other.candidate.venue}, "
@@ -287,20 +286,6 @@ def _details(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold(trouble)
     held = ", ".join(sorted({label(a) for a in ctx.assessments if a.candidate in f.evidence}))
     return _admit(f"identified by {how}; {held} of the cited venue and year states the {', '.join(f.fields)}")
-
-
-def _version_at_cited_venue(ctx: JudgeContext, work: Assessment) -> Assessment | None:
-    """Another work of the cited authors, at the cited venue within two years of the identified work,
-    whose title reads like another version's (at least half alike): the citation may mean that one."""
-    year = work.candidate.year
-    for a in ctx.assessments:
-        if a.candidate.work == work.candidate.work or a.same_title or not by_cited_people(a, MOST):
-            continue
-        if a.status("venue") != M or (year and a.candidate.year and abs(a.candidate.year - year) > 2):
-            continue
-        if title_similarity(a.candidate.title or "", work.candidate.title or "") >= VERSION_TITLE_SIMILARITY:
-            return a
-    return None
 
 
 def _h5(ctx: JudgeContext, f: Finding) -> Decision:

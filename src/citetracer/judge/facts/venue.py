@@ -16,13 +16,15 @@ from citetracer.collect.connectors.dblp import WORKS_ROWS
 from citetracer.data import lexicon, lines
 from citetracer.evidence import AUTHORS_YEAR
 from citetracer.judge.context import JudgeContext
+from citetracer.judge.facts.authors import MOST, by_cited_people
 from citetracer.judge.facts.identity import versions_of
 from citetracer.match.rules import Assessment
 from citetracer.normalize.kinds import PUBLISHER_WORDS
-from citetracer.normalize.text import tokens
+from citetracer.normalize.text import title_similarity, tokens
 from citetracer.normalize.venue_kb import LIST_NAMES, Venue, alike_names, close_names, venue_keys
 from citetracer.normalize.venues import is_preprint, spells, spells_any, venue_id, venue_kind
 from citetracer.records import FieldStatus
+from citetracer.thresholds import VERSION_TITLE_SIMILARITY
 
 M, X, MISSING = FieldStatus.MATCH, FieldStatus.MISMATCH, FieldStatus.MISSING
 
@@ -120,12 +122,17 @@ def venue_witness(ctx: JudgeContext, renamed: bool = False) -> tuple[bool, str]:
         for o in bundle.outcomes
         if o.source == VENUE_LISTER and o.status == "answered" and o.question == AUTHORS_YEAR and o.hits is not None
     ]
-    # The list is of these people only when it holds the work itself (its preprint, of the cited year):
-    # an empty list of people DBLP knows under other names proves nothing.
+    # The list is of these people only when it holds the work itself (its preprint, of the cited year), and
+    # a list of their works only when it holds another of them too: an empty list of people DBLP knows under
+    # other names, or an answer holding nothing but the records a title search finds, proves nothing.
     known = any(
         a.candidate.source == VENUE_LISTER and a.same_title and a.candidate.year == year for a in ctx.assessments
     )
-    if known and any(o.hits is not None and o.hits <= WORKS_ROWS for o in works):
+    others = any(
+        a.candidate.found_by == AUTHORS_YEAR and not a.same_title and a.title_similarity < VERSION_TITLE_SIMILARITY
+        for a in ctx.assessments
+    )
+    if known and others and any(o.hits is not None and o.hits <= WORKS_ROWS for o in works):
         return True, "dblp, which lists its venue-years whole, listed every work of the cited authors in that year"
     if not renamed and any(
         o.source == VENUE_LISTER and o.status == "answered" and o.question is None and o.hits is not None
@@ -350,3 +357,17 @@ def spelled(ctx: JudgeContext, work: Assessment) -> bool:
     """Whether the cited venue is a known spelling of one of the work's venue names."""
     cited = ctx.reference.venue
     return bool(cited) and spells_any(cited or "", venue_names(ctx, work))
+
+
+def version_at_cited_venue(ctx: JudgeContext, work: Assessment) -> Assessment | None:
+    """Another work of the cited authors, at the cited venue within two years of the identified work,
+    whose title reads like another version's (at least half alike): the citation may mean that one."""
+    year = work.candidate.year
+    for a in ctx.assessments:
+        if a.candidate.work == work.candidate.work or a.same_title or not by_cited_people(a, MOST):
+            continue
+        if a.status("venue") != M or (year and a.candidate.year and abs(a.candidate.year - year) > 2):
+            continue
+        if title_similarity(a.candidate.title or "", work.candidate.title or "") >= VERSION_TITLE_SIMILARITY:
+            return a
+    return None
