@@ -407,6 +407,7 @@ def counts(cits: list[Cit]) -> dict[str, Any]:
     n = sum(c.values())
     held = [x for x in cits if x.work is not None and x.work.held and x.result is not None]
     held_real = sum(x.result.verdict.class_ == "Real" for x in held if x.result is not None)
+    held_h = sum(x.result.verdict.class_ == "Hallucinated" for x in held if x.result is not None)
     calls = sum(x.result.cost.connector_calls for x in cits if x.result is not None)
     return {
         "citations": n,
@@ -416,6 +417,8 @@ def counts(cits: list[Cit]) -> dict[str, Any]:
         "share_H": c["Hallucinated"] / n if n else 0.0,
         "held": len(held),
         "held_real_share": held_real / len(held) if held else None,
+        "held_H": held_h,
+        "held_H_share": held_h / len(held) if held else None,
         "calls": calls / n if n else 0.0,
     }
 
@@ -423,14 +426,16 @@ def counts(cits: list[Cit]) -> dict[str, Any]:
 def table(title: str, rows: dict[str, dict[str, Any]], first: str) -> None:
     print(f"\n### {title}\n")
     print(
-        f"| {first} | citations | Real | Potential | Hallucinated | share H | held by the web | Real of held | calls |"
+        f"| {first} | citations | Real | Potential | Hallucinated | share H | held by the web | Real of held | "
+        "H of held | calls |"
     )
-    print("|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|")
     for name, f in rows.items():
         held = "" if f["held_real_share"] is None else f"{f['held_real_share']:.1%}"
+        held_h = "" if f["held_H_share"] is None else f"{f['held_H']} ({f['held_H_share']:.2%})"
         print(
             f"| {name} | {f['citations']} | {f['Real']} | {f['Potential']} | **{f['Hallucinated']}** | "
-            f"{f['share_H']:.2%} | {f['held']} | {held} | {f['calls']:.1f} |"
+            f"{f['share_H']:.2%} | {f['held']} | {held} | {held_h} | {f['calls']:.1f} |"
         )
 
 
