@@ -366,3 +366,21 @@ def test_a_list_holding_only_the_works_own_preprint_is_no_witness(web: FakeWeb, 
         "International Conference on Machine Learning (ICML), 2022.",
     )
     assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Li Chen, Rasmus Kyng, Yang P. Liu, Richard Peng, Maximilian Probst Gutenberg, and Sushant Sachdeva. Maximum "
+        "Flow and Minimum-Cost Flow in Almost-Linear Time, April 2022.",
+        "Sébastien Bubeck. Convex Optimization: Algorithms and Complexity, November 2015. Comment: A previous version "
+        "of the manuscript was titled \\u201dTheory of Convex Optimization for Machine Learning\\u201d.",
+        "Tycho F.A. van der Ouderaa and Mark van der Wilk. Learning invariant weights in neural networks. In James "
+        "Cussens and Kun Zhang (eds.), Proceedings of the Thirty-Eighth Conference on Uncertainty in Artificial "
+        "Intelligence, 2022.",
+    ],
+    ids=["names-read-as-title", "note-read-as-title", "two-fields-run-together"],
+)
+def test_absence_of_a_title_the_parser_cut_wrongly_is_no_proof(web: FakeWeb, tmp_path: Path, text: str) -> None:
+    r = check(web, tmp_path, text)
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale

@@ -50,7 +50,8 @@ from citetracer.normalize.text import (
 from citetracer.records import Person, Reference
 
 _DOI = re.compile(
-    r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*|DOI\s+)?(10\.\d{4,9}/(?:[^\s,;\"<>]|<[^\s<>]{1,40}>)+)", re.IGNORECASE
+    r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*|DOI\s+)?(10\.\d{4,9}/(?:[^\s,;\"<>]|;(?=\d)|<[^\s<>]{1,40}>)+)",
+    re.IGNORECASE
 )
 _ARXIV = re.compile(
     r"(?:arXiv(?:\s+preprint)?\s*:?\s*(?:abs/)?|arxiv\.org/(?:abs|pdf)/)"

@@ -36,6 +36,7 @@ from citetracer.judge.facts.reading import (
     not_a_citation,
     phrase_in_text,
     text_trouble,
+    title_doubt,
     title_in_text,
     year_in_text,
 )
@@ -95,7 +96,7 @@ def _h1(ctx: JudgeContext, f: Finding) -> Decision:
     absence = absence_fact(ctx)
     if not absence.proven:
         return _withhold(absence.basis)
-    shape = not_a_citation(ctx.reference) or text_trouble(ctx.reference)
+    shape = not_a_citation(ctx.reference) or text_trouble(ctx.reference) or title_doubt(ctx.reference)
     if shape:
         return _withhold(shape)
     garbled = next(
@@ -130,7 +131,7 @@ def _another_title_of_theirs(ctx: JudgeContext) -> Assessment | None:
 
 
 def _h2(ctx: JudgeContext, f: Finding) -> Decision:
-    shape = not_a_citation(ctx.reference) or text_trouble(ctx.reference)
+    shape = not_a_citation(ctx.reference) or text_trouble(ctx.reference) or title_doubt(ctx.reference)
     if shape:
         return _withhold(shape)
     near = next((a for a in ctx.assessments if f.evidence and a.candidate is f.evidence[0]), None)

@@ -47,6 +47,7 @@ _WORDS = (
 #: Words in a venue's name that say what is cited whatever the entry type ("OpenAI Blog" is no journal):
 #: not software or data words, which journals carry in their names ("Journal of Software Engineering").
 _VENUE_WORDS = tuple((p, k) for p, k in _WORDS if k in ("thesis", "report", "web page", "standard"))
+_ISBN = re.compile(r"\bISBN(?:-1[03])?[:\s]", re.I)
 _URL_TITLE = re.compile(r"https?://|\bwww\.", re.I)
 #: ... and the ones a title itself may carry ("GPT-4 Technical Report", "Llama 3 Model Card").
 _TITLE_WORDS = (
@@ -122,6 +123,9 @@ def work_kind(ref: Reference) -> tuple[str, str]:
         return "paper", f"its entry type is {ref.type}"
     if ref.venue and is_book_venue(ref.venue):
         return "book", f"'{ref.venue}' names a publisher"
+    isbn = _ISBN.search(f"{ref.raw or ''} {ref.venue or ''}")
+    if isbn:
+        return "book", "it gives an ISBN"
     if not ref.venue and (ref.publisher or _BOOK_HOUSE.search(around)):
         return "book", f"it names a publisher ('{ref.publisher or _BOOK_HOUSE.search(around).group(0)}') and no venue"  # type: ignore[union-attr]
     if ref.url and not ref.doi:

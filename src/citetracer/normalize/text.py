@@ -12,6 +12,7 @@ import html
 import re
 import unicodedata
 from functools import lru_cache
+from urllib.parse import unquote
 
 from pylatexenc.latex2text import LatexNodes2Text
 from rapidfuzz import fuzz
@@ -239,7 +240,8 @@ def canonical_doi(value: str | None) -> str | None:
     match = _DOI_IN_TEXT.search(value.strip())
     if not match:
         return None
-    doi = match.group(0).lower().rstrip(".,;)]}>\"'")
+    # A DOI copied from a URL keeps its percent-escapes ("%5B" for "["): the DOI itself has the character.
+    doi = unquote(match.group(0)).lower().rstrip(".,;)]}>\"'")
     arxiv = _ARXIV_DOI.match(doi)
     if arxiv:
         doi = f"10.48550/arxiv.{arxiv.group(1)}"

@@ -64,6 +64,39 @@ def text_trouble(ref: Reference) -> str | None:
     return None
 
 
+#: A label that opens a note, not a title ("Comment: A previous version ...", "URL https://...").
+_NOTE_LABEL = re.compile(r"^\s*(comment|note|notes|url|available|accessed|retrieved|see|in)\b[:\s]", re.I)
+#: Two fields run together inside a parsed title: a sentence ends ("... Mark van der Wilk. Learning ...").
+_SENTENCE_BREAK = re.compile(r"\b[^\W\d_]{3,}\.\s+[A-Z]")
+#: Words a title may hold that are not capitalised name parts.
+_LOWER_OK = frozenset({"and", "&", "van", "von", "der", "de", "la", "le", "di", "da", "del", "den", "du", "et", "al"})
+
+
+def title_doubt(ref: Reference) -> str | None:
+    """Why the title our parser cut from free text may not be the cited work's title, or None: it reads as
+    people's names ("Maximilian Probst Gutenberg, and Sushant Sachdeva"), as a note ("Comment: A previous
+    version ..."), or as two fields run together ("van der Ouderaa and Mark van der Wilk. Learning invariant
+    weights ..."). Absence of such a "title" proves nothing about the work. A title the author wrote as a
+    field is theirs."""
+    if structured(ref):
+        return None
+    title = (ref.title or "").strip()
+    if not title:
+        return None
+    if _NOTE_LABEL.match(title):
+        return f"the parsed title '{title[:60]}' reads as a note (the field parser may have cut the text wrongly)"
+    if _SENTENCE_BREAK.search(title):
+        return f"the parsed title '{title[:60]}' holds two sentences (fields run together by the field parser)"
+    words = re.findall(r"[^\W\d_][\w'.-]*", title)
+    lowered = [w for w in words if w[:1].islower() and w.lower() not in _LOWER_OK]
+    joined = re.search(r",\s+(and|&)\s+[A-Z]|\b[A-Z][a-z]+\s+(and|&)\s+[A-Z][a-z]+\s+[A-Z]", title)
+    if words and not lowered and joined and len(words) <= 12:
+        return (
+            f"the parsed title '{title[:60]}' reads as people's names (the field parser may have cut the text wrongly)"
+        )
+    return None
+
+
 def names_in_text(ref: Reference, record: Candidate) -> bool:
     """Whether the record's authors that the parsed list lacks are all in the reference's text:
     then the field parser, not the citation, lost them."""
