@@ -65,8 +65,19 @@ class Server:
 
     def resume(self) -> None:
         """Start the server again after `pause()`, on the same port with the same data."""
-        self._run(find_bin("pg_ctl"), "-D", str(self.folder / "data"), "-o", self.options, "-l",
-                  str(self.folder / "log"), "-w", "-t", "60", "start")
+        self._run(
+            find_bin("pg_ctl"),
+            "-D",
+            str(self.folder / "data"),
+            "-o",
+            self.options,
+            "-l",
+            str(self.folder / "log"),
+            "-w",
+            "-t",
+            "60",
+            "start",
+        )
 
     def stop(self) -> None:
         with contextlib.suppress(subprocess.SubprocessError, OSError):

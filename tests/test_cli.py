@@ -268,12 +268,25 @@ def test_a_check_that_dies_half_way_leaves_the_old_report(seeded: Path, tmp_path
     import time
 
     bib = tmp_path / "many.bib"
-    bib.write_text("".join(f"@misc{{k{i}, title={{Some Synthetic Title Number {i}}}, year={{2020}}}}\n"
-                           for i in range(20_000)))
+    bib.write_text(
+        "".join(f"@misc{{k{i}, title={{Some Synthetic Title Number {i}}}, year={{2020}}}}\n" for i in range(20_000))
+    )
     out = tmp_path / "r.json"
     out.write_text('{"old": "report"}\n')
-    cmd = [sys.executable, "-m", "citetracer", "check", str(bib), "--offline", "--store", str(seeded), "--format",
-           "json", "-o", str(out)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "citetracer",
+        "check",
+        str(bib),
+        "--offline",
+        "--store",
+        str(seeded),
+        "--format",
+        "json",
+        "-o",
+        str(out),
+    ]
     err = (tmp_path / "stderr.txt").open("w")
     proc = subprocess.Popen(cmd, env={**os.environ, "CITETRACER_CONFIG": str(empty_config(tmp_path))}, stderr=err)
     deadline = time.monotonic() + 300
@@ -296,8 +309,19 @@ def test_output_to_a_pipe_or_device_is_written_not_replaced(seeded: Path, tmp_pa
     got: list[bytes] = []
     reader = threading.Thread(target=lambda: got.append(fifo.read_bytes()))
     reader.start()
-    code = main(["check", str(EXAMPLES / "references.bib"), "--offline", "--store", str(seeded), "--format", "json",
-                 "-o", str(fifo)])
+    code = main(
+        [
+            "check",
+            str(EXAMPLES / "references.bib"),
+            "--offline",
+            "--store",
+            str(seeded),
+            "--format",
+            "json",
+            "-o",
+            str(fifo),
+        ]
+    )
     reader.join(60)
     assert code == 1 and b'"citations"' in got[0]
     assert fifo.is_fifo()  # a report renamed over it once made /dev/null a regular file

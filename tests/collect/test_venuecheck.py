@@ -1,8 +1,10 @@
 """Venue check (collect/venuecheck.py): a cited venue no local list knows is asked of OpenAlex's list of sources.
 
-Online with an empty store, "Symposium on Neural Scaling Laws" cited for a real paper was only 'not
-confirmed': no local list is complete for conferences. OpenAlex's sources are; a venue they hold nothing
-close to is no venue (H4), one they hold is a gap (P3), and a failure of the list is a gap too.
+OpenAlex's sources hold journals whole (every ISSN): a journal name they hold nothing like is no journal
+(H4), one they hold is a gap (P3), and a failure of the list is a gap too. They are no list of every
+conference (CEUR-WS volumes, society meetings are missing): a computer-science conference name is also
+asked of DBLP's list of venues, which holds that field's venues whole; any other conference name they
+lack stays a gap.
 """
 
 from __future__ import annotations
@@ -35,12 +37,23 @@ def check(settings: Any, ref: Reference) -> CitationResult:
         checker.close()
 
 
-def test_a_conference_name_openalex_does_not_list_is_no_venue(web: FakeWeb, make_settings: Any) -> None:
-    r = check(make_settings(), cite("Symposium on Neural Scaling Laws"))
+def test_a_journal_name_openalex_does_not_list_is_no_venue(web: FakeWeb, make_settings: Any) -> None:
+    r = check(make_settings(), cite("International Journal of Neural Scaling Laws"))
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
     assert "OpenAlex's list of sources" in r.verdict.rationale
     venue_asks = [o for o in r.cost.sources if o.source == "openalex" and "list of sources" in (o.detail or "")]
     assert len(venue_asks) == 1 and venue_asks[0].status == "answered"
+
+
+def test_a_computing_conference_name_neither_list_holds_is_no_venue(web: FakeWeb, make_settings: Any) -> None:
+    r = check(make_settings(), cite("Symposium on Neural Scaling Laws"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "DBLP's list of computer-science venues" in r.verdict.rationale
+
+
+def test_another_fields_conference_name_no_list_holds_is_only_unconfirmed(web: FakeWeb, make_settings: Any) -> None:
+    r = check(make_settings(), cite("Symposium on Coastal Sediment Dynamics"))
+    assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
 
 
 def test_a_real_venue_the_local_lists_lack_is_only_unconfirmed(web: FakeWeb, make_settings: Any) -> None:
@@ -48,7 +61,7 @@ def test_a_real_venue_the_local_lists_lack_is_only_unconfirmed(web: FakeWeb, mak
     # the conference, which no local list knows; whether ResNet appeared there too is not for the lists to say.
     r = check(make_settings(), cite("International Conference on Hydroinformatics"))
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
-    assert "OpenAlex's sources have 'International Conference on Hydroinformatics'" in r.verdict.rationale
+    assert "the online lists of venues have 'International Conference on Hydroinformatics'" in r.verdict.rationale
 
 
 def test_a_failed_list_is_a_gap_not_proof(web: FakeWeb, make_settings: Any) -> None:

@@ -214,8 +214,7 @@ class Corpus:
     by_pmid: dict[str, Record] = field(default_factory=dict)
     index: dict[str, set[int]] = field(default_factory=lambda: defaultdict(set))
     all_words: list[set[str]] = field(default_factory=list)
-    _venue_words: list[tuple[str, set[str]]] = field(default_factory=list)
-    _venues_of: int = -1
+    _venue_cache: dict[str, tuple[int, list[tuple[str, set[str]]]]] = field(default_factory=dict)
 
     @classmethod
     def from_objects(cls, objects: Iterable[dict[str, Any]]) -> Corpus:
@@ -249,20 +248,25 @@ class Corpus:
         for w in title_words:
             self.index[w].add(n)
 
-    def venues(self, query: str, rows: int = 25) -> list[str]:
-        """Venue names of the records OpenAlex holds with every word of `query` (OpenAlex's
-        /sources?search= ANDs the words over display names, alternate and abbreviated titles)."""
+    def venues(self, query: str, rows: int = 25, service: str = "openalex") -> list[str]:
+        """Venue names of the records `service` holds with every word of `query` (OpenAlex's /sources?search=
+        ANDs the words over display names, alternate and abbreviated titles; DBLP's /search/venue/api over
+        its venues' names, acronyms and proceedings titles)."""
         want = [w for w in words(query) if w not in ("of", "the", "on", "and", "in", "for")]
         if not want:
             return []
-        if self._venues_of != len(self.records):  # the distinct names with their words, built once per corpus
+        cache = self._venue_cache.get(service)
+        if cache is None or cache[0] != len(self.records):  # the distinct names with their words, once per corpus
             names: dict[str, set[str]] = {}
             for rec in self.records:
-                for name in (rec.venue, rec.venue_full) if "openalex" in rec.services else ():
+                if service not in rec.services:
+                    continue
+                extra = (rec.proceedings_title,) if service == "dblp" else ()
+                for name in (rec.venue, rec.venue_full, *extra):
                     if name and name not in names:
                         names[name] = set(words(name))
-            self._venue_words, self._venues_of = sorted(names.items()), len(self.records)
-        return [name for name, held in self._venue_words if all(w in held for w in want)][:rows]
+            cache = self._venue_cache[service] = (len(self.records), sorted(names.items()))
+        return [name for name, held in cache[1] if all(w in held for w in want)][:rows]
 
     def doi(self, doi: str, service: str) -> Record | None:
         return next((r for r in self.by_doi.get(doi.lower(), []) if service in r.services), None)

@@ -390,6 +390,13 @@ class _Handler(BaseHTTPRequestHandler):
                 "hits": hits,
             }
             self.send(200, _json({"result": result}))
+        elif path == "/search/venue/api":
+            q = p.get("q", "")
+            names = self.web.corpus.venues(q, service="dblp")
+            hits: dict[str, Any] = {"@total": str(len(names)), "@computed": str(len(names)), "@sent": str(len(names))}
+            if names:
+                hits["hit"] = [{"@score": "1", "info": {"venue": n, "type": "Conference or Workshop"}} for n in names]
+            self.send(200, _json({"result": {"query": q, "status": {"@code": "200", "text": "OK"}, "hits": hits}}))
         elif path.startswith("/rec/") and path.endswith(".xml"):
             key = path[5:-4]
             rec = self.web.corpus.by_key.get(key)

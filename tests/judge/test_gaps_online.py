@@ -235,13 +235,26 @@ def test_a_venue_like_a_known_one_is_never_no_venue(web: FakeWeb, tmp_path: Path
 
 
 def test_a_venue_like_nothing_known_is_still_caught(web: FakeWeb, tmp_path: Path) -> None:
+    """A journal name like none of any list nor of OpenAlex's sources (which hold journals whole)."""
     r = check(
         web,
         tmp_path,
         "Petra Vogt and Emil Strand. A relational calculus for quantified constraint satisfaction over trees. "
-        "In Proceedings of the Symposium on Neural Scaling Laws, 2009.",
+        "International Journal of Neural Scaling Laws, 2009.",
     )
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+
+
+def test_a_conference_name_no_list_holds_is_a_gap_online(web: FakeWeb, tmp_path: Path) -> None:
+    """OpenAlex's sources are no list of every conference (CEUR-WS volumes, society meetings), and DBLP's holds
+    computer science only: another field's conference name they lack is not confirmed, not invented."""
+    r = check(
+        web,
+        tmp_path,
+        "Petra Vogt and Emil Strand. A relational calculus for quantified constraint satisfaction over trees. "
+        "In Proceedings of the Symposium on Coastal Sediment Dynamics, 2009.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
 
 
 def test_the_authors_own_variant_of_their_title_is_the_same_work(web: FakeWeb, tmp_path: Path) -> None:

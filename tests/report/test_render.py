@@ -36,12 +36,21 @@ def test_markdown_escapes_table_pipes() -> None:
 
 
 def test_markdown_keeps_html_and_markdown_of_titles_and_venues_inert() -> None:
-    ref = Reference(title='<img src="http://e.example/x.png"> and [click](http://e.example)', venue="![i](x)",
-                    label="k<1>", year=2020)
-    verdict = Verdict(**{"class": "Hallucinated"}, code="H1", codes=["H1"],
-                      rationale="H1: no work titled '<script>x</script>' in **Venue** `v`.")
-    report = Report(version="t", input="<b>in</b>.bib", citations=[CitationResult(id="k<1>", reference=ref,
-                                                                                verdict=verdict)])
+    ref = Reference(
+        title='<img src="http://e.example/x.png"> and [click](http://e.example)',
+        venue="![i](x)",
+        label="k<1>",
+        year=2020,
+    )
+    verdict = Verdict(
+        **{"class": "Hallucinated"},
+        code="H1",
+        codes=["H1"],
+        rationale="H1: no work titled '<script>x</script>' in **Venue** `v`.",
+    )
+    report = Report(
+        version="t", input="<b>in</b>.bib", citations=[CitationResult(id="k<1>", reference=ref, verdict=verdict)]
+    )
     report.warnings = ["see [here](http://e.example)"]
     buf = io.StringIO()
     write_markdown(report, buf)
@@ -57,8 +66,16 @@ def test_markdown_rows_spilled_to_disk_read_as_kept_in_memory(monkeypatch: pytes
     they are on disk, and the comment is the same."""
     refs = [Reference(title=f"Päper {i} | ü", label=f"k{i}", year=2020) for i in range(300)]
     citations = [
-        CitationResult(id=f"k{i}", reference=r, verdict=Verdict(**{"class": "Hallucinated" if i % 3 else "Real"},
-                       code="H1" if i % 3 else "R1", codes=["H1" if i % 3 else "R1"], rationale="H1: none."))
+        CitationResult(
+            id=f"k{i}",
+            reference=r,
+            verdict=Verdict(
+                **{"class": "Hallucinated" if i % 3 else "Real"},
+                code="H1" if i % 3 else "R1",
+                codes=["H1" if i % 3 else "R1"],
+                rationale="H1: none.",
+            ),
+        )
         for i, r in enumerate(refs)
     ]
     report = Report(version="t", input="in.bib", citations=citations, warnings=["w"])

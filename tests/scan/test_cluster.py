@@ -157,8 +157,9 @@ def test_an_unreachable_scheduler_is_one_line_and_exit_2(
 
 
 def _dask(*args: str, env: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
-    return subprocess.Popen([sys.executable, "-m", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                            env=env or dict(os.environ))
+    return subprocess.Popen(
+        [sys.executable, "-m", *args], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env or dict(os.environ)
+    )
 
 
 def _stop(*procs: subprocess.Popen[bytes]) -> None:
@@ -179,13 +180,15 @@ def test_daemonic_workers_are_one_clear_error_and_no_worker_is_said(tmp_path: Pa
     port = free_port()
     address = f"tcp://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if k != "DASK_DISTRIBUTED__WORKER__DAEMON"}
-    scheduler = _dask("distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(port),
-                      "--no-dashboard", env=env)
+    scheduler = _dask(
+        "distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", str(port), "--no-dashboard", env=env
+    )
     worker: subprocess.Popen[bytes] | None = None
     try:
         said: list[str] = []
-        pool = ClusterPool(address, 1, Settings(store=tmp_path / "s.sqlite", offline=True), notify=said.append,
-                           no_worker_seconds=1.0)
+        pool = ClusterPool(
+            address, 1, Settings(store=tmp_path / "s.sqlite", offline=True), notify=said.append, no_worker_seconds=1.0
+        )
         errors: list[Exception] = []
 
         def run() -> None:
@@ -203,8 +206,9 @@ def test_daemonic_workers_are_one_clear_error_and_no_worker_is_said(tmp_path: Pa
             time.sleep(0.2)
         assert said and "no Dask worker has joined" in said[0], said  # it waited in silence
         # a worker started as usual (with its nanny, daemonic): refused with the setting named
-        worker = _dask("distributed.cli.dask_worker", address, "--nthreads", "1", "--no-dashboard",
-                       "--host", "127.0.0.1", env=env)
+        worker = _dask(
+            "distributed.cli.dask_worker", address, "--nthreads", "1", "--no-dashboard", "--host", "127.0.0.1", env=env
+        )
         thread.join(120)
         assert not thread.is_alive()
         assert errors and "DASK_DISTRIBUTED__WORKER__DAEMON=False" in str(errors[0]), errors

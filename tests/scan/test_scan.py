@@ -181,13 +181,31 @@ def test_a_scan_with_failed_papers_exits_non_zero_and_says_how_many(seeded: Path
     folder.mkdir()
     (folder / "clean.bib").write_text(REAL_BIB)
     (folder / "huge.bib").write_text(
-        "".join(f"@misc{{k{i}, title={{A Synthetic Title Number {i} About Things}}, year={{2020}}}}\n"
-                for i in range(30_000))
+        "".join(
+            f"@misc{{k{i}, title={{A Synthetic Title Number {i} About Things}}, year={{2020}}}}\n"
+            for i in range(30_000)
+        )
     )
     done = subprocess.run(  # the huge one outlives its 5 s: failed, like a paper whose store went away
-        [sys.executable, "-m", "citetracer", "scan", str(folder), "-o", str(tmp_path / "out"), "--offline",
-         "--store", str(seeded), "--workers", "2", "--paper-timeout", "5"],
-        capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "citetracer",
+            "scan",
+            str(folder),
+            "-o",
+            str(tmp_path / "out"),
+            "--offline",
+            "--store",
+            str(seeded),
+            "--workers",
+            "2",
+            "--paper-timeout",
+            "5",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
         env={**os.environ, "CITETRACER_CONFIG": str(empty_config(tmp_path))},
     )
     err = " ".join(done.stderr.split())
@@ -202,8 +220,20 @@ def test_a_journal_line_that_is_json_but_not_an_entry_is_skipped(seeded: Path, t
     folder = tmp_path / "in"
     folder.mkdir()
     (folder / "clean.bib").write_text(REAL_BIB)
-    command = [sys.executable, "-m", "citetracer", "scan", str(folder), "-o", str(tmp_path / "out"), "--offline",
-               "--store", str(seeded), "--workers", "1"]
+    command = [
+        sys.executable,
+        "-m",
+        "citetracer",
+        "scan",
+        str(folder),
+        "-o",
+        str(tmp_path / "out"),
+        "--offline",
+        "--store",
+        str(seeded),
+        "--workers",
+        "1",
+    ]
     env = {**os.environ, "CITETRACER_CONFIG": str(empty_config(tmp_path))}
     assert subprocess.run(command, capture_output=True, text=True, timeout=300, env=env).returncode == 0
     with (tmp_path / "out" / JOURNAL).open("a") as fh:

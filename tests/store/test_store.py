@@ -179,8 +179,13 @@ def test_replacing_venues_finds_their_names_by_index_not_by_scanning_them_all(tm
 
     with Store(tmp_path / "s.sqlite") as store:
         entries = [
-            VenueEntry(id=f"openalex:S{i}", source="openalex", name=f"Journal of Things {i}",
-                       alternate_titles=(f"J. Things {i}",), works_by_year={2020: i})
+            VenueEntry(
+                id=f"openalex:S{i}",
+                source="openalex",
+                name=f"Journal of Things {i}",
+                alternate_titles=(f"J. Things {i}",),
+                works_by_year={2020: i},
+            )
             for i in range(50)
         ]
         assert store.put_venues(entries) == 50

@@ -22,8 +22,9 @@ def _size(folder: Path) -> int:
 
 def test_unpacked_inputs_go_when_the_job_ends_and_the_quota_holds(tmp_path: Path) -> None:
     store = seed_store(tmp_path / "store" / "store.sqlite")
-    pdf = build_pdf(tmp_path / "p.pdf", [column(["References", "[1] K. He. Deep residual learning. In CVPR, 2016."],
-                                                72, 90)])
+    pdf = build_pdf(
+        tmp_path / "p.pdf", [column(["References", "[1] K. He. Deep residual learning. In CVPR, 2016."], 72, 90)]
+    )
     buf = io.BytesIO()
     with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as zf:
         for i in range(300):

@@ -82,7 +82,11 @@ def test_bibs_in_an_archive_are_named_by_their_place_in_it(client: TestClient) -
     with zipfile.ZipFile(io.BytesIO(client.get(f"/jobs/{job_id}/report.bib.zip").content)) as zf:
         assert zf.namelist() == ["papers.zip/a/refs.bib", "papers.zip/b/refs.bib"]
     assert member_names(["refs.bib", "refs.bib", "../../etc/passwd", "..", "x:y\\z.bib"]) == [
-        "refs.bib", "refs-2.bib", "etc/passwd", "references-4.bib", "x/y/z.bib"
+        "refs.bib",
+        "refs-2.bib",
+        "etc/passwd",
+        "references-4.bib",
+        "x/y/z.bib",
     ]
     one = _done(client, [("file", ("refs.bib", EXAMPLE_BIB.read_bytes(), "x"))])
     missing = client.get(f"/api/jobs/{one}/report.bib.zip")

@@ -80,8 +80,9 @@ def test_a_large_job_keeps_no_copy_of_each_citation_and_writes_whole_reports(
     md = (job.folder / "report.md").read_text(encoding="utf-8")
     assert md == markdown.getvalue()
     s = doc["summary"]
-    assert f"{citations} citations: {s['real']} Real, {s['potential']} Potential, {s['hallucinated']} Hallucinated" \
-        in md
+    assert (
+        f"{citations} citations: {s['real']} Real, {s['potential']} Potential, {s['hallucinated']} Hallucinated" in md
+    )
     assert md.count("| **Hallucinated** |") == s["hallucinated"] > 0
 
     fixer = BibFixer()

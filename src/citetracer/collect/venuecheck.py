@@ -7,13 +7,16 @@ is no such conference list, so "Symposium on Neural Scaling Laws" cited for a re
 paper stayed unconfirmed. OpenAlex's list of sources (about 250,000 journals, conference
 series and repositories) is asked instead: one request, and only for a citation whose work
 was identified by its title while its venue is in no local list and close to nothing there.
-The names it answers are the fact the judge reads (judge/facts.py); a failure is a gap.
+For a conference name, DBLP's list of venues (every computer-science venue it indexes) is asked
+too: OpenAlex's sources hold journals whole, not conferences. The names they answer are the facts
+the judge reads (judge/facts/venue.py); a failure is a gap.
 """
 
 from __future__ import annotations
 
 import time
 
+from citetracer.collect.connectors.dblp import Dblp
 from citetracer.collect.connectors.openalex import OpenAlex
 from citetracer.collect.consult import consult
 from citetracer.collect.http import Call, HttpClient, UsesHttp
@@ -36,6 +39,7 @@ class VenueStage(UsesHttp):
         self.http = http
         self.kb = kb
         self.openalex = OpenAlex()
+        self.dblp = Dblp()
 
     def wanted(self, reference: Reference, bundle: EvidenceBundle) -> bool:
         """Whether the cited venue needs the online list: a journal or conference name of a work found by its
@@ -71,3 +75,15 @@ class VenueStage(UsesHttp):
         # The answer is venue names, not candidates: it is not replayed from the evidence memo.
         if await consult(self.http, "openalex", base, ask, bundle, deadline, why, memo=False) is not None:
             bundle.venue_answers[venue] = names
+        dblp = self.settings.sources.get("dblp", "")
+        if not dblp or venue_kind(venue, reference.type) != "conference":
+            return
+        listed: list[str] = []
+
+        async def ask_dblp(call: Call) -> list[Candidate]:
+            listed.extend(await self.dblp.venues(query, call))
+            return []
+
+        why = "the cited conference is in no local venue list: DBLP's list of computer-science venues"
+        if await consult(self.http, "dblp", dblp, ask_dblp, bundle, deadline, why, memo=False) is not None:
+            bundle.dblp_venues[venue] = listed

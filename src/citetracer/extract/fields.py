@@ -51,7 +51,7 @@ from citetracer.records import Person, Reference
 
 _DOI = re.compile(
     r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*|DOI\s+)?(10\.\d{4,9}/(?:[^\s,;\"<>]|;(?=\d)|<[^\s<>]{1,40}>)+)",
-    re.IGNORECASE
+    re.IGNORECASE,
 )
 _ARXIV = re.compile(
     r"(?:arXiv(?:\s+preprint)?\s*:?\s*(?:abs/)?|arxiv\.org/(?:abs|pdf)/)"

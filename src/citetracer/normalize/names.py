@@ -210,8 +210,6 @@ def is_nickname(a: str, b: str) -> bool:
     return bool(formal.get(a, frozenset()) & formal.get(b, frozenset()))
 
 
-
-
 def _token_compatible(a: str, b: str) -> bool:
     """Given-name words that may denote one person: equal, an initial, or a nickname the table pairs
     ("Dan" / "Daniel", "Bill" / "William"). A word cut short where no convention explains it ("Lin" for

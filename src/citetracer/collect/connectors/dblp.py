@@ -116,6 +116,21 @@ class Dblp(SearchOnly):
         found = await self._search(works_query(reference), WORKS_ROWS, call)
         return [c.model_copy(update={"found_by": "authors-year"}) for c in found]
 
+    async def venues(self, query: str, call: Call) -> list[str]:
+        """The venue names (and acronyms) DBLP's venue search answers for the words of a venue name
+        (`/search/venue/api`): DBLP's list of every computer-science venue it indexes."""
+        data = await call.json("search/venue/api", {"q": query[:200], "format": "json", "h": 30}, search=True)
+        found = envelope(self.name, data, "result", "hits") or {}
+        call.total = count_of(found.get("@total")) if isinstance(found, dict) else None
+        names: list[str] = []
+        for hit in found.get("hit") or [] if isinstance(found, dict) else []:
+            info = hit.get("info") if isinstance(hit, dict) else None
+            for key in ("venue", "acronym"):
+                value = info.get(key) if isinstance(info, dict) else None
+                if isinstance(value, str) and value.strip() and value not in names:
+                    names.append(value.strip())
+        return names
+
     async def _search(self, query: str | None, rows: int, call: Call) -> list[Candidate]:
         if not query:
             return []

@@ -273,10 +273,21 @@ def _venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:
                 f"appeared in {shown}",
             )
         online = ctx.bundle.venue_answers.get(cited.strip())
-        if online is not None and kind in ("journal", "conference"):
-            close = next((n for n in online if _alike(cited, n)), None)
-            if close is not None:
-                return fact(GAP, f"the venue '{cited}' is in no local list; OpenAlex's sources have '{close}'")
+        dblp = ctx.bundle.dblp_venues.get(cited.strip())
+        close = next((n for n in [*(online or []), *(dblp or [])] if _alike(cited, n)), None)
+        if close is not None:
+            return fact(GAP, f"the venue '{cited}' is in no local list; the online lists of venues have '{close}'")
+        # DBLP lists every computer-science venue it indexes: a computer-science conference name like none of
+        # them, nor of OpenAlex's sources, is no conference.
+        if dblp is not None and online is not None and kind == "conference" and _computing_words(cited):
+            return fact(
+                FABRICATED,
+                f"no conference named '{cited}' is in DBLP's list of computer-science venues nor OpenAlex's list of "
+                f"sources, nor one like it (local lists searched: {searched}); the work appeared in {shown}",
+            )
+        # OpenAlex's sources hold journals whole (every ISSN), not conferences: many proceedings are in no
+        # list of sources (CEUR-WS volumes, a society's meeting), so a conference name it lacks is a gap.
+        if online is not None and kind == "journal":
             listed = f"; it answered {', '.join(repr(n) for n in online[:3])}" if online else ""
             return fact(
                 FABRICATED,
