@@ -52,7 +52,15 @@ def test_a_computing_conference_name_neither_list_holds_is_no_venue(web: FakeWeb
 
 
 def test_another_fields_conference_name_no_list_holds_is_only_unconfirmed(web: FakeWeb, make_settings: Any) -> None:
-    r = check(make_settings(), cite("Symposium on Coastal Sediment Dynamics"))
+    """A hydrology paper cited at a hydrology symposium no list holds: neither DBLP (computer science) nor
+    OpenAlex's sources (journals) hold every such meeting."""
+    ref = Reference(
+        title="Flood Forecasting with Ensemble Kalman Filters in Urban Catchments",
+        authors=[Person(given="Maria", family="Lopez"), Person(given="Kenji", family="Sato")],
+        year=2018,
+        venue="Symposium on Coastal Sediment Dynamics",
+    )
+    r = check(make_settings(), ref)
     assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
 
 

@@ -247,12 +247,12 @@ def test_a_venue_like_nothing_known_is_still_caught(web: FakeWeb, tmp_path: Path
 
 def test_a_conference_name_no_list_holds_is_a_gap_online(web: FakeWeb, tmp_path: Path) -> None:
     """OpenAlex's sources are no list of every conference (CEUR-WS volumes, society meetings), and DBLP's holds
-    computer science only: another field's conference name they lack is not confirmed, not invented."""
+    computer science only: another field's paper cited at a conference they lack is not confirmed."""
     r = check(
         web,
         tmp_path,
-        "Petra Vogt and Emil Strand. A relational calculus for quantified constraint satisfaction over trees. "
-        "In Proceedings of the Symposium on Coastal Sediment Dynamics, 2009.",
+        "Harold Whitcombe and Edith Marlow. Diffusion of heat in stratified granular beds under periodic forcing. "
+        "In Proceedings of the Symposium on Coastal Sediment Dynamics, 2010.",
     )
     assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
 

@@ -196,6 +196,16 @@ def _computing_words_list() -> frozenset[str]:
     return frozenset(out - {"workshop", "symposium", "conference", "proceedings", "transactions", "data"})
 
 
+def _computer_science(ctx: JudgeContext, work: Assessment) -> bool:
+    """Whether the identified work is a computer-science paper (a version in a venue DBLP indexes, or a DBLP
+    record of it): a conference it appeared at is then one DBLP lists."""
+    for v in versions_of(ctx, work):
+        vid = venue_id(v.candidate.venue or v.candidate.venue_full)
+        if v.candidate.source == "dblp" or (vid is not None and vid.removesuffix("-workshop") in _dblp_venues()):
+            return True
+    return False
+
+
 def _computing_words(name: str) -> bool:
     return bool(set(tokens(name)) & _computing_words_list())
 
@@ -279,7 +289,8 @@ def _venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:
             return fact(GAP, f"the venue '{cited}' is in no local list; the online lists of venues have '{close}'")
         # DBLP lists every computer-science venue it indexes: a computer-science conference name like none of
         # them, nor of OpenAlex's sources, is no conference.
-        if dblp is not None and online is not None and kind == "conference" and _computing_words(cited):
+        computing = _computing_words(cited) or _computer_science(ctx, work)
+        if dblp is not None and online is not None and kind == "conference" and computing:
             return fact(
                 FABRICATED,
                 f"no conference named '{cited}' is in DBLP's list of computer-science venues nor OpenAlex's list of "
