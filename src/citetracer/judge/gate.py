@@ -291,6 +291,14 @@ def _details(ctx: JudgeContext, f: Finding) -> Decision:
 
 def _h5(ctx: JudgeContext, f: Finding) -> Decision:
     if f.kind in ("doi-absent", "arxiv-absent"):
+        work = work_of(ctx)
+        if work is not None and not any(
+            v.candidate.arxiv_id or (v.candidate.doi or "").startswith("10.48550/") for v in versions_of(ctx, work)
+        ):
+            # The cited work is held, by its title and authors, and no record of it names an arXiv id to set
+            # the cited one against: an id mistyped for a held work is a doubt, not a fabricated work.
+            if f.kind == "arxiv-absent" and not ctx.bundle.closed_world:
+                return _withhold(f"the work is held ({label(work)}) and no record of it names its arXiv id")
         return _admit("a registry complete for the identifier answered that it does not exist")
     if f.kind in ("doi-other-work", "arxiv-other-work"):
         if len(content_words(ctx.reference.title)) < 2:
