@@ -549,7 +549,7 @@ def _stream_writer(args: argparse.Namespace, settings: Settings, out: IO[str]) -
     if args.format == "json":
         return JsonStream(out, __version__, len(args.files) > 1)
     if args.format == "csv":
-        return CsvStream(out, __version__, args.show or "all", legend=True)
+        return CsvStream(out, __version__, args.show or "all")
     if args.format == "sarif":
         return SarifStream(out, __version__)
     if args.format == "html":
@@ -638,7 +638,7 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
             html.end_paper(paper_counts(r))
         html.end()
     elif args.format == "csv":
-        rows = CitationCsv(out, legend=True)
+        rows = CitationCsv(out)
         for r in reports:
             shown = visible(r.citations, show)  # every citation: data in input order; flagged: H, P3, P2 first
             for c in in_reading_order(shown) if show == "flagged" else shown:

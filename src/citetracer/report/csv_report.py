@@ -1,6 +1,7 @@
 """CSV reports: one row per citation (`CitationCsv`), one row per paper (`PaperCsv`).
 
-Rows are written as they are given, so both can be fed citation by citation. Cells that
+Plain RFC 4180 CSV (a header row, then one row per record, quoted where needed), which
+`csv.DictReader`, pandas and spreadsheets read as they are. Rows are written as they are given, so both can be fed citation by citation. Cells that
 a spreadsheet would run as a formula (text starting with = + - @, a tab or a carriage
 return: citation text is hostile input) are prefixed with an apostrophe, as OWASP
 recommends against CSV injection; numbers stay numbers.
@@ -13,7 +14,6 @@ from typing import IO
 
 from citetracer.records import CitationResult
 from citetracer.report.views import (
-    LEGEND,
     PaperCounts,
     cited_value,
     coverage_note,
@@ -64,11 +64,10 @@ def cell(value: object) -> str | int:
 
 
 class CitationCsv:
-    def __init__(self, out: IO[str], legend: bool = False) -> None:
-        """`legend`: a first line `# R Real: ...` saying what the classes and codes mean (what `check
-        --format csv` writes; a reader skips it, e.g. pandas `skiprows=1`)."""
-        if legend:
-            out.write(f"# {LEGEND}\n")
+    def __init__(self, out: IO[str]) -> None:
+        """Plain RFC 4180: the header row first, nothing before it (a `# legend` line made `csv.DictReader`,
+        pandas and spreadsheet imports take it for the header; the legend is in the README, the HTML and
+        Markdown reports)."""
         self.writer = csv.writer(out, lineterminator="\n")
         self.writer.writerow(CITATION_COLUMNS)
 
