@@ -1,6 +1,7 @@
 """Every report's legend stays true (issue 46): H4 covers wrong venue, date or publication details (pages,
 volume, issue, publisher, conference location), and each view says so: the terminal table, Markdown, the
-README (the CSV is plain since issue 44), the HTML summary and its hover titles, the SARIF rules, the scan's review comment."""
+README (the CSV is plain since issue 44), the HTML summary and its hover titles, the SARIF rules, the scan's
+review comment."""
 
 from __future__ import annotations
 

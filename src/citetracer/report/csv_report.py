@@ -1,10 +1,11 @@
 """CSV reports: one row per citation (`CitationCsv`), one row per paper (`PaperCsv`).
 
 Plain RFC 4180 CSV (a header row, then one row per record, quoted where needed), which
-`csv.DictReader`, pandas and spreadsheets read as they are. Rows are written as they are given, so both can be fed citation by citation. Cells that
-a spreadsheet would run as a formula (text starting with = + - @, a tab or a carriage
-return: citation text is hostile input) are prefixed with an apostrophe, as OWASP
-recommends against CSV injection; numbers stay numbers.
+`csv.DictReader`, pandas and spreadsheets read as they are. Rows are written as they are
+given, so both can be fed citation by citation. Cells that a spreadsheet would run as a
+formula (text starting with = + - @, a tab or a carriage return: citation text is hostile
+input) are prefixed with an apostrophe, as OWASP recommends against CSV injection;
+numbers stay numbers.
 """
 
 from __future__ import annotations
