@@ -173,7 +173,8 @@ def _parser() -> argparse.ArgumentParser:
         "check",
         parents=[common, checking],
         help="verify every citation of one or more files",
-        description="Verify every citation of one or more files (PDF, .bib, .bbl, .tex, text, JSONL).",
+        description="Verify every citation of one or more files (PDF, .bib, .bbl, .tex, text, JSONL, and "
+        "reference managers' RIS and CSL-JSON exports).",
         epilog=EXIT_CODES,
         formatter_class=fmt,
     )
@@ -197,7 +198,8 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="OUT.bib",
         help="also write the BibTeX inputs corrected from the records that proved them Real (keys kept; "
-        "Potential and Hallucinated entries kept and marked with a comment)",
+        "Potential and Hallucinated entries kept and marked with a comment); RIS and CSL-JSON inputs are "
+        "written back in their own format (a note on each record instead of a comment)",
     )
     check.add_argument("-v", "--verbose", action="store_true", help="full rationale per citation")
     _add_ref_pages(check)
@@ -659,6 +661,8 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
 
 
 def write_fixed_bibtex(reports: list[Report], target: Path, err: Console) -> None:
+    if write_fixed_managed(reports, target, err):
+        return
     fixer = BibFixer()
     sources: list[Path] = []
     for r in reports:
@@ -676,6 +680,31 @@ def write_fixed_bibtex(reports: list[Report], target: Path, err: Console) -> Non
     with target.open("w", encoding="utf-8") as fh:
         fixer.write(sources, fh)
     err.print(f"corrected BibTeX written to {target}", style="dim", highlight=False)
+
+
+def write_fixed_managed(reports: list[Report], target: Path, err: Console) -> bool:
+    """`--fix` of RIS or CSL-JSON inputs, written back in their own format (report/managedfix.py); False when no
+    input is either (BibTeX's turn)."""
+    from citetracer.report.managedfix import ManagedFixer, managed_format
+
+    kinds = {Path(r.input): kind for r in reports if (kind := managed_format(Path(r.input)))}
+    if not kinds:
+        return False
+    if len(set(kinds.values())) > 1:
+        err.print("warning: --fix writes one format: give RIS and CSL-JSON inputs in separate checks; nothing written",
+                  style="yellow")  # fmt: skip
+        return True
+    fixer = ManagedFixer()
+    for r in reports:
+        if Path(r.input) in kinds:
+            for c in r.citations:
+                fixer.add(Path(r.input), c)
+    kind = next(iter(kinds.values()))
+    with target.open("w", encoding="utf-8") as fh:
+        fixer.write(list(kinds), kind, fh)
+    name = "RIS" if kind == "ris" else "CSL-JSON"
+    err.print(f"corrected {name} written to {target}", style="dim", highlight=False)
+    return True
 
 
 def cmd_scan(args: argparse.Namespace, err: Console) -> int:
