@@ -197,7 +197,7 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         names = [safe_name(u.filename, i) for i, u in enumerate(files, 1)]
         for name in names:
             if not accepted(name):
-                raise HTTPException(415, f"{name}: not a kind of file citetracer reads (PDF, .bib, .bbl, .tex, zip)")
+                raise HTTPException(415, f"{name}: not a kind of file citetracer reads (PDF, .bib, .bbl, .tex, .ris, CSL .json, zip)")
         wanted = not settings.offline if online is None else online
         job = jobs.create(names or ["pasted text"], online=wanted and not settings.offline)
         try:
