@@ -1,4 +1,4 @@
-"""Command line: `citetracer check|scan|serve|extract|mirror`. A thin adapter over the pipeline.
+"""Command line: `citetracer check|scan|review|serve|extract|venues|mirror`. A thin adapter over the pipeline.
 
 Exit codes: 0 nothing Hallucinated, 1 something Hallucinated, 2 usage or input
 error (only when nothing at all could be read; also a store that another process
@@ -258,6 +258,13 @@ def _parser() -> argparse.ArgumentParser:
         "the store for --keep-hours.",
         formatter_class=fmt,
     )
+    serve.add_argument(
+        "--reports",
+        type=Path,
+        metavar="DIR",
+        help="also serve a scan's report folder at /reports/, its index with the buttons to dismiss or confirm "
+        "citations (kept in DIR/decisions.jsonl, as `citetracer review DIR` keeps them)",
+    )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
     serve.add_argument(
@@ -331,6 +338,10 @@ def _parser() -> argparse.ArgumentParser:
     extract.add_argument("--format", choices=["table", "json"], default="table", help="output format")
     extract.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here instead of stdout")
     _add_ref_pages(extract)
+
+    from citetracer.cli.review import add_parser as add_review
+
+    add_review(sub, common)
 
     venues = sub.add_parser(
         "venues",
@@ -744,7 +755,9 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
         f"{len(outcome.entries)} papers ({outcome.checked_now} checked now, {outcome.resumed} from the journal"
         + (f", {len(failed)} failed" if failed else "")
         + f"): {sum(e.references for e in done)} references, {outcome.hallucinated_papers} papers with "
-        f"Hallucinated citations; report: {args.output / 'index.html'}"
+        f"Hallucinated citations"
+        + (f" ({outcome.decisions})" if outcome.decisions else "")
+        + f"; report: {args.output / 'index.html'}"
     )
     err.print(summary, highlight=False)
     if outcome.interrupted:
@@ -783,6 +796,14 @@ def cmd_serve(args: argparse.Namespace, err: Console) -> int:
             style="red",
         )
         return EXIT_USAGE
+    if args.reports is not None:
+        from citetracer.scan.decide import Folder, FolderError
+
+        try:
+            Folder(args.reports)
+        except FolderError as exc:
+            err.print(f"error: --reports: {exc}", style="red", highlight=False)
+            return EXIT_USAGE
     settings = _check_settings(args)
     Checker(settings).close()  # a store that cannot be opened is a clear error now, not a failed startup
     options = WebOptions(
@@ -794,6 +815,7 @@ def cmd_serve(args: argparse.Namespace, err: Console) -> int:
         submits_per_minute=args.submits_per_minute,
         body_timeout=args.body_timeout,
         max_jobs_bytes=args.max_jobs_mb * 1024 * 1024,
+        reports_dir=args.reports,
     )
     listen = Listen(
         host=args.host,
@@ -916,6 +938,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_extract(args, err)
         if args.command == "serve":
             return cmd_serve(args, err)
+        if args.command == "review":
+            from citetracer.cli.review import cmd_review
+
+            return cmd_review(args, err)
         if args.command == "venues":
             from citetracer.cli.venues import cmd_venues
 

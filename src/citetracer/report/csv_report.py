@@ -45,9 +45,26 @@ CITATION_COLUMNS = (
     "evidence_title",
     "evidence_url",
     "raw",
+    # a person's call on the citation (report/decisions.py): dismissed or confirmed, why, who, when
+    "decision",
+    "decision_reason",
+    "decision_by",
+    "decision_at",
 )
 #: The contract's columns first (README, 'Contract'); the rest may grow at the end.
-PAPER_COLUMNS = ("file", "references", "real", "potential", "hallucinated", "warnings", "top_codes", "status", "note")
+PAPER_COLUMNS = (
+    "file",
+    "references",
+    "real",
+    "potential",
+    "hallucinated",
+    "warnings",
+    "top_codes",
+    "status",
+    "note",
+    "dismissed",
+    "confirmed",
+)
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -103,6 +120,10 @@ def citation_row(file: str, c: CitationResult) -> list[str | int]:
         "evidence_title": first.title if first else None,
         "evidence_url": first.url if first else None,
         "raw": ref.raw,
+        "decision": c.decision.action if c.decision else None,
+        "decision_reason": c.decision.reason if c.decision else None,
+        "decision_by": c.decision.by if c.decision else None,
+        "decision_at": c.decision.at if c.decision else None,
     }
     return [cell(row[k]) for k in CITATION_COLUMNS]
 
@@ -124,9 +145,11 @@ class PaperCsv:
             top_codes(counts.codes, 6),
             "checked",
             " | ".join(notes or []),
+            counts.dismissed,
+            counts.confirmed,
         ]
         self.writer.writerow([cell(x) for x in row])
 
     def add_unchecked(self, file: str, error: str) -> None:
         """One row for a paper that could not be checked, with the reason."""
-        self.writer.writerow([cell(x) for x in (file, 0, 0, 0, 0, 0, "", "not checked", error)])
+        self.writer.writerow([cell(x) for x in (file, 0, 0, 0, 0, 0, "", "not checked", error, 0, 0)])
