@@ -57,7 +57,8 @@ def test_a_jobs_result_page_takes_decisions(make_client: MakeClient) -> None:
         ("hochreiter1998lstm", "confirmed", "H4"),
     }
     rows = read_both(client.get(url, params={"format": "csv"}).text, EXPORT_COLUMNS)
-    assert {(r["id"], r["class_now"]) for r in rows} == {("pytorch", "Potential"), ("hochreiter1998lstm", "Hallucinated")}
+    now = {(r["id"], r["class_now"]) for r in rows}
+    assert now == {("pytorch", "Potential"), ("hochreiter1998lstm", "Hallucinated")}
     cleared = client.post(url, json={"paper": "refs.bib", "id": "pytorch", "action": "cleared"})
     assert cleared.json() == {"decision": None}
     assert [d["id"] for d in client.get(url).json()["decisions"]] == ["hochreiter1998lstm"]
