@@ -221,7 +221,9 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="PATH",
         help="a paper, a folder (searched for PDFs, .bib, .bbl and archives), a list file (.list/.lst, or "
-        ".txt of paths, one per line) or a .zip/.tar[.gz|.bz2|.xz] of papers",
+        ".txt of paths, one per line), a .zip/.tar[.gz|.bz2|.xz] of papers; or papers to fetch (online) into "
+        "DIR/downloads/: openreview:VENUE_ID (a venue's submissions, e.g. openreview:ICLR.cc/2024/Conference) or "
+        "a .csv of paper URLs or arXiv:ID / doi:10.x/y (a 'url' column, else the first)",
     )
     scan.add_argument("-o", "--output", type=Path, required=True, metavar="DIR", help="folder for the reports")
     scan.add_argument(
@@ -730,6 +732,9 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
     checker = Checker(settings)  # opens (or creates) the store as the workers will, and says what it lacks
     _say_store_note(checker, err, set())
     checker.close()
+    paths = _fetched_inputs(args, settings, err)
+    if paths is None:
+        return EXIT_USAGE
     options = ScanOptions(
         out_dir=args.output,
         workers=args.workers or default_workers(),
@@ -741,7 +746,7 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
     )
     try:
         with ScanProgress(err) as progress:
-            outcome = run_scan(args.paths, settings, options, progress=progress, context=_context(settings))
+            outcome = run_scan(paths, settings, options, progress=progress, context=_context(settings))
     except (ScanError, JournalError, PoolError) as exc:
         err.print(f"error: {exc}", style="red", highlight=False)
         return EXIT_USAGE
@@ -775,6 +780,33 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
     if outcome.hallucinated_papers and not args.exit_zero:
         return EXIT_HALLUCINATED
     return EXIT_USAGE if failed else EXIT_OK
+
+
+def _fetched_inputs(args: argparse.Namespace, settings: Settings, err: Console) -> list[Path] | None:
+    """The scan's paths, with a venue's or a list's papers fetched into DIR/downloads/ (scan/venue.py) in place
+    of `openreview:VENUE_ID` and `.csv` inputs; None when they cannot be had (the error said)."""
+    from citetracer.scan.venue import VenueError, fetch_inputs, is_remote
+
+    remote = [str(p) for p in args.paths if is_remote(str(p))]
+    if not remote:
+        return list(args.paths)
+
+    def say(message: str) -> None:
+        err.print(message, style="dim", highlight=False)
+
+    try:
+        fetched = fetch_inputs(remote, settings, args.output, say)
+    except VenueError as exc:
+        err.print(f"error: {exc}", style="red", highlight=False)
+        return None
+    for problem in fetched.problems:
+        err.print(f"warning: {problem}", style="yellow", highlight=False)
+    say(f"{len(fetched.paths)} PDFs in {args.output / 'downloads'} ({fetched.now} fetched now, {fetched.kept} before)")
+    paths = [p for p in args.paths if not is_remote(str(p))] + fetched.paths
+    if not paths:
+        err.print("error: no PDF could be fetched; run the scan again to retry", style="red")
+        return None
+    return paths
 
 
 def cmd_serve(args: argparse.Namespace, err: Console) -> int:
