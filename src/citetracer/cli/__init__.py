@@ -930,8 +930,11 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
 
         run = {"dblp": run_dblp, "arxiv": run_arxiv, "openalex": run_openalex, "acl": run_acl}[args.mirror_command]
         return run(args, settings.store, out, err)
+    from citetracer.store.gaps import StoreProfile
+
     with open_store(settings.store) as store:
         stats = store.stats()
+        stats["cannot_confirm"] = StoreProfile.of(store).cannot_confirm()  # offline, whatever the paper
     out.print_json(json.dumps(stats))
     return EXIT_OK
 
