@@ -8,6 +8,7 @@ import json
 import multiprocessing
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from citetracer.records import CitationResult, Person, Reference, Report, Verdict
@@ -23,6 +24,7 @@ from citetracer.report.decisions import (
 )
 from tests.chair.csvread import read_both
 from tests.cliproc import run_cli
+from tests.report.test_sarif import SCHEMA
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "examples"
@@ -194,6 +196,15 @@ def _assert_reports_show_the_calls(out: Path) -> None:
         ("hochreiter1998lstm", "confirmed", "Potential P3", "Hallucinated"),
     ]
     assert json.loads((out / "decisions.json").read_text(encoding="utf-8"))["decisions"] == exported
+    sarif = json.loads((out / "results.sarif").read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator(SCHEMA).validate(sarif)
+    results = {r["message"]["text"].split(":")[0]: r for r in sarif["runs"][0]["results"]}
+    gan = results["goodfellow2014gan"]
+    day = gan["properties"]["decision"]["at"][:10]
+    assert gan["suppressions"] == [
+        {"kind": "external", "justification": f"dismissed by the chair (Ana, {day}): checked by hand"}
+    ]
+    assert "suppressions" not in results["hochreiter1998lstm"] and results["hochreiter1998lstm"]["level"] == "error"
     summary = (out / "summary.md").read_text(encoding="utf-8")
     assert "2 dismissed and 1 confirmed by the chair." in summary
     assert "Dismissed by the chair (Ana, " in summary  # the H row says so
