@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from citetracer.report.csv_report import CITATION_COLUMNS, PAPER_COLUMNS
 from citetracer.report.views import LEGEND
 from tests.chair.csvread import read_both
@@ -43,6 +45,15 @@ def test_a_scans_csvs(tmp_path: Path) -> None:
     papers = read_both(tmp_path / "out" / "summary.csv", PAPER_COLUMNS)
     assert sorted(r["status"] for r in papers) == ["checked", "not checked"]
     assert len(read_both(tmp_path / "out" / "citations.csv", CITATION_COLUMNS)) == 16
+
+
+def test_pandas_reads_what_dictreader_reads(tmp_path: Path) -> None:
+    """pandas itself, so that a missing dev dependency shows as a skip rather than passing unnoticed."""
+    pytest.importorskip("pandas")
+    seeded(tmp_path)
+    proc = run_cli(tmp_path, "check", "--offline", str(EXAMPLES / "references.bib"), "--format", "csv")
+    rows = read_both(proc.stdout, CITATION_COLUMNS)
+    assert rows[0]["raw"].startswith("'@inproceedings{vaswani2017attention")  # a formula-safe cell, read as written
 
 
 def test_the_legend_is_where_people_read() -> None:
