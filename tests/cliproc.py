@@ -24,6 +24,9 @@ def run_cli(
         "CITETRACER_HTTP_CACHE": "",
         "CITETRACER_SEARXNG_URL": "",
         "COLUMNS": "200",
+        # the sources under test, as the test process imports them (a worktree's `PYTHONPATH=src`, made
+        # absolute: the command runs elsewhere), not the ones the virtualenv has installed
+        **({"PYTHONPATH": _absolute(os.environ["PYTHONPATH"])} if os.environ.get("PYTHONPATH") else {}),
     }
     return subprocess.run(
         [sys.executable, "-m", "citetracer", *args],
@@ -33,3 +36,7 @@ def run_cli(
         text=True,
         timeout=600,
     )
+
+
+def _absolute(path_list: str) -> str:
+    return os.pathsep.join(str(Path(p).resolve()) for p in path_list.split(os.pathsep) if p)

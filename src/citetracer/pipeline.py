@@ -23,6 +23,7 @@ from citetracer.normalize.venue_kb import VenueKB
 from citetracer.records import AgentCall, Candidate, CitationResult, Cost, FieldComparison, Reference, Report
 from citetracer.store.api import StoreAPI, display_location, open_store
 from citetracer.store.db import StoreBusy, StoreError
+from citetracer.store.gaps import StoreProfile
 from citetracer.version import __version__
 
 if TYPE_CHECKING:  # the HTTP layer is loaded only by a checker allowed online (see _online_stages)
@@ -75,6 +76,8 @@ class Checker:
         #: What an offline check cannot do with this store (empty, or no complete source), or None: the
         #: first warning of every report (a scan says it once instead, in its own summary).
         self.store_note = store_note(self.store, settings.offline)
+        #: The store's coverage, read on the first offline check (store/gaps.py).
+        self._profile: StoreProfile | None = None
         #: Problems of this checker's own writes (the store busy with another writer), for the report.
         self.notes: list[str] = []
         #: What online sources answered before (collect/memo.py); offline it is only replayed.
@@ -269,7 +272,16 @@ class Checker:
             result.cost.add_agent_calls(calls)
         notes, self.notes = self.notes, []
         first = [self.store_note] if self.store_note is not None else []
-        return Report(version=__version__, input=name, citations=results, warnings=first + warnings + notes)
+        gaps = self._paper_gaps(refs)  # offline: what the store cannot confirm of these citations, and why
+        return Report(version=__version__, input=name, citations=results, warnings=first + gaps + warnings + notes)
+
+    def _paper_gaps(self, refs: list[Reference]) -> list[str]:
+        if not self.settings.offline or self.store_note is not None:  # an empty or claimless store says it already
+            return []
+        if self._profile is None:
+            self._profile = StoreProfile.of(self.store)
+        note = self._profile.paper_note(refs, self.store.knows_venue)
+        return [note] if note else []
 
     def check(
         self,

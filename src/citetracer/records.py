@@ -277,16 +277,37 @@ class Cost(BaseModel):
     sources: list[SourceOutcome] = Field(default_factory=list)
 
 
+class Decision(BaseModel):
+    """A person's call on a citation (a program chair's, issue 44), kept beside the reports and applied
+    to every later run of the same folder (report/decisions.py).
+
+    `dismissed`: the citation is fine (the reason says why: "checked by hand", "known book"); its
+    verdict is kept as judged and the reports count it apart. `confirmed`: the citation is wrong; a
+    confirmed fabrication stays Hallucinated whatever a later run says. `judged`: what this run made of
+    the citation ("Potential P3"), so a report shows the call beside the run's own verdict."""
+
+    action: Literal["dismissed", "confirmed"]
+    reason: str = ""
+    by: str = ""
+    #: When the call was made (ISO 8601, UTC).
+    at: str = ""
+    judged: str = ""
+
+
 class CitationResult(BaseModel):
     id: str
     reference: Reference
     verdict: Verdict
     cost: Cost = Field(default_factory=Cost)
     comparisons: list[FieldComparison] = Field(default_factory=list)
+    #: A person's call on this citation, when one was made (absent from the JSON otherwise).
+    decision: Decision | None = None
 
     def to_json_dict(self) -> dict[str, Any]:
         """The CITATION object of the JSON contract (DESIGN.md), with 'class' for the class."""
         data = self.model_dump(mode="json", by_alias=True)
+        if data.get("decision") is None:
+            data.pop("decision", None)
         return data
 
 

@@ -86,6 +86,8 @@ class Server:
         self.accepted: dict[str, float] = {}
         #: Headers of the last request each service received.
         self.last_headers: dict[str, dict[str, str]] = {}
+        #: OpenReview venues (`FakeWeb.add_venue`): venue id -> its submissions' notes, each with its PDF's path.
+        self.venues: dict[str, list[dict[str, Any]]] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
         handler = type("Handler", (_Handler,), {"web": self})
@@ -154,11 +156,14 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.write(data)
 
     def do_POST(self) -> None:
-        if self.path != "/_control/faults":
+        if self.path not in ("/_control/faults", "/_control/venue"):
             self.send(404, "not found", "text/plain")
             return
         body = json.loads(self.rfile.read(int(self.headers.get("content-length", "0"))) or b"{}")
-        self.web.faults = {k: Fault(**v) for k, v in body.items()}
+        if self.path == "/_control/venue":
+            self.web.venues[body["venueid"]] = body["submissions"]
+        else:
+            self.web.faults = {k: Fault(**v) for k, v in body.items()}
         self.send(200, _json({"ok": True}))
 
     def do_GET(self) -> None:
@@ -496,7 +501,23 @@ class _Handler(BaseHTTPRequestHandler):
 
     def r_openreview(self, path: str, p: dict[str, str]) -> None:
         corpus = self.web.corpus
-        if path == "/notes":
+        venue = p.get("content.venueid") or p.get("invitation")
+        if path == "/notes" and venue is not None:  # a venue's submissions, a page at a time (API v2)
+            subs = [
+                s
+                for s in self.web.venues.get(venue.removesuffix("/-/Submission"), [])
+                if p.get("invitation") or s.get("venueid", venue) == venue
+            ]
+            offset, limit = int(p.get("offset", "0")), min(int(p.get("limit", "1000")), 1000)
+            page = [shapes.openreview_submission(s, venue) for s in subs[offset : offset + limit]]
+            self.send(200, _json({"notes": page, "count": len(subs)}))
+        elif path == "/pdf":
+            sub = next((s for subs in self.web.venues.values() for s in subs if s["id"] == p.get("id")), None)
+            if sub is None or not sub.get("pdf_path"):
+                self.send(404, _json({"name": "NotFoundError", "message": "Note not found", "status": 404}))
+            else:
+                self.send(200, Path(sub["pdf_path"]).read_bytes(), "application/pdf")
+        elif path == "/notes":
             recs = [
                 r
                 for r in corpus.records
@@ -602,7 +623,12 @@ class _RemoteFaults:
 
 
 class FakeWeb:
-    """Handle on a fake web server process serving a world.jsonl-style file on 127.0.0.1."""
+    """Handle on a fake web server process serving a world.jsonl-style file on 127.0.0.1.
+
+    `add_venue(venueid, submissions)` gives its OpenReview service a venue: submissions as dicts with
+    `id`, `number`, `title`, `authors`, `pdf_path` (a PDF file served at `/pdf?id=`; none: a withdrawn
+    paper without one) and optionally `venueid` (e.g. '.../Rejected_Submission', listed only under the
+    invitation `VENUE/-/Submission`)."""
 
     def __init__(self, records: Path) -> None:
         root = Path(__file__).resolve().parents[2]
@@ -621,6 +647,12 @@ class FakeWeb:
             raise RuntimeError(f"fake web did not start: {line!r}")
         self.root = line
         self.faults = _RemoteFaults(self)
+
+    def add_venue(self, venueid: str, submissions: list[dict[str, Any]]) -> None:
+        data = json.dumps({"venueid": venueid, "submissions": submissions}).encode()
+        req = urllib.request.Request(f"{self.root}/_control/venue", data=data, method="POST")
+        with urllib.request.urlopen(req, timeout=10) as resp:
+            resp.read()
 
     def _state(self) -> dict[str, Any]:
         with urllib.request.urlopen(f"{self.root}/_control/state", timeout=10) as resp:

@@ -354,6 +354,46 @@ def openreview_note(r: Record) -> dict[str, Any]:
     }
 
 
+def openreview_submission(s: dict[str, Any], venue: str) -> dict[str, Any]:
+    """A submission note as API v2 lists it for `/notes?content.venueid=` (every field wrapped in `value`; the
+    PDF named by its attachment path, fetched from `/pdf?id=`), from a fake venue's submission."""
+    venueid = s.get("venueid", venue)
+    domain = venue.removesuffix("/-/Submission")
+    parts = domain.split("/")  # 'ICLR.cc/2024/Conference' -> 'ICLR 2024 poster', as the venue reads there
+    shown = f"{parts[0].split('.')[0]} {parts[1] if len(parts) > 1 else ''} poster"
+    content: dict[str, Any] = {
+        "title": {"value": s["title"]},
+        "authors": {"value": s.get("authors", [])},
+        "authorids": {"value": [f"~{a.replace(' ', '_')}1" for a in s.get("authors", [])]},
+        "keywords": {"value": ["large language models"]},
+        "abstract": {"value": f"The abstract of {s['title']}."},
+        "venue": {"value": shown},
+        "venueid": {"value": venueid},
+        "_bibtex": {"value": f"@inproceedings{{{s['id']},\ntitle={{{s['title']}}},\n}}"},
+        "paperhash": {"value": s["title"].lower().replace(" ", "_")[:40]},
+    }
+    if s.get("pdf_path"):
+        content["pdf"] = {"value": f"/pdf/{digest(s['id'])}.pdf"}
+    return {
+        "id": s["id"],
+        "forum": s["id"],
+        "number": s.get("number"),
+        "content": content,
+        "invitations": [f"{domain}/-/Submission", f"{domain}/-/Post_Submission", f"{domain}/-/Edit"],
+        "domain": domain,
+        "readers": ["everyone"],
+        "writers": [domain, f"{domain}/Submission{s.get('number')}/Authors"],
+        "signatures": [f"{domain}/Submission{s.get('number')}/Authors"],
+        "cdate": 1_695_000_000_000,
+        "mdate": 1_710_000_000_000,
+        "odate": 1_697_000_000_000,
+        "pdate": 1_705_000_000_000,
+        "tcdate": 1_695_000_000_000,
+        "tmdate": 1_710_000_000_000,
+        "version": 2,
+    }
+
+
 def datacite_record(r: Record) -> dict[str, Any]:
     return {
         "id": r.doi,

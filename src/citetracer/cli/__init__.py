@@ -1,4 +1,4 @@
-"""Command line: `citetracer check|scan|serve|extract|mirror`. A thin adapter over the pipeline.
+"""Command line: `citetracer check|scan|review|serve|extract|venues|mirror`. A thin adapter over the pipeline.
 
 Exit codes: 0 nothing Hallucinated, 1 something Hallucinated, 2 usage or input
 error (only when nothing at all could be read; also a store that another process
@@ -173,7 +173,8 @@ def _parser() -> argparse.ArgumentParser:
         "check",
         parents=[common, checking],
         help="verify every citation of one or more files",
-        description="Verify every citation of one or more files (PDF, .bib, .bbl, .tex, text, JSONL).",
+        description="Verify every citation of one or more files (PDF, .bib, .bbl, .tex, text, JSONL, and "
+        "reference managers' RIS and CSL-JSON exports).",
         epilog=EXIT_CODES,
         formatter_class=fmt,
     )
@@ -197,7 +198,8 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="OUT.bib",
         help="also write the BibTeX inputs corrected from the records that proved them Real (keys kept; "
-        "Potential and Hallucinated entries kept and marked with a comment)",
+        "Potential and Hallucinated entries kept and marked with a comment); RIS and CSL-JSON inputs are "
+        "written back in their own format (a note on each record instead of a comment)",
     )
     check.add_argument("-v", "--verbose", action="store_true", help="full rationale per citation")
     _add_ref_pages(check)
@@ -219,7 +221,9 @@ def _parser() -> argparse.ArgumentParser:
         type=Path,
         metavar="PATH",
         help="a paper, a folder (searched for PDFs, .bib, .bbl and archives), a list file (.list/.lst, or "
-        ".txt of paths, one per line) or a .zip/.tar[.gz|.bz2|.xz] of papers",
+        ".txt of paths, one per line), a .zip/.tar[.gz|.bz2|.xz] of papers; or papers to fetch (online) into "
+        "DIR/downloads/: openreview:VENUE_ID (a venue's submissions, e.g. openreview:ICLR.cc/2024/Conference) or "
+        "a .csv of paper URLs or arXiv:ID / doi:10.x/y (a 'url' column, else the first)",
     )
     scan.add_argument("-o", "--output", type=Path, required=True, metavar="DIR", help="folder for the reports")
     scan.add_argument(
@@ -255,6 +259,13 @@ def _parser() -> argparse.ArgumentParser:
         "under /api/ (described at /openapi.json); /healthz. Jobs and their reports are kept in web-jobs/ beside "
         "the store for --keep-hours.",
         formatter_class=fmt,
+    )
+    serve.add_argument(
+        "--reports",
+        type=Path,
+        metavar="DIR",
+        help="also serve a scan's report folder at /reports/, its index with the buttons to dismiss or confirm "
+        "citations (kept in DIR/decisions.jsonl, as `citetracer review DIR` keeps them)",
     )
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1, this machine)")
     serve.add_argument("--port", type=int, default=8000, help="port to listen on (default: 8000)")
@@ -329,6 +340,10 @@ def _parser() -> argparse.ArgumentParser:
     extract.add_argument("--format", choices=["table", "json"], default="table", help="output format")
     extract.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here instead of stdout")
     _add_ref_pages(extract)
+
+    from citetracer.cli.review import add_parser as add_review
+
+    add_review(sub, common)
 
     venues = sub.add_parser(
         "venues",
@@ -549,7 +564,7 @@ def _stream_writer(args: argparse.Namespace, settings: Settings, out: IO[str]) -
     if args.format == "json":
         return JsonStream(out, __version__, len(args.files) > 1)
     if args.format == "csv":
-        return CsvStream(out, __version__, args.show or "all", legend=True)
+        return CsvStream(out, __version__, args.show or "all")
     if args.format == "sarif":
         return SarifStream(out, __version__)
     if args.format == "html":
@@ -638,7 +653,7 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
             html.end_paper(paper_counts(r))
         html.end()
     elif args.format == "csv":
-        rows = CitationCsv(out, legend=True)
+        rows = CitationCsv(out)
         for r in reports:
             shown = visible(r.citations, show)  # every citation: data in input order; flagged: H, P3, P2 first
             for c in in_reading_order(shown) if show == "flagged" else shown:
@@ -659,6 +674,8 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
 
 
 def write_fixed_bibtex(reports: list[Report], target: Path, err: Console) -> None:
+    if write_fixed_managed(reports, target, err):
+        return
     fixer = BibFixer()
     sources: list[Path] = []
     for r in reports:
@@ -678,6 +695,31 @@ def write_fixed_bibtex(reports: list[Report], target: Path, err: Console) -> Non
     err.print(f"corrected BibTeX written to {target}", style="dim", highlight=False)
 
 
+def write_fixed_managed(reports: list[Report], target: Path, err: Console) -> bool:
+    """`--fix` of RIS or CSL-JSON inputs, written back in their own format (report/managedfix.py); False when no
+    input is either (BibTeX's turn)."""
+    from citetracer.report.managedfix import ManagedFixer, managed_format
+
+    kinds = {Path(r.input): kind for r in reports if (kind := managed_format(Path(r.input)))}
+    if not kinds:
+        return False
+    if len(set(kinds.values())) > 1:
+        err.print("warning: --fix writes one format: give RIS and CSL-JSON inputs in separate checks; nothing written",
+                  style="yellow")  # fmt: skip
+        return True
+    fixer = ManagedFixer()
+    for r in reports:
+        if Path(r.input) in kinds:
+            for c in r.citations:
+                fixer.add(Path(r.input), c)
+    kind = next(iter(kinds.values()))
+    with target.open("w", encoding="utf-8") as fh:
+        fixer.write(list(kinds), kind, fh)
+    name = "RIS" if kind == "ris" else "CSL-JSON"
+    err.print(f"corrected {name} written to {target}", style="dim", highlight=False)
+    return True
+
+
 def cmd_scan(args: argparse.Namespace, err: Console) -> int:
     from citetracer.scan import ScanError, ScanOptions, run_scan
     from citetracer.scan.journal import JournalError
@@ -690,6 +732,9 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
     checker = Checker(settings)  # opens (or creates) the store as the workers will, and says what it lacks
     _say_store_note(checker, err, set())
     checker.close()
+    paths = _fetched_inputs(args, settings, err)
+    if paths is None:
+        return EXIT_USAGE
     options = ScanOptions(
         out_dir=args.output,
         workers=args.workers or default_workers(),
@@ -701,7 +746,7 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
     )
     try:
         with ScanProgress(err) as progress:
-            outcome = run_scan(args.paths, settings, options, progress=progress, context=_context(settings))
+            outcome = run_scan(paths, settings, options, progress=progress, context=_context(settings))
     except (ScanError, JournalError, PoolError) as exc:
         err.print(f"error: {exc}", style="red", highlight=False)
         return EXIT_USAGE
@@ -715,7 +760,9 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
         f"{len(outcome.entries)} papers ({outcome.checked_now} checked now, {outcome.resumed} from the journal"
         + (f", {len(failed)} failed" if failed else "")
         + f"): {sum(e.references for e in done)} references, {outcome.hallucinated_papers} papers with "
-        f"Hallucinated citations; report: {args.output / 'index.html'}"
+        f"Hallucinated citations"
+        + (f" ({outcome.decisions})" if outcome.decisions else "")
+        + f"; report: {args.output / 'index.html'}"
     )
     err.print(summary, highlight=False)
     if outcome.interrupted:
@@ -733,6 +780,33 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
     if outcome.hallucinated_papers and not args.exit_zero:
         return EXIT_HALLUCINATED
     return EXIT_USAGE if failed else EXIT_OK
+
+
+def _fetched_inputs(args: argparse.Namespace, settings: Settings, err: Console) -> list[Path] | None:
+    """The scan's paths, with a venue's or a list's papers fetched into DIR/downloads/ (scan/venue.py) in place
+    of `openreview:VENUE_ID` and `.csv` inputs; None when they cannot be had (the error said)."""
+    from citetracer.scan.venue import VenueError, fetch_inputs, is_remote
+
+    remote = [str(p) for p in args.paths if is_remote(str(p))]
+    if not remote:
+        return list(args.paths)
+
+    def say(message: str) -> None:
+        err.print(message, style="dim", highlight=False)
+
+    try:
+        fetched = fetch_inputs(remote, settings, args.output, say)
+    except VenueError as exc:
+        err.print(f"error: {exc}", style="red", highlight=False)
+        return None
+    for problem in fetched.problems:
+        err.print(f"warning: {problem}", style="yellow", highlight=False)
+    say(f"{len(fetched.paths)} PDFs in {args.output / 'downloads'} ({fetched.now} fetched now, {fetched.kept} before)")
+    paths = [p for p in args.paths if not is_remote(str(p))] + fetched.paths
+    if not paths:
+        err.print("error: no PDF could be fetched; run the scan again to retry", style="red")
+        return None
+    return paths
 
 
 def cmd_serve(args: argparse.Namespace, err: Console) -> int:
@@ -754,6 +828,14 @@ def cmd_serve(args: argparse.Namespace, err: Console) -> int:
             style="red",
         )
         return EXIT_USAGE
+    if args.reports is not None:
+        from citetracer.scan.decide import Folder, FolderError
+
+        try:
+            Folder(args.reports)
+        except FolderError as exc:
+            err.print(f"error: --reports: {exc}", style="red", highlight=False)
+            return EXIT_USAGE
     settings = _check_settings(args)
     Checker(settings).close()  # a store that cannot be opened is a clear error now, not a failed startup
     options = WebOptions(
@@ -765,6 +847,7 @@ def cmd_serve(args: argparse.Namespace, err: Console) -> int:
         submits_per_minute=args.submits_per_minute,
         body_timeout=args.body_timeout,
         max_jobs_bytes=args.max_jobs_mb * 1024 * 1024,
+        reports_dir=args.reports,
     )
     listen = Listen(
         host=args.host,
@@ -847,8 +930,11 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
 
         run = {"dblp": run_dblp, "arxiv": run_arxiv, "openalex": run_openalex, "acl": run_acl}[args.mirror_command]
         return run(args, settings.store, out, err)
+    from citetracer.store.gaps import StoreProfile
+
     with open_store(settings.store) as store:
         stats = store.stats()
+        stats["cannot_confirm"] = StoreProfile.of(store).cannot_confirm()  # offline, whatever the paper
     out.print_json(json.dumps(stats))
     return EXIT_OK
 
@@ -887,6 +973,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return cmd_extract(args, err)
         if args.command == "serve":
             return cmd_serve(args, err)
+        if args.command == "review":
+            from citetracer.cli.review import cmd_review
+
+            return cmd_review(args, err)
         if args.command == "venues":
             from citetracer.cli.venues import cmd_venues
 

@@ -142,6 +142,22 @@ async def _fetch(paper: PaperId, settings: Settings) -> bytes:
         await http.aclose()
 
 
+def pdf_client(settings: Settings) -> HttpClient:
+    """The HTTP client a paper is fetched with: the settings' own, with no cache and the PDF's size bound."""
+    from citetracer.collect.http import HttpClient
+
+    online = settings.online.model_copy(
+        update={"http_cache": "", "max_response_bytes": MAX_PDF_BYTES, "timeout": max(settings.online.timeout, 60.0)}
+    )
+    return HttpClient(online, settings.mailto)
+
+
+async def pdf_of(http: HttpClient, paper: PaperId, settings: Settings) -> bytes:
+    """The PDF's bytes of a paper named by identifier (InputError or SourceFailure when there is none): what
+    `citetracer scan openreview:VENUE` and a CSV of paper URLs fetch each paper with (scan/venue.py)."""
+    return await _pdf_of(http, paper, settings)
+
+
 async def _pdf_of(http: HttpClient, paper: PaperId, settings: Settings) -> bytes:
     """The PDF's bytes from the source that holds it."""
     source, path = {

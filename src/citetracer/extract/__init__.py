@@ -1,7 +1,8 @@
 """Reference Extractor: turn an input file (or text) into Reference records.
 
 `read_references` picks the reader by content and suffix: BibTeX, .bbl /
-LaTeX `thebibliography`, JSONL of records, plain text, and PDF (through
+LaTeX `thebibliography`, JSONL of records, RIS and CSL-JSON (reference managers'
+exports), plain text, and PDF (through
 `citetracer.extract.pdf` when that reader is installed). Every reader bounds
 input size; problems are returned as warnings, one line each, and only an
 input from which nothing could be read is an error.
@@ -20,9 +21,11 @@ from pydantic import ValidationError
 from citetracer.extract import plausibility
 from citetracer.extract.bibtex import BibEntry, entry_to_reference, parse_bibtex
 from citetracer.extract.bounds import ParseBudget, bounded
+from citetracer.extract.csljson import looks_like_csl, read_csl_references
 from citetracer.extract.fields import parse_reference_string
 from citetracer.extract.normalizers import clean_reference
 from citetracer.extract.region import opens_back_matter
+from citetracer.extract.ris import looks_like_ris, read_ris_references
 from citetracer.normalize.names import parse_people, parse_person
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, clean_text, clean_title, parse_year
 from citetracer.records import Person, Reference
@@ -146,6 +149,9 @@ def read_text(text: str, suffix: str = "") -> ReadResult:
     """References from text whose format is guessed from its content (and suffix). The text is cleaned first
     (`clean_text`: a word broken at a line end is joined while the line ends are there to show it; ligatures,
     split accents, soft hyphens); each reader cleans the fields it reads as well."""
+    managed = read_managed(text, suffix)  # RIS and CSL-JSON clean their own fields
+    if managed is not None:
+        return managed
     text = clean_text(text)
     stripped = text.lstrip()
     if suffix == ".bib" or (looks_like_bibtex(text) and suffix not in (".txt", ".jsonl")):
@@ -155,6 +161,22 @@ def read_text(text: str, suffix: str = "") -> ReadResult:
     if suffix in (".jsonl", ".ndjson") or (stripped.startswith("{") and suffix != ".txt"):
         return read_jsonl(text)
     return read_plain(text)
+
+
+def read_managed(text: str, suffix: str = "") -> ReadResult | None:
+    """A reference manager's export (Zotero, Mendeley, EndNote): RIS (extract/ris.py) or a CSL-JSON library
+    (extract/csljson.py); None for any other text."""
+    if suffix == ".ris" or (suffix not in (".bib", ".tex", ".bbl") and looks_like_ris(text)):
+        refs, warnings = read_ris_references(text, MAX_REFERENCES)
+        return ReadResult(references=refs, warnings=warnings, kind="ris")
+    array = suffix == ".json" and text.lstrip("\ufeff \t\r\n").startswith("[")
+    if array or (suffix not in (".jsonl", ".ndjson", ".txt") and looks_like_csl(text)):
+        try:
+            refs, warnings = read_csl_references(text, MAX_REFERENCES)
+        except ValueError as exc:
+            return ReadResult(warnings=[f"CSL-JSON: {exc}"], kind="csl-json")
+        return ReadResult(references=refs, warnings=warnings, kind="csl-json")
+    return None
 
 
 def read_bibtex(text: str) -> ReadResult:

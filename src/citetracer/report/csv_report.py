@@ -1,9 +1,11 @@
 """CSV reports: one row per citation (`CitationCsv`), one row per paper (`PaperCsv`).
 
-Rows are written as they are given, so both can be fed citation by citation. Cells that
-a spreadsheet would run as a formula (text starting with = + - @, a tab or a carriage
-return: citation text is hostile input) are prefixed with an apostrophe, as OWASP
-recommends against CSV injection; numbers stay numbers.
+Plain RFC 4180 CSV (a header row, then one row per record, quoted where needed), which
+`csv.DictReader`, pandas and spreadsheets read as they are. Rows are written as they are
+given, so both can be fed citation by citation. Cells that a spreadsheet would run as a
+formula (text starting with = + - @, a tab or a carriage return: citation text is hostile
+input) are prefixed with an apostrophe, as OWASP recommends against CSV injection;
+numbers stay numbers.
 """
 
 from __future__ import annotations
@@ -13,7 +15,6 @@ from typing import IO
 
 from citetracer.records import CitationResult
 from citetracer.report.views import (
-    LEGEND,
     PaperCounts,
     cited_value,
     coverage_note,
@@ -44,9 +45,26 @@ CITATION_COLUMNS = (
     "evidence_title",
     "evidence_url",
     "raw",
+    # a person's call on the citation (report/decisions.py): dismissed or confirmed, why, who, when
+    "decision",
+    "decision_reason",
+    "decision_by",
+    "decision_at",
 )
 #: The contract's columns first (README, 'Contract'); the rest may grow at the end.
-PAPER_COLUMNS = ("file", "references", "real", "potential", "hallucinated", "warnings", "top_codes", "status", "note")
+PAPER_COLUMNS = (
+    "file",
+    "references",
+    "real",
+    "potential",
+    "hallucinated",
+    "warnings",
+    "top_codes",
+    "status",
+    "note",
+    "dismissed",
+    "confirmed",
+)
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -64,11 +82,10 @@ def cell(value: object) -> str | int:
 
 
 class CitationCsv:
-    def __init__(self, out: IO[str], legend: bool = False) -> None:
-        """`legend`: a first line `# R Real: ...` saying what the classes and codes mean (what `check
-        --format csv` writes; a reader skips it, e.g. pandas `skiprows=1`)."""
-        if legend:
-            out.write(f"# {LEGEND}\n")
+    def __init__(self, out: IO[str]) -> None:
+        """Plain RFC 4180: the header row first, nothing before it (a `# legend` line made `csv.DictReader`,
+        pandas and spreadsheet imports take it for the header; the legend is in the README, the HTML and
+        Markdown reports)."""
         self.writer = csv.writer(out, lineterminator="\n")
         self.writer.writerow(CITATION_COLUMNS)
 
@@ -103,6 +120,10 @@ def citation_row(file: str, c: CitationResult) -> list[str | int]:
         "evidence_title": first.title if first else None,
         "evidence_url": first.url if first else None,
         "raw": ref.raw,
+        "decision": c.decision.action if c.decision else None,
+        "decision_reason": c.decision.reason if c.decision else None,
+        "decision_by": c.decision.by if c.decision else None,
+        "decision_at": c.decision.at if c.decision else None,
     }
     return [cell(row[k]) for k in CITATION_COLUMNS]
 
@@ -124,9 +145,11 @@ class PaperCsv:
             top_codes(counts.codes, 6),
             "checked",
             " | ".join(notes or []),
+            counts.dismissed,
+            counts.confirmed,
         ]
         self.writer.writerow([cell(x) for x in row])
 
     def add_unchecked(self, file: str, error: str) -> None:
         """One row for a paper that could not be checked, with the reason."""
-        self.writer.writerow([cell(x) for x in (file, 0, 0, 0, 0, 0, "", "not checked", error)])
+        self.writer.writerow([cell(x) for x in (file, 0, 0, 0, 0, 0, "", "not checked", error, 0, 0)])

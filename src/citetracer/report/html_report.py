@@ -34,6 +34,8 @@ from citetracer.report.views import (
     FieldRow,
     PaperCounts,
     coverage_note,
+    decision_text,
+    decisions_line,
     evidence_links,
     field_rows,
     has_record,
@@ -111,6 +113,10 @@ a{color:#0b57d0}
 .actions{margin:6px 0 0;display:flex;flex-wrap:wrap;gap:6px}
 .actions a{border:1px solid var(--line);border-radius:6px;padding:2px 10px;text-decoration:none;background:#fafafb}
 .wide{overflow-x:auto}
+.decision{margin:4px 0;font-weight:600}.cite[data-decision=dismissed]{opacity:.8;border-left-style:dashed}
+.cite[data-decision=dismissed] .decision{color:var(--r)}.cite[data-decision=confirmed] .decision{color:var(--h)}
+.review{display:flex;flex-wrap:wrap;gap:6px;align-items:center;margin:6px 0 2px;font-size:13px}
+.review input[type=text]{flex:1 1 220px;min-width:0;padding:2px 6px}.rmsg{color:var(--mute)}
 @media (max-width:600px){header.top{padding:12px 12px 8px}
   main{padding:12px 8px 32px;gap:12px;overflow-wrap:anywhere}.card{padding:10px}
   th,td{padding:4px 5px}table.fields th:first-child,table.fields td:first-child{width:64px}td.status{width:70px}
@@ -123,12 +129,14 @@ SCRIPT = """
   var cites=[].slice.call(document.querySelectorAll('#papers .cite'));
   var papers=[].slice.call(document.querySelectorAll('#papers .paper'));
   var shown=document.getElementById('shown');
+  var chair=boxes.some(function(b){return b.dataset.kind==='decision';});
   function apply(){
-    var cls={},codes={};
-    boxes.forEach(function(b){if(b.checked){(b.dataset.kind==='class'?cls:codes)[b.value]=1;}});
+    var cls={},codes={},dec={};
+    boxes.forEach(function(b){if(b.checked){(b.dataset.kind==='class'?cls:b.dataset.kind==='code'?codes:dec)[b.value]=1;}});
     var n=0;
     cites.forEach(function(c){
-      var ok=cls[c.dataset.class]===1&&c.dataset.codes.split(' ').some(function(k){return codes[k]===1;});
+      var ok=cls[c.dataset.class]===1&&c.dataset.codes.split(' ').some(function(k){return codes[k]===1;})&&
+        (!chair||dec[c.dataset.decision||'open']===1);
       c.classList.toggle('hidden',!ok);if(ok){n++;}
     });
     var p=0;
@@ -140,6 +148,70 @@ SCRIPT = """
     shown.textContent='showing '+n+' of '+count(cites.length,'citation')+' in '+p+' of '+count(papers.length,'paper');
   }
   boxes.forEach(function(b){b.addEventListener('change',apply);});
+  var url=document.body.dataset.review;
+  if(url&&/^https?:$/.test(location.protocol)&&window.fetch){review(url);}
+  function review(url){
+    var byKey={};
+    function key(p,i){return JSON.stringify([p,i]);}
+    function paperOf(c){var s=c.closest('.paper');return s?s.dataset.paper:undefined;}
+    cites.forEach(function(c){
+      var p=paperOf(c);if(p!==undefined&&c.dataset.id!==undefined){byKey[key(p,c.dataset.id)]=c;}
+    });
+    function words(d){
+      var who=[d.by,(d.at||'').slice(0,10)].filter(function(x){return x;}).join(', ');
+      return d.action.charAt(0).toUpperCase()+d.action.slice(1)+' by the chair'+(who?' ('+who+')':'')+
+        (d.reason?': '+d.reason:'')+'.';
+    }
+    function show(c,d){
+      c.dataset.decision=d?d.action:'open';
+      var line=c.querySelector('.decision');
+      if(!d){if(line){line.parentNode.removeChild(line);}return;}
+      if(!line){line=document.createElement('p');line.className='decision';
+        var head=c.querySelector('.head')||c.querySelector('summary');
+        head.parentNode.insertBefore(line,head.nextSibling);}
+      line.textContent=words(d);
+    }
+    function tally(){
+      var k={dismissed:0,confirmed:0};
+      cites.forEach(function(c){if(k[c.dataset.decision]!==undefined){k[c.dataset.decision]++;}});
+      var parts=[];if(k.dismissed){parts.push(k.dismissed+' dismissed');}
+      if(k.confirmed){parts.push(k.confirmed+' confirmed');}
+      var out=document.getElementById('decided');
+      if(out){out.textContent=parts.length?parts.join(' and ')+' by the chair':'';}
+    }
+    function controls(c){
+      if(c.dataset.class==='Real'){return;}
+      var box=document.createElement('div');box.className='review';
+      var reason=document.createElement('input');reason.type='text';reason.maxLength=500;reason.name='reason';
+      reason.placeholder='reason: checked by hand, known book, ...';reason.setAttribute('aria-label','reason');
+      var code=document.createElement('select');code.name='code';code.setAttribute('aria-label','code');
+      ['H1','H2','H3','H4','H5','H6'].forEach(function(k){
+        var o=document.createElement('option');o.value=k;o.textContent=k;code.appendChild(o);
+      });
+      var own=(c.dataset.codes||'').split(' ')[0];if(/^H[1-6]$/.test(own)){code.value=own;}
+      var msg=document.createElement('span');msg.className='rmsg';
+      function send(action){
+        msg.textContent='saving…';
+        fetch(url,{method:'POST',headers:{'Content-Type':'application/json'},credentials:'same-origin',
+          body:JSON.stringify({paper:paperOf(c),id:c.dataset.id,action:action,reason:reason.value,code:code.value})})
+        .then(function(r){return r.json().then(function(j){return {ok:r.ok,body:j};});})
+        .then(function(x){
+          if(!x.ok){msg.textContent='not recorded: '+(x.body.error||'refused');return;}
+          show(c,x.body.decision||null);tally();apply();msg.textContent='recorded';
+        }).catch(function(){msg.textContent='not recorded: the server did not answer';});
+      }
+      [['Dismiss','dismissed'],['Confirm','confirmed'],['Undo','cleared']].forEach(function(b){
+        var e=document.createElement('button');e.type='button';e.textContent=b[0];e.dataset.action=b[1];
+        e.addEventListener('click',function(){send(b[1]);});box.appendChild(e);
+        if(b[1]==='confirmed'){box.appendChild(code);}
+      });
+      box.insertBefore(reason,box.firstChild);box.appendChild(msg);c.appendChild(box);
+    }
+    fetch(url,{credentials:'same-origin'}).then(function(r){return r.json();}).then(function(j){
+      (j.decisions||[]).forEach(function(d){var c=byKey[key(d.paper,d.id)];if(c){show(c,d);}});
+      cites.forEach(controls);tally();apply();document.documentElement.dataset.review='1';
+    }).catch(function(){});
+  }
   document.documentElement.dataset.ready='1';
   apply();
 })();
@@ -156,12 +228,13 @@ def _csp_hash(text: str) -> str:
 
 
 def content_security_policy() -> str:
-    """The page's policy: only its own style and script (by hash), nothing fetched, no form sent.
+    """The page's policy: only its own style and script (by hash), no form sent, nothing fetched but from
+    the server that serves it (the review buttons' decisions; a file opened from disk fetches nothing).
 
     A server that serves the report (the web app) sends the same policy as a header."""
     return (
         f"default-src 'none'; style-src {_csp_hash(STYLE)}; script-src {_csp_hash(SCRIPT)}; "
-        "img-src data:; base-uri 'none'; form-action 'none'"
+        "connect-src 'self'; img-src data:; base-uri 'none'; form-action 'none'"
     )
 
 
@@ -277,6 +350,10 @@ class HtmlReport:
     actions: list[tuple[str, str]] = field(default_factory=list)
     #: Lines shown under the summary's legend (e.g. where the PDF links point).
     notes: list[str] = field(default_factory=list)
+    #: Where the page's review buttons send a chair's decisions (report/decisions.py), relative to the page or
+    #: absolute; the buttons appear only when the page is served over http(s) by a server answering there
+    #: (`citetracer serve`), never in a file opened from disk. None: no buttons.
+    review_url: str | None = None
     _rows: list[_PaperRow] = field(default_factory=list)
     _codes: Counter[str] = field(default_factory=Counter)
     _classes: Counter[str] = field(default_factory=Counter)
@@ -286,6 +363,7 @@ class HtmlReport:
     #: The paper's cards, held per rank of the reading order (views.READING_ORDER: H, P3, P2, P1, Real).
     _pending: HeldRanks = field(default_factory=lambda: HeldRanks(len(READING_ORDER)))
     _warnings: list[str] = field(default_factory=list)
+    _decided: Counter[str] = field(default_factory=Counter)
 
     def _short(self, name: str) -> str:
         p = self.common_prefix
@@ -300,8 +378,9 @@ class HtmlReport:
             f'<meta http-equiv="Content-Security-Policy" content="{esc(csp)}">\n'
             '<meta name="referrer" content="no-referrer">\n'
             '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{esc(self.title)}</title>\n<style>{STYLE}</style></head>\n<body>\n"
-            f'<header class="top"><h1>{esc(self.title)}</h1>'
+            f"<title>{esc(self.title)}</title>\n<style>{STYLE}</style></head>\n"
+            + (f'<body data-review="{esc(self.review_url)}">\n' if self.review_url else "<body>\n")
+            + f'<header class="top"><h1>{esc(self.title)}</h1>'
             f'<p class="meta">citetracer {esc(__version__)} · {esc(when)}'
             + (f" · {esc(self.context)}" if self.context else "")
             + "</p>"
@@ -310,18 +389,25 @@ class HtmlReport:
         )
 
     def begin_paper(
-        self, name: str, pdf: Path | None = None, warnings: list[str] | None = None, pdf_href: str | None = None
+        self,
+        name: str,
+        pdf: Path | None = None,
+        warnings: list[str] | None = None,
+        pdf_href: str | None = None,
+        review_key: str | None = None,
     ) -> None:
         """Open a paper's section, with a link to its PDF and its extraction warnings.
 
-        The PDF is linked relative to the report's folder, or at `pdf_href` when a server serves it."""
+        The PDF is linked relative to the report's folder, or at `pdf_href` when a server serves it.
+        `review_key`: how the review buttons name this paper to the server (a scan's paper name)."""
         self._n += 1
         self._anchor = f"paper-{self._n}"
         self._pdf_href = pdf_href or (file_href(pdf, self.report_dir) if pdf else None)
         self._warnings = list(warnings or [])
         link = f' <a class="pdf" href="{esc(self._pdf_href)}">open PDF</a>' if self._pdf_href else ""
+        paper = f' data-paper="{esc(review_key)}"' if review_key is not None else ""
         self.out.write(
-            f'<section class="paper card" id="{self._anchor}">\n<h2 title="{esc(name)}">{esc(self._short(name))}'
+            f'<section class="paper card" id="{self._anchor}"{paper}>\n<h2 title="{esc(name)}">{esc(self._short(name))}'
             f'{link} <a class="top" href="#summary">↑ summary</a></h2>\n'
         )
         if warnings:
@@ -334,6 +420,8 @@ class HtmlReport:
         self._classes[v.class_] += 1
         for code in v.codes:
             self._codes[code] += 1
+        if c.decision is not None:
+            self._decided[c.decision.action] += 1
         if not is_shown(c, self.show):
             return
         # held until the paper ends (one paper's worth, on disk when large), then written in reading order
@@ -396,6 +484,9 @@ class HtmlReport:
             f'<span class="ref">{esc(_title_line(c))}</span>'
         )
         body = [f'<p class="why">{esc(lead_reason(v.rationale))}</p>']
+        decided = decision_text(c)
+        if decided:
+            body.insert(0, f'<p class="decision">{esc(decided)}</p>')
         rest = v.rationale[len(lead_reason(v.rationale)) :].lstrip(". ").strip()
         if rest:
             body.append(f'<p class="why2">{esc(rest)}</p>')
@@ -417,7 +508,10 @@ class HtmlReport:
             body.append(f'<p class="ev">Evidence: {"; ".join(items)}</p>')
         if ref.raw:
             body.append(f'<details><summary>reference as read</summary><pre class="raw">{esc(ref.raw)}</pre></details>')
-        data = f'data-class="{esc(v.class_)}" data-codes="{esc(" ".join(v.codes))}"'
+        data = (
+            f'data-class="{esc(v.class_)}" data-codes="{esc(" ".join(v.codes))}" '
+            f'data-decision="{esc(c.decision.action if c.decision else "open")}" data-id="{esc(c.id)}"'
+        )
         if v.class_ == "Real":  # compact: the details open on demand
             return f'<details class="cite {k}" {data}><summary>{head}</summary>{"".join(body)}</details>\n'
         return f'<article class="cite {k}" {data}><div class="head">{head}</div>{"".join(body)}</article>\n'
@@ -476,10 +570,16 @@ class HtmlReport:
         ]
         if unread:
             totals.append(("P", unread, noun(unread, "paper") + " not checked"))
+        for action, k in (("dismissed", "R"), ("confirmed", "H")):
+            if self._decided[action]:
+                totals.append((k, self._decided[action], f"{action} by the chair"))
         items = "".join(f'<li class="{k}"><b>{n}</b>{esc(label)}</li>' for k, n, label in totals)
         w = self.out.write
         w(f'<section id="summary" class="card"><h2>Summary</h2><ul class="totals">{items}</ul>\n')
         w(f'<p class="legend" id="legend">{esc(LEGEND)}. Hover a code for its meaning.</p>\n')
+        if self.review_url or self._decided:
+            said = decisions_line(self._decided["dismissed"], self._decided["confirmed"])
+            w(f'<p class="legend decided" id="decided">{esc(said)}</p>\n')
         for note in self.notes:
             w(f'<p class="legend">{esc(note)}</p>\n')
         flagged_codes = Counter({k: n for k, n in self._codes.items() if not k.startswith("R")})
@@ -500,10 +600,13 @@ class HtmlReport:
                 )
                 continue
             c = row.counts
-            risk = "risk3" if c.hallucinated >= 3 else "risk1" if c.hallucinated else "riskp" if c.potential else ""
+            h = c.open_hallucinated
+            risk = "risk3" if h >= 3 else "risk1" if h else "riskp" if c.potential else ""
             w(
                 f'<tr class="{risk}"><td class="n">{i}</td><td>{link}</td><td class="n">{c.references}</td>'
-                f'<td class="n">{c.real}</td><td class="n pn">{c.potential}</td><td class="n hn">{c.hallucinated}</td>'
+                f'<td class="n">{c.real}</td><td class="n pn">{c.potential}</td><td class="n hn">{c.hallucinated}'
+                + (f" ({c.dismissed_hallucinated} dismissed)" if c.dismissed_hallucinated else "")
+                + "</td>"
                 f'<td>{esc(top_codes(c.codes))}</td><td class="warns">{_warnings_cell(row.warnings)}</td></tr>\n'
             )
         w("</tbody></table></div>\n")
@@ -541,6 +644,15 @@ class HtmlReport:
                 f'<label title="{esc(_code_titles([code]))}"><input type="checkbox" data-kind="code" '
                 f'value="{esc(code)}" checked> {esc(code)} {self._codes[code]}</label>'
             )
+        if self.review_url or self._decided:
+            w("</fieldset><fieldset><legend>Chair</legend>")
+            open_ = sum(self._classes.values()) - sum(self._decided.values())
+            for value, label, n in (
+                ("open", "not decided", open_),
+                ("dismissed", "dismissed", self._decided["dismissed"]),
+                ("confirmed", "confirmed", self._decided["confirmed"]),
+            ):
+                w(f'<label><input type="checkbox" data-kind="decision" value="{value}" checked> {label} {n}</label>')
         w('</fieldset><span id="shown"></span></nav>\n')
 
 
@@ -578,8 +690,10 @@ def _codes_line(codes: Counter[str]) -> str:
 
 
 def _counts_html(c: PaperCounts) -> str:
+    decided = decisions_line(c.dismissed, c.confirmed)
     return (
         f'{plural(c.references, "reference")}: <b class="R">{c.real} Real</b>, '
         f'<b class="P">{c.potential} Potential</b>, <b class="H">{c.hallucinated} Hallucinated</b>'
+        + (f" · {esc(decided)}" if decided else "")
         + (f" · {plural(c.warnings, 'warning')}" if c.warnings else "")
     )

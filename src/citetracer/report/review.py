@@ -18,6 +18,8 @@ from citetracer.report.views import (
     LEGEND,
     REVIEW_CODES,
     PaperCounts,
+    decision_text,
+    decisions_line,
     lead_reason,
     leading_codes,
     not_listed_line,
@@ -36,6 +38,12 @@ def _cell(text: object) -> str:
     s = " ".join(str(text if text is not None else "").split()).replace("|", "\\|")
     s = s.replace("<", "&lt;").replace(">", "&gt;")
     return s if len(s) <= MAX_CELL else s[: MAX_CELL - 1] + "…"
+
+
+def _why(c: CitationResult) -> str:
+    """The row's reason: the verdict's, after the chair's call when there is one."""
+    decided = decision_text(c)
+    return f"{decided} {lead_reason(c.verdict.rationale)}" if decided else lead_reason(c.verdict.rationale)
 
 
 @dataclass
@@ -79,8 +87,8 @@ class ReviewSummary:
     def write(self, out: IO[str], details: str = "index.html") -> None:
         """The review-comment summary in Markdown: papers with Hallucinated citations first, a link to the details."""
         papers = sorted(self.papers, key=PaperCounts.risk_key)
-        h1 = sum(1 for p in papers if p.hallucinated)
-        h3 = sum(1 for p in papers if p.hallucinated >= 3)
+        h1 = sum(1 for p in papers if p.open_hallucinated)  # what the chair dismissed is no longer an accusation
+        h3 = sum(1 for p in papers if p.open_hallucinated >= 3)
         total = len(papers) + len(self.unchecked)
         out.write(f"## citetracer: {h1} of {total} papers cite Hallucinated references\n\n")
         out.write(
@@ -92,6 +100,9 @@ class ReviewSummary:
             f"{sum(p.potential for p in papers)} | {sum(p.hallucinated for p in papers)} | {h1} | {h3} | "
             f"{sum(1 for p in papers if p.warnings)} |\n\n"
         )
+        decided = decisions_line(sum(p.dismissed for p in papers), sum(p.confirmed for p in papers))
+        if decided:
+            out.write(f"{decided[0].upper()}{decided[1:]}.\n\n")
         out.write(f"<sub>{LEGEND}.</sub>\n\n")
         if self.codes:
             top = ", ".join(f"{k} {CODES[k].name} ×{n}" for k, n in leading_codes(self.codes, 6) if k in CODES)
@@ -124,7 +135,7 @@ class ReviewSummary:
             for _, _, file, c in self.listed:  # H first, then P3, each in the papers' order
                 out.write(
                     f"| {_cell(file)} | {_cell(c.id)} | {_cell(', '.join(c.verdict.codes))} | "
-                    f"{_cell(short_ref(c, 90))} | {_cell(lead_reason(c.verdict.rationale))} |\n"
+                    f"{_cell(short_ref(c, 90))} | {_cell(_why(c))} |\n"
                 )
             if self.more_listed:
                 out.write(f"\n… and {self.more_listed} more in {details}.\n")

@@ -119,6 +119,14 @@ class SarifWriter:
                 **({"page": c.reference.page} if c.reference.page else {}),
             },
         }
+        d = c.decision
+        if d is not None:  # a chair's call (report/decisions.py): a dismissal is SARIF's external suppression
+            result["properties"]["decision"] = d.model_dump()
+            if d.action == "dismissed":
+                who = f" ({d.by}, {d.at[:10]})" if d.by else ""
+                result["suppressions"] = [
+                    {"kind": "external", "justification": f"dismissed by the chair{who}: {d.reason}"}
+                ]
         self.out.write(("," if self._n else "") + json.dumps(result, ensure_ascii=False) + "\n")
         self._n += 1
 

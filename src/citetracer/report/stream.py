@@ -146,9 +146,9 @@ class CsvStream(JsonlStream):
     (a table of data, like JSONL); with `--show flagged`, a list for a person to act on, each paper's rows
     held until it ends and written in reading order (H, P3, P2), so the P3 rows are not lost among P2."""
 
-    def __init__(self, out: IO[str], version: str, show: str = "all", legend: bool = False) -> None:
+    def __init__(self, out: IO[str], version: str, show: str = "all") -> None:
         super().__init__(out, version)
-        self.rows = CitationCsv(out, legend=legend)
+        self.rows = CitationCsv(out)
         self.show = show
         self.held = HeldRanks(len(READING_ORDER)) if show == "flagged" else None
         self.writers = [csv.writer(h, lineterminator="\n") for h in self.held.ranks] if self.held else []

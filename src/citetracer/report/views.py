@@ -266,6 +266,16 @@ class PaperCounts:
     hallucinated: int = 0
     warnings: int = 0
     codes: Counter[str] | None = None
+    #: Citations a person has decided on (report/decisions.py): dismissed as fine (of which Hallucinated
+    #: as judged), and confirmed as wrong (counted Hallucinated whatever the run said).
+    dismissed: int = 0
+    dismissed_hallucinated: int = 0
+    confirmed: int = 0
+
+    @property
+    def open_hallucinated(self) -> int:
+        """Hallucinated citations nobody has dismissed: what makes a paper risky and a scan exit 1."""
+        return self.hallucinated - self.dismissed_hallucinated
 
     @property
     def flagged(self) -> int:
@@ -282,8 +292,8 @@ class PaperCounts:
     def risk_key(self) -> tuple[int, float, int, int, str]:
         """Sort key, riskiest first: most Hallucinated, the larger Hallucinated share, then the most flagged
         Potential (P3, P2: works a person must look at), then the other Potential (P1: not found)."""
-        share = self.hallucinated / self.references if self.references else 0.0
-        return (-self.hallucinated, -share, -(self.flagged - self.hallucinated), -self.potential, self.file)
+        share = self.open_hallucinated / self.references if self.references else 0.0
+        return (-self.open_hallucinated, -share, -(self.flagged - self.hallucinated), -self.potential, self.file)
 
 
 def paper_counts(report: Report) -> PaperCounts:
@@ -293,6 +303,7 @@ def paper_counts(report: Report) -> PaperCounts:
     for c in report.citations:
         if c.verdict.class_ != "Real":
             codes[c.verdict.code] += 1
+    dismissed = [c for c in report.citations if c.decision and c.decision.action == "dismissed"]
     return PaperCounts(
         file=report.input,
         references=s["total"],
@@ -301,7 +312,29 @@ def paper_counts(report: Report) -> PaperCounts:
         hallucinated=s["hallucinated"],
         warnings=len(report.warnings),
         codes=codes,
+        dismissed=len(dismissed),
+        dismissed_hallucinated=sum(1 for c in dismissed if c.verdict.class_ == "Hallucinated"),
+        confirmed=sum(1 for c in report.citations if c.decision and c.decision.action == "confirmed"),
     )
+
+
+def decisions_line(dismissed: int, confirmed: int) -> str:
+    """The calls a person made, in words: '3 dismissed by the chair, 1 confirmed' ('' when none)."""
+    parts = [f"{dismissed} dismissed"] if dismissed else []
+    if confirmed:
+        parts.append(f"{confirmed} confirmed")
+    return f"{' and '.join(parts)} by the chair" if parts else ""
+
+
+def decision_text(c: CitationResult) -> str | None:
+    """One sentence on a citation's decision: 'Dismissed by the chair (Ana, 2025-01-02): checked by hand.'"""
+    d = c.decision
+    if d is None:
+        return None
+    who = ", ".join(x for x in (d.by, d.at[:10]) if x)
+    head = f"{d.action.capitalize()} by the chair" + (f" ({who})" if who else "")
+    tail = f": {d.reason}" if d.reason else ""
+    return f"{head}{tail}."
 
 
 def code_rank(code: str) -> int:

@@ -5,10 +5,17 @@ so their size does not depend on memory: `index.html` (summary and every paper),
 `summary.csv` (one row per paper), `citations.csv` (one row per citation), `summary.md`
 (a review comment) and `results.sarif` when BibTeX or LaTeX inputs were scanned. Each is
 written to a temporary name and renamed, so a killed run leaves the previous one whole.
+
+A chair's decisions (`decisions.jsonl`, report/decisions.py) are applied to every paper's
+citations as its report is read, so every report shows and counts them, and are exported
+in `decisions.csv` and `decisions.json`; `papers/*.json` stay the run's own verdicts. The
+options the reports were built with are kept in `.outputs.json`, for `citetracer review`
+to build them again after a decision.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import os
 import shutil
@@ -19,14 +26,19 @@ from pathlib import Path
 from typing import IO
 
 from citetracer.records import CitationResult, Report
-from citetracer.report.csv_report import CitationCsv, PaperCsv
+from citetracer.report.csv_report import CitationCsv, PaperCsv, cell
+from citetracer.report.decisions import EXPORT_COLUMNS, Call, DecisionBook, Decisions, export_row, reference_key
 from citetracer.report.html_report import HtmlReport
 from citetracer.report.review import ReviewSummary
 from citetracer.report.sarif import SarifWriter
-from citetracer.report.views import PaperCounts, in_reading_order, is_shown
+from citetracer.report.views import PaperCounts, in_reading_order, is_shown, paper_counts
 from citetracer.scan.journal import Entry
 
 SARIF_SUFFIXES = (".bib", ".tex", ".bbl")
+#: The options the reports were last built with (show, context, copy_inputs), for a rebuild after a decision.
+OPTIONS = ".outputs.json"
+#: Where the index's review buttons send decisions, relative to it (`citetracer serve --reports DIR` answers).
+REVIEW_URL = "decisions"
 
 
 def entry_counts(e: Entry) -> PaperCounts:
@@ -71,10 +83,31 @@ def common_prefix(names: list[str]) -> str:
     return prefix[: prefix.rfind("/") + 1]
 
 
-def risk_order(entries: list[Entry]) -> list[Entry]:
-    """Checked papers most at risk first, then those that could not be checked."""
-    checked = sorted((e for e in entries if e.status == "done"), key=lambda e: entry_counts(e).risk_key())
+def risk_order(entries: list[Entry], counts: dict[str, PaperCounts] | None = None) -> list[Entry]:
+    """Checked papers most at risk first, then those that could not be checked (`counts`: a paper's counts
+    after the chair's decisions, when it has any)."""
+    known = counts or {}
+    checked = sorted(
+        (e for e in entries if e.status == "done"), key=lambda e: known.get(e.key, entry_counts(e)).risk_key()
+    )
     return checked + [e for e in entries if e.status != "done"]
+
+
+def decided_counts(folder: Path, entries: list[Entry], decisions: Decisions) -> dict[str, PaperCounts]:
+    """The counts of each checked paper some decision is about, with the decisions applied (the others keep
+    their journal counts: only these few reports are read twice)."""
+    out: dict[str, PaperCounts] = {}
+    for e in entries:
+        if e.status != "done" or not decisions.for_paper(e.file, e.key):
+            continue
+        try:
+            report = decisions.apply(load_report(folder / "papers" / f"{e.name}.json"), e.file, e.key)
+        except (OSError, ValueError):
+            continue
+        counts = paper_counts(report)
+        counts.file, counts.warnings = e.file, len(e.warnings)
+        out[e.key] = counts
+    return out
 
 
 def linked_pdf(e: Entry, folder: Path, copy: bool) -> Path | None:
@@ -93,10 +126,22 @@ def linked_pdf(e: Entry, folder: Path, copy: bool) -> Path | None:
 
 
 def write_outputs(
-    folder: Path, entries: list[Entry], *, show: str = "all", context: str = "", copy_inputs: bool = False
+    folder: Path,
+    entries: list[Entry],
+    *,
+    show: str = "all",
+    context: str = "",
+    copy_inputs: bool = False,
+    counts_out: dict[str, PaperCounts] | None = None,
 ) -> list[Path]:
-    """Every report of the scan; returns the files written."""
-    ordered = risk_order(entries)
+    """Every report of the scan; returns the files written. `counts_out` is given each decided paper's counts
+    (after the chair's decisions), for the scan's own summary and exit code."""
+    book = DecisionBook(folder)
+    decisions = book.current()
+    counts_by_key = decided_counts(folder, entries, decisions)
+    if counts_out is not None:
+        counts_out.update(counts_by_key)
+    ordered = risk_order(entries, counts_by_key)
     pdfs = {e.key: linked_pdf(e, folder, copy_inputs) for e in ordered if e.status == "done"}
     outside = any(p is not None and not p.resolve().is_relative_to(folder.resolve()) for p in pdfs.values())
     notes = (
@@ -107,10 +152,14 @@ def write_outputs(
         if outside
         else []
     )
+    notes += book.skipped
     names = ["index.html", "summary.csv", "citations.csv", "summary.md"]
     sarif_keys = {e.key for e in ordered if e.status == "done" and Path(e.path).suffix.lower() in SARIF_SUFFIXES}
     if sarif_keys:
         names.append("results.sarif")
+    if decisions.calls:
+        names += ["decisions.csv", "decisions.json"]
+    found: dict[int, CitationResult] = {}  # id(call) -> the citation it applies to in this run
     with ExitStack() as stack:
         outs = {name: stack.enter_context(replacing(folder / name)) for name in names}
         html = HtmlReport(
@@ -121,6 +170,7 @@ def write_outputs(
             show=show,
             common_prefix=common_prefix([e.file for e in entries]),
             notes=notes,
+            review_url=REVIEW_URL,
         )
         papers_csv, citations_csv = PaperCsv(outs["summary.csv"]), CitationCsv(outs["citations.csv"])
         review = ReviewSummary(show=show)
@@ -137,19 +187,22 @@ def write_outputs(
                 if sarif:
                     sarif.note(f"{e.file}: not checked: {why}", level="error")
                 continue
-            counts = entry_counts(e)
+            counts = counts_by_key.get(e.key) or entry_counts(e)
             papers_csv.add(counts, e.warnings)
             report_file = folder / "papers" / f"{e.name}.json"
             try:
-                report = load_report(report_file)
+                report = decisions.apply(load_report(report_file), e.file, e.key)
             except (OSError, ValueError) as exc:
                 html.unreadable_paper(e.file, f"its report {report_file.name} cannot be read ({exc})")
                 continue
+            for c in report.citations:
+                if c.decision is not None and (call := decisions.find(e.file, e.key, reference_key(c.reference))):
+                    found.setdefault(id(call), c)
             review.paper(counts, report.citations)
             if not counts.shows(show):
                 html.skipped_paper(counts, e.warnings)
                 continue
-            html.begin_paper(e.file, pdf=pdfs.get(e.key), warnings=e.warnings)
+            html.begin_paper(e.file, pdf=pdfs.get(e.key), warnings=e.warnings, review_key=e.name)
             for c in report.citations:
                 html.citation(c)  # cards written in reading order when the paper ends (H, P3, P2, P1, Real)
                 if show != "flagged" and is_shown(c, show):
@@ -164,4 +217,19 @@ def write_outputs(
         review.write(outs["summary.md"])
         if sarif:
             sarif.end()
+        if decisions.calls:
+            write_decisions(decisions.in_force(), found, outs["decisions.csv"], outs["decisions.json"])
+    options = {"show": show, "context": context, "copy_inputs": copy_inputs}
+    (folder / OPTIONS).write_text(json.dumps(options), encoding="utf-8")
     return [folder / name for name in names]
+
+
+def write_decisions(calls: list[Call], found: dict[int, CitationResult], csv_out: IO[str], json_out: IO[str]) -> None:
+    """The decisions in force, exported: `decisions.csv` (plain CSV) and `decisions.json` (a list, same keys)."""
+    rows = [export_row(call, found.get(id(call))) for call in calls]
+    writer = csv.writer(csv_out, lineterminator="\n")
+    writer.writerow(EXPORT_COLUMNS)
+    for row in rows:
+        writer.writerow([cell(row[k]) for k in EXPORT_COLUMNS])
+    json.dump({"decisions": rows}, json_out, ensure_ascii=False, indent=2)
+    json_out.write("\n")

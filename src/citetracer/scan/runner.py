@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import IO, Any, Protocol
 
 from citetracer.config import Settings
+from citetracer.report.views import PaperCounts, decisions_line
 from citetracer.scan.cluster import ClusterPool
 from citetracer.scan.inputs import Paper, collect, content_key
 from citetracer.scan.jobs import Job
@@ -64,11 +65,24 @@ class ScanOutcome:
     #: Stopped by Ctrl-C: the reports cover the papers finished so far; the next run continues.
     interrupted: bool = False
     outputs: list[Path] = field(default_factory=list)
+    #: The counts of the papers a chair's decisions are about, with the decisions applied (scan/outputs.py).
+    decided: dict[str, PaperCounts] = field(default_factory=dict)
 
     @property
     def hallucinated_papers(self) -> int:
-        """Checked papers with at least one Hallucinated citation."""
-        return sum(1 for e in self.entries if e.status == "done" and e.hallucinated)
+        """Checked papers with at least one Hallucinated citation the chair has not dismissed."""
+        return sum(
+            1
+            for e in self.entries
+            if e.status == "done"
+            and (self.decided[e.key].open_hallucinated if e.key in self.decided else e.hallucinated)
+        )
+
+    @property
+    def decisions(self) -> str:
+        """The chair's calls the reports applied, in words ('' when none)."""
+        counts = self.decided.values()
+        return decisions_line(sum(c.dismissed for c in counts), sum(c.confirmed for c in counts))
 
     @property
     def unchecked(self) -> list[Entry]:
@@ -196,6 +210,11 @@ def _run(
     finally:
         journal.close()
     outcome.outputs = write_outputs(
-        folder, outcome.entries, show=options.show, context=context, copy_inputs=options.copy_inputs
+        folder,
+        outcome.entries,
+        show=options.show,
+        context=context,
+        copy_inputs=options.copy_inputs,
+        counts_out=outcome.decided,
     )
     return outcome

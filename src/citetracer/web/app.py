@@ -37,6 +37,7 @@ from citetracer.version import __version__
 from citetracer.web import pages
 from citetracer.web.jobs import Job, JobStore
 from citetracer.web.results import DOWNLOADS, PAGE, pdf_file
+from citetracer.web.reviewroutes import add_review_routes
 from citetracer.web.security import (
     CSRF_COOKIE,
     CSRF_FIELD,
@@ -84,6 +85,8 @@ class WebOptions:
     body_timeout: float = 30.0
     #: Bytes the jobs folder may hold; beyond them submissions get 507 until jobs expire.
     max_jobs_bytes: int = 10 * 1024**3
+    #: A scan's report folder served at /reports/ with its review buttons (`serve --reports DIR`), or None.
+    reports_dir: Path | None = None
 
 
 def _for_tools(path: str) -> bool:
@@ -197,7 +200,8 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         names = [safe_name(u.filename, i) for i, u in enumerate(files, 1)]
         for name in names:
             if not accepted(name):
-                raise HTTPException(415, f"{name}: not a kind of file citetracer reads (PDF, .bib, .bbl, .tex, zip)")
+                kinds = "PDF, .bib, .bbl, .tex, .ris, CSL .json, zip"
+                raise HTTPException(415, f"{name}: not a kind of file citetracer reads ({kinds})")
         wanted = not settings.offline if online is None else online
         job = jobs.create(names or ["pasted text"], online=wanted and not settings.offline)
         try:
@@ -357,6 +361,8 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
             media_type="application/pdf",
             headers={"Content-Security-Policy": "frame-ancestors 'none'", "Content-Disposition": "inline"},
         )
+
+    add_review_routes(app, get_job, options.reports_dir)
 
     def report_file(job_id: str, ext: str) -> Response:
         job = get_job(job_id)

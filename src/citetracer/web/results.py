@@ -76,14 +76,21 @@ class JobReports:
         self.bibs = bibtex_files(papers)
         self.has_bib = bool(self.bibs)
         bib = "bib" if len(self.bibs) == 1 else "bib.zip" if self.bibs else None
-        actions = [("new check", "/")]
+        actions = [("new check", "/"), ("download decisions (CSV)", f"{job_url}/decisions?format=csv")]
         actions += [
             (LABELS.get(ext, f"download {ext.upper()}"), f"{job_url}/report.{ext}")
             for ext in DOWNLOADS
             if ext not in ("bib", "bib.zip") or ext == bib
         ]
         title = f"citetracer: {papers[0].display}" if len(papers) == 1 else f"citetracer: {len(papers)} inputs"
-        self.html = HtmlReport(self._open(PAGE), title=title, context=context, actions=actions, notes=list(notes or []))
+        self.html = HtmlReport(
+            self._open(PAGE),
+            title=title,
+            context=context,
+            actions=actions,
+            notes=list(notes or []),
+            review_url=f"{job_url}/decisions",  # the result page's review buttons (web/reviews.py)
+        )
         # the download: `check --format html`'s file (no links back to this server, no PDF it would miss)
         self.file_html = HtmlReport(
             self._open(DOWNLOADS["html"][0]), title=title, context=context, notes=list(notes or [])
@@ -109,7 +116,7 @@ class JobReports:
         if paper.path.suffix.lower() == ".pdf":
             self.pdfs.append(_kept_pdf(self.folder, paper.path, len(self.pdfs) + 1))
             pdf = f"{self.job_url}/pdf/{len(self.pdfs)}"
-        self.html.begin_paper(paper.display, warnings=warnings, pdf_href=pdf)
+        self.html.begin_paper(paper.display, warnings=warnings, pdf_href=pdf, review_key=paper.display)
         self.file_html.begin_paper(paper.display, warnings=warnings)
 
     def citation(self, c: CitationResult) -> None:

@@ -22,7 +22,7 @@ from citetracer.report.sources import bib_sources, read_text_file
 from citetracer.scan.inputs import STAGING, ArchiveLimits, is_archive, unpack_archive
 
 #: What may be uploaded: papers and bibliographies the extractor reads, and archives of them.
-SUFFIXES = (".pdf", ".bib", ".bbl", ".tex", ".txt")
+SUFFIXES = (".pdf", ".bib", ".bbl", ".tex", ".txt", ".ris", ".json")  # .ris, .json: reference managers
 ARCHIVES = (".zip", ".tar", ".tar.gz", ".tgz", ".tar.bz2", ".tar.xz")
 PASTED = "pasted"
 
