@@ -96,3 +96,23 @@ def test_a_doi_a_record_holds_is_known_whatever_the_registrant_table_says() -> N
     )
     v = judge(context(ref, [record]))
     assert v.class_ == "Real", v.rationale
+
+
+def test_a_year_after_a_preprints_first_version_is_a_later_version() -> None:
+    """arXiv papers are revised and published after their first version: cited a year later, no conflict."""
+    preprint = RECORD.model_copy(update={"venue": "arXiv", "type": "preprint", "year": 2016})
+    v = judge(context(cite(venue=None, year=2017), [preprint]))
+    assert (v.class_, v.code) == ("Real", "R2"), v.rationale
+    assert judge(context(cite(venue=None, year=2019), [preprint])).class_ != "Real"
+
+
+def test_a_books_series_cited_as_its_venue_is_no_venue_question() -> None:
+    book = Candidate(
+        source="test", id="prml", title="Pattern Recognition and Machine Learning", year=2006, venue="Springer",
+        authors=people("Christopher M. Bishop"), type="book",
+    )  # fmt: skip
+    ref = Reference(
+        title=book.title, authors=people("C. M. Bishop"), year=2006, venue="Information Science and Statistics"
+    )
+    v = judge(context(ref, [book]))
+    assert v.class_ == "Real", v.rationale

@@ -27,7 +27,7 @@ from citetracer.judge.facts.venue import SAME, venue_conflict, venue_fact, venue
 from citetracer.match.rules import MINOR_FIELDS, Assessment
 from citetracer.normalize.kinds import NON_SCHOLARLY_KINDS, SCHOLARLY_KINDS, work_kind
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, doi_prefix
-from citetracer.normalize.venues import venue_kind
+from citetracer.normalize.venues import is_preprint, venue_kind
 from citetracer.records import Candidate, FieldComparison, FieldStatus
 from citetracer.thresholds import (
     NEAR_MISS_CERTAIN,
@@ -124,6 +124,8 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
             return conflict[1]
         if fact is not None and fact.relation == SAME:
             return fact.sentence
+        if fact is None and record_is_book(work.candidate):
+            return f"'{ctx.reference.venue}' is a series or collection the book appears in"
         return None
     if name == "year":
         deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
@@ -141,6 +143,17 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
         )
         if preprint:
             return f"the year {ctx.reference.year} is that of its preprint; the published version is of {years}"
+        later = [
+            v
+            for v in versions
+            if (is_preprint(v.candidate.venue or v.candidate.venue_full) or v.candidate.type == "preprint")
+            and v.candidate.year
+            and 0 < (ctx.reference.year or 0) - v.candidate.year <= VERSION_YEARS
+        ]
+        if later and "venue" not in work.fields:
+            # A preprint is revised and published after its first version: a citation a year later cites a
+            # later version (its record's year is the first one's).
+            return f"the year {ctx.reference.year} is a later version's: the preprint's first version is of {years}"
         venue_matches = any(v.status("venue") == M for v in versions) or (fact is not None and fact.relation == SAME)
         if venue_matches and venue_kind(ctx.reference.venue, ctx.reference.type) == "conference":
             return (

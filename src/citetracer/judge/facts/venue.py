@@ -17,7 +17,7 @@ from citetracer.data import lexicon, lines
 from citetracer.evidence import AUTHORS_YEAR
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.facts.authors import MOST, by_cited_people
-from citetracer.judge.facts.identity import versions_of
+from citetracer.judge.facts.identity import record_is_book, versions_of
 from citetracer.match.rules import Assessment
 from citetracer.normalize.kinds import PUBLISHER_WORDS
 from citetracer.normalize.text import title_similarity, tokens
@@ -267,6 +267,8 @@ def _venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:
     if any(_relates(cited, n) for n in names):
         return fact(SAME, f"'{cited}' can be a way of writing {shown}")
     recognised = kb.recognise(cited) if kb else None
+    if recognised is None and record_is_book(work.candidate):
+        return None  # a book's "venue" is its series or collection, which no venue list holds: not in question
     if recognised is None:
         kind = venue_kind(cited, ctx.reference.type)
         near = kb.nearest(cited) if kb else None
