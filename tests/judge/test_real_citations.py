@@ -12,6 +12,7 @@ import asyncio
 import gzip
 import json
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -318,25 +319,33 @@ LONG_LIST_RECORD = {
 }
 
 
-@pytest.fixture(scope="module")
-def real_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    folder = tmp_path_factory.mktemp("dblp")
-    dump = folder / "dblp-2016-01-01.xml.gz"  # the date DBLP's 2016 snapshot carries
+def mirrored_store(folder: Path, records_xml: str, extra: list[dict[str, object]], date: str) -> Store:
+    """A store built as a user builds it: a DBLP-layout dump of `records_xml` dated `date` ingested as a mirror,
+    and `extra` records added as a (not complete) record file."""
+    dump = folder / f"dblp-{date}.xml.gz"
     head = '<?xml version="1.0" encoding="ISO-8859-1"?>\n<!DOCTYPE dblp SYSTEM "dblp.dtd">\n<dblp>\n'
     with gzip.open(dump, "wb") as fh:
-        fh.write((head + RECORDS + "</dblp>\n").encode("latin-1"))
+        fh.write((head + records_xml + "</dblp>\n").encode("latin-1"))
     (folder / "dblp.dtd").write_text(DTD)
     ingest_dblp(folder / "store.sqlite", dump, folder / "dblp.dtd", parallel=False)
     records = folder / "extra.jsonl"
-    records.write_text(
-        '{"id": "x1", "title": "Scalable Multiple Channel Scheduling with Optimal Utility in Wireless Local Area '
-        'Networks", "authors": ["Chonggang Wang", "Bo Li", "others"], "year": 2006, "venue": "Wireless Networks"}\n'
-        + json.dumps(LONG_LIST_RECORD)
-        + "\n"
-    )
+    records.write_text("".join(json.dumps(r) + "\n" for r in extra))
     with Store(folder / "store.sqlite") as store:
         add_jsonl(store, records, "crossref-sample")
-    store = Store(folder / "store.sqlite")
+    return Store(folder / "store.sqlite")
+
+
+@pytest.fixture(scope="module")
+def real_store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    wireless = {
+        "id": "x1",
+        "title": "Scalable Multiple Channel Scheduling with Optimal Utility in Wireless Local Area Networks",
+        "authors": ["Chonggang Wang", "Bo Li", "others"],
+        "year": 2006,
+        "venue": "Wireless Networks",
+    }
+    # the date DBLP's 2016 snapshot carries
+    store = mirrored_store(tmp_path_factory.mktemp("dblp"), RECORDS, [wireless, LONG_LIST_RECORD], "2016-01-01")
     yield store
     store.close()
 

@@ -9,20 +9,16 @@ volumes, publishers and places.
 from __future__ import annotations
 
 import asyncio
-import gzip
-import json
 from collections.abc import Iterator
 
 import pytest
 
 from citetracer.config import Settings
 from citetracer.extract import read_text
-from citetracer.mirror.dblp import ingest_dblp
-from citetracer.mirror.jsonl import add_jsonl
 from citetracer.pipeline import Checker
 from citetracer.records import CitationResult
 from citetracer.store.db import Store
-from tests.judge.test_real_citations import DTD, _filler, _rec
+from tests.judge.test_real_citations import _filler, _rec, mirrored_store
 
 RESNET = ["Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun"]
 FOCAL = ["Tsung-Yi Lin", "Priya Goyal", "Ross B. Girshick", "Kaiming He", "Piotr Dollár"]
@@ -104,18 +100,7 @@ JOURNAL_RECORDS = [
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
-    folder = tmp_path_factory.mktemp("dblp46")
-    dump = folder / "dblp-2024-01-01.xml.gz"
-    head = '<?xml version="1.0" encoding="ISO-8859-1"?>\n<!DOCTYPE dblp SYSTEM "dblp.dtd">\n<dblp>\n'
-    with gzip.open(dump, "wb") as fh:
-        fh.write((head + RECORDS + "</dblp>\n").encode("latin-1"))
-    (folder / "dblp.dtd").write_text(DTD)
-    ingest_dblp(folder / "store.sqlite", dump, folder / "dblp.dtd", parallel=False)
-    extra = folder / "extra.jsonl"
-    extra.write_text("".join(json.dumps(r) + "\n" for r in JOURNAL_RECORDS))
-    with Store(folder / "store.sqlite") as s:
-        add_jsonl(s, extra, "crossref-sample")
-    s = Store(folder / "store.sqlite")
+    s = mirrored_store(tmp_path_factory.mktemp("dblp46"), RECORDS, JOURNAL_RECORDS, "2024-01-01")
     yield s
     s.close()
 

@@ -236,14 +236,9 @@ def _h4(ctx: JudgeContext, f: Finding) -> Decision:
             return _withhold(f"{year} is not a plausible year (a number read as one)")
         shape = not_a_citation(ctx.reference)
         return _withhold(shape) if shape else _admit(f"the cited year {year} has not come yet")
-    work = work_of(ctx)
-    assert work is not None
-    why, how = identified(ctx, work, need_authors=True)
-    if why:
-        return _withhold(why)
-    trouble = text_trouble(ctx.reference)
-    if trouble:
-        return _withhold(trouble)
+    work, how, doubt = _identified_work(ctx)
+    if doubt:
+        return _withhold(doubt)
     if "venue" in f.fields and spelled(ctx, work):
         return _withhold(f"'{ctx.reference.venue}' can be a spelling of the work's venue")
     if "venue" in f.fields and any(phrase_in_text(ctx.reference, n) for n in venue_names(ctx, work)):
@@ -274,17 +269,21 @@ def _h4(ctx: JudgeContext, f: Finding) -> Decision:
     return _admit(f"identified by {how}")
 
 
-def _details(ctx: JudgeContext, f: Finding) -> Decision:
-    """Publication details contradict the work only where the work is identified by its title and its
-    authors, and the record stating them is of the cited venue and year (facts/details.py)."""
+def _identified_work(ctx: JudgeContext) -> tuple[Assessment, str, str | None]:
+    """The work, how it is identified by its title and its authors, and why that is not enough to accuse
+    (not identified, or the reference's text untrustworthy), or None."""
     work = work_of(ctx)
     assert work is not None
     why, how = identified(ctx, work, need_authors=True)
-    if why:
-        return _withhold(why)
-    trouble = text_trouble(ctx.reference)
-    if trouble:
-        return _withhold(trouble)
+    return work, how, why or text_trouble(ctx.reference)
+
+
+def _details(ctx: JudgeContext, f: Finding) -> Decision:
+    """Publication details contradict the work only where the work is identified by its title and its
+    authors, and the record stating them is of the cited venue and year (facts/details.py)."""
+    _, how, doubt = _identified_work(ctx)
+    if doubt:
+        return _withhold(doubt)
     held = ", ".join(sorted({label(a) for a in ctx.assessments if a.candidate in f.evidence}))
     return _admit(f"identified by {how}; {held} of the cited venue and year states the {', '.join(f.fields)}")
 

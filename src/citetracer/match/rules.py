@@ -229,38 +229,18 @@ def compare_authors(reference: Reference, cand: Candidate, a: Assessment) -> Fie
     cmp = compare_author_lists(reference.authors, cand.authors, reference.et_al, cand.authors_truncated)
     a.authors = cmp
     found_names = "; ".join(p.display() for p in cand.authors)
-    if cmp.complete and cmp.nicknames and not cmp.variants:
-        return _cmp(
-            "authors",
-            M,
-            cited_names,
-            found_names,
-            similarity=1.0,
-            residual=Residual.NORMALIZABLE,
-            note=f"{cmp.nicknames} given name(s) written as a nickname of the record's",
-        )
-    if cmp.complete and cmp.variants:
-        return _cmp(
-            "authors",
-            M,
-            cited_names,
-            found_names,
-            similarity=1.0,
-            residual=Residual.NORMALIZABLE,
-            note=f"{cmp.variants} author name(s) spelt differently from the record (a typo, a name cut short)",
-        )
-    if cmp.complete and cmp.in_order:
-        return _cmp("authors", M, cited_names, found_names, similarity=1.0)
     if cmp.complete:
-        return _cmp(
-            "authors",
-            M,
-            cited_names,
-            found_names,
-            similarity=1.0,
-            residual=Residual.NORMALIZABLE,
-            note="same authors in another order",
-        )
+        # The same people: exact, or written another way (a name spelt or cut differently, a nickname, another
+        # order), which a note says.
+        if cmp.variants:
+            note = f"{cmp.variants} author name(s) spelt differently from the record (a typo, a name cut short)"
+        elif cmp.nicknames:
+            note = f"{cmp.nicknames} given name(s) written as a nickname of the record's"
+        elif not cmp.in_order:
+            note = "same authors in another order"
+        else:
+            return _cmp("authors", M, cited_names, found_names, similarity=1.0)
+        return _cmp("authors", M, cited_names, found_names, similarity=1.0, residual=Residual.NORMALIZABLE, note=note)
     return _cmp(
         "authors",
         X,

@@ -45,14 +45,20 @@ VENUE_LISTER = "dblp"
 
 
 @cache
-def _dblp_venues() -> frozenset[str]:
-    """The venue table's ids of the computer-science venues DBLP indexes (data/connector_routes.tsv)."""
+def _dblp_routes(rule: str) -> frozenset[str]:
+    """The values of a data/connector_routes.tsv rule that send a citation to DBLP: venue ids ("venue") or
+    words of a computer-science venue name ("word")."""
     out: set[str] = set()
     for line in lines("connector_routes.tsv"):
-        rule, values, connectors, _ = line.split("\t")
-        if rule == "venue" and "dblp" in connectors.split("|"):
+        kind, values, connectors, _ = line.split("\t")
+        if kind == rule and "dblp" in connectors.split("|"):
             out.update(values.split("|"))
     return frozenset(out)
+
+
+def _dblp_venues() -> frozenset[str]:
+    """The venue table's ids of the computer-science venues DBLP indexes."""
+    return _dblp_routes("venue")
 
 
 @cache
@@ -185,15 +191,9 @@ def _comprehensive(ctx: JudgeContext, kind: str | None, cited: str) -> str | Non
     return f"the venue table and the proceedings names of the store's complete {names} mirror"
 
 
-@cache
 def _computing_words_list() -> frozenset[str]:
-    """Words of a computer-science venue name (data/connector_routes.tsv, the DBLP 'word' rule)."""
-    out: set[str] = set()
-    for line in lines("connector_routes.tsv"):
-        rule, values, connectors, _ = line.split("\t")
-        if rule == "word" and "dblp" in connectors.split("|"):
-            out.update(values.split("|"))
-    return frozenset(out - {"workshop", "symposium", "conference", "proceedings", "transactions", "data"})
+    """Words of a computer-science venue name (the DBLP 'word' rule), without the kind words any venue has."""
+    return _dblp_routes("word") - {"workshop", "symposium", "conference", "proceedings", "transactions", "data"}
 
 
 def _computer_science(ctx: JudgeContext, work: Assessment) -> bool:
