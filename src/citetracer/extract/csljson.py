@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from citetracer.extract.managed import MAX_NAMES, ManagedRecord, bounded, to_reference, unique_labels
+from citetracer.extract.managed import MAX_NAMES, ManagedRecord, bounded, labelled, to_reference
 from citetracer.normalize.text import parse_year
 from citetracer.records import Person, Reference
 
@@ -161,9 +161,5 @@ def csl_items(data: Any, limit: int) -> tuple[list[dict[str, Any]], list[str]]:
 def read_csl_references(text: str, limit: int) -> tuple[list[Reference], list[str]]:
     """References of a CSL-JSON library and the warnings; ValueError when it is not one."""
     items, warnings = load_items(text, limit)
-    labels = unique_labels([item_label(item, i) for i, item in enumerate(items, 1)])
-    refs = [csl_reference(item, label) for item, label in zip(items, labels, strict=True)]
-    untitled = [label for label, ref in zip(labels, refs, strict=True) if not ref.title]
-    if untitled:
-        warnings.append(f"{len(untitled)} CSL items have no title: {', '.join(untitled[:5])}")
-    return refs, warnings
+    refs, more = labelled(items, item_label, csl_reference, "CSL items")
+    return refs, warnings + more

@@ -16,11 +16,15 @@ reads best under "reference as read"; the file's own text is kept by the `--fix`
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from citetracer.extract.normalizers import clean_reference
 from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi, clean_text, clean_title
 from citetracer.records import Person, Reference
+
+T = TypeVar("T")
 
 #: Longest value kept of one field (as the BibTeX reader's cap): no real field needs more.
 MAX_VALUE_CHARS = 20_000
@@ -67,6 +71,18 @@ def unique_labels(labels: list[str]) -> list[str]:
         seen.add(unique)
         out.append(unique)
     return out
+
+
+def labelled(
+    items: list[T], label_of: Callable[[T, int], str], reference: Callable[[T, str], Reference], what: str
+) -> tuple[list[Reference], list[str]]:
+    """The references of a reference manager's records, each under a label unique in the file, and a warning
+    naming the records without a title (they are still read: the judge says what they lack)."""
+    labels = unique_labels([label_of(item, i) for i, item in enumerate(items, 1)])
+    refs = [reference(item, label) for item, label in zip(items, labels, strict=True)]
+    untitled = [label for label, ref in zip(labels, refs, strict=True) if not ref.title]
+    warnings = [f"{len(untitled)} {what} have no title: {', '.join(untitled[:5])}"] if untitled else []
+    return refs, warnings
 
 
 def to_reference(r: ManagedRecord) -> Reference:

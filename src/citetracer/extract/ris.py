@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from citetracer.extract.managed import MAX_NAMES, ManagedRecord, bounded, to_reference, unique_labels
+from citetracer.extract.managed import MAX_NAMES, ManagedRecord, bounded, labelled, to_reference
 from citetracer.normalize.names import parse_person
 from citetracer.normalize.text import parse_year
 from citetracer.records import Person, Reference
@@ -185,11 +185,8 @@ def read_ris_references(text: str, limit: int) -> tuple[list[Reference], list[st
     """References of a RIS text, and the warnings (a record without a title is still read: the judge says
     what it lacks)."""
     records, warnings = parse_ris(text, limit)
-    labels = unique_labels([record_label(r, i) for i, r in enumerate(records, 1)])
-    refs = [ris_reference(r, label) for r, label in zip(records, labels, strict=True)]
-    untitled = [label for label, ref in zip(labels, refs, strict=True) if not ref.title]
-    if untitled:
-        warnings.append(f"{len(untitled)} RIS records have no title (TI/T1): {', '.join(untitled[:5])}")
+    refs, more = labelled(records, record_label, ris_reference, "RIS records (TI/T1)")
+    warnings += more
     if not records:
         warnings.append("no RIS record (a 'TY  - ' line) found")
     return refs, warnings
