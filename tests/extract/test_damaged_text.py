@@ -203,3 +203,13 @@ def test_parser_agent_answers_are_cleaned(tmp_path: Path) -> None:
     ref = fixed[0]
     assert (ref.title, ref.venue) == ("Machine learning force fields", "Chemical Reviews")
     assert [p.family for p in ref.authors] == ["Unke", "Müller"]
+
+
+def test_a_doi_cut_twice_by_line_ends_is_joined() -> None:
+    from citetracer.extract.fields import parse_reference_string
+
+    ref = parse_reference_string(
+        "Yuanxin Liu and Lu Hou. Fetv: A benchmark for fine-grained evaluation of open-domain text-to-video "
+        "generation. In NeurIPS 2023 Datasets and Benchmarks Track, December 2023. doi: 10.48550/arXiv. 2311. 01813."
+    )
+    assert ref.doi == "10.48550/arxiv.2311.01813"

@@ -88,7 +88,11 @@ def prepare(raw: str) -> str:
     text = re.sub(r"\b(https?):\s*/\s*/\s*", r"\1://", text)
     text = re.sub(r"\b(10\.\d{4,9})\s+/\s*(?=\S)", r"\1/", text)
     # A DOI that ends in "." "-" or "/" and is followed by digits or lower case after a space was cut by a line end.
-    text = re.sub(r"(\b10\.\d{4,9}/\S*[-./])\s+(?=[\da-z])(?!(?:19|20)\d\d\b)", r"\1", text)
+    # (Repeated: "10.48550/arXiv. 2311. 01813" was cut twice.)
+    for _ in range(4):
+        text, n = re.subn(r"(\b10\.\d{4,9}/\S*[-./])\s+(?=[\da-z])(?!(?:19|20)\d\d\b)", r"\1", text)
+        if not n:
+            break
     for _ in range(8):  # "https://unccd.int /sites/default /files": a space before a slash inside a URL
         text, n = re.subn(r"(https?://\S+)\s+(/\S)", r"\1\2", text)
         if not n:
