@@ -215,3 +215,17 @@ def test_a_made_up_arxiv_id_inside_a_complete_snapshot_is_h5(arxiv_store: Path) 
     assert (first.verdict.class_, first.verdict.code) == ("Hallucinated", "H5"), first.verdict.rationale
     assert "does not exist" in first.verdict.rationale
     assert second.verdict.class_ == "Potential", second.verdict.rationale
+
+
+def test_a_made_up_doi_under_a_prefix_a_complete_mirror_holds_is_h5(tmp_path: Path) -> None:
+    """Issue 39: a DOI prefix a complete mirror holds (the ACL Anthology's 10.18653/v1) answers for its DOIs
+    offline as doi.org does online: a made-up one is no identifier (H5); the registered one is the work."""
+    store = acl_store(tmp_path)
+    made_up = Reference(
+        title="Recursive lattice attention for zero-shot protein folding",
+        authors=[Person(given="Ilya", family="Sutskever")],
+        year=2020,
+        doi="10.18653/v1/2020.acl-main.9999",
+    )
+    [r] = check_offline(store, [made_up])
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H5"), r.verdict.rationale
