@@ -125,15 +125,29 @@ def _isolated(path: Path, limits: Limits, ref_pages: PageRange | None) -> ReadRe
     raise InputError(f"{path}: {payload}")
 
 
+def _preload(limits: Limits) -> None:
+    """Import, before the memory cap, the code the reader may need: a module loaded under the cap maps
+    its shared libraries inside the budget meant for the PDF, and failing there surfaced as whatever
+    import ran first (pytesseract's said "the 'ocr' extra is not installed", and the scan was read as
+    having no text), so one budget gave a clear error or a wrong result depending on the heap's state."""
+    import citetracer.extract.pdfdoc  # noqa: F401
+
+    if limits.ocr:
+        from citetracer.extract import ocr
+
+        ocr.preload()
+
+
 def _child(path: Path, limits: Limits, ref_pages: PageRange | None, sender: Any) -> None:
     try:
+        _preload(limits)
         _limit_memory(limits.memory_bytes)
         result = _extract_or_error(path, limits, ref_pages)
         sender.send(("ok", (result.references, result.warnings)))
     except InputError as exc:
         sender.send(("error", str(exc).removeprefix(f"{path}: ")))
     except MemoryError:
-        sender.send(("error", f"needed more than {limits.memory_bytes // 2**20} MB; stopped"))
+        sender.send(("error", f"needed more than {max(1, round(limits.memory_bytes / 2**20))} MB; stopped"))
     except Exception as exc:  # the child must always answer; the parent turns this into one clear error
         detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
         sender.send(("error", f"the PDF could not be processed ({detail})"))
