@@ -809,10 +809,14 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
     settings = _settings(args)
     out = Console(soft_wrap=True, markup=False)  # one line per message, whatever the width; text as written
     if args.mirror_command == "add":
-        from citetracer.mirror.jsonl import add_jsonl
+        from citetracer.mirror.jsonl import add_jsonl, compressed
 
         if not args.file.is_file():
             err.print(f"error: {args.file}: no such file", style="red", highlight=False)
+            return EXIT_USAGE
+        if kind := compressed(args.file):
+            what = f"{kind}-compressed; `mirror add` reads plain JSON lines (decompress it first)"
+            err.print(f"error: {args.file}: {what}", style="red", highlight=False)
             return EXIT_USAGE
         from citetracer.mirror import declare_doi_prefixes
         from citetracer.store.claims import doi_prefix_kind

@@ -78,6 +78,8 @@ def read_pdf(path: Path, limits: Limits | None = None, ref_pages: PageRange | No
         raise InputError(f"{path}: file is empty")
     with path.open("rb") as fh:
         head = fh.read(1024)
+    if re.search(rb"<!doctype html|<html[\s>]", head, re.IGNORECASE):
+        raise InputError(f"{path}: an HTML page, not a PDF (a download that returned a web page?)")
     if b"%PDF-" not in head:
         raise InputError(f"{path}: not a PDF (no %PDF- header)")
     try:
@@ -210,7 +212,20 @@ def _pages_to_read(doc: Any, n: int, warnings: list[str], ref_pages: PageRange |
 
 
 def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str]) -> list[Page]:
-    texts = {i: doc.page_text(i) for i in indices}
+    from citetracer.extract.pdfdoc import PdfError
+
+    texts = {}
+    damaged = []
+    for i in indices:
+        try:
+            texts[i] = doc.page_text(i)
+        except PdfError:  # one page the library cannot load (a page tree that loops): the others are read
+            damaged.append(i + 1)
+    if damaged and not texts:
+        raise PdfError(f"no page can be loaded ({len(damaged)} tried); the PDF is damaged")
+    if damaged:
+        warnings.append(f"{len(damaged)} page(s) cannot be loaded and were skipped (first: page {damaged[0]})")
+    indices = [i for i in indices if i in texts]
     # A page needs OCR when it shows an image but (almost) no readable text: a scan.
     needs_ocr = [
         i

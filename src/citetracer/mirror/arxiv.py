@@ -31,6 +31,7 @@ from __future__ import annotations
 import gzip
 import json
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
@@ -252,7 +253,7 @@ def iter_arxiv(path: Path, report: ArxivReport) -> Iterator[list[tuple[Any, ...]
         report.bytes_read = raw.tell()
         if batch:
             yield batch
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
         raise DumpError(f"{path}: cannot be read to its end ({exc}); the store was not changed") from exc
     finally:
         stream.close()

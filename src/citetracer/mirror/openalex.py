@@ -31,6 +31,7 @@ import json
 import os
 import re
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -353,7 +354,7 @@ def _lines(part: Path, report: OpenAlexReport, skip: int = 0) -> Iterator[tuple[
                 continue
             if line.strip():
                 yield n, line
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except (OSError, EOFError, gzip.BadGzipFile, zlib.error) as exc:
         raise DumpError(f"{part}: cannot be read to its end ({exc}); what was read before is kept") from exc
     finally:
         stream.close()
