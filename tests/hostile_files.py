@@ -369,3 +369,9 @@ def openalex_broken_records(path: Path, good: list[str]) -> Path:
     lines = [good[0], *(json.dumps(b) for b in broken), "[" * 100_000 + "]" * 100_000, "{", *good[1:]]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def jsonl_path(path: Path, n: int, prefix: str = "g") -> Path:
+    """`jsonl_good(n, prefix)` written to `path`."""
+    path.write_text("\n".join(jsonl_good(n, prefix)) + "\n", encoding="utf-8")
+    return path
