@@ -29,14 +29,22 @@ from citetracer.config import ConfigError, Settings, is_store_url, load_settings
 from citetracer.extract import InputError, PageRange, ReadResult, parse_page_range, read_references
 from citetracer.mirror.download import DBLP_URL, OPENALEX_URL
 from citetracer.pipeline import Checker
-from citetracer.records import Report
+from citetracer.records import CitationResult, Report
 from citetracer.report.bibfix import BibFixer
 from citetracer.report.csv_report import CitationCsv
 from citetracer.report.html_report import HtmlReport
 from citetracer.report.render import print_table, write_json, write_jsonl, write_markdown
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources
-from citetracer.report.stream import CsvStream, HtmlStream, JsonlStream, JsonStream, SarifStream
+from citetracer.report.stream import (
+    CsvStream,
+    FixCollector,
+    HtmlStream,
+    JsonlStream,
+    JsonStream,
+    MarkdownStream,
+    SarifStream,
+)
 from citetracer.report.views import SHOW_CHOICES, in_reading_order, paper_counts, visible
 from citetracer.store.api import display_location, open_store
 from citetracer.store.db import StoreBusy, StoreError
@@ -50,8 +58,8 @@ EXIT_CODES = """exit codes:
   3  internal failure (a bug): one line on stderr, the traceback with CITETRACER_DEBUG=1
 """
 FORMATS = ["table", "json", "jsonl", "markdown", "html", "csv", "sarif"]
-#: Formats written citation by citation as judged (report/stream.py); table and markdown take whole reports.
-STREAMED = ("json", "jsonl", "csv", "sarif", "html")
+#: Formats written citation by citation as judged (report/stream.py); the terminal table takes whole reports.
+STREAMED = ("json", "jsonl", "csv", "sarif", "html", "markdown")
 
 
 def _settings_arguments(reports: bool = True) -> argparse.ArgumentParser:
@@ -481,7 +489,7 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
     if args.output is not None and not args.output.parent.is_dir():  # say so now, not after all the work
         err.print(f"error: {args.output}: no such directory {args.output.parent}", style="red", highlight=False)
         return EXIT_USAGE
-    if args.format in STREAMED and args.fix is None:
+    if args.format in STREAMED:
         return _check_streaming(args, settings, err)
     reports: list[Report] = []
     said: set[str] = set()
@@ -554,6 +562,8 @@ def _stream_writer(args: argparse.Namespace, settings: Settings, out: IO[str]) -
         return SarifStream(out, __version__)
     if args.format == "html":
         return HtmlStream(out, __version__, _html_report(args, out, [str(p) for p in args.files], _context(settings)))
+    if args.format == "markdown":
+        return MarkdownStream(out, __version__, args.show)
     return JsonlStream(out, __version__)
 
 
@@ -570,7 +580,8 @@ def _html_report(args: argparse.Namespace, out: IO[str], inputs: list[str], cont
 
 def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console) -> int:
     """`check` with a report written citation by citation (STREAMED formats): none is kept
-    (report/stream.py), so memory stays that of the citations in flight however many there are."""
+    (report/stream.py), so memory stays that of the citations in flight however many there are;
+    `--fix` keeps what the corrected BibTeX needs of each in a scratch file, not in memory."""
     read_any = False
     said: set[str] = set()
     checker = Checker(settings)
@@ -578,6 +589,10 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
         with ExitStack() as stack:
             out = _open_out(stack, args.output)
             writer = _stream_writer(args, settings, out)
+            fixes = _fix_collector(stack) if args.fix is not None else None
+            on_result: Callable[[CitationResult], None] = writer.citation
+            if fixes is not None:
+                on_result = _both(writer.citation, fixes.citation)
             with CheckProgress(err, enabled=_any_pdf(args.files)) as progress:
                 for given in args.files:
                     progress.reading(Path(given))
@@ -592,12 +607,16 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
                     read_any = True
                     progress.checking(len(read.references))
                     writer.begin(name, [*([checker.store_note] if checker.store_note else []), *read.warnings])
-                    report = checker.check_read(read, name, on_done=progress.citation_done, on_result=writer.citation)
+                    if fixes is not None:
+                        fixes.begin(name)
+                    report = checker.check_read(read, name, on_done=progress.citation_done, on_result=on_result)
                     writer.end(report.warnings)
                     for note in [w for w in report.warnings if w not in read.warnings and w not in said]:
                         progress.console.print(f"warning: {note}", style="yellow", highlight=False)
                     progress.paper_done()
             writer.close()
+            if fixes is not None and read_any:
+                _write_fixes(fixes, args.fix, err)
     finally:
         checker.close()
     if not read_any:
@@ -605,6 +624,37 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
     if args.exit_zero:
         return EXIT_OK
     return EXIT_HALLUCINATED if writer.hallucinated else EXIT_OK
+
+
+def _fix_collector(stack: ExitStack) -> FixCollector:
+    """A FixCollector whose scratch file lives (and goes) with `stack`."""
+    import tempfile
+
+    folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="citetracer-fix-")))
+    fixes = FixCollector(folder / "fixes.sqlite")
+    stack.callback(fixes.close)
+    return fixes
+
+
+def _both(first: Callable[[CitationResult], None], second: Callable[[CitationResult], None]) -> Callable[..., None]:
+    def call(c: CitationResult) -> None:
+        first(c)
+        second(c)
+
+    return call
+
+
+def _write_fixes(fixes: FixCollector, target: Path, err: Console) -> None:
+    """`--fix`: the corrected BibTeX written whole or not at all, or a warning when no input is BibTeX."""
+    if not fixes.sources:
+        err.print(
+            "warning: --fix applies to BibTeX inputs (.bib, or a .tex naming .bib files); nothing written",
+            style="yellow",
+        )
+        return
+    with ExitStack() as stack:
+        fixes.write(_open_out(stack, target))
+    err.print(f"corrected BibTeX written to {target}", style="dim", highlight=False)
 
 
 def _local_pdf(name: str) -> Path | None:
