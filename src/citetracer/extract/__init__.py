@@ -24,6 +24,7 @@ from citetracer.extract.bounds import ParseBudget, bounded
 from citetracer.extract.fields import parse_reference_string
 from citetracer.extract.normalizers import clean_reference
 from citetracer.extract.region import opens_back_matter
+from citetracer.normalize.homoglyphs import mixed_script_words
 from citetracer.normalize.names import parse_people, parse_person
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, clean_text, clean_title, parse_year
 from citetracer.records import Person, Reference
@@ -62,7 +63,31 @@ class ReadResult:
 def read_references(path: Path, ref_pages: PageRange | None = None) -> ReadResult:
     """References of one file; raises InputError only when nothing can be read.
 
-    `ref_pages` sets a PDF's bibliography pages by hand (other inputs have no pages: a warning)."""
+    `ref_pages` sets a PDF's bibliography pages by hand (other inputs have no pages: a warning).
+    A title or author name that mixes look-alike letters of another script into Latin words gets a
+    warning naming them (normalize/homoglyphs.py)."""
+    result = _read_references(path, ref_pages)
+    result.warnings += homoglyph_warnings(result.references)
+    return result
+
+
+def homoglyph_warnings(refs: list[Reference]) -> list[str]:
+    """One warning per reference whose title or author names mix scripts within a word ('Residuаl' with a
+    Cyrillic 'а'): the eye reads them as Latin, the matcher does not."""
+    out = []
+    for k, ref in enumerate(refs, 1):
+        texts = [ref.title or "", *(f"{p.given or ''} {p.family or ''}" for p in ref.authors)]
+        words = [w for text in texts for w in mixed_script_words(text)]
+        if words:
+            shown = "; ".join(f"{word!r} has {', '.join(names)}" for word, names in words[:3])
+            out.append(
+                f"reference {ref.label or k}: letters of another script that look Latin ({shown}); "
+                "compared as written, not as the Latin they imitate"
+            )
+    return out
+
+
+def _read_references(path: Path, ref_pages: PageRange | None = None) -> ReadResult:
     if not path.exists():
         raise InputError(f"{path}: no such file")
     if path.is_dir():
@@ -75,7 +100,7 @@ def read_references(path: Path, ref_pages: PageRange | None = None) -> ReadResul
     if head.startswith(b"%PDF-") or path.suffix.lower() == ".pdf":
         return _read_pdf(path, ref_pages)
     if ref_pages is not None:
-        result = read_references(path)
+        result = _read_references(path)
         result.warnings.insert(0, f"{path}: --ref-pages applies to PDF input only; ignored")
         return result
     if size > MAX_TEXT_BYTES:
@@ -173,7 +198,7 @@ def _read_bib_files(tex: Path, files: list[Path], warnings: list[str]) -> ReadRe
     merged = ReadResult(kind="bibtex", warnings=list(warnings))
     for bib in files:
         try:
-            part = read_references(bib)
+            part = _read_references(bib)
         except InputError as exc:
             merged.warnings.append(f"{tex}: \\bibliography names {bib.name}, which cannot be read ({exc})")
             continue
