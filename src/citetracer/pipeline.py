@@ -268,6 +268,10 @@ class Checker:
         for result, calls in zip(results, parser_calls, strict=False):
             result.cost.add_agent_calls(calls)
         notes, self.notes = self.notes, []
+        mended = getattr(self.store, "problems", None)  # the store mended itself meanwhile (an index rebuilt)
+        if mended:
+            notes += mended
+            mended.clear()
         first = [self.store_note] if self.store_note is not None else []
         return Report(version=__version__, input=name, citations=results, warnings=first + warnings + notes)
 
