@@ -48,8 +48,12 @@ from citetracer.report.stream import (
 from citetracer.report.views import SHOW_CHOICES, in_reading_order, paper_counts, visible
 from citetracer.store.api import display_location, open_store
 from citetracer.store.db import StoreBusy, StoreError
+from citetracer.store.index import PANICS
 
 EXIT_OK, EXIT_HALLUCINATED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+#: What is a bug when it reaches `main`: any exception, and a Rust library's panic (pyo3 makes it a
+#: BaseException, which went past `except Exception` as a traceback and exit code 1, "Hallucinated found").
+BUGS: tuple[type[BaseException], ...] = (Exception, *PANICS)
 EXIT_CODES = """exit codes:
   0  nothing Hallucinated (or --exit-zero)
   1  at least one citation is Hallucinated
@@ -954,7 +958,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
-    except Exception as exc:  # a bug: one clear line and its own exit code, never 1 ("Hallucinated found")
+    except BUGS as exc:  # a bug (a Rust panic too): one clear line and its own exit code, never 1
         if os.environ.get("CITETRACER_DEBUG"):
             traceback.print_exc()
         err.print(

@@ -44,8 +44,10 @@ __all__ = [
 DF_CACHE_SIZE = 200_000
 #: What tantivy raises for an index it cannot read (a missing, garbled or truncated file); a Rust panic
 #: (pyo3's PanicException: "index out of bounds" on a garbled segment) derives from BaseException.
-_PANICS = tuple(t for t in BaseException.__subclasses__() if t.__name__ == "PanicException")
-READ_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError, *_PANICS)
+PANICS: tuple[type[BaseException], ...] = tuple(
+    t for t in BaseException.__subclasses__() if t.__name__ == "PanicException"
+)
+READ_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError, *PANICS)
 
 F = TypeVar("F", bound=Callable[..., Any])
 
