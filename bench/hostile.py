@@ -37,10 +37,8 @@ import gzip
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.hostile_cases import campaign_cases  # noqa: E402
 from bench.hostile_web import print_table, run_web_cases, web_job_figure  # noqa: E402
+from bench.spawner import spawner  # noqa: E402
 from tests.fakeweb.server import FakeWeb, Fault, closed_url  # noqa: E402
 
 LIMIT_SECONDS, LIMIT_BYTES = 60.0, 1.5e9
@@ -81,52 +80,14 @@ class Result:
     message: str
 
 
-def _limits(fsize: int | None) -> Callable[[], None]:
-    def apply() -> None:
-        import resource
-
-        resource.setrlimit(resource.RLIMIT_AS, (SAFETY_BYTES, SAFETY_BYTES))
-        if fsize is not None:  # a full disk, as far as this process's files can tell
-            resource.setrlimit(resource.RLIMIT_FSIZE, (fsize, fsize))
-
-    return apply
-
-
 def measure(
     args: list[str], env: dict[str, str], timeout: float = 600, fsize: int | None = None
 ) -> tuple[int, float, int, str]:
-    """Exit code, wall seconds, peak RSS (bytes) and stderr of one CLI run in its own process (its address
-    space capped at SAFETY_BYTES; its files at `fsize` bytes when given)."""
-    start = time.monotonic()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "citetracer.cli", *args],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        preexec_fn=_limits(fsize),
-    )
-    assert proc.stderr is not None
-    err = b""
-    deadline = start + timeout
-    os.set_blocking(proc.stderr.fileno(), False)
-    while True:
-        chunk = proc.stderr.read()
-        if chunk:
-            err += chunk[: 1 << 20]
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() > deadline:
-            proc.kill()
-            pid, status, usage = os.wait4(proc.pid, 0)
-            err += b"\n(killed at the bench's time limit)"
-            break
-        time.sleep(0.02)
-    rest = proc.stderr.read()
-    err += rest or b""
-    code = os.waitstatus_to_exitcode(status)
-    return code, time.monotonic() - start, usage.ru_maxrss * 1024, err.decode("utf-8", errors="replace")
+    """Exit code, wall seconds, peak RSS (bytes) and stderr of one CLI run in its own process, started by the
+    bench's spawner (bench/spawner.py: so the peak is the run's own), its address space capped at
+    SAFETY_BYTES and its files at `fsize` bytes when given."""
+    argv = [sys.executable, "-m", "citetracer.cli", *args]
+    return spawner().run(argv, env, str(ROOT), timeout, SAFETY_BYTES, fsize)
 
 
 def bib(n: int, seed: int = 5) -> str:
