@@ -104,6 +104,18 @@ def mirror_cases(tmp: Path, s: list[str]) -> list[Case]:
             None,
         ),
         (
+            "arxiv: truncated xz",
+            ["mirror", "arxiv", str(H.xz_file(m / "arxiv-cut.json.xz", arxiv * 50, "truncated")), *date, *s],
+            _none,
+            None,
+        ),
+        (
+            "arxiv: corrupt xz",
+            ["mirror", "arxiv", str(H.xz_file(m / "arxiv-bad.json.xz", arxiv * 200, "corrupt")), *date, *s],
+            _none,
+            None,
+        ),
+        (
             "arxiv: a 3 GB line (sparse)",
             ["mirror", "arxiv", str(H.jsonl_giant_line(m / "arxiv-giant.json")), *date, *s],
             _none,

@@ -375,3 +375,17 @@ def jsonl_path(path: Path, n: int, prefix: str = "g") -> Path:
     """`jsonl_good(n, prefix)` written to `path`."""
     path.write_text("\n".join(jsonl_good(n, prefix)) + "\n", encoding="utf-8")
     return path
+
+
+def xz_file(path: Path, lines: list[str], damage: str | None = None) -> Path:
+    """`lines` xz'd: whole, `truncated` at half its bytes, or `corrupt` (bytes of its middle overwritten)."""
+    import lzma
+
+    data = bytearray(lzma.compress(("\n".join(lines) + "\n").encode()))
+    if damage == "truncated":
+        data = data[: len(data) // 2]
+    elif damage == "corrupt":
+        mid = len(data) // 2
+        data[mid : mid + 64] = b"\xff" * 64
+    path.write_bytes(bytes(data))
+    return path

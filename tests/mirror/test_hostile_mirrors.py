@@ -119,6 +119,21 @@ def test_a_damaged_arxiv_snapshot_is_one_error_and_the_store_is_unchanged(tmp_pa
     assert after["by_source"] == before["by_source"] == {"mine": 50}
 
 
+def test_an_xz_snapshot_is_read_and_a_damaged_one_is_one_error(tmp_path: Path) -> None:
+    store = _seeded(tmp_path)
+    lines = arxiv_lines() * 200
+    for damage in ("truncated", "corrupt"):
+        proc = run_cli(tmp_path, "mirror", "arxiv", str(H.xz_file(tmp_path / f"{damage}.json.xz", lines, damage)),
+                       "--date", "2024-01-01")  # fmt: skip
+        assert proc.returncode == 2
+        assert "cannot be read to its end" in one_clear_error(proc)
+        assert stats(tmp_path, store)["by_source"] == {"mine": 50}
+    proc = run_cli(tmp_path, "mirror", "arxiv", str(H.xz_file(tmp_path / "whole.json.xz", arxiv_lines())),
+                   "--date", "2024-01-01")  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert stats(tmp_path, store)["by_source"]["arxiv"] >= 5
+
+
 def test_a_corrupt_openalex_part_is_one_error_and_what_was_read_is_kept(tmp_path: Path) -> None:
     store = _seeded(tmp_path)
     path = H.gzip_corrupt(tmp_path / "part_000.gz", fixture_lines("works-part_000.jsonl") * 50)
