@@ -6,6 +6,10 @@ reports its exit code, wall seconds, peak resident memory of the process, whethe
 printed a traceback, and its first stderr line. The suite passes when no case prints a
 traceback, runs past 60 s or uses more than 1.5 GB.
 
+Then the second campaign's cases (bench/hostile_cases.py, issue 41): hand-written hostile PDFs through
+`check` and `scan`, BibTeX and LaTeX bombs, hostile mirror inputs, hostile text in every report format, a
+truncated store and a full disk, each with its outcome, seconds and peak memory.
+
 Then the web app and archive cases (bench/hostile_web.py): a real `citetracer serve` per case,
 its outcome, seconds and peak memory: file-read attempts, tar and zip member bombs, a disk-filling
 zip, slow clients, 16 parallel GETs of a large report, PostgreSQL restarts under serve and scan.
@@ -21,6 +25,7 @@ store = examples/records.jsonl), the same citations as one web job (the server's
     python bench/hostile.py --skip-suite --skip-figures   # the web and archive cases alone (bench/hostile_web.py)
     python bench/hostile.py --skip-suite --jsonl-records 0 --formats csv,html   # check figures of some formats
     python bench/hostile.py --web-job             # the web job of N citations alone (the server's peak)
+    python bench/hostile.py --campaign-only --skip-figures --skip-web   # the readers' and store's cases alone
 
 Timing depends on the machine (2 shared cores here); run under `nice` beside other work.
 """
@@ -32,10 +37,8 @@ import gzip
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,10 +46,15 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.hostile_cases import campaign_cases  # noqa: E402
 from bench.hostile_web import print_table, run_web_cases, web_job_figure  # noqa: E402
+from bench.spawner import spawner  # noqa: E402
 from tests.fakeweb.server import FakeWeb, Fault, closed_url  # noqa: E402
 
 LIMIT_SECONDS, LIMIT_BYTES = 60.0, 1.5e9
+#: Address space each CLI process may map: a case whose bound is gone fails here instead of taking the
+#: machine's memory (an @string bomb once took 24 GB before it was stopped).
+SAFETY_BYTES = 8 * 2**30
 RECORDS = ROOT / "tests" / "fakeweb" / "records.jsonl"
 WORDS = (
     "learning neural graph deep model networks data analysis method robust efficient attention "
@@ -72,37 +80,14 @@ class Result:
     message: str
 
 
-def measure(args: list[str], env: dict[str, str], timeout: float = 600) -> tuple[int, float, int, str]:
-    """Exit code, wall seconds, peak RSS (bytes) and stderr of one CLI run in its own process."""
-    start = time.monotonic()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "citetracer.cli", *args],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    assert proc.stderr is not None
-    err = b""
-    deadline = start + timeout
-    os.set_blocking(proc.stderr.fileno(), False)
-    while True:
-        chunk = proc.stderr.read()
-        if chunk:
-            err += chunk[: 1 << 20]
-        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() > deadline:
-            proc.kill()
-            pid, status, usage = os.wait4(proc.pid, 0)
-            err += b"\n(killed at the bench's time limit)"
-            break
-        time.sleep(0.02)
-    rest = proc.stderr.read()
-    err += rest or b""
-    code = os.waitstatus_to_exitcode(status)
-    return code, time.monotonic() - start, usage.ru_maxrss * 1024, err.decode("utf-8", errors="replace")
+def measure(
+    args: list[str], env: dict[str, str], timeout: float = 600, fsize: int | None = None
+) -> tuple[int, float, int, str]:
+    """Exit code, wall seconds, peak RSS (bytes) and stderr of one CLI run in its own process, started by the
+    bench's spawner (bench/spawner.py: so the peak is the run's own), its address space capped at
+    SAFETY_BYTES and its files at `fsize` bytes when given."""
+    argv = [sys.executable, "-m", "citetracer.cli", *args]
+    return spawner().run(argv, env, str(ROOT), timeout, SAFETY_BYTES, fsize)
 
 
 def bib(n: int, seed: int = 5) -> str:
@@ -294,12 +279,27 @@ def no_network_env(env: dict[str, str]) -> dict[str, str]:
     return out
 
 
-def run_suite(tmp: Path, env: dict[str, str], web: FakeWeb | None) -> list[Result]:
+#: Notes every offline check on a small store prints first: not the line a case's table row shows.
+STANDING = (
+    "holds no complete source",
+    "checks offline against an empty store",
+    "StarletteDeprecation",
+    "import TestClient",
+)
+
+
+def run_suite(tmp: Path, env: dict[str, str], web: FakeWeb | None, campaign_only: bool = False) -> list[Result]:
     results = []
-    for name, args, before in cases(tmp, web):
+    first = [] if campaign_only else [(name, args, before, None) for name, args, before in cases(tmp, web)]
+    seed = tmp / "campaign.sqlite"
+    if campaign_only or not first:
+        measure(["mirror", "add", str(ROOT / "examples" / "records.jsonl"), "--store", str(seed)], env)
+    for name, args, before, fsize in [*first, *campaign_cases(tmp, tmp / "store.sqlite" if first else seed)]:
         before()
-        code, seconds, peak, err = measure(args, no_network_env(env) if name == NO_NETWORK else env)
-        lines = [line for line in err.splitlines() if line.strip()]
+        code, seconds, peak, err = measure(args, no_network_env(env) if name == NO_NETWORK else env, fsize=fsize)
+        # The line that says what happened: the store's standing notes (empty, no complete source) come first
+        # in almost every run and say nothing about the case.
+        lines = [line for line in err.splitlines() if line.strip() and not any(n in line for n in STANDING)]
         results.append(Result(name, code, seconds, peak, "Traceback" in err, (lines[0] if lines else "")[:110]))
         print(f"  {name}: exit {code}, {seconds:.1f}s", file=sys.stderr, flush=True)
     return results
@@ -313,19 +313,14 @@ def figures(
     measure(["mirror", "add", str(ROOT / "examples" / "records.jsonl"), "--store", str(store)], env)
     (tmp / "many.bib").write_text(bib(citations), encoding="utf-8")
     for fmt in formats:
-        args = [
-            "check",
-            str(tmp / "many.bib"),
-            "--offline",
-            "--store",
-            str(store),
-            "--format",
-            fmt,
-            "-o",
-            str(tmp / f"many.{fmt}"),
-        ]
+        args = ["check", str(tmp / "many.bib"), "--offline", "--store", str(store)]
+        if fmt == "fix":  # the corrected BibTeX, beside a streamed JSON report
+            args += ["--format", "json", "-o", str(tmp / "many.fix.json"), "--fix", str(tmp / "many.fixed.bib")]
+        else:
+            args += ["--format", fmt, "-o", str(tmp / f"many.{fmt}")]
         code, seconds, peak, _ = measure(args, env, timeout=3600)
-        out.append((f"check {citations:,} citations (--format {fmt}, offline)", code, seconds, peak))
+        what = "--format json --fix" if fmt == "fix" else f"--format {fmt}"
+        out.append((f"check {citations:,} citations ({what}, offline)", code, seconds, peak))
     if web:
         name, done, seconds, peak = web_job_figure(tmp, (tmp / "many.bib").read_text(encoding="utf-8"), citations)
         out.append((name, 0 if done == citations else 1, seconds, peak))
@@ -356,7 +351,12 @@ def main() -> int:
     ap.add_argument("--skip-figures", action="store_true")
     ap.add_argument("--skip-suite", action="store_true", help="the memory figures alone")
     ap.add_argument("--skip-web", action="store_true", help="without the web app and archive cases")
-    ap.add_argument("--formats", default="json,jsonl,csv,sarif,html", help="report formats of the check figure")
+    ap.add_argument(
+        "--formats",
+        default="json,jsonl,csv,sarif,html,markdown,fix",
+        help="report formats of the check figure (fix: --format json with --fix)",
+    )
+    ap.add_argument("--campaign-only", action="store_true", help="the second campaign's cases alone (issue 41)")
     ap.add_argument("--web-job", action="store_true", help="the web job of --citations citations alone")
     args = ap.parse_args()
     if args.web_job:
@@ -366,7 +366,8 @@ def main() -> int:
         env = {k: v for k, v in os.environ.items() if not k.startswith("CITETRACER_")}
         env.update({f"CITETRACER_{n.upper()}_URL": url for n, url in web.sources().items()})
         env.update({"CITETRACER_SEARXNG_URL": "", "CITETRACER_HTTP_CACHE": "", "HOME": str(tmp)})
-        results = [] if args.skip_suite else run_suite(tmp, env, web)
+        env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT / "src"), env.get("PYTHONPATH", "")) if p)
+        results = [] if args.skip_suite else run_suite(tmp, env, web, args.campaign_only)
         print(f"\n{'input':52} {'exit':>4} {'s':>6} {'peak MB':>8} tb  first stderr line")
         for r in results:
             flag = "YES" if r.traceback else "no"
@@ -398,6 +399,7 @@ def main() -> int:
         + (" --skip-figures" if args.skip_figures else "")
         + (" --skip-suite" if args.skip_suite else "")
         + (" --skip-web" if args.skip_web else "")
+        + (" --campaign-only" if args.campaign_only else "")
     )
     return 1 if bad else 0
 

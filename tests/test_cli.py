@@ -205,13 +205,13 @@ def test_output_into_a_missing_directory_fails_before_the_work(seeded: Path, tmp
         assert "no such directory" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("fmt", ["csv", "sarif", "html"])
+@pytest.mark.parametrize("fmt", ["csv", "sarif", "html", "markdown"])
 @pytest.mark.parametrize("only_flagged", [False, True])
 def test_streamed_csv_sarif_and_html_are_the_whole_reports(
     seeded: Path, tmp_path: Path, fmt: str, only_flagged: bool, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """CSV, SARIF and HTML are written citation by citation too (no citation kept in the reports the
-    CLI gets back): the same document as from whole reports."""
+    """CSV, SARIF, HTML and Markdown are written citation by citation too (no citation kept in the reports
+    the CLI gets back): the same document as from whole reports."""
     import argparse
     import io
     import re
@@ -258,6 +258,46 @@ def test_streamed_csv_sarif_and_html_are_the_whole_reports(
         assert json.loads(comparable(streamed)) == json.loads(comparable(whole.getvalue()))
     else:
         assert comparable(streamed) == comparable(whole.getvalue())
+
+
+def test_fix_is_written_from_citations_handed_over_one_by_one(
+    seeded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--fix` no longer needs whole reports: each citation's fix view goes to a scratch file as it is
+    judged, and the corrected BibTeX is the one whole reports give."""
+    import io
+    import shutil
+
+    from rich.console import Console
+
+    from citetracer.cli import write_fixed_bibtex
+    from citetracer.config import Settings
+    from citetracer.pipeline import Checker
+
+    kept: list[int] = []
+    check_read = Checker.check_read
+
+    def counting(self: Checker, *a: object, **kw: object) -> object:
+        report = check_read(self, *a, **kw)  # type: ignore[arg-type]
+        kept.append(len(report.citations))
+        return report
+
+    monkeypatch.setattr(Checker, "check_read", counting)
+    twin = tmp_path / "twin" / "store.sqlite"
+    shutil.copytree(seeded.parent, twin.parent, ignore=shutil.ignore_patterns("twin"))
+    bib = EXAMPLES / "references.bib"
+    fixed = tmp_path / "fixed.bib"
+    args = ["check", str(bib), "--store", str(seeded), "--offline", "--format", "json", "-o", str(tmp_path / "r.json")]
+    assert main([*args, "--fix", str(fixed)]) == 1
+    assert kept == [0]
+    assert f"corrected BibTeX written to {fixed}" in capsys.readouterr().err
+    monkeypatch.setattr(Checker, "check_read", check_read)
+    with Checker(Settings(store=twin, offline=True)) as checker:
+        report = checker.check(bib)
+    whole = tmp_path / "whole.bib"
+    write_fixed_bibtex([report], whole, Console(file=io.StringIO()))
+    assert fixed.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
+    assert "% citetracer: HALLUCINATED" in fixed.read_text(encoding="utf-8")
 
 
 def test_a_check_that_dies_half_way_leaves_the_old_report(seeded: Path, tmp_path: Path) -> None:

@@ -32,6 +32,8 @@ if TYPE_CHECKING:  # the HTTP layer is loaded only by a checker allowed online (
 #: Seconds a check waits at its end for another process writing the store (an ingest) before it
 #: gives up saving its memo and verified links (store/lock.py); it never waits to read.
 SAVE_WAIT = 10.0
+#: Verified links a check holds before it saves them (a 40,000-citation job held one record each to the end).
+SAVE_EVERY = 2000
 
 
 class Checker:
@@ -147,27 +149,33 @@ class Checker:
         and those before it are judged, and not kept (the list returned is empty): a
         report written that way costs memory for the citations in flight, not for all.
         """
-        semaphore = asyncio.Semaphore(max(1, self.settings.concurrency))
         links: list[tuple[str, Candidate, str]] = []
         ready: dict[int, CitationResult] = {}
+        kept: dict[int, CitationResult] = {}
         handed = 0
+        todo = iter(enumerate(refs))
 
-        async def one(i: int, ref: Reference) -> CitationResult | None:
+        async def worker() -> None:
+            # `concurrency` workers take the references in turn: one task per reference (40,000 coroutines
+            # waiting on a semaphore) cost ~3 KB each before any was checked.
             nonlocal handed
-            async with semaphore:
+            for i, ref in todo:
                 outcome, seconds = await self.check_one(ref)
-            # The result is made at once and the outcome (its evidence bundle, every candidate and
-            # assessment: ~100 KB a citation) dropped: 20,000 citations held them all until the end.
-            result = self._result(i, ref, outcome, seconds, links)
-            if on_done is not None:
-                on_done(i)
-            if on_result is None:
-                return result
-            ready[i] = result
-            while handed in ready:
-                on_result(ready.pop(handed))
-                handed += 1
-            return None
+                # The result is made at once and the outcome (its evidence bundle, every candidate and
+                # assessment: ~100 KB a citation) dropped: 20,000 citations held them all until the end.
+                result = self._result(i, ref, outcome, seconds, links)
+                if on_done is not None:
+                    on_done(i)
+                if on_result is None:
+                    kept[i] = result
+                    continue
+                ready[i] = result
+                while handed in ready:
+                    on_result(ready.pop(handed))
+                    handed += 1
+                if len(links) >= SAVE_EVERY:  # the verified links of a long list saved as it goes, not held
+                    self._save(links)
+                    links.clear()
 
         http = self._http()
         before = http.network_count() if http is not None else (0, 0)
@@ -176,7 +184,8 @@ class Checker:
                 prefetch = getattr(stage, "prefetch", None)
                 if prefetch is not None:
                     await prefetch(refs)
-            results = [r for r in await asyncio.gather(*(one(i, r) for i, r in enumerate(refs))) if r is not None]
+            await asyncio.gather(*(worker() for _ in range(max(1, min(self.settings.concurrency, len(refs))))))
+            results = [kept[i] for i in range(len(refs))] if on_result is None else []
         finally:
             for stage in self.stages:  # online stages share an HTTP client bound to this event loop
                 closer = getattr(stage, "aclose", None)
@@ -271,6 +280,10 @@ class Checker:
         for result, calls in zip(results, parser_calls, strict=False):
             result.cost.add_agent_calls(calls)
         notes, self.notes = self.notes, []
+        mended = getattr(self.store, "problems", None)  # the store mended itself meanwhile (an index rebuilt)
+        if mended:
+            notes += mended
+            mended.clear()
         first = [self.store_note] if self.store_note is not None else []
         gaps = self._paper_gaps(refs)  # offline: what the store cannot confirm of these citations, and why
         return Report(version=__version__, input=name, citations=results, warnings=first + gaps + warnings + notes)

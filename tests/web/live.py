@@ -49,7 +49,10 @@ class LiveServer:
         (folder / "config.toml").write_text("", encoding="utf-8")  # the user's own config is not read
         self.cmd = [sys.executable, "-m", "citetracer", "serve", "--store", str(store), "--port", str(self.port)]
         self.cmd += ["--jobs-dir", str(self.jobs_dir), *(["--offline"] if offline else []), *args]
-        self.env = {**os.environ, "CITETRACER_CONFIG": str(folder / "config.toml"), **(env or {})}
+        # This checkout's sources first (an installed citetracer may be another checkout's; a relative
+        # PYTHONPATH means nothing in the server's own folder).
+        path = os.pathsep.join(p for p in (str(ROOT / "src"), os.environ.get("PYTHONPATH", "")) if p)
+        self.env = {**os.environ, "PYTHONPATH": path, "CITETRACER_CONFIG": str(folder / "config.toml"), **(env or {})}
         self.nofile = nofile
         self.process: subprocess.Popen[bytes] | None = None
 

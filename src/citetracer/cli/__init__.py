@@ -29,19 +29,31 @@ from citetracer.config import ConfigError, Settings, is_store_url, load_settings
 from citetracer.extract import InputError, PageRange, ReadResult, parse_page_range, read_references
 from citetracer.mirror.download import DBLP_URL, OPENALEX_URL
 from citetracer.pipeline import Checker
-from citetracer.records import Report
+from citetracer.records import CitationResult, Report
 from citetracer.report.bibfix import BibFixer
 from citetracer.report.csv_report import CitationCsv
 from citetracer.report.html_report import HtmlReport
 from citetracer.report.render import print_table, write_json, write_jsonl, write_markdown
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources
-from citetracer.report.stream import CsvStream, HtmlStream, JsonlStream, JsonStream, SarifStream
+from citetracer.report.stream import (
+    CsvStream,
+    FixCollector,
+    HtmlStream,
+    JsonlStream,
+    JsonStream,
+    MarkdownStream,
+    SarifStream,
+)
 from citetracer.report.views import SHOW_CHOICES, in_reading_order, paper_counts, visible
 from citetracer.store.api import display_location, open_store
 from citetracer.store.db import StoreBusy, StoreError
+from citetracer.store.index import PANICS
 
 EXIT_OK, EXIT_HALLUCINATED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
+#: What is a bug when it reaches `main`: any exception, and a Rust library's panic (pyo3 makes it a
+#: BaseException, which went past `except Exception` as a traceback and exit code 1, "Hallucinated found").
+BUGS: tuple[type[BaseException], ...] = (Exception, *PANICS)
 EXIT_CODES = """exit codes:
   0  nothing Hallucinated (or --exit-zero)
   1  at least one citation is Hallucinated
@@ -50,8 +62,8 @@ EXIT_CODES = """exit codes:
   3  internal failure (a bug): one line on stderr, the traceback with CITETRACER_DEBUG=1
 """
 FORMATS = ["table", "json", "jsonl", "markdown", "html", "csv", "sarif"]
-#: Formats written citation by citation as judged (report/stream.py); table and markdown take whole reports.
-STREAMED = ("json", "jsonl", "csv", "sarif", "html")
+#: Formats written citation by citation as judged (report/stream.py); the terminal table takes whole reports.
+STREAMED = ("json", "jsonl", "csv", "sarif", "html", "markdown")
 
 
 def _settings_arguments(reports: bool = True) -> argparse.ArgumentParser:
@@ -496,7 +508,7 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
     if args.output is not None and not args.output.parent.is_dir():  # say so now, not after all the work
         err.print(f"error: {args.output}: no such directory {args.output.parent}", style="red", highlight=False)
         return EXIT_USAGE
-    if args.format in STREAMED and args.fix is None:
+    if args.format in STREAMED:
         return _check_streaming(args, settings, err)
     reports: list[Report] = []
     said: set[str] = set()
@@ -569,6 +581,8 @@ def _stream_writer(args: argparse.Namespace, settings: Settings, out: IO[str]) -
         return SarifStream(out, __version__)
     if args.format == "html":
         return HtmlStream(out, __version__, _html_report(args, out, [str(p) for p in args.files], _context(settings)))
+    if args.format == "markdown":
+        return MarkdownStream(out, __version__, args.show)
     return JsonlStream(out, __version__)
 
 
@@ -585,7 +599,8 @@ def _html_report(args: argparse.Namespace, out: IO[str], inputs: list[str], cont
 
 def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console) -> int:
     """`check` with a report written citation by citation (STREAMED formats): none is kept
-    (report/stream.py), so memory stays that of the citations in flight however many there are."""
+    (report/stream.py), so memory stays that of the citations in flight however many there are;
+    `--fix` keeps what the corrected BibTeX needs of each in a scratch file, not in memory."""
     read_any = False
     said: set[str] = set()
     checker = Checker(settings)
@@ -593,6 +608,10 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
         with ExitStack() as stack:
             out = _open_out(stack, args.output)
             writer = _stream_writer(args, settings, out)
+            fixes = _fix_collector(stack) if args.fix is not None else None
+            on_result: Callable[[CitationResult], None] = writer.citation
+            if fixes is not None:
+                on_result = _both(writer.citation, fixes.citation)
             with CheckProgress(err, enabled=_any_pdf(args.files)) as progress:
                 for given in args.files:
                     progress.reading(Path(given))
@@ -607,12 +626,16 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
                     read_any = True
                     progress.checking(len(read.references))
                     writer.begin(name, [*([checker.store_note] if checker.store_note else []), *read.warnings])
-                    report = checker.check_read(read, name, on_done=progress.citation_done, on_result=writer.citation)
+                    if fixes is not None:
+                        fixes.begin(name)
+                    report = checker.check_read(read, name, on_done=progress.citation_done, on_result=on_result)
                     writer.end(report.warnings)
                     for note in [w for w in report.warnings if w not in read.warnings and w not in said]:
                         progress.console.print(f"warning: {note}", style="yellow", highlight=False)
                     progress.paper_done()
             writer.close()
+            if fixes is not None and read_any:
+                _write_fixes(fixes, args.fix, err)
     finally:
         checker.close()
     if not read_any:
@@ -620,6 +643,37 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
     if args.exit_zero:
         return EXIT_OK
     return EXIT_HALLUCINATED if writer.hallucinated else EXIT_OK
+
+
+def _fix_collector(stack: ExitStack) -> FixCollector:
+    """A FixCollector whose scratch file lives (and goes) with `stack`."""
+    import tempfile
+
+    folder = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="citetracer-fix-")))
+    fixes = FixCollector(folder / "fixes.sqlite")
+    stack.callback(fixes.close)
+    return fixes
+
+
+def _both(first: Callable[[CitationResult], None], second: Callable[[CitationResult], None]) -> Callable[..., None]:
+    def call(c: CitationResult) -> None:
+        first(c)
+        second(c)
+
+    return call
+
+
+def _write_fixes(fixes: FixCollector, target: Path, err: Console) -> None:
+    """`--fix`: the corrected BibTeX written whole or not at all, or a warning when no input is BibTeX."""
+    if not fixes.sources:
+        err.print(
+            "warning: --fix applies to BibTeX inputs (.bib, or a .tex naming .bib files); nothing written",
+            style="yellow",
+        )
+        return
+    with ExitStack() as stack:
+        fixes.write(_open_out(stack, target))
+    err.print(f"corrected BibTeX written to {target}", style="dim", highlight=False)
 
 
 def _local_pdf(name: str) -> Path | None:
@@ -892,10 +946,14 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
     settings = _settings(args)
     out = Console(soft_wrap=True, markup=False)  # one line per message, whatever the width; text as written
     if args.mirror_command == "add":
-        from citetracer.mirror.jsonl import add_jsonl
+        from citetracer.mirror.jsonl import add_jsonl, compressed
 
         if not args.file.is_file():
             err.print(f"error: {args.file}: no such file", style="red", highlight=False)
+            return EXIT_USAGE
+        if kind := compressed(args.file):
+            what = f"{kind}-compressed; `mirror add` reads plain JSON lines (decompress it first)"
+            err.print(f"error: {args.file}: {what}", style="red", highlight=False)
             return EXIT_USAGE
         from citetracer.mirror import declare_doi_prefixes
         from citetracer.store.claims import doi_prefix_kind
@@ -990,7 +1048,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return EXIT_OK
-    except Exception as exc:  # a bug: one clear line and its own exit code, never 1 ("Hallucinated found")
+    except BUGS as exc:  # a bug (a Rust panic too): one clear line and its own exit code, never 1
         if os.environ.get("CITETRACER_DEBUG"):
             traceback.print_exc()
         err.print(

@@ -10,6 +10,7 @@ input from which nothing could be read is an error.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from citetracer.extract.fields import parse_reference_string
 from citetracer.extract.normalizers import clean_reference
 from citetracer.extract.region import opens_back_matter
 from citetracer.extract.ris import looks_like_ris, read_ris_references
+from citetracer.normalize.homoglyphs import mixed_script_words
 from citetracer.normalize.names import parse_people, parse_person
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, clean_text, clean_title, parse_year
 from citetracer.records import Person, Reference
@@ -64,7 +66,31 @@ class ReadResult:
 def read_references(path: Path, ref_pages: PageRange | None = None) -> ReadResult:
     """References of one file; raises InputError only when nothing can be read.
 
-    `ref_pages` sets a PDF's bibliography pages by hand (other inputs have no pages: a warning)."""
+    `ref_pages` sets a PDF's bibliography pages by hand (other inputs have no pages: a warning).
+    A title or author name that mixes look-alike letters of another script into Latin words gets a
+    warning naming them (normalize/homoglyphs.py)."""
+    result = _read_references(path, ref_pages)
+    result.warnings += homoglyph_warnings(result.references)
+    return result
+
+
+def homoglyph_warnings(refs: list[Reference]) -> list[str]:
+    """One warning per reference whose title or author names mix scripts within a word ('Residuаl' with a
+    Cyrillic 'а'): the eye reads them as Latin, the matcher does not."""
+    out = []
+    for k, ref in enumerate(refs, 1):
+        texts = [ref.title or "", *(f"{p.given or ''} {p.family or ''}" for p in ref.authors)]
+        words = [w for text in texts for w in mixed_script_words(text)]
+        if words:
+            shown = "; ".join(f"{word!r} has {', '.join(names)}" for word, names in words[:3])
+            out.append(
+                f"reference {ref.label or k}: letters of another script that look Latin ({shown}); "
+                "compared as written, not as the Latin they imitate"
+            )
+    return out
+
+
+def _read_references(path: Path, ref_pages: PageRange | None = None) -> ReadResult:
     if not path.exists():
         raise InputError(f"{path}: no such file")
     if path.is_dir():
@@ -77,7 +103,7 @@ def read_references(path: Path, ref_pages: PageRange | None = None) -> ReadResul
     if head.startswith(b"%PDF-") or path.suffix.lower() == ".pdf":
         return _read_pdf(path, ref_pages)
     if ref_pages is not None:
-        result = read_references(path)
+        result = _read_references(path)
         result.warnings.insert(0, f"{path}: --ref-pages applies to PDF input only; ignored")
         return result
     if size > MAX_TEXT_BYTES:
@@ -86,21 +112,46 @@ def read_references(path: Path, ref_pages: PageRange | None = None) -> ReadResul
     if b"\x00" in data[:65536]:
         raise InputError(f"{path}: binary file (not BibTeX, LaTeX, JSONL, text or PDF)")
     warnings: list[str] = []
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        text = data.decode("latin-1")
-        warnings.append(f"{path}: not valid UTF-8 (byte {exc.start}); read as Latin-1")
+    text, problem = decode_text(data)
+    if problem:
+        warnings.append(f"{path}: {problem}")
     if path.suffix.lower() == ".tex" and "\\bibitem" not in text:
-        bib_files = _bibliography_files(text, path.parent)
+        bib_files, outside = bibliography_files_inside(text, path)
+        warnings += outside
         if bib_files:
             return _read_bib_files(path, bib_files, warnings)
+        if outside:
+            raise InputError(f"{path}: no \\bibitem, and every .bib file it names is outside its folder ({outside[0]})")
     result = read_text(text, suffix=path.suffix.lower())
     result.warnings = warnings + [f"{path}: {w}" for w in result.warnings]
     if not result.references:
         problems = "; ".join(result.warnings) or "no references found"
         raise InputError(f"{path}: nothing could be read ({problems})")
     return result
+
+
+def _legacy_bytes(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: bytes that are not UTF-8 read as Windows-1252 (Latin-1 where it has no character)."""
+    assert isinstance(exc, UnicodeDecodeError)
+    bad = exc.object[exc.start : exc.end]
+    return "".join(bytes([b]).decode("cp1252", errors="ignore") or chr(b) for b in bad), exc.end
+
+
+codecs.register_error("citetracer-legacy", _legacy_bytes)
+
+
+def decode_text(data: bytes) -> tuple[str, str | None]:
+    """The text of a file read as UTF-8, and what was not UTF-8 (None when all of it was).
+
+    A .bib is often UTF-8 with an entry pasted from an older file in Latin-1 or Windows-1252: only the
+    bytes that are not UTF-8 are read in that encoding, so the rest keeps its letters (reading the
+    whole file as Latin-1 turned every UTF-8 "Ü" into "Ã\x9c", and `--fix` wrote that back)."""
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as exc:
+        first = exc.start
+    text = data.decode("utf-8-sig", errors="citetracer-legacy")
+    return text, f"not valid UTF-8 from byte {first}; the bytes that are not were read as Windows-1252/Latin-1"
 
 
 _BIB_COMMAND = re.compile(r"\\(?:bibliography|addbibresource)\s*(?:\[[^\]]*\])?\s*\{([^}]*)\}")
@@ -119,12 +170,38 @@ def _bibliography_files(tex: str, folder: Path) -> list[Path]:
     return out[:20]
 
 
+def bibliography_files_inside(tex: str, path: Path) -> tuple[list[Path], list[str]]:
+    """The .bib files the LaTeX document at `path` names that lie in its own folder (or below it), and one
+    warning for each name outside it.
+
+    Why: only files the user named are opened. Giving a .tex names the .bib files beside it, as a
+    LaTeX project keeps them; an absolute name, a '..' or a link out of the folder is another file
+    (`\\bibliography{/home/someone/secret}`), read only when given on the command line. `\\input` and
+    `\\include` are never followed."""
+    folder = path.parent.resolve()
+    inside: list[Path] = []
+    warnings: list[str] = []
+    for bib in _bibliography_files(tex, path.parent):
+        try:
+            ok = bib.resolve().is_relative_to(folder)
+        except (OSError, RuntimeError):  # a link loop
+            ok = False
+        if ok:
+            inside.append(bib)
+        else:
+            warnings.append(
+                f"{path}: \\bibliography names {bib}, outside the folder of {path.name}; not read (give it on the "
+                "command line to check it)"
+            )
+    return inside, warnings
+
+
 def _read_bib_files(tex: Path, files: list[Path], warnings: list[str]) -> ReadResult:
     """References of the .bib files a .tex names (each one read like a .bib given directly)."""
     merged = ReadResult(kind="bibtex", warnings=list(warnings))
     for bib in files:
         try:
-            part = read_references(bib)
+            part = _read_references(bib)
         except InputError as exc:
             merged.warnings.append(f"{tex}: \\bibliography names {bib.name}, which cannot be read ({exc})")
             continue
@@ -308,6 +385,9 @@ def read_jsonl(text: str) -> ReadResult:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             warnings.append(f"line {n}: invalid JSON ({exc.msg}); skipped")
+            continue
+        except RecursionError:  # nested deeper than Python's stack: no reference is
+            warnings.append(f"line {n}: JSON nested too deep; skipped")
             continue
         if not isinstance(obj, dict):
             warnings.append(f"line {n}: not a JSON object; skipped")

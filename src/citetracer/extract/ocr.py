@@ -41,6 +41,16 @@ def unavailable() -> str | None:
     return None
 
 
+def preload() -> None:
+    """Import the OCR engine's Python side now (a reader about to cap its own memory calls this first);
+    absent, `unavailable` says so later."""
+    try:
+        import PIL.Image  # noqa: F401
+        import pytesseract  # noqa: F401
+    except ImportError:
+        pass
+
+
 #: Words Tesseract is less sure of than this (0-100) are dropped. None are: OCR is a high-recall proposer,
 #: and Tesseract is least sure exactly of the light-coloured link text that carries DOIs and URLs (with 20
 #: here, 82% of the gold DOIs survived the OCR path of bench/extract.py; with 0, 93%). Rows that are not

@@ -78,6 +78,8 @@ def read_pdf(path: Path, limits: Limits | None = None, ref_pages: PageRange | No
         raise InputError(f"{path}: file is empty")
     with path.open("rb") as fh:
         head = fh.read(1024)
+    if re.search(rb"<!doctype html|<html[\s>]", head, re.IGNORECASE):
+        raise InputError(f"{path}: an HTML page, not a PDF (a download that returned a web page?)")
     if b"%PDF-" not in head:
         raise InputError(f"{path}: not a PDF (no %PDF- header)")
     try:
@@ -125,15 +127,29 @@ def _isolated(path: Path, limits: Limits, ref_pages: PageRange | None) -> ReadRe
     raise InputError(f"{path}: {payload}")
 
 
+def _preload(limits: Limits) -> None:
+    """Import, before the memory cap, the code the reader may need: a module loaded under the cap maps
+    its shared libraries inside the budget meant for the PDF, and failing there surfaced as whatever
+    import ran first (pytesseract's said "the 'ocr' extra is not installed", and the scan was read as
+    having no text), so one budget gave a clear error or a wrong result depending on the heap's state."""
+    import citetracer.extract.pdfdoc  # noqa: F401
+
+    if limits.ocr:
+        from citetracer.extract import ocr
+
+        ocr.preload()
+
+
 def _child(path: Path, limits: Limits, ref_pages: PageRange | None, sender: Any) -> None:
     try:
+        _preload(limits)
         _limit_memory(limits.memory_bytes)
         result = _extract_or_error(path, limits, ref_pages)
         sender.send(("ok", (result.references, result.warnings)))
     except InputError as exc:
         sender.send(("error", str(exc).removeprefix(f"{path}: ")))
     except MemoryError:
-        sender.send(("error", f"needed more than {limits.memory_bytes // 2**20} MB; stopped"))
+        sender.send(("error", f"needed more than {max(1, round(limits.memory_bytes / 2**20))} MB; stopped"))
     except Exception as exc:  # the child must always answer; the parent turns this into one clear error
         detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
         sender.send(("error", f"the PDF could not be processed ({detail})"))
@@ -196,7 +212,20 @@ def _pages_to_read(doc: Any, n: int, warnings: list[str], ref_pages: PageRange |
 
 
 def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str]) -> list[Page]:
-    texts = {i: doc.page_text(i) for i in indices}
+    from citetracer.extract.pdfdoc import PdfError
+
+    texts = {}
+    damaged = []
+    for i in indices:
+        try:
+            texts[i] = doc.page_text(i)
+        except PdfError:  # one page the library cannot load (a page tree that loops): the others are read
+            damaged.append(i + 1)
+    if damaged and not texts:
+        raise PdfError(f"no page can be loaded ({len(damaged)} tried); the PDF is damaged")
+    if damaged:
+        warnings.append(f"{len(damaged)} page(s) cannot be loaded and were skipped (first: page {damaged[0]})")
+    indices = [i for i in indices if i in texts]
     # A page needs OCR when it shows an image but (almost) no readable text: a scan.
     needs_ocr = [
         i

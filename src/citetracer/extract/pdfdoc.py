@@ -85,9 +85,17 @@ class Document:
     def __len__(self) -> int:
         return len(self._doc)
 
+    def _page(self, index: int) -> Any:
+        """Page `index` (0-based); PdfError when the library cannot load it (a page tree that loops,
+        a page object that is no dictionary), never the library's own exception."""
+        try:
+            return self._doc[index]
+        except pdfium.PdfiumError as exc:
+            raise PdfError(f"page {index + 1} cannot be loaded ({exc}); the PDF is damaged") from exc
+
     def page_size(self, index: int) -> tuple[float, float]:
         """A page's width and height in PDF points."""
-        page = self._doc[index]
+        page = self._page(index)
         try:
             w, h = page.get_size()
             return float(w), float(h)
@@ -96,7 +104,7 @@ class Document:
 
     def plain_text(self, index: int) -> str:
         """The page text in the library's order: cheap, for scanning long documents."""
-        page = self._doc[index]
+        page = self._page(index)
         try:
             textpage = page.get_textpage()
             try:
@@ -108,7 +116,7 @@ class Document:
 
     def page_text(self, index: int) -> PageText:
         """Fragments with boxes of one page (0-based index)."""
-        page = self._doc[index]
+        page = self._page(index)
         try:
             width, height = (float(v) for v in page.get_size())
             images = sum(1 for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2))
@@ -122,7 +130,7 @@ class Document:
 
     def render(self, index: int, dpi: float, crop: tuple[float, float, float, float] | None = None) -> Image:
         """The page (or the crop x0, y0, x1, y1 in top-left points) as a greyscale PIL image."""
-        page = self._doc[index]
+        page = self._page(index)
         try:
             width, height = page.get_size()
             if crop is not None:

@@ -30,7 +30,9 @@ from __future__ import annotations
 
 import gzip
 import json
+import lzma
 import time
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
@@ -198,13 +200,20 @@ def parse_record(obj: dict[str, Any]) -> tuple[Row, str | None]:
 
 
 def open_snapshot(path: Path) -> tuple[IO[bytes], IO[bytes]]:
-    """(the text stream, the raw file whose position tells progress): gzip'd or plain, by its first bytes."""
+    """(the text stream, the raw file whose position tells progress): gzip'd, xz'd or plain, by its first bytes
+    (an xz copy was read as binary lines, each one a warning)."""
     raw = path.open("rb")
-    if raw.read(2) == b"\x1f\x8b":
-        raw.seek(0)
-        return gzip.GzipFile(fileobj=raw), raw  # type: ignore[return-value]
+    head = raw.read(6)
     raw.seek(0)
+    if head.startswith(b"\x1f\x8b"):
+        return gzip.GzipFile(fileobj=raw), raw  # type: ignore[return-value]
+    if head == b"\xfd7zXZ\x00":
+        return lzma.LZMAFile(raw), raw
     return raw, raw
+
+
+#: What a damaged compressed snapshot raises as it is read (a cut file, bad data, a wrong checksum).
+DAMAGED = (OSError, EOFError, gzip.BadGzipFile, zlib.error, lzma.LZMAError)
 
 
 def bounded_lines(stream: IO[bytes], limit: int) -> Iterator[bytes | None]:
@@ -252,7 +261,7 @@ def iter_arxiv(path: Path, report: ArxivReport) -> Iterator[list[tuple[Any, ...]
         report.bytes_read = raw.tell()
         if batch:
             yield batch
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except DAMAGED as exc:
         raise DumpError(f"{path}: cannot be read to its end ({exc}); the store was not changed") from exc
     finally:
         stream.close()

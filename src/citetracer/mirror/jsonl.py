@@ -100,16 +100,45 @@ def record_from_json(obj: dict[str, Any], source: str) -> WorkRecord:
     )
 
 
+#: The first bytes of the compressed files people hand `mirror add` (it reads plain JSON lines).
+COMPRESSED = {b"\x1f\x8b": "gzip", b"\xfd7zXZ\x00": "xz", b"BZh": "bzip2", b"(\xb5/\xfd": "zstd"}
+
+
+def compressed(path: Path) -> str | None:
+    """The compression a file is in ("gzip", "xz", ...), by its first bytes; None for plain text."""
+    with path.open("rb") as fh:
+        head = fh.read(6)
+    return next((name for magic, name in COMPRESSED.items() if head.startswith(magic)), None)
+
+
+def _lines(fh: Any, report: IngestReport) -> Iterator[bytes | None]:
+    """The file's lines from where it stands, each counted in `report.offset`; None for a line longer than
+    MAX_LINE_BYTES, which is read past in pieces, never held whole (iterating the file held it: a 3 GB
+    line without a newline took 6.6 GB)."""
+    while True:
+        raw = fh.readline(MAX_LINE_BYTES + 1)
+        if not raw:
+            return
+        report.offset += len(raw)
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            while rest := fh.readline(1 << 20):
+                report.offset += len(rest)
+                if rest.endswith(b"\n"):
+                    break
+            yield None
+            continue
+        yield raw
+
+
 def iter_records(path: Path, source: str, report: IngestReport, start: int = 0, line: int = 0) -> Iterator[WorkRecord]:
     """The file's records from byte `start` (line number `line` there); `report.offset` / `report.line`
     follow what has been read, so a batch written after a record knows where to resume."""
     with path.open("rb") as fh:
         fh.seek(start)
         report.offset, report.line = start, line
-        for n, raw in enumerate(fh, line + 1):
-            report.offset += len(raw)
+        for n, raw in enumerate(_lines(fh, report), line + 1):
             report.line = n
-            if len(raw) > MAX_LINE_BYTES:
+            if raw is None or len(raw) > MAX_LINE_BYTES:
                 report.errors.append(f"{path}:{n}: line longer than {MAX_LINE_BYTES} bytes; skipped")
                 continue
             text = raw.decode("utf-8", errors="replace").strip()
@@ -120,6 +149,8 @@ def iter_records(path: Path, source: str, report: IngestReport, start: int = 0, 
                 if not isinstance(obj, dict):
                     raise ValueError("not a JSON object")
                 yield record_from_json(obj, source)
+            except RecursionError:  # JSON nested deeper than Python's stack: no record is
+                report.errors.append(f"{path}:{n}: JSON nested too deep; skipped")
             except (json.JSONDecodeError, ValueError, TypeError) as exc:
                 report.errors.append(f"{path}:{n}: {exc}; skipped")
 

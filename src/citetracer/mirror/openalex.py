@@ -26,7 +26,6 @@ DOIs (OpenAlex ingests all of Crossref), a filtered one is not.
 
 from __future__ import annotations
 
-import gzip
 import json
 import os
 import re
@@ -37,7 +36,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from citetracer.mirror.arxiv import bounded_lines
+from citetracer.mirror.arxiv import DAMAGED, bounded_lines, open_snapshot
 from citetracer.mirror.people import person_fields
 from citetracer.mirror.safexml import DumpError
 from citetracer.mirror.workers import WorkerError, ordered_map
@@ -341,9 +340,7 @@ def snapshot_parts(path: Path, entity: str = "works") -> list[Path]:
 
 def _lines(part: Path, report: OpenAlexReport, skip: int = 0) -> Iterator[tuple[int, bytes]]:
     """(line number, line) of a part file (gzip'd or not), from line `skip` + 1; overlong lines counted."""
-    raw = part.open("rb")
-    stream: Any = gzip.GzipFile(fileobj=raw) if raw.read(2) == b"\x1f\x8b" else raw
-    raw.seek(0)
+    stream, raw = open_snapshot(part)
     try:
         for n, line in enumerate(bounded_lines(stream, MAX_LINE_BYTES), 1):
             if n <= skip:
@@ -353,7 +350,7 @@ def _lines(part: Path, report: OpenAlexReport, skip: int = 0) -> Iterator[tuple[
                 continue
             if line.strip():
                 yield n, line
-    except (OSError, EOFError, gzip.BadGzipFile) as exc:
+    except DAMAGED as exc:
         raise DumpError(f"{part}: cannot be read to its end ({exc}); what was read before is kept") from exc
     finally:
         stream.close()

@@ -20,6 +20,7 @@ from citetracer.report.views import (
     coverage_note,
     evidence_links,
     lead_reason,
+    printable,
     top_codes,
 )
 
@@ -75,7 +76,7 @@ def cell(value: object) -> str | int:
         return ""
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    text = str(value)
+    text = printable(str(value))
     if text.startswith(_FORMULA_START):
         return "'" + text
     return text

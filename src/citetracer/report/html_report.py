@@ -44,6 +44,7 @@ from citetracer.report.views import (
     leading_codes,
     noun,
     plural,
+    printable,
     reading_rank,
     record_label,
     top_codes,
@@ -220,7 +221,7 @@ SCRIPT = """
 
 def esc(value: object) -> str:
     """HTML-escaped text of any value (None is empty): every value in the report is untrusted."""
-    return html.escape("" if value is None else str(value), quote=True)
+    return html.escape("" if value is None else printable(str(value)), quote=True)
 
 
 def _csp_hash(text: str) -> str:

@@ -26,6 +26,7 @@ from citetracer.report.views import (
     in_reading_order,
     is_shown,
     not_listed_line,
+    printable,
     reading_rank,
     unlisted_key,
     unlisted_line,
@@ -151,7 +152,7 @@ def markdown_text(text: str) -> str:
     a title `<img src=...>` or `[x](http://...)` in $GITHUB_STEP_SUMMARY showed an image or a link.
     HTML is escaped as the HTML report escapes it, Markdown's own characters with a backslash, and
     line breaks (which end a table row) become spaces."""
-    text = " ".join(text.split())
+    text = " ".join(printable(text).split())
     text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     return _MARKDOWN.sub(r"\\\1", text)
 
@@ -176,28 +177,29 @@ def print_table(report: Report, console: Console, verbose: bool = False, show: s
     and agent calls); `show` picks the rows (views.SHOW_CHOICES), the totals count every citation. Rows come
     in reading order (views.READING_ORDER: Hallucinated, then P3, P2, P1, Real), input order within each.
     """
-    table = Table(title=Text(f"citetracer: {report.input}", style="italic"), show_lines=True, expand=False)
+    table = Table(title=Text(printable(f"citetracer: {report.input}"), style="italic"), show_lines=True, expand=False)
     table.add_column("id", no_wrap=True, max_width=24, overflow="ellipsis")
     table.add_column("verdict", no_wrap=True)
     table.add_column("citation and why")
     for c in in_reading_order(visible(report.citations, show)):
         v = c.verdict
         codes = v.code + (f" +{','.join(x for x in v.codes if x != v.code)}" if len(v.codes) > 1 else "")
-        reason = v.rationale if verbose else _lead_reason(v.rationale)
-        details = Text(_short_ref(c, 100), style="bold")
+        # Every string a paper or a record gave is shown `printable`: a terminal runs what it is sent.
+        reason = printable(v.rationale if verbose else _lead_reason(v.rationale))
+        details = Text(printable(_short_ref(c, 100)), style="bold")
         details.append("\n")
         details.append(reason, style="dim" if v.class_ == "Real" else "")
         note = coverage_note(c)  # P1: which venue and year were cited, which sources were searched
         if note:
-            details.append(f"\n{note}", style="dim")
+            details.append(printable(f"\n{note}"), style="dim")
         if verbose and v.fields:
-            details.append(f"\nfields: {', '.join(v.fields)}", style="italic")
+            details.append(printable(f"\nfields: {', '.join(v.fields)}"), style="italic")
         if verbose and c.cost.agents:
             used = ", ".join(f"{a.agent} ({a.prompt}) {a.status}" for a in c.cost.agents)
             details.append(f"\nagents: {used}; {c.cost.llm_tokens} tokens, cost {c.cost.llm_cost:.4f}", style="dim")
         verdict = Text(v.class_, style=STYLE[v.class_])
         verdict.append(f"\n{codes}")
-        table.add_row(Text(c.id), verdict, details)
+        table.add_row(Text(printable(c.id)), verdict, details)
     console.print(table)
     s = report.summary()
     summary = Text.assemble(
@@ -216,4 +218,4 @@ def print_table(report: Report, console: Console, verbose: bool = False, show: s
     if any(c.cost.agents for c in report.citations):
         console.print(Text(llm_summary(report), style="dim"))
     for w in report.warnings:
-        console.print(Text(f"warning: {w}", style="yellow"))
+        console.print(Text(printable(f"warning: {w}"), style="yellow"))

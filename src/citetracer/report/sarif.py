@@ -21,7 +21,7 @@ from urllib.parse import quote
 
 from citetracer.records import CitationResult
 from citetracer.report.sources import Location, entry_locations
-from citetracer.report.views import READING_ORDER, code_reading_rank, lead_reason, reading_rank
+from citetracer.report.views import READING_ORDER, code_reading_rank, lead_reason, printable, reading_rank
 from citetracer.taxonomy import CODES, PRIMARY_ORDER
 from citetracer.version import __version__
 
@@ -107,15 +107,18 @@ class SarifWriter:
             "ruleIndex": RULES.index(v.code),
             "level": LEVEL[v.class_],
             "rank": sarif_rank(reading_rank(c)),
-            "message": {"text": f"{c.id}: {v.class_} ({', '.join(v.codes)}). {v.rationale}"},
+            "message": {"text": printable(f"{c.id}: {v.class_} ({', '.join(v.codes)}). {v.rationale}")},
             "locations": [location],
             "partialFingerprints": {"citetracerEntry/v1": fingerprint},
             "properties": {
                 "class": v.class_,
                 "codes": v.codes,
                 "fields": v.fields,
-                "reason": lead_reason(v.rationale),
-                "evidence": [{k: e.get(k) for k in ("source", "id", "url", "title")} for e in v.evidence],
+                "reason": printable(lead_reason(v.rationale)),
+                "evidence": [
+                    {k: printable(x) if isinstance(x := e.get(k), str) else x for k in ("source", "id", "url", "title")}
+                    for e in v.evidence
+                ],
                 **({"page": c.reference.page} if c.reference.page else {}),
             },
         }
@@ -132,7 +135,7 @@ class SarifWriter:
 
     def note(self, message: str, level: str = "warning") -> None:
         """An input problem (unreadable file, warning) reported as a tool notification."""
-        self._notes.append({"level": level, "message": {"text": message}})
+        self._notes.append({"level": level, "message": {"text": printable(message)}})
 
     def end(self) -> None:
         """Close the results and write the tool and its rules (one per code)."""

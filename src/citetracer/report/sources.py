@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from citetracer.extract import MAX_TEXT_BYTES, _bibliography_files, looks_like_bibtex
+from citetracer.extract import MAX_TEXT_BYTES, bibliography_files_inside, decode_text, looks_like_bibtex
 from citetracer.extract.bibtex import parse_bibtex
 
 Location = tuple[Path, int | None]
@@ -26,10 +26,7 @@ def read_text_file(path: Path) -> str | None:
         return None
     if b"\x00" in data[:65536]:
         return None
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+    return decode_text(data)[0]
 
 
 _BIBITEM = re.compile(r"\\bibitem\s*(?:\[(?:[^\[\]]|\[[^\]]*\])*\])?\s*\{([^}]*)\}")
@@ -52,7 +49,7 @@ def entry_locations(path: Path) -> dict[str, Location]:
         for m in _BIBITEM.finditer(text):
             out.setdefault(m.group(1).strip(), (path, text.count("\n", 0, m.start()) + 1))
         return out
-    for bib in _bibliography_files(text, path.parent):
+    for bib in bibliography_files_inside(text, path)[0]:
         for key, loc in entry_locations(bib).items():
             out.setdefault(key, loc)
     return out
@@ -66,5 +63,5 @@ def bib_sources(path: Path) -> list[Path]:
     if suffix == ".tex":
         text = read_text_file(path)
         if text and "\\bibitem" not in text:
-            return [p for p in _bibliography_files(text, path.parent) if p.is_file()]
+            return [p for p in bibliography_files_inside(text, path)[0] if p.is_file()]
     return []

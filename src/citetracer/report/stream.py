@@ -12,8 +12,11 @@ input order: they are data, read by id.
 The JSON document is the contract's (DESIGN.md: `citetracer`, `input`,
 `summary`, `warnings`, `citations`, `llm` when agents ran); its keys come in
 another order (the summary follows the citations it counts), which JSON
-readers ignore. The terminal table and Markdown, read by a person, and
-`--fix`, which rewrites the whole .bib, still take whole reports.
+readers ignore. Markdown (`MarkdownStream`) holds each paper's listed rows in
+report/held.py until its counts are known; `--fix` (`FixCollector`) keeps what
+the corrected BibTeX needs of each citation in a scratch SQLite file
+(report/bibfix.py: ResultsOnDisk). Only the terminal table, read by a person on
+a screen, still takes whole reports.
 
 Each writer: `begin(name, warnings)` per input (the reading's warnings),
 `citation(c)` per citation in order, `end(warnings)` with all of the input's
@@ -29,10 +32,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from citetracer.records import CitationResult, Report
+from citetracer.report.bibfix import BibFixer, ResultsOnDisk
 from citetracer.report.csv_report import CitationCsv, citation_row
 from citetracer.report.held import HeldRanks
 from citetracer.report.html_report import HtmlReport
+from citetracer.report.render import MarkdownReport
 from citetracer.report.sarif import SarifWriter
+from citetracer.report.sources import bib_sources
 from citetracer.report.views import READING_ORDER, PaperCounts, is_shown, reading_rank
 
 
@@ -213,3 +219,49 @@ class HtmlStream(JsonlStream):
     def close(self) -> None:
         self.html.end()
         self.out.flush()
+
+
+class MarkdownStream(JsonlStream):
+    """The Markdown review comment of each input (report/render.py: MarkdownReport), one after another,
+    as `write_markdown` writes whole reports: rows held on disk past 1 MB until the input's counts are known."""
+
+    def __init__(self, out: IO[str], version: str, show: str | None = None) -> None:
+        super().__init__(out, version)
+        self.markdown = MarkdownReport(out, show)
+
+    def begin(self, name: str, warnings: list[str] | None = None) -> None:
+        super().begin(name)
+        self.markdown.begin(name)
+
+    def write(self, c: CitationResult) -> None:
+        self.markdown.citation(c)
+
+    def end(self, warnings: list[str]) -> None:
+        self.markdown.end(warnings)
+        self.out.flush()
+
+
+class FixCollector:
+    """What `check --fix` needs, gathered as citations are judged: each one's `fix_view` in a scratch
+    SQLite file (`scratch`, deleted by `close`), and the .bib files behind each input (report/sources.py).
+    A 20,000-citation check kept every whole result in memory for it."""
+
+    def __init__(self, scratch: Path) -> None:
+        self.results = ResultsOnDisk(scratch)
+        self.fixer = BibFixer(self.results)
+        self.sources: list[Path] = []
+
+    def begin(self, name: str) -> None:
+        for bib in bib_sources(Path(name)):
+            if bib not in self.sources:
+                self.sources.append(bib)
+
+    def citation(self, c: CitationResult) -> None:
+        self.fixer.add(c)
+
+    def write(self, out: IO[str]) -> None:
+        """The corrected BibTeX of every source, one after another."""
+        self.fixer.write(self.sources, out)
+
+    def close(self) -> None:
+        self.results.close()

@@ -19,6 +19,18 @@ from citetracer.evidence import RATE_BUDGET
 from citetracer.records import FIELDS, CitationResult, Reference, Report, SourceOutcome
 
 CLASSES: tuple[str, ...] = ("Hallucinated", "Potential", "Real")
+
+#: Characters no report shows: C0 and C1 controls but tab and line feed (a terminal runs ESC sequences: a
+#: record titled "\x1b]0;...\x07" retitled the window and "\x1b[2J" cleared it), and the bidirectional
+#: controls that reorder what follows them (U+202E showed "Real" in a row that said "laeR") and zero-width
+#: characters. Papers are cleaned of these when read (normalize/text.py: clean_text); records from mirrors and
+#: services are not, and reach reports through the evidence and the rationale.
+_UNSHOWN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]")
+
+
+def printable(text: str) -> str:
+    """`text` without the characters no report shows (`_UNSHOWN`); other text unchanged."""
+    return _UNSHOWN.sub("", text)
 #: Codes whose evidence is a different work than the cited one (the nearest the sources had),
 #: so a report must not call that record "the record found".
 NOT_THIS_WORK = ("H1", "P1", "P2")

@@ -109,6 +109,12 @@ def _isolated(archive: Path, tmp: Path, limits: ArchiveLimits, shown: str) -> li
 
 def _child(archive: Path, tmp: Path, limits: ArchiveLimits, shown: str, sender: Any) -> None:
     try:
+        # tarfile imports its decompressors when it meets one: loaded under the cap, a library mapped
+        # into the budget could fail and read as "lzma module is not available".
+        import bz2  # noqa: F401
+        import gzip  # noqa: F401
+        import lzma  # noqa: F401
+
         limit_memory(limits.memory_bytes)
         sender.send(("ok", _unpack_or_error(archive, tmp, limits, shown)))
     except ArchiveError as exc:

@@ -195,12 +195,13 @@ def open_store(
     """The store at `location`: a PostgreSQL URL opens `PgStore`, anything else the SQLite file.
 
     `lock_wait` and `notify` are the SQLite writer lock's (store/lock.py); a PostgreSQL store
-    has no such lock (the server orders concurrent writers) and ignores them.
+    has no such lock (the server orders concurrent writers): `notify` hears that it waits for a
+    server that does not answer yet (pg.py: the first connection is retried like a reconnection).
     """
     if is_store_url(location):
         from citetracer.store.pg import PgStore  # psycopg is an extra: imported only when asked for
 
-        return PgStore(str(location), readonly=readonly)
+        return PgStore(str(location), readonly=readonly, notify=notify)
     from citetracer.store.db import Store
 
     return Store(Path(location), readonly=readonly, lock_wait=lock_wait, notify=notify)

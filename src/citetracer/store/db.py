@@ -12,6 +12,7 @@ evidence memo (store/memo.py) keeps what online sources answered, and when.
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
 import os
 import random
@@ -41,7 +42,7 @@ from citetracer.store.common import (
     venue_key,
 )
 from citetracer.store.coverage import venue_year_coverage
-from citetracer.store.index import IndexedWork, RankingFields, TitleIndex
+from citetracer.store.index import READ_ERRORS, IndexedWork, RankingFields, TitleIndex
 from citetracer.store.lock import StoreBusy, writer_lock
 from citetracer.store.memo import MemoTable
 from citetracer.store.rows import row_from_record
@@ -89,8 +90,9 @@ assert RECORD_KEY in TABLES
 DEFAULT_LOCK_WAIT = 60.0
 #: What tantivy raises for an index it cannot read (a missing or corrupt file); a Rust panic
 #: (pyo3's PanicException) derives from BaseException, so it is named too.
-_PANICS = tuple(t for t in BaseException.__subclasses__() if t.__name__ == "PanicException")
-INDEX_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError, *_PANICS)
+INDEX_ERRORS: tuple[type[BaseException], ...] = READ_ERRORS
+#: What a write of the store may fail with when the disk is full (see `storage_failure`).
+WRITE_ERRORS: tuple[type[BaseException], ...] = (sqlite3.OperationalError, *INDEX_ERRORS)
 #: Crossref targets and venues whose ids a store keeps in memory while writing.
 XREF_CACHE_SIZE = 200_000
 #: Records written between two index catch-ups of one `upsert` (bounds the index writer's memory).
@@ -113,6 +115,35 @@ CREATE INDEX IF NOT EXISTS records_venue_year ON records(venue_key, year);
 
 #: Seconds an open keeps retrying a schema setup that lost a race with another process opening the store.
 SETUP_WAIT = 30.0
+
+
+#: Free bytes below which a failed write is put down to a full disk (tantivy's io::Error says no more).
+LOW_DISK = 8 << 20
+
+
+def storage_failure(exc: BaseException, path: Path) -> str | None:
+    """Why a write to the store at `path` failed when the cause is the disk (full, a file-size limit, an
+    I/O error), as one sentence; None for any other failure (a bug stays a bug).
+
+    SQLite says "database or disk is full" or "disk I/O error"; the OS says ENOSPC, EDQUOT or EFBIG;
+    tantivy only that its writer died of an io::Error. The disk's free space is named when it is low."""
+    text = str(exc)
+    disk = (
+        (isinstance(exc, sqlite3.OperationalError) and ("disk is full" in text or "disk I/O error" in text))
+        or (isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG))
+        or (isinstance(exc, INDEX_ERRORS) and any(w in text for w in ("io::Error", "writer was killed", "IoError")))
+    )
+    if not disk:
+        return None
+    try:
+        free = shutil.disk_usage(path.parent).free
+    except OSError:
+        free = None
+    full = "" if free is None or free >= LOW_DISK else f"the disk holding it has {free // 1024} KB free; "
+    return (
+        f"{path}: a write failed ({full}{text.splitlines()[0][:160] if text else type(exc).__name__}); what was "
+        "committed before is kept: free some space (or raise the file-size limit) and run the same command again"
+    )
 
 
 def _is_busy(exc: sqlite3.OperationalError) -> bool:
@@ -141,6 +172,10 @@ class Store:
         self.notify = notify
         #: Records written by another process that the index does not hold yet (it was busy writing).
         self.index_lag = 0
+        #: What went wrong and was mended while the store was open (a report says so), and whether the index
+        #: was rebuilt in use already (`_index_damaged`: once).
+        self.problems: list[str] = []
+        self._rebuilt_in_use = False
         #: Crossref targets' and venues' ids by key (see `_xref`), and records written since the index caught up.
         self._xref_ids: dict[str, int] = {}
         self._unindexed = 0
@@ -220,6 +255,7 @@ class Store:
             self.index = TitleIndex(index_path(self.path))
             self.index.fields_of = self.ranking_fields
             why = self._index_mismatch()
+            self.index.on_damage = self._index_damaged
         except INDEX_ERRORS as exc:
             why = f"it cannot be read ({str(exc).splitlines()[0][:160]})"
         if why is None:
@@ -257,7 +293,25 @@ class Store:
             self._reset_index()
             self.index = TitleIndex(folder)
             self.index.fields_of = self.ranking_fields
-            return self.sync_index()
+            n = self.sync_index()
+            self.index.on_damage = self._index_damaged
+            return n
+
+    def _index_damaged(self, exc: BaseException) -> TitleIndex:
+        """The title index failed while in use (a segment file garbled or deleted under a running check):
+        rebuilt from the records, which SQLite holds, once per open store, and said in `problems`; a
+        store opened read-only, or a second failure, is one StoreError."""
+        detail = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+        if self.readonly or self._rebuilt_in_use:
+            raise StoreError(
+                f"{self.path}: the title index broke while in use ({detail}); run `citetracer mirror reindex`"
+            )
+        self._rebuilt_in_use = True
+        self.reindex(f"it broke while in use: {detail}")
+        self.problems.append(
+            f"{self.path}: the title index broke while in use ({detail}) and was rebuilt from its records"
+        )
+        return self.index
 
     def _catch_up_index(self) -> None:
         """Bring a lagging index up to date (a process killed between its two commits), unless another
@@ -266,7 +320,7 @@ class Store:
             with self.writing(wait=0):
                 self.sync_index()
                 self.index_lag = 0
-        except StoreBusy:
+        except (StoreBusy, StoreError):  # busy, or a full disk: the index answers as it stands
             self.index_lag = max(0, int(self._meta("seq") or 0) - int(self._meta("indexed_seq") or 0))
 
     @contextmanager
@@ -288,7 +342,16 @@ class Store:
                 self._known_prefixes, self._source_dates = None, None
                 self._venue_names, self._cache, self._xref_ids, self._coverage = {}, {}, {}, {}
                 self._pending, self._pending_seqs = [], []
-            yield
+            try:
+                yield
+            except WRITE_ERRORS as exc:
+                # A full disk is the user's to fix, not a bug: one clear StoreError (callers that can go on
+                # without the write, a check saving its memo, do; an ingest stops, its committed batches kept).
+                why = storage_failure(exc, self.path)
+                if why is None:
+                    raise
+                self._pending, self._pending_seqs = [], []
+                raise StoreError(why) from exc
 
     def close(self) -> None:
         self.db.close()
@@ -305,7 +368,8 @@ class Store:
         try:
             yield self.db
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:  # SQLite rolled back itself on some errors (a full disk)
+                self.db.execute("ROLLBACK")
             raise
         self.db.execute("COMMIT")
 
@@ -837,7 +901,7 @@ class Store:
             counts.setdefault(source, {})[str(key)] = int(n)
         if not self.readonly:
             # A busy store (another writer) or a read-only file: the counts stay uncached.
-            with contextlib.suppress(sqlite3.Error, StoreBusy), self.writing(wait=0):
+            with contextlib.suppress(sqlite3.Error, StoreBusy, StoreError), self.writing(wait=0):
                 if self._meta("seq") == seq:
                     self.db.execute(
                         "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",

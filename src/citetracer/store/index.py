@@ -10,9 +10,12 @@ index is brought up to date from SQLite's change counter whenever it lags
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import functools
+import os
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any, TypeVar
 
 import tantivy
 
@@ -39,6 +42,64 @@ __all__ = [
 
 #: Document frequencies remembered per open index (title words recur across queries).
 DF_CACHE_SIZE = 200_000
+#: What tantivy raises for an index it cannot read (a missing, garbled or truncated file); a Rust panic
+#: (pyo3's PanicException: "index out of bounds" on a garbled segment) derives from BaseException.
+PANICS: tuple[type[BaseException], ...] = tuple(
+    t for t in BaseException.__subclasses__() if t.__name__ == "PanicException"
+)
+READ_ERRORS: tuple[type[BaseException], ...] = (ValueError, OSError, *PANICS)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class IndexUnreadable(ValueError):
+    """The index failed while in use and no one could rebuild it (no `on_damage`, or it failed again)."""
+
+
+def _guarded(method: F) -> F:
+    """A read of the index that, when tantivy fails (a segment file garbled or deleted under a running
+    check: a panic ended the check with a traceback and exit code 1), asks `on_damage` for a rebuilt index
+    and answers from it; this object then forwards every later read there."""
+
+    @functools.wraps(method)
+    def call(self: TitleIndex, *args: Any, **kwargs: Any) -> Any:
+        if self.replaced is not None:
+            return getattr(self.replaced, method.__name__)(*args, **kwargs)
+        try:
+            if method.__name__ in _SEARCHES:
+                self.check_files()
+            return method(self, *args, **kwargs)
+        except READ_ERRORS as exc:
+            if self.on_damage is None:
+                raise IndexUnreadable(f"{self.path}: the title index cannot be read ({_first_line(exc)})") from exc
+            if self.replaced is None:  # a guarded read inside this one may have rebuilt it already
+                self.replaced = self.on_damage(exc)
+            return getattr(self.replaced, method.__name__)(*args, **kwargs)
+
+    return call  # type: ignore[return-value]
+
+
+#: The reads that first make sure no segment file changed under them (a stat of each: ~1 us a file).
+_SEARCHES = ("search", "by_authors", "titles_containing")
+
+
+class SegmentChanged(ValueError):
+    """A segment file of the open index was rewritten in place (tantivy never does: its segments are
+    written once, under new names), so what the index reads through its memory map is no longer the index."""
+
+
+def _segments(path: Path) -> dict[str, tuple[int, int, int]]:
+    """(inode, size, mtime) of each segment file of the index folder (not meta.json nor the lock files)."""
+    out = {}
+    for entry in os.scandir(path):
+        if "." in entry.name and entry.name.split(".", 1)[0].isalnum() and len(entry.name.split(".", 1)[0]) == 32:
+            st = entry.stat()
+            out[entry.name] = (st.st_ino, st.st_size, st.st_mtime_ns)
+    return out
+
+
+def _first_line(exc: BaseException) -> str:
+    return (str(exc).splitlines() or [type(exc).__name__])[0][:160]
 
 
 @dataclass(frozen=True)
@@ -88,6 +149,12 @@ class TitleIndex(Retrieval):
         self.index = tantivy.Index(self.schema, path=str(path), reuse=True)
         self._df: dict[tuple[str, str | int], int] = {}
         self.fields_of = None  # set by the store (see Retrieval.fields_of)
+        #: Set by the store: rebuilds the index after a read failed (`_guarded`), and returns the new one.
+        self.on_damage: Callable[[BaseException], TitleIndex] | None = None
+        self.replaced: TitleIndex | None = None
+        #: The segment files as this process last saw them (`check_files`): a garbled term dictionary reads
+        #: as "no such word" without any error, so a file rewritten in place is looked for, not waited for.
+        self._files = _segments(path)
 
     # ------------------------------------------------------------------ writes
 
@@ -141,7 +208,20 @@ class TitleIndex(Retrieval):
     def reload(self) -> None:
         self.index.reload()
         self._df.clear()
+        self._files = _segments(self.path)
 
+    def check_files(self) -> None:
+        """SegmentChanged when a segment file this index reads was rewritten in place since it was opened or
+        reloaded; a file gone is no damage (another writer's merge removed it; the memory map still holds it)."""
+        for name, before in self._files.items():
+            try:
+                st = os.stat(self.path / name)
+            except FileNotFoundError:
+                continue
+            if (st.st_ino, st.st_size, st.st_mtime_ns) != before:
+                raise SegmentChanged(f"segment file {name} was rewritten while in use")
+
+    @_guarded
     def doc_freq(self, term: str | int, field: str = "title") -> int:
         """How many indexed works hold this word (or surname, or year) (cached: the same ones recur)."""
         key = (field, term)
@@ -169,10 +249,12 @@ class TitleIndex(Retrieval):
         clauses += [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "surname", s)) for s in surnames]
         return tantivy.Query.boolean_query(clauses)
 
+    @_guarded
     def first_pass(self, words: Sequence[str], surnames: Sequence[str], limit: int) -> list[int]:
         """tantivy's BM25 top `limit` of the disjunction (block-max WAND skips what cannot reach the top)."""
         return self._rids(self._query(words, surnames), limit)
 
+    @_guarded
     def author_pass(
         self, surnames: Sequence[str], year: int | None, words: Sequence[str], limit: int, also: Sequence[str] = ()
     ) -> list[int]:
@@ -191,9 +273,24 @@ class TitleIndex(Retrieval):
             clauses.append((tantivy.Occur.Should, boosted))
         return self._rids(tantivy.Query.boolean_query(clauses), limit)
 
+    @_guarded
+    def search(
+        self, title: str | None, surnames: Sequence[str] = (), year: int | None = None, limit: int = 10
+    ) -> list[int]:
+        """`Retrieval.search`, after making sure no segment file changed under it (its document frequencies
+        and passes are then all read from one index: the rebuilt one, if it had to be)."""
+        return super().search(title, surnames, year, limit)
+
+    @_guarded
+    def by_authors(self, surnames: list[str], year: int | None, limit: int = 10, title: str | None = None) -> list[int]:
+        """`Retrieval.by_authors`, guarded like `search`."""
+        return super().by_authors(surnames, year, limit, title)
+
+    @_guarded
     def count(self) -> int:
         return int(self.searcher().num_docs)
 
+    @_guarded
     def titles_containing(self, words: Sequence[str]) -> int:
         """How many indexed works have a title holding every one of `words` (how generic a title is:
         "deep learning" is in thousands, "longitudinal fairness censorship" in one)."""

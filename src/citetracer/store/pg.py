@@ -101,6 +101,44 @@ def _connect_url(url: str) -> str:
     return url + ("&" if "?" in url else "?") + f"connect_timeout={CONNECT_TIMEOUT}"
 
 
+#: What a server says when it is not there yet or not ready, as opposed to refusing this login or database.
+_NOT_UP = (
+    "connection refused",
+    "starting up",
+    "shutting down",
+    "in recovery",
+    "timeout expired",
+    "connection timed out",
+    "server closed the connection",
+    "no such file or directory",  # a Unix socket not there yet
+)
+
+
+def _first_connect(url: str, wait: float, notify: Callable[[str], None] | None) -> psycopg.Connection[Any]:
+    """The store's first connection: a server not up yet is tried again with backoff for `wait` seconds
+    (once, a PostgreSQL store down at the first open failed at once while one that went down later was
+    waited for); any other refusal is one StoreError at once."""
+    deadline = time.monotonic() + wait
+    delay, said = 0.25, False
+    while True:
+        try:
+            return psycopg.connect(_connect_url(url), autocommit=True)
+        except psycopg.Error as exc:
+            why = _first_line(exc)
+            down = isinstance(exc, psycopg.OperationalError) and any(w in str(exc).lower() for w in _NOT_UP)
+            if not down:
+                raise StoreError(f"cannot connect to the store {display_location(url)}: {why}") from exc
+            if time.monotonic() + delay > deadline:
+                raise StoreError(
+                    f"cannot connect to the store {display_location(url)}: it did not answer within {wait:g} s ({why})"
+                ) from exc
+            if notify is not None and not said:
+                notify(f"waiting up to {wait:g} s for the store {display_location(url)} ({why})")
+                said = True
+            time.sleep(delay)
+            delay = min(delay * 2, 4.0)
+
+
 class _Meta:
     """`BatchMeta` on a transaction of this store."""
 
@@ -114,7 +152,17 @@ class _Meta:
 class PgStore:
     """A citetracer store in a PostgreSQL database (see the module docstring)."""
 
-    def __init__(self, url: str, *, readonly: bool = False) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        readonly: bool = False,
+        connect_wait: float = RECONNECT_SECONDS,
+        notify: Callable[[str], None] | None = None,
+    ) -> None:
+        """Connect to the store at `url`. A server that does not answer yet (starting, restarting, failed
+        over) is waited for `connect_wait` seconds with backoff, as after a restart (`_reconnect`); one that
+        refuses the login or names no such database is an error at once. `notify` hears, once, that it waits."""
         if psycopg is None:
             raise StoreError(
                 f"{display_location(url)}: a PostgreSQL store needs the postgres extra "
@@ -123,10 +171,7 @@ class PgStore:
         self.path: str = url
         self.readonly = readonly
         self.index_lag = 0
-        try:
-            self.db = psycopg.connect(_connect_url(url), autocommit=True)
-        except psycopg.Error as exc:
-            raise StoreError(f"cannot connect to the store {display_location(url)}: {_first_line(exc)}") from exc
+        self.db = _first_connect(url, connect_wait, notify)
         try:
             if not readonly:
                 migrate(self.db)

@@ -15,6 +15,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from citetracer.normalize.homoglyphs import latin_skeleton
 from citetracer.normalize.text import tokens
 
 _LATEX_OR_PUNCT_HINT = re.compile(r"[\\{}$~]")
@@ -78,7 +79,9 @@ def index_tokens(title: str) -> list[str]:
     """
     if title.isascii() and not _LATEX_OR_PUNCT_HINT.search(title):
         return [t for t in _NON_ALNUM.split(title.lower()) if t]
-    return tokens(title)
+    # Look-alike letters of another script in a Latin title are read as Latin here (and only here): a title
+    # written in them must find the work it imitates, to be compared with it (normalize/homoglyphs.py).
+    return tokens(latin_skeleton(title))
 
 
 def bm25_idf(df: int, total: int) -> float:
