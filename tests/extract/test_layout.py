@@ -169,3 +169,23 @@ def test_the_document_gutter_does_not_split_a_single_column_page() -> None:
 
 def test_a_gutter_on_one_page_only_is_not_the_documents() -> None:
     assert document_gutters([find_gutters(two_columns(), 595), [], [], []]) == []
+
+
+def test_columns_under_many_lines_set_across_the_page_are_still_two_columns() -> None:
+    """A review copy's first page: a title and warning lines across the top cross the gutter more often than
+    the count of crossings allows; below them, the page's own whitespace still shows two columns."""
+    across = [frag(f"WARNING LINE {i} SET ACROSS THE WHOLE PAGE", 60, 40 + 12 * i, width=470) for i in range(6)]
+    left = [frag(f"left {i}", 50, 200 + 12 * i, width=220) for i in range(20)]
+    right = [frag(f"right {i}", 320, 200 + 12 * i, width=220) for i in range(20)]
+    frags = across + left + right
+    assert len(across) > len(frags) // 12  # too many crossings for the count alone
+    gutters = find_gutters(frags, 595)
+    assert len(gutters) == 1 and 270 < gutters[0] < 320
+    texts = [ln.text for ln in page_lines(frags, 0, 595, 842).lines]
+    assert texts[6:26] == [f"left {i}" for i in range(20)] and texts[26:] == [f"right {i}" for i in range(20)]
+
+
+def test_a_column_of_short_lines_is_no_gutter() -> None:
+    """Lines that all end before the middle, with nothing starting after it, give no band with two sides."""
+    short = [frag(f"short line {i}", 50, 100 + 12 * i, width=150) for i in range(30)]
+    assert find_gutters(short, 595) == []

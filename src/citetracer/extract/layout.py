@@ -138,7 +138,49 @@ def _gutter_in(frags: list[Fragment], lo: float, hi: float) -> float | None:
         else:
             run = []
     if best is None:
+        return _banded_gutter(body, lo, hi)
+    widest = max(runs, key=len)
+    return (widest[0] + widest[-1]) / 2
+
+
+#: A band of a page that no fragment crosses holds a gutter when it has at least this many fragments on
+#: each side of it, and this share of the page's fragments.
+BAND_SIDE, BAND_SHARE = 8, 0.4
+
+
+def _banded_gutter(body: list[Fragment], lo: float, hi: float) -> float | None:
+    """The gutter of a page whose columns lie under or over text set across the page (a title block, a
+    review copy's warnings, a wide figure) that crosses it too often for `_gutter_in`'s count: the x in the
+    middle 40% of [lo, hi] with a band of the page (between fragments that cross it, top to bottom) that
+    holds BAND_SIDE fragments or more on each side and BAND_SHARE of the page's, none crossing. The page's
+    own whitespace says where its columns are, whatever is set across them elsewhere."""
+    span = hi - lo
+    order = sorted(body, key=lambda f: (f.y0 + f.y1) / 2)
+    scores: list[tuple[int, int]] = []
+    for x in range(int(lo + span * 0.3), int(lo + span * 0.7), 2):
+        best = left = right = 0
+        for f in order:
+            if f.x0 < x - 1 and f.x1 > x + 1:
+                left = right = 0  # a crossing fragment closes the band
+                continue
+            if f.x1 <= x + 1:
+                left += 1
+            else:
+                right += 1  # not crossing and not ending before x: starts after it
+            if min(left, right) >= BAND_SIDE and left + right >= BAND_SHARE * len(body):
+                best = max(best, min(left, right))
+        if best:
+            scores.append((best, x))
+    if not scores:
         return None
+    top = max(score for score, _x in scores)
+    xs = [x for score, x in scores if score == top]
+    runs: list[list[int]] = [[xs[0]]]
+    for x in xs[1:]:
+        if x == runs[-1][-1] + 2:
+            runs[-1].append(x)
+        else:
+            runs.append([x])
     widest = max(runs, key=len)
     return (widest[0] + widest[-1]) / 2
 
