@@ -20,8 +20,9 @@ page), so their lines are labelled too, from the gold lists of ../shared/pdfs/{j
 4. each line of the window is then B (a reference starts), I (inside one) or O (heading, float, note,
    running head, appendix).
 
-Papers are split by name, once and for all (`split`): a third held out (`HELD_OUT`), never trained on,
-for figures of a model trained on the rest.
+Papers are split by name, once and for all (bench/extract.py `split`): a third held out, never trained
+on (scripts/train_segmenter.py), for figures of a model trained on the rest (`bench/extract.py --split
+held-out`).
 
     python bench/goldlines.py [--sets jose,ml] [--split all|train|held-out] [--verbose]
 
@@ -32,7 +33,6 @@ label counts.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import itertools
 import json
 import re
@@ -44,16 +44,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from extract import SHARED, gold_path, gold_words, norm_title, words
-
-#: Share of papers held out (by a hash of the file name: stable whatever else changes).
-HELD_OUT = 3  # one in three
-
-
-def split(name: str) -> str:
-    """'held-out' or 'train' for a paper's file name (stem), fixed by a hash of the name alone."""
-    digest = int(hashlib.sha1(name.encode()).hexdigest(), 16)
-    return "held-out" if digest % HELD_OUT == 0 else "train"
+from extract import SHARED, gold_path, gold_words, norm_title, split, words
 
 
 @dataclass

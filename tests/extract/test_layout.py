@@ -189,3 +189,19 @@ def test_a_column_of_short_lines_is_no_gutter() -> None:
     """Lines that all end before the middle, with nothing starting after it, give no band with two sides."""
     short = [frag(f"short line {i}", 50, 100 + 12 * i, width=150) for i in range(30)]
     assert find_gutters(short, 595) == []
+
+
+def test_lines_read_across_two_columns_show_their_gutter_by_the_gap_they_share() -> None:
+    """Columns read as one (each line a left and a right fragment with white between them at one x) are
+    found again from that gap; lines without such a gap show none."""
+    from citetracer.extract.layout import Line, gap_gutter
+
+    def line(k: int, gap: bool) -> Line:
+        left = frag(f"left {k}", 50, 100 + 12 * k, width=220)
+        right = frag(f"right {k}", 320 if gap else 272, 100 + 12 * k, width=220)
+        return Line(f"left {k} right {k}", 0, 0, 50, left.y0, right.x1, left.y1, 10.0, [left, right])
+
+    merged = [line(k, True) for k in range(12)]
+    g = gap_gutter(merged, 595)
+    assert g is not None and 270 < g < 320
+    assert gap_gutter([line(k, False) for k in range(12)], 595) is None

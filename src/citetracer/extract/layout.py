@@ -100,7 +100,9 @@ def find_gutters(frags: list[Fragment], width: float) -> list[float]:
     todo = [(frags, 0.0, width)]
     while todo and len(gutters) < MAX_COLUMNS - 1:
         part, lo, hi = todo.pop()
-        g = _gutter_in(part, lo, hi)
+        # Only the page as a whole is searched by bands too: inside a column, a band with text on both sides
+        # of a strip is a table's.
+        g = _gutter_in(part, lo, hi, banded=not gutters)
         if g is None:
             continue
         gutters.append(g)
@@ -109,9 +111,9 @@ def find_gutters(frags: list[Fragment], width: float) -> list[float]:
     return sorted(gutters)
 
 
-def _gutter_in(frags: list[Fragment], lo: float, hi: float) -> float | None:
+def _gutter_in(frags: list[Fragment], lo: float, hi: float, banded: bool = True) -> float | None:
     """The gutter in the middle 40% of [lo, hi]: a strip that many fragments end before and start
-    after and almost none cross."""
+    after and almost none cross (`banded`: or, failing that, one of `_banded_gutter`)."""
     body = [f for f in frags if f.x1 - f.x0 > 2]
     if len(body) < 10:
         return None
@@ -138,14 +140,14 @@ def _gutter_in(frags: list[Fragment], lo: float, hi: float) -> float | None:
         else:
             run = []
     if best is None:
-        return _banded_gutter(body, lo, hi)
+        return _banded_gutter(body, lo, hi) if banded else None
     widest = max(runs, key=len)
     return (widest[0] + widest[-1]) / 2
 
 
 #: A band of a page that no fragment crosses holds a gutter when it has at least this many fragments on
-#: each side of it, and this share of the page's fragments.
-BAND_SIDE, BAND_SHARE = 8, 0.4
+#: each side of it, this share of the page's fragments, and this share of the height its text spans.
+BAND_SIDE, BAND_SHARE, BAND_HEIGHT = 8, 0.4, 0.3
 
 
 def _banded_gutter(body: list[Fragment], lo: float, hi: float) -> float | None:
@@ -156,18 +158,21 @@ def _banded_gutter(body: list[Fragment], lo: float, hi: float) -> float | None:
     own whitespace says where its columns are, whatever is set across them elsewhere."""
     span = hi - lo
     order = sorted(body, key=lambda f: (f.y0 + f.y1) / 2)
+    tall = BAND_HEIGHT * (max(f.y1 for f in body) - min(f.y0 for f in body))
     scores: list[tuple[int, int]] = []
     for x in range(int(lo + span * 0.3), int(lo + span * 0.7), 2):
         best = left = right = 0
+        top = order[0].y0
         for f in order:
             if f.x0 < x - 1 and f.x1 > x + 1:
                 left = right = 0  # a crossing fragment closes the band
+                top = f.y1
                 continue
             if f.x1 <= x + 1:
                 left += 1
             else:
                 right += 1  # not crossing and not ending before x: starts after it
-            if min(left, right) >= BAND_SIDE and left + right >= BAND_SHARE * len(body):
+            if min(left, right) >= BAND_SIDE and left + right >= BAND_SHARE * len(body) and f.y1 - top >= tall:
                 best = max(best, min(left, right))
         if best:
             scores.append((best, x))
@@ -348,7 +353,11 @@ def page_lines(
     if not gutters:
         gutters = [x for x in (_gutter_near(frags, g) for g in known_gutters) if x is not None][:1]
     if not gutters:
-        return Page(index, width, height, _lines_of(frags, index, 0))
+        single = _lines_of(frags, index, 0)
+        g = gap_gutter(single, width)
+        if g is None:
+            return Page(index, width, height, single)
+        gutters = [g]
     lines: list[Line] = []
     band: list[list[Fragment]] = [[] for _ in range(len(gutters) + 1)]
     spanning: list[Fragment] = []
@@ -383,6 +392,30 @@ def page_lines(
     close_band()
     lines.extend(_lines_of(spanning, index, 0))
     return Page(index, width, height, lines, gutter=gutters[0], gutters=gutters)
+
+
+#: Lines read across a page whose gaps (wider than this many times the type size) line up at one x near the
+#: middle, in at least GAP_LINES of them and GAP_SHARE of the page's lines, are two columns read as one.
+GAP_WIDTH, GAP_LINES, GAP_SHARE = 1.0, 5, 0.3
+
+
+def gap_gutter(lines: Sequence[Line], width: float) -> float | None:
+    """The x of a gutter that the page's lines show when its columns were read as one: the middle of the gap
+    that many lines have at the same place (each line two fragments, one per column, with white between),
+    in the middle 40% of the page; None when they show none."""
+    gaps: list[float] = []
+    for ln in lines:
+        frags = sorted(ln.fragments, key=lambda f: f.x0)
+        for a, b in itertools.pairwise(frags):
+            if b.x0 - a.x1 >= GAP_WIDTH * max(ln.size, 1.0) and 0.3 * width <= (a.x1 + b.x0) / 2 <= 0.7 * width:
+                gaps.append((a.x1 + b.x0) / 2)
+    if len(gaps) < max(GAP_LINES, GAP_SHARE * len(lines)):
+        return None
+    centre = statistics.median(gaps)
+    near = [x for x in gaps if abs(x - centre) <= GUTTER_TOLERANCE]
+    if len(near) < max(GAP_LINES, GAP_SHARE * len(lines)):
+        return None
+    return statistics.median(near)
 
 
 #: Text this much smaller than a column's body is set apart (notes, captions, a bibliography in small type).

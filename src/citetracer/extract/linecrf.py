@@ -41,6 +41,7 @@ saved. pdf.py keeps the rule path as a fallback (see `choose`).
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import statistics
 import threading
@@ -541,9 +542,17 @@ def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
     return out
 
 
+#: A model file to use instead of the packaged one (benchmarks compare models trained on other data with it).
+MODEL_ENV = "CITETRACER_SEGMENTER_MODEL"
+
+
 @lru_cache(maxsize=1)
 def default_segmenter() -> Segmenter | None:
-    """The packaged model, or None when it is absent (the rule path is used then)."""
+    """The packaged model (or the file CITETRACER_SEGMENTER_MODEL names), or None when it is absent (the rule
+    path is used then)."""
+    chosen = os.environ.get(MODEL_ENV, "").strip()
+    if chosen:
+        return Segmenter(chosen) if os.path.isfile(chosen) else None
     try:
         path = resources.files("citetracer.data") / MODEL_NAME
         if not path.is_file():
