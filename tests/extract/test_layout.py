@@ -205,3 +205,47 @@ def test_lines_read_across_two_columns_show_their_gutter_by_the_gap_they_share()
     g = gap_gutter(merged, 595)
     assert g is not None and 270 < g < 320
     assert gap_gutter([line(k, False) for k in range(12)], 595) is None
+
+
+def test_short_rulers_counting_up_at_one_x_on_several_pages_are_line_numbers() -> None:
+    """A review copy's ruler beside the gutter shows six numbers a page (the rest hidden by a figure): too
+    few for a stack on its own, but at the same x on several pages, counting up by one, it is a ruler."""
+    from citetracer.extract.layout import drop_line_numbers, line_number_edges
+
+    pages = []
+    for p in range(3):
+        ruler = [frag(str(100 * p + k), 274, 76 + 12 * k, width=13, size=8) for k in range(6)]
+        text = [frag(f"text {p} {k}", 50, 76 + 12 * k) for k in range(6)]
+        pages.append(ruler + text)
+    edges = line_number_edges(pages)
+    assert edges and abs(edges[0] - 287) <= 1
+    assert all(f.text.startswith("text") for f in drop_line_numbers(pages[0], edges))
+    # Numbers at one x on a single page, or not counting up by one, are not taken for a ruler.
+    table = [[frag(str(v), 274, 76 + 12 * k, width=13) for k, v in enumerate([3, 9, 4, 12, 7, 1])]] * 3
+    assert line_number_edges(table) == []
+
+
+def test_heads_that_differ_from_page_to_page_at_one_place_are_dropped() -> None:
+    """Odd pages print the title, even pages the authors, each page its number: in three pages the title's head
+    is on one page only, but the place repeats (set apart at the same height on three pages or more)."""
+    pages = []
+    for n in range(3):
+        head = "A Study of Things 1 " + str(n + 1) if n % 2 else str(n + 1) + " Anonymous"
+        lines = [frag(head, 50, 60, size=9)] + [frag(f"body {n} {k}", 50, 100 + 12 * k) for k in range(20)]
+        pages.append(Page(n, 595, 842, page_lines(lines, n, 595, 842).lines))
+    drop_running_text(pages)
+    assert all(ln.text.startswith("body") for p in pages for ln in p.lines)
+
+
+def test_a_foot_set_above_the_margin_band_and_repeated_on_pages_is_dropped() -> None:
+    """ "Manuscript submitted to ACM" 130 points above the foot of every page; a full page sets it closer to the
+    text, an emptier page far apart."""
+    pages = []
+    for n in range(3):
+        rows = 45 if n == 0 else 10
+        lines = [frag(f"body {n} {k}", 50, 100 + 12 * k, size=7) for k in range(rows)]
+        lines.append(frag("Manuscript submitted to ACM", 50, 660, size=7))
+        pages.append(Page(n, 595, 792, page_lines(lines, n, 595, 792).lines))
+    drop_running_text(pages)
+    assert not any("Manuscript" in ln.text for p in pages for ln in p.lines)
+    assert sum(len(p.lines) for p in pages) == 65

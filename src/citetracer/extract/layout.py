@@ -293,17 +293,8 @@ def line_number_stacks(frags: list[Fragment], known: Sequence[float] = ()) -> li
     count up by one, top to bottom, for most neighbours: a table column counts up by one only when it
     numbers rows, and dropping row numbers loses nothing a bibliography needs. `known` are right edges
     where other pages of the document have such stacks."""
-    numbers = [f for f in frags if _BARE_INTEGER.match(f.text)]
-    if len(numbers) < MIN_KNOWN_LINE_NUMBERS:
-        return []
-    stacks: list[list[Fragment]] = []
-    for f in sorted(numbers, key=lambda f: f.x1):
-        if stacks and abs(stacks[-1][-1].x1 - f.x1) <= 2.0:
-            stacks[-1].append(f)
-        else:
-            stacks.append([f])
     out = []
-    for stack in stacks:
+    for stack in _integer_stacks(frags):
         at_known = any(abs(stack[0].x1 - x) <= 2.0 for x in known)
         if len(stack) < (MIN_KNOWN_LINE_NUMBERS if at_known else MIN_LINE_NUMBERS):
             continue
@@ -316,8 +307,31 @@ def line_number_stacks(frags: list[Fragment], known: Sequence[float] = ()) -> li
 
 
 def line_number_edges(pages: Sequence[list[Fragment]]) -> list[float]:
-    """Right edges of the line-number stacks found anywhere in a document."""
-    return sorted({round(stack[0].x1, 1) for frags in pages for stack in line_number_stacks(frags)})
+    """Right edges of the line-number stacks found anywhere in a document, and of the short stacks (a
+    ruler half hidden by a figure, or set beside part of a column only) found at one x on several pages
+    whose numbers count up by one at every step."""
+    edges = {round(stack[0].x1, 1) for frags in pages for stack in line_number_stacks(frags)}
+    short: Counter[float] = Counter()
+    for frags in pages:
+        seen: set[float] = set()
+        for stack in _integer_stacks(frags):
+            values = [int(f.text) for f in sorted(stack, key=lambda f: f.y0)]
+            if len(values) >= MIN_KNOWN_LINE_NUMBERS and all(b - a == 1 for a, b in itertools.pairwise(values)):
+                seen.add(round(stack[0].x1))
+        short.update(seen)
+    edges |= {float(x) for x, n in short.items() if n >= 2 and not any(abs(x - e) <= 2.0 for e in edges)}
+    return sorted(edges)
+
+
+def _integer_stacks(frags: list[Fragment]) -> list[list[Fragment]]:
+    """Bare integers grouped by their right edge (within 2 points)."""
+    stacks: list[list[Fragment]] = []
+    for f in sorted((f for f in frags if _BARE_INTEGER.match(f.text)), key=lambda f: f.x1):
+        if stacks and abs(stacks[-1][-1].x1 - f.x1) <= 2.0:
+            stacks[-1].append(f)
+        else:
+            stacks.append([f])
+    return stacks
 
 
 def drop_line_numbers(frags: list[Fragment], known: Sequence[float] = ()) -> list[Fragment]:
@@ -482,7 +496,14 @@ def drop_running_text(pages: list[Page]) -> int:
             if _in_margin(ln, page):
                 seen.add(_margin_key(ln.text))
         keys.update(seen)
+    # A foot or head set deeper into the page ("Manuscript submitted to ACM" 130 points above the page's foot):
+    # the same text set apart at the top or foot of several pages.
+    apart_keys: Counter[str] = Counter()
+    for page in pages:
+        apart_keys.update({_margin_key(ln.text) for ln in page.lines if _edge_line(ln, page)})
+    deep = {k for k, n in apart_keys.items() if n >= 2 and len(pages) >= 2}
     repeated = {k for k, n in keys.items() if n >= 2 and len(pages) >= 2}
+    slots = _head_slots(pages)
     dropped = 0
     for page in pages:
         kept = []
@@ -490,14 +511,57 @@ def drop_running_text(pages: list[Page]) -> int:
             text = ln.text.strip()
             if (
                 _in_margin(ln, page)
-                and (_margin_key(text) in repeated or _PAGE_NUMBER.match(text))
+                and (_margin_key(text) in repeated or _PAGE_NUMBER.match(text) or _in_slot(ln, page, slots))
                 and not _YEAR_CLOSING.match(text)
-            ):
+            ) or (_margin_key(text) in deep and _edge_line(ln, page, apart=False) and not _YEAR_CLOSING.match(text)):
                 dropped += 1
                 continue
             kept.append(ln)
         page.lines = kept
     return dropped
+
+
+#: A head or foot sits apart from the text: more than this many times its own type size from the nearest line.
+HEAD_APART = 1.8
+
+
+def _set_apart(line: Line, page: Page) -> bool:
+    """The line is alone in a margin band, the nearest line on the page farther than HEAD_APART type sizes."""
+    others = [ln for ln in page.lines if ln is not line]
+    if not others:
+        return False
+    nearest = min(max(ln.y0 - line.y1, line.y0 - ln.y1) for ln in others)
+    return nearest > HEAD_APART * max(line.size, 1.0)
+
+
+def _head_slots(pages: list[Page]) -> list[tuple[float, float]]:
+    """(y, size) where at least three pages set a line apart in a margin band: the place of a running head or
+    foot, whatever it says (odd and even pages print different heads: the title, the authors)."""
+    found = [(ln.y0, ln.size) for page in pages for ln in page.lines if _in_margin(ln, page) and _set_apart(ln, page)]
+    slots: list[tuple[float, float]] = []
+    for y, size in found:
+        same = sum(1 for y2, s2 in found if abs(y2 - y) <= 1.0 and abs(s2 - size) <= 0.3)
+        if same >= 3 and not any(abs(y - y2) <= 1.0 and abs(size - s2) <= 0.3 for y2, s2 in slots):
+            slots.append((y, size))
+    return slots
+
+
+def _in_slot(line: Line, page: Page, slots: list[tuple[float, float]]) -> bool:
+    """A line set apart in a margin band at a running head's place (`_head_slots`)."""
+    return any(abs(line.y0 - y) <= 1.0 and abs(line.size - s) <= 0.3 for y, s in slots) and _set_apart(line, page)
+
+
+#: Share of the page height at the top and bottom where a head or foot set apart from the text may sit.
+DEEP_MARGIN_SHARE = 0.2
+
+
+def _edge_line(line: Line, page: Page, apart: bool = True) -> bool:
+    """The first or last line of its page, within DEEP_MARGIN_SHARE of the page's top or foot (`apart`: and set
+    apart from the text; a page whose text fills it sets its foot closer)."""
+    if not page.lines or (line is not page.lines[0] and line is not page.lines[-1]):
+        return False
+    deep = line.y0 < page.height * DEEP_MARGIN_SHARE or line.y1 > page.height * (1 - DEEP_MARGIN_SHARE)
+    return deep and (not apart or _set_apart(line, page))
 
 
 def _in_margin(line: Line, page: Page) -> bool:
