@@ -29,6 +29,7 @@ On ../shared/pdfs/styles: per-file reference counts and errors.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
 import os
@@ -44,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from citetracer.extract import InputError, plausibility, read_references
+from citetracer.extract.confidence import LOW_CONFIDENCE
 from citetracer.extract.markers import find_markers
 from citetracer.extract.pdf import Limits, document_lines, read_pdf
 from citetracer.extract.region import find_region
@@ -104,6 +106,16 @@ def match_paper(gold: list[dict[str, Any]], refs: list[Reference]) -> tuple[int,
             used.add(best_k)
             matched += 1
     return matched, dois, dois_found
+
+
+#: One real paper in this many is held out of the segmenter's training (bench/goldlines.py, scripts/train_segmenter.py).
+HELD_OUT = 3
+
+
+def split(name: str) -> str:
+    """'held-out' or 'train' for a paper's file name (stem), fixed by a hash of the name alone."""
+    digest = int(hashlib.sha1(name.encode()).hexdigest(), 16)
+    return "held-out" if digest % HELD_OUT == 0 else "train"
 
 
 def gold_path(pdf: Path) -> Path:
@@ -204,11 +216,15 @@ def run_set(pdfs: list[Path], reader: Any, verbose: bool) -> dict[str, Any]:
     exact = matched = total = dois = dois_found = 0
     times = []
     failures = []
+    low = doi_warned = 0
     for pdf in pdfs:
         gold = json.loads(gold_path(pdf).read_text())["references"]
         t = time.perf_counter()
         try:
-            refs = reader(pdf).references
+            res = reader(pdf)
+            refs = res.references
+            low += sum(1 for c in res.confidence if c < LOW_CONFIDENCE)
+            doi_warned += any("DOI" in w for w in res.warnings)
         except InputError as exc:
             failures.append(f"{pdf.name}: {exc}")
             refs = []
@@ -230,6 +246,8 @@ def run_set(pdfs: list[Path], reader: Any, verbose: bool) -> dict[str, Any]:
         "dois_found": dois_found,
         "times": times,
         "failures": failures,
+        "low": low,
+        "doi_warned": doi_warned,
     }
 
 
@@ -241,6 +259,7 @@ def report(name: str, r: dict[str, Any]) -> None:
         print(f"  gold DOIs present          {r['dois_found']}/{r['dois']} = {r['dois_found'] / r['dois']:.1%}")
     print(f"  gold references matched    {r['matched']}/{r['gold']} = {r['matched'] / r['gold']:.1%}")
     print(f"  median seconds per paper   {statistics.median(r['times']):.3f} (max {max(r['times']):.2f})")
+    print(f"  references read with low confidence {r['low']}; papers with a DOI warning {r['doi_warned']}")
     for f in r["failures"]:
         print(f"  FAILED {f}")
 
@@ -322,18 +341,20 @@ def far_off(found: int, gold: int) -> bool:
     return abs(found - gold) > max(2, 0.1 * gold)
 
 
-def run_ml(folder: Path, verbose: bool) -> list[dict[str, Any]]:
+def run_ml(folder: Path, verbose: bool, which: str = "all") -> list[dict[str, Any]]:
     rows = []
     for pdf in sorted(folder.glob("*.pdf")):
+        if which != "all" and split(pdf.stem) != which:
+            continue
         meta = json.loads(gold_path(pdf).read_text())
         gold = meta["references"]
         warnings: list[str] = []
         t = time.perf_counter()
         try:
             res = read_references(pdf)
-            refs, warnings = res.references, res.warnings
+            refs, warnings, sure = res.references, res.warnings, res.confidence
         except InputError as exc:
-            refs, warnings = [], [str(exc)]
+            refs, warnings, sure = [], [str(exc)], []
         seconds = time.perf_counter() - t
         ids = printed_ids(pdf, gold)
         pairs = title_pairs([g.get("title") or "" for g in gold], refs)
@@ -351,6 +372,7 @@ def run_ml(folder: Path, verbose: bool) -> list[dict[str, Any]]:
             "ids_found": sum(1 for i in ids if i in have),
             "warned": [w for w in warnings if PLAUSIBILITY in w],
             "seconds": seconds,
+            "low": sum(1 for c in sure if c < LOW_CONFIDENCE),
         }
         rows.append(row)
         if verbose:
@@ -378,6 +400,7 @@ def report_ml(rows: list[dict[str, Any]]) -> None:
     share = got / max(total, 1)
     print(f"  gold authors recovered (family names of title-matched references) {got}/{total} = {share:.1%}")
     print(f"  median seconds per paper   {statistics.median(r['seconds'] for r in rows):.3f}")
+    print(f"  references read with low confidence {sum(r['low'] for r in rows)}")
     misses = [r for r in rows if r["found"] != r["gold"] or r["titles"] < r["gold"]]
     silent = [r for r in rows if far_off(r["found"], r["gold"]) and not r["warned"]]
     print(f"  papers that miss ({len(misses)}): name, gold, extracted, gold titles found, plausibility warning")
@@ -483,6 +506,12 @@ def main() -> int:
     ap.add_argument("--ocr-dpi", type=int, default=200, help="resolution of the rasterized copies")
     ap.add_argument("--verbose", action="store_true")
     ap.add_argument(
+        "--split",
+        default="all",
+        choices=["all", "train", "held-out"],
+        help="jose and ml papers of one split only (`split`: a third is held out of the segmenter's training)",
+    )
+    ap.add_argument(
         "--sets",
         default="jose,ml,damage,styles",
         help="comma-separated sets: jose, ml, styles, and damage (plausibility warnings on damaged readings)",
@@ -492,7 +521,7 @@ def main() -> int:
     print("command: python bench/extract.py " + " ".join(sys.argv[1:]))
     print("machine: 2 shared cores (other jobs running); timings are medians and noisy")
     jose = SHARED / "pdfs" / "jose"
-    pdfs = sorted(jose.glob("*.pdf"))
+    pdfs = [p for p in sorted(jose.glob("*.pdf")) if args.split in ("all", split(p.stem))]
     if "jose" in sets:
         if pdfs:
             text = run_set(pdfs, read_references, args.verbose)
@@ -504,7 +533,7 @@ def main() -> int:
     ml = SHARED / "pdfs" / "ml"
     if "ml" in sets:
         if ml.is_dir():
-            report_ml(run_ml(ml, args.verbose))
+            report_ml(run_ml(ml, args.verbose, args.split))
         else:
             print(f"{ml} not present; ml set skipped")
 

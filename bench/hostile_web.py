@@ -241,8 +241,11 @@ def cases() -> list[tuple[str, Case, tuple[str, ...]]]:
         ("web: .tar.gz of 2M folder entries", upload_and_wait("bomb.tar.gz", tar_gz), ()),
         ("web: .tar.xz of 1M folder entries", upload_and_wait("bomb.tar.xz", tar_xz), ()),
         ("web: six .tar.xz bombs of 1M entries at once", upload_and_wait("bomb.tar.xz", tar_xz, 6), ()),
-        ("web: .zip of 400k folder entries",
-         upload_and_wait("bomb.zip", cached("folders-400k.zip", lambda: folder_entries_zip(400_000))), ()),
+        (
+            "web: .zip of 400k folder entries",
+            upload_and_wait("bomb.zip", cached("folders-400k.zip", lambda: folder_entries_zip(400_000))),
+            (),
+        ),
         ("web: zip of 1,990 x 100 KB members (disk)", disk_fill, ()),
         ("web: slowloris, 1,100 sockets for 30 s", slowloris, ()),
         ("web: 16 parallel GETs of a 20,000-citation report", parallel_gets, ()),
@@ -288,8 +291,21 @@ def pg_restart_cases(tmp: Path, measure: Callable[..., tuple[int, float, int, st
     try:
         store = pg_location(server.url)
         env = {**os.environ, "CITETRACER_CONFIG": str(empty_config(tmp))}
-        subprocess.run([sys.executable, "-m", "citetracer", "mirror", "add", str(ROOT / "examples" / "records.jsonl"),
-                        "--store", store], env=env, capture_output=True, check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "citetracer",
+                "mirror",
+                "add",
+                str(ROOT / "examples" / "records.jsonl"),
+                "--store",
+                store,
+            ],
+            env=env,
+            capture_output=True,
+            check=True,
+        )
         folder = tmp / "pg-web"
         live = LiveServer(folder, store, "--workers", "2", "--submits-per-minute", "600").start()
         start = time.monotonic()
@@ -306,8 +322,16 @@ def pg_restart_cases(tmp: Path, measure: Callable[..., tuple[int, float, int, st
         seconds = time.monotonic() - start
         peak = live.peak_rss()
         live.stop()
-        out.append(WebResult("web: PostgreSQL restarted under serve", f"healthz {down}; jobs {'/'.join(states)}",
-                             seconds, peak, "Traceback" in live.log(), "healthz while down, then 4 jobs"))
+        out.append(
+            WebResult(
+                "web: PostgreSQL restarted under serve",
+                f"healthz {down}; jobs {'/'.join(states)}",
+                seconds,
+                peak,
+                "Traceback" in live.log(),
+                "healthz while down, then 4 jobs",
+            )
+        )
         papers = tmp / "pg-papers"
         papers.mkdir(exist_ok=True)
         for i in range(40):
@@ -334,8 +358,16 @@ def pg_restart_cases(tmp: Path, measure: Callable[..., tuple[int, float, int, st
         text = " ".join(err.split())
         at = text.find(" papers (")
         summary = text[max(0, text.rfind(" ", 0, at - 1)) : at + 80] if at >= 0 else text[-110:]
-        out.append(WebResult("scan: PostgreSQL restarted mid-scan (40 papers)", f"exit {code}", seconds, peak,
-                             "Traceback" in text, summary.strip()))
+        out.append(
+            WebResult(
+                "scan: PostgreSQL restarted mid-scan (40 papers)",
+                f"exit {code}",
+                seconds,
+                peak,
+                "Traceback" in text,
+                summary.strip(),
+            )
+        )
     finally:
         server.stop()
     return out

@@ -660,9 +660,11 @@ def line_labels(lines: list[Any], marks: list[Mark]) -> list[str] | None:
     return labels
 
 
-#: The lines `float_text` sets: axis-like rows, table rows and header, captions.
+#: The lines `float_text` sets: axis-like rows (several numbers: a reference's last line "2022." is one), table
+#: rows and header, captions.
 FLOAT_LINE = re.compile(
-    r"^(?:Epoch \d|Baseline \d|Method Acc|Figure \d|Table \d|Training curves|Results of baselines|[\d.\s]+$)"
+    r"^(?:Epoch \d|Baseline \d|Method Acc|Figure \d|Table \d|Training curves|Results of baselines"
+    r"|[\d.]+(?:\s+[\d.]+)+$)"
 )
 
 

@@ -2,20 +2,20 @@
 
 Training data: papers typeset by bench/latexpapers.py in its training templates (`TRAIN`; the others
 are held out for the benchmark) from a training seed, each line labelled from the positions the PDF
-saved (begin of a reference, inside one, other). And the real papers of ../shared/pdfs (jose, ml)
-whose gold list the rule segmenter reads exactly (every gold reference matched by one block, as many
-blocks as gold references): their blocks, checked against the gold, label their lines; the papers the
-rules miss are left out (so their figures in bench/extract.py are out of sample; the others are in
-sample and say only that the model keeps what the rules had). A paper is read as the extractor reads it
-(pdf.document_lines, region.find_region): the window from the region's start to the document's
-end, the same lines and features the model meets at run time. A paper whose labels cannot be placed,
-or whose found region starts after its first reference, is skipped and counted.
+saved (begin of a reference, inside one, other). And the real papers of ../shared/pdfs (jose, ml), each
+line labelled from the paper's gold list (bench/goldlines.py: the reading confirmed or corrected by the
+gold); by default only goldlines' training split, so that the held-out third gives honest figures
+(`bench/extract.py --split held-out`). A paper is read as the extractor reads it (pdf.document_lines,
+region.find_region): the window from the region's start to the document's end, the same lines and
+features the model meets at run time. A paper whose labels cannot be placed, or whose found region
+starts after its first reference, is skipped and counted.
 
 Deterministic: the papers come from fixed seeds in a fixed order and L-BFGS has no randomness, so
 the same TeX installation gives the same model bytes. Typeset papers are kept in --cache and reused.
 
     pip install -e '.[pdf]'
     python scripts/train_segmenter.py [--seeds 1:20,3:12] [--cache /tmp/latexpapers] [--out PATH]
+                                      [--real jose,ml] [--real-split train|all]
 """
 
 from __future__ import annotations
@@ -29,15 +29,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "bench"))
 
+import goldlines  # noqa: E402
 import latexpapers  # noqa: E402
-from citetracer.extract.fields import parse_reference_string  # noqa: E402
 from citetracer.extract.layout import Line  # noqa: E402
 from citetracer.extract.linecrf import MODEL_NAME, sequence  # noqa: E402
 from citetracer.extract.markers import find_markers  # noqa: E402
 from citetracer.extract.pdf import document_lines  # noqa: E402
 from citetracer.extract.region import find_region  # noqa: E402
-from citetracer.extract.segment import split_blocks  # noqa: E402
-from extract import gold_path, match_paper, title_pairs  # noqa: E402
 
 DEFAULT_OUT = ROOT / "src" / "citetracer" / "data" / MODEL_NAME
 
@@ -63,33 +61,9 @@ def labelled(lines: list[Line], start: int, labels: list[str]) -> tuple[list[dic
     return feats, [labels[start + k] for k in order]
 
 
-def real_examples(pdf: Path) -> tuple[list[dict[str, object]], list[str]] | str:
-    """(features, labels) of a real paper whose gold the rule segmenter reads exactly, or why not."""
-    import json
-
-    gold = json.loads(gold_path(pdf).read_text())["references"]
-    lines = document_lines(pdf)
-    region = find_region(lines)
-    if region is None:
-        return "no region found"
-    body = lines[: region.start] + lines[region.end :]
-    markers = find_markers(ln.text for ln in body)
-    blocks, _how = split_blocks(lines[region.start : region.end], markers)
-    if len(blocks) != len(gold):
-        return "rules miss the count"
-    refs = [parse_reference_string(b.text) for b in blocks]
-    if any(g.get("title") for g in gold):
-        matched = len(title_pairs([g.get("title") or "" for g in gold], refs))
-    else:
-        matched = match_paper(gold, refs)[0]
-    if matched < len(gold):
-        return "rules miss a reference"
-    index = {id(ln): k for k, ln in enumerate(lines)}
-    labels = ["O"] * len(lines)
-    for b in blocks:
-        for j, ln in enumerate(b.lines):
-            labels[index[id(ln)]] = "I" if j else "B"
-    return labelled(lines, region.start, labels)
+def real_examples(paper: goldlines.Labelled) -> tuple[list[dict[str, object]], list[str]]:
+    """(features, labels) of a real paper labelled from its gold list (bench/goldlines.py)."""
+    return labelled(paper.lines, paper.start, paper.labels)
 
 
 def main() -> int:
@@ -102,7 +76,13 @@ def main() -> int:
     ap.add_argument("--c1", type=float, default=0.05)
     ap.add_argument("--c2", type=float, default=0.1)
     ap.add_argument("--iterations", type=int, default=200)
-    ap.add_argument("--real", default="jose,ml", help="sets of ../shared/pdfs whose rule-verified papers train too")
+    ap.add_argument("--real", default="jose,ml", help="sets of ../shared/pdfs whose gold-labelled papers train too")
+    ap.add_argument(
+        "--real-split",
+        default="train",
+        choices=["train", "all"],
+        help="which real papers: the training split (bench/goldlines.py holds a third out for figures) or all",
+    )
     args = ap.parse_args()
     import pycrfsuite
 
@@ -123,16 +103,13 @@ def main() -> int:
         feats, labels = got
         trainer.append(feats, labels)
         counts.update(labels)
-    real_used = 0
-    for name in filter(None, args.real.split(",")):
-        for pdf in sorted((latexpapers.SHARED / "pdfs" / name).glob("*.pdf")):
-            got = real_examples(pdf)
-            if isinstance(got, str):
-                skipped[f"{name}: {got}"] += 1
-                continue
-            trainer.append(*got)
-            counts.update(got[1])
-            real_used += 1
+    papers, real_skipped = goldlines.labelled_papers([n for n in args.real.split(",") if n], args.real_split)
+    skipped.update(real_skipped)
+    for paper in papers:
+        feats, labels = real_examples(paper)
+        trainer.append(feats, labels)
+        counts.update(labels)
+    real_used = len(papers)
     trainer.set_params(
         {
             "c1": args.c1,
@@ -149,7 +126,7 @@ def main() -> int:
     used = len(made) - sum(n for why, n in skipped.items() if ":" not in why)
     templates = ", ".join(latexpapers.TRAIN)
     print(f"generated papers {len(made)} ({templates}; seeds {args.seeds}), used {used}; skipped {dict(skipped)}")
-    print(f"real papers used (rule reading verified by gold): {real_used}")
+    print(f"real papers used (labelled from their gold lists; split {args.real_split}): {real_used}")
     print(f"lines {sum(counts.values())}: {dict(counts)}")
     print(f"typesetting/reading {t1 - t0:.0f} s, features {t2 - t1:.0f} s, training {t3 - t2:.1f} s")
     print(f"model {args.out} {args.out.stat().st_size / 1024:.0f} KB")

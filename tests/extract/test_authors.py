@@ -164,6 +164,10 @@ def names(raw: str) -> list[tuple[str | None, str]]:
             "Imaging and Vision, 2006.",
             [("K.", "Hüper"), ("M.", "Kleinsteuber"), ("F.", "Silva Leite")],
         ),
+        (  # glued initials after a given name, then a family name of two particles
+            "Tycho F.A. van der Ouderaa and Mark van der Wilk. Learning invariant weights in neural networks.",
+            [("Tycho F.A.", "van der Ouderaa"), ("Mark", "van der Wilk")],
+        ),
     ],
 )
 def test_author_lists(raw: str, expected: list[tuple[str | None, str]]) -> None:

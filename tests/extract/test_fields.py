@@ -282,3 +282,46 @@ def test_a_name_before_an_editor_mark_is_still_read_as_the_author() -> None:
     raw = "Smith, John. Ed. Peter Washington. Ghost Stories. London: Verso, 2008."
     ref = parse_reference_string(raw, labeller=None)
     assert [p.family for p in ref.authors][:1] == ["Smith"]
+
+
+#: Real citations whose parse made them look fabricated online (issue 40): the fields a checker searches by.
+ML_PAPER_CITATIONS = [
+    (  # a long list of full names, one of three words, then "Title, Month Year." and nothing else
+        "Li Chen, Rasmus Kyng, Yang P. Liu, Richard Peng, Maximilian Probst Gutenberg, and Sushant Sachdeva. "
+        "Maximum Flow and Minimum-Cost Flow in Almost-Linear Time, April 2022.",
+        "Maximum Flow and Minimum-Cost Flow in Almost-Linear Time",
+        ["Chen", "Kyng", "Liu", "Peng", "Gutenberg", "Sachdeva"],
+    ),
+    (
+        "Yejin Bang, Ziwei Ji, Alan Schelten, Anthony Hartshorn, Tara Fowler, Cheng Zhang, Nicola Cancedda, and "
+        "Pascale Fung. HalluLens: LLM Hallucination Benchmark, 2025.",
+        "HalluLens: LLM Hallucination Benchmark",
+        ["Bang", "Ji", "Schelten", "Hartshorn", "Fowler", "Zhang", "Cancedda", "Fung"],
+    ),
+    (  # a reference manager's comment after the date is a note, not the title
+        "Sébastien Bubeck. Convex Optimization: Algorithms and Complexity, November 2015. Comment: A previous "
+        'version of the manuscript was titled "Theory of Convex Optimization for Machine Learning".',
+        "Convex Optimization: Algorithms and Complexity",
+        ["Bubeck"],
+    ),
+    (  # glued initials, then a family name of two particles
+        "Tycho F.A. van der Ouderaa and Mark van der Wilk. Learning invariant weights in neural networks. In James "
+        "Cussens and Kun Zhang (eds.), Proceedings of the Thirty-Eighth Conference on Uncertainty in Artificial "
+        "Intelligence, volume 180 of Proceedings of Machine Learning Research, pp. 1992–2001. PMLR, 2022.",
+        "Learning invariant weights in neural networks",
+        ["van der Ouderaa", "van der Wilk"],
+    ),
+    (  # a book's series after its title
+        "Dimitris Bertsimas and John N. Tsitsiklis. Introduction to Linear Optimization. Athena Scientific Series "
+        "in Optimization and Neural Computation. Athena Scientific, Belmont, Mass, 1997.",
+        "Introduction to Linear Optimization",
+        ["Bertsimas", "Tsitsiklis"],
+    ),
+]
+
+
+@pytest.mark.parametrize(("raw", "title", "families"), ML_PAPER_CITATIONS)
+def test_citations_from_ml_papers_keep_their_title_and_authors(raw: str, title: str, families: list[str]) -> None:
+    ref = parse_reference_string(raw)
+    assert ref.title == title
+    assert [p.family for p in ref.authors] == families

@@ -58,3 +58,21 @@ def test_marks_become_begin_inside_other_and_a_float_inside_a_reference_is_other
     assert latexpapers.line_labels(lines, marks) == ["O", "B", "O", "I", "B", "O"]
     # A start that no line holds: no labels rather than wrong ones.
     assert latexpapers.line_labels(lines, [mark("B", "ct000", 0, 72, 400), mark("E", "ct000", 0, 72, 131)]) is None
+
+
+def test_a_references_last_line_that_is_its_year_stays_inside_it_on_a_float_page() -> None:
+    """A float's axis rows are several numbers; "2022." closing a reference is one, and stays I."""
+    lines = [
+        _line("Qian, Q. Unsupervised Visual Representation", 100),
+        _line("Learning. In CVPR,", 112),
+        _line("2022.", 124),
+        _line("0.0 1.0 2.0 3.0", 140),
+    ]
+    mark = latexpapers.Mark
+    marks = [
+        mark("B", "ct000", 0, 72, 107),
+        mark("E", "ct000", 0, 100, 131),
+        mark("F", "0", 0, 72, 147),
+        mark("G", "0", 0, 150, 147),
+    ]
+    assert latexpapers.line_labels(lines, marks) == ["B", "I", "I", "O"]

@@ -169,3 +169,83 @@ def test_the_document_gutter_does_not_split_a_single_column_page() -> None:
 
 def test_a_gutter_on_one_page_only_is_not_the_documents() -> None:
     assert document_gutters([find_gutters(two_columns(), 595), [], [], []]) == []
+
+
+def test_columns_under_many_lines_set_across_the_page_are_still_two_columns() -> None:
+    """A review copy's first page: a title and warning lines across the top cross the gutter more often than
+    the count of crossings allows; below them, the page's own whitespace still shows two columns."""
+    across = [frag(f"WARNING LINE {i} SET ACROSS THE WHOLE PAGE", 60, 40 + 12 * i, width=470) for i in range(6)]
+    left = [frag(f"left {i}", 50, 200 + 12 * i, width=220) for i in range(20)]
+    right = [frag(f"right {i}", 320, 200 + 12 * i, width=220) for i in range(20)]
+    frags = across + left + right
+    assert len(across) > len(frags) // 12  # too many crossings for the count alone
+    gutters = find_gutters(frags, 595)
+    assert len(gutters) == 1 and 270 < gutters[0] < 320
+    texts = [ln.text for ln in page_lines(frags, 0, 595, 842).lines]
+    assert texts[6:26] == [f"left {i}" for i in range(20)] and texts[26:] == [f"right {i}" for i in range(20)]
+
+
+def test_a_column_of_short_lines_is_no_gutter() -> None:
+    """Lines that all end before the middle, with nothing starting after it, give no band with two sides."""
+    short = [frag(f"short line {i}", 50, 100 + 12 * i, width=150) for i in range(30)]
+    assert find_gutters(short, 595) == []
+
+
+def test_lines_read_across_two_columns_show_their_gutter_by_the_gap_they_share() -> None:
+    """Columns read as one (each line a left and a right fragment with white between them at one x) are
+    found again from that gap; lines without such a gap show none."""
+    from citetracer.extract.layout import Line, gap_gutter
+
+    def line(k: int, gap: bool) -> Line:
+        left = frag(f"left {k}", 50, 100 + 12 * k, width=220)
+        right = frag(f"right {k}", 320 if gap else 272, 100 + 12 * k, width=220)
+        return Line(f"left {k} right {k}", 0, 0, 50, left.y0, right.x1, left.y1, 10.0, [left, right])
+
+    merged = [line(k, True) for k in range(12)]
+    g = gap_gutter(merged, 595)
+    assert g is not None and 270 < g < 320
+    assert gap_gutter([line(k, False) for k in range(12)], 595) is None
+
+
+def test_short_rulers_counting_up_at_one_x_on_several_pages_are_line_numbers() -> None:
+    """A review copy's ruler beside the gutter shows six numbers a page (the rest hidden by a figure): too
+    few for a stack on its own, but at the same x on several pages, counting up by one, it is a ruler."""
+    from citetracer.extract.layout import drop_line_numbers, line_number_edges
+
+    pages = []
+    for p in range(3):
+        ruler = [frag(str(100 * p + k), 274, 76 + 12 * k, width=13, size=8) for k in range(6)]
+        text = [frag(f"text {p} {k}", 50, 76 + 12 * k) for k in range(6)]
+        pages.append(ruler + text)
+    edges = line_number_edges(pages)
+    assert edges and abs(edges[0] - 287) <= 1
+    assert all(f.text.startswith("text") for f in drop_line_numbers(pages[0], edges))
+    # Numbers at one x on a single page, or not counting up by one, are not taken for a ruler.
+    table = [[frag(str(v), 274, 76 + 12 * k, width=13) for k, v in enumerate([3, 9, 4, 12, 7, 1])]] * 3
+    assert line_number_edges(table) == []
+
+
+def test_heads_that_differ_from_page_to_page_at_one_place_are_dropped() -> None:
+    """Odd pages print the title, even pages the authors, each page its number: in three pages the title's head
+    is on one page only, but the place repeats (set apart at the same height on three pages or more)."""
+    pages = []
+    for n in range(3):
+        head = "A Study of Things 1 " + str(n + 1) if n % 2 else str(n + 1) + " Anonymous"
+        lines = [frag(head, 50, 60, size=9)] + [frag(f"body {n} {k}", 50, 100 + 12 * k) for k in range(20)]
+        pages.append(Page(n, 595, 842, page_lines(lines, n, 595, 842).lines))
+    drop_running_text(pages)
+    assert all(ln.text.startswith("body") for p in pages for ln in p.lines)
+
+
+def test_a_foot_set_above_the_margin_band_and_repeated_on_pages_is_dropped() -> None:
+    """ "Manuscript submitted to ACM" 130 points above the foot of every page; a full page sets it closer to the
+    text, an emptier page far apart."""
+    pages = []
+    for n in range(3):
+        rows = 45 if n == 0 else 10
+        lines = [frag(f"body {n} {k}", 50, 100 + 12 * k, size=7) for k in range(rows)]
+        lines.append(frag("Manuscript submitted to ACM", 50, 660, size=7))
+        pages.append(Page(n, 595, 792, page_lines(lines, n, 595, 792).lines))
+    drop_running_text(pages)
+    assert not any("Manuscript" in ln.text for p in pages for ln in p.lines)
+    assert sum(len(p.lines) for p in pages) == 65

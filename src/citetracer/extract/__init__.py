@@ -61,6 +61,25 @@ class ReadResult:
     references: list[Reference] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     kind: str = "text"
+    #: A PDF's: the 1-based pages its references were read from, and a confidence in [0, 1] per reference
+    #: (how sure the line segmenter is of where each starts and ends; empty without its model). A reference
+    #: read with low confidence is named in a warning too (extract/confidence.py), which every front end shows.
+    pages: list[int] = field(default_factory=list)
+    confidence: list[float] = field(default_factory=list)
+
+    def summary(self) -> str:
+        """One line on what was read: "42 references from pages 9-11 (2 read with low confidence)"."""
+        from citetracer.extract.confidence import LOW_CONFIDENCE
+        from citetracer.extract.plausibility import page_list
+
+        n = len(self.references)
+        out = f"{n} reference{'s' if n != 1 else ''}"
+        if self.pages:
+            out += f" from page{'s' if len(self.pages) > 1 else ''} {page_list(self.pages)}"
+        low = sum(1 for c in self.confidence if c < LOW_CONFIDENCE)
+        if low:
+            out += f" ({low} read with low confidence)"
+        return out
 
 
 def read_references(path: Path, ref_pages: PageRange | None = None) -> ReadResult:

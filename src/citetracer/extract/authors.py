@@ -339,8 +339,14 @@ def _closes(
     # but "Lipeck U. W." (family first, dotted initials) does: tell them apart by what follows.
     if inverted:
         return True
-    if nxt_kind == PARTICLE and nxt is not None and nxt[:1].islower() and (nxt2 or "")[:1].isupper():
-        return False  # "Erik M. van Mulligen": the family name follows with its particles
+    if (
+        nxt_kind == PARTICLE
+        and nxt is not None
+        and nxt[:1].islower()
+        and ((nxt2 or "")[:1].isupper() or (nxt2 or "").rstrip(",.;:") in _PARTICLES)
+    ):
+        # "Erik M. van Mulligen", "Tycho F.A. van der Ouderaa": the family name follows with its particles
+        return False
     if nxt is None or nxt_kind != NAME:
         return True
     if pieces and len(pieces[-1]) >= 2 and pieces[-1][0][1] == NAME and pieces[-1][-1][1] == NAME:

@@ -27,6 +27,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from citetracer.data import lines
 from citetracer.data.lexicon import words
 
 #: Labels the model predicts, one per token.
@@ -63,7 +64,7 @@ _MAX_WORD_LEN = 25
 #: Word classes that cue a field in every style (a class, not a list of venues or names: unseen venues are
 #: recognised by the structure around these words, not by memorising them). The open classes are lexicon files
 #: (data/lexicon/*.txt, read by the rules too); a word in two of them takes the later one ("trans": a role).
-LEXICON_CLASSES = ("month", "venue", "publisher", "institution", "place", "genre", "access", "role")
+LEXICON_CLASSES = ("month", "venue", "publisher", "institution", "place", "genre", "access", "role", "series")
 #: The closed classes of function words a reference's numbers and lists are written with.
 _FUNCTION_WORDS = {
     "pages": "pp p pages page s",
@@ -286,6 +287,37 @@ def features(toks: list[Token], marks: list[str] | None = None) -> list[dict[str
     return out
 
 
+#: Lower-case words a name holds ("van der", "de la"): data/name_particles.txt, as the author reader reads them.
+_PARTICLES = frozenset(lines("name_particles.txt"))
+#: Most words of one name in a list (given names, initials and family name, particles aside).
+_NAME_WORDS = 4
+
+
+def _name_list(toks: list[Token], ws: list[dict[str, Any]]) -> bool:
+    """Whether a segment reads as a list of two or more names: pieces cut at commas and "and", each one to four
+    capitalised words or initials (particles aside). "Li Chen, Rasmus Kyng, ..., Maximilian Probst Gutenberg,
+    and Sushant Sachdeva." is one; "Maximum Flow and Minimum-Cost Flow in Almost-Linear Time, April 2022." is
+    not (a lower-case word, a year)."""
+    pieces: list[int] = [0]
+    for tok, w in zip(toks, ws, strict=True):
+        if w.get("class") == "and":
+            if pieces[-1]:
+                pieces.append(0)
+            continue
+        core = tok.text.strip(".,;:")
+        if core.lower() in _PARTICLES and core[:1].islower():
+            continue
+        if not ("cap" in w or "initial" in w) or any(c.isdigit() for c in core):
+            return False
+        pieces[-1] += 1
+        if pieces[-1] > _NAME_WORDS:
+            return False
+        if tok.text.endswith((",", ";")):
+            pieces.append(0)
+    named = [n for n in pieces if n]
+    return len(named) >= 2
+
+
 #: Word classes that name a segment by its first word ("In ...", "Ed. ...", "Journal ...", "Thesis ...").
 _CUE_CLASSES = ("in", "role", "venue", "genre")
 
@@ -318,6 +350,10 @@ def _segments(toks: list[Token], words: list[dict[str, Any]]) -> list[dict[str, 
         }
         if any("year" in w or "hasyear" in w for w in ws):
             seg["seg_year"] = 1
+        if any(w.get("class") == "series" for w in ws):
+            seg["seg_series"] = 1
+        if _name_list(toks[a:b], ws):
+            seg["seg_namelist"] = 1
         if any("digits" in w or "hasdigit" in w for w in ws):
             seg["seg_digit"] = 1
         if first.get("class") == "in":

@@ -53,6 +53,8 @@ _DOI = re.compile(
     r"(?:https?://(?:dx\.)?doi\.org/|doi:\s*|DOI\s+)?(10\.\d{4,9}/(?:[^\s,;\"<>]|;(?=\d)|<[^\s<>]{1,40}>)+)",
     re.IGNORECASE,
 )
+#: A DOI as reference lists print it (bare, "doi:", or in a doi.org link); group 1 is the DOI.
+DOI_PATTERN = _DOI
 _ARXIV = re.compile(
     r"(?:arXiv(?:\s+preprint)?\s*:?\s*(?:abs/)?|arxiv\.org/(?:abs|pdf)/)"
     r"([a-z\-]+(?:\.[A-Z]{2})?/\d{7}|\d{4}\.\d{4,5})(v\d+)?",

@@ -100,7 +100,9 @@ def find_gutters(frags: list[Fragment], width: float) -> list[float]:
     todo = [(frags, 0.0, width)]
     while todo and len(gutters) < MAX_COLUMNS - 1:
         part, lo, hi = todo.pop()
-        g = _gutter_in(part, lo, hi)
+        # Only the page as a whole is searched by bands too: inside a column, a band with text on both sides
+        # of a strip is a table's.
+        g = _gutter_in(part, lo, hi, banded=not gutters)
         if g is None:
             continue
         gutters.append(g)
@@ -109,9 +111,9 @@ def find_gutters(frags: list[Fragment], width: float) -> list[float]:
     return sorted(gutters)
 
 
-def _gutter_in(frags: list[Fragment], lo: float, hi: float) -> float | None:
+def _gutter_in(frags: list[Fragment], lo: float, hi: float, banded: bool = True) -> float | None:
     """The gutter in the middle 40% of [lo, hi]: a strip that many fragments end before and start
-    after and almost none cross."""
+    after and almost none cross (`banded`: or, failing that, one of `_banded_gutter`)."""
     body = [f for f in frags if f.x1 - f.x0 > 2]
     if len(body) < 10:
         return None
@@ -138,7 +140,52 @@ def _gutter_in(frags: list[Fragment], lo: float, hi: float) -> float | None:
         else:
             run = []
     if best is None:
+        return _banded_gutter(body, lo, hi) if banded else None
+    widest = max(runs, key=len)
+    return (widest[0] + widest[-1]) / 2
+
+
+#: A band of a page that no fragment crosses holds a gutter when it has at least this many fragments on
+#: each side of it, this share of the page's fragments, and this share of the height its text spans.
+BAND_SIDE, BAND_SHARE, BAND_HEIGHT = 8, 0.4, 0.3
+
+
+def _banded_gutter(body: list[Fragment], lo: float, hi: float) -> float | None:
+    """The gutter of a page whose columns lie under or over text set across the page (a title block, a
+    review copy's warnings, a wide figure) that crosses it too often for `_gutter_in`'s count: the x in the
+    middle 40% of [lo, hi] with a band of the page (between fragments that cross it, top to bottom) that
+    holds BAND_SIDE fragments or more on each side and BAND_SHARE of the page's, none crossing. The page's
+    own whitespace says where its columns are, whatever is set across them elsewhere."""
+    span = hi - lo
+    order = sorted(body, key=lambda f: (f.y0 + f.y1) / 2)
+    tall = BAND_HEIGHT * (max(f.y1 for f in body) - min(f.y0 for f in body))
+    scores: list[tuple[int, int]] = []
+    for x in range(int(lo + span * 0.3), int(lo + span * 0.7), 2):
+        best = left = right = 0
+        top = order[0].y0
+        for f in order:
+            if f.x0 < x - 1 and f.x1 > x + 1:
+                left = right = 0  # a crossing fragment closes the band
+                top = f.y1
+                continue
+            if f.x1 <= x + 1:
+                left += 1
+            else:
+                right += 1  # not crossing and not ending before x: starts after it
+            if min(left, right) >= BAND_SIDE and left + right >= BAND_SHARE * len(body) and f.y1 - top >= tall:
+                best = max(best, min(left, right))
+        if best:
+            scores.append((best, x))
+    if not scores:
         return None
+    top = max(score for score, _x in scores)
+    xs = [x for score, x in scores if score == top]
+    runs: list[list[int]] = [[xs[0]]]
+    for x in xs[1:]:
+        if x == runs[-1][-1] + 2:
+            runs[-1].append(x)
+        else:
+            runs.append([x])
     widest = max(runs, key=len)
     return (widest[0] + widest[-1]) / 2
 
@@ -246,17 +293,8 @@ def line_number_stacks(frags: list[Fragment], known: Sequence[float] = ()) -> li
     count up by one, top to bottom, for most neighbours: a table column counts up by one only when it
     numbers rows, and dropping row numbers loses nothing a bibliography needs. `known` are right edges
     where other pages of the document have such stacks."""
-    numbers = [f for f in frags if _BARE_INTEGER.match(f.text)]
-    if len(numbers) < MIN_KNOWN_LINE_NUMBERS:
-        return []
-    stacks: list[list[Fragment]] = []
-    for f in sorted(numbers, key=lambda f: f.x1):
-        if stacks and abs(stacks[-1][-1].x1 - f.x1) <= 2.0:
-            stacks[-1].append(f)
-        else:
-            stacks.append([f])
     out = []
-    for stack in stacks:
+    for stack in _integer_stacks(frags):
         at_known = any(abs(stack[0].x1 - x) <= 2.0 for x in known)
         if len(stack) < (MIN_KNOWN_LINE_NUMBERS if at_known else MIN_LINE_NUMBERS):
             continue
@@ -269,8 +307,31 @@ def line_number_stacks(frags: list[Fragment], known: Sequence[float] = ()) -> li
 
 
 def line_number_edges(pages: Sequence[list[Fragment]]) -> list[float]:
-    """Right edges of the line-number stacks found anywhere in a document."""
-    return sorted({round(stack[0].x1, 1) for frags in pages for stack in line_number_stacks(frags)})
+    """Right edges of the line-number stacks found anywhere in a document, and of the short stacks (a
+    ruler half hidden by a figure, or set beside part of a column only) found at one x on several pages
+    whose numbers count up by one at every step."""
+    edges = {round(stack[0].x1, 1) for frags in pages for stack in line_number_stacks(frags)}
+    short: Counter[float] = Counter()
+    for frags in pages:
+        seen: set[float] = set()
+        for stack in _integer_stacks(frags):
+            values = [int(f.text) for f in sorted(stack, key=lambda f: f.y0)]
+            if len(values) >= MIN_KNOWN_LINE_NUMBERS and all(b - a == 1 for a, b in itertools.pairwise(values)):
+                seen.add(round(stack[0].x1))
+        short.update(seen)
+    edges |= {float(x) for x, n in short.items() if n >= 2 and not any(abs(x - e) <= 2.0 for e in edges)}
+    return sorted(edges)
+
+
+def _integer_stacks(frags: list[Fragment]) -> list[list[Fragment]]:
+    """Bare integers grouped by their right edge (within 2 points)."""
+    stacks: list[list[Fragment]] = []
+    for f in sorted((f for f in frags if _BARE_INTEGER.match(f.text)), key=lambda f: f.x1):
+        if stacks and abs(stacks[-1][-1].x1 - f.x1) <= 2.0:
+            stacks[-1].append(f)
+        else:
+            stacks.append([f])
+    return stacks
 
 
 def drop_line_numbers(frags: list[Fragment], known: Sequence[float] = ()) -> list[Fragment]:
@@ -306,7 +367,11 @@ def page_lines(
     if not gutters:
         gutters = [x for x in (_gutter_near(frags, g) for g in known_gutters) if x is not None][:1]
     if not gutters:
-        return Page(index, width, height, _lines_of(frags, index, 0))
+        single = _lines_of(frags, index, 0)
+        g = gap_gutter(single, width)
+        if g is None:
+            return Page(index, width, height, single)
+        gutters = [g]
     lines: list[Line] = []
     band: list[list[Fragment]] = [[] for _ in range(len(gutters) + 1)]
     spanning: list[Fragment] = []
@@ -341,6 +406,30 @@ def page_lines(
     close_band()
     lines.extend(_lines_of(spanning, index, 0))
     return Page(index, width, height, lines, gutter=gutters[0], gutters=gutters)
+
+
+#: Lines read across a page whose gaps (wider than this many times the type size) line up at one x near the
+#: middle, in at least GAP_LINES of them and GAP_SHARE of the page's lines, are two columns read as one.
+GAP_WIDTH, GAP_LINES, GAP_SHARE = 1.0, 5, 0.3
+
+
+def gap_gutter(lines: Sequence[Line], width: float) -> float | None:
+    """The x of a gutter that the page's lines show when its columns were read as one: the middle of the gap
+    that many lines have at the same place (each line two fragments, one per column, with white between),
+    in the middle 40% of the page; None when they show none."""
+    gaps: list[float] = []
+    for ln in lines:
+        frags = sorted(ln.fragments, key=lambda f: f.x0)
+        for a, b in itertools.pairwise(frags):
+            if b.x0 - a.x1 >= GAP_WIDTH * max(ln.size, 1.0) and 0.3 * width <= (a.x1 + b.x0) / 2 <= 0.7 * width:
+                gaps.append((a.x1 + b.x0) / 2)
+    if len(gaps) < max(GAP_LINES, GAP_SHARE * len(lines)):
+        return None
+    centre = statistics.median(gaps)
+    near = [x for x in gaps if abs(x - centre) <= GUTTER_TOLERANCE]
+    if len(near) < max(GAP_LINES, GAP_SHARE * len(lines)):
+        return None
+    return statistics.median(near)
 
 
 #: Text this much smaller than a column's body is set apart (notes, captions, a bibliography in small type).
@@ -407,7 +496,14 @@ def drop_running_text(pages: list[Page]) -> int:
             if _in_margin(ln, page):
                 seen.add(_margin_key(ln.text))
         keys.update(seen)
+    # A foot or head set deeper into the page ("Manuscript submitted to ACM" 130 points above the page's foot):
+    # the same text set apart at the top or foot of several pages.
+    apart_keys: Counter[str] = Counter()
+    for page in pages:
+        apart_keys.update({_margin_key(ln.text) for ln in page.lines if _edge_line(ln, page)})
+    deep = {k for k, n in apart_keys.items() if n >= 2 and len(pages) >= 2}
     repeated = {k for k, n in keys.items() if n >= 2 and len(pages) >= 2}
+    slots = _head_slots(pages)
     dropped = 0
     for page in pages:
         kept = []
@@ -415,14 +511,57 @@ def drop_running_text(pages: list[Page]) -> int:
             text = ln.text.strip()
             if (
                 _in_margin(ln, page)
-                and (_margin_key(text) in repeated or _PAGE_NUMBER.match(text))
+                and (_margin_key(text) in repeated or _PAGE_NUMBER.match(text) or _in_slot(ln, page, slots))
                 and not _YEAR_CLOSING.match(text)
-            ):
+            ) or (_margin_key(text) in deep and _edge_line(ln, page, apart=False) and not _YEAR_CLOSING.match(text)):
                 dropped += 1
                 continue
             kept.append(ln)
         page.lines = kept
     return dropped
+
+
+#: A head or foot sits apart from the text: more than this many times its own type size from the nearest line.
+HEAD_APART = 1.8
+
+
+def _set_apart(line: Line, page: Page) -> bool:
+    """The line is alone in a margin band, the nearest line on the page farther than HEAD_APART type sizes."""
+    others = [ln for ln in page.lines if ln is not line]
+    if not others:
+        return False
+    nearest = min(max(ln.y0 - line.y1, line.y0 - ln.y1) for ln in others)
+    return nearest > HEAD_APART * max(line.size, 1.0)
+
+
+def _head_slots(pages: list[Page]) -> list[tuple[float, float]]:
+    """(y, size) where at least three pages set a line apart in a margin band: the place of a running head or
+    foot, whatever it says (odd and even pages print different heads: the title, the authors)."""
+    found = [(ln.y0, ln.size) for page in pages for ln in page.lines if _in_margin(ln, page) and _set_apart(ln, page)]
+    slots: list[tuple[float, float]] = []
+    for y, size in found:
+        same = sum(1 for y2, s2 in found if abs(y2 - y) <= 1.0 and abs(s2 - size) <= 0.3)
+        if same >= 3 and not any(abs(y - y2) <= 1.0 and abs(size - s2) <= 0.3 for y2, s2 in slots):
+            slots.append((y, size))
+    return slots
+
+
+def _in_slot(line: Line, page: Page, slots: list[tuple[float, float]]) -> bool:
+    """A line set apart in a margin band at a running head's place (`_head_slots`)."""
+    return any(abs(line.y0 - y) <= 1.0 and abs(line.size - s) <= 0.3 for y, s in slots) and _set_apart(line, page)
+
+
+#: Share of the page height at the top and bottom where a head or foot set apart from the text may sit.
+DEEP_MARGIN_SHARE = 0.2
+
+
+def _edge_line(line: Line, page: Page, apart: bool = True) -> bool:
+    """The first or last line of its page, within DEEP_MARGIN_SHARE of the page's top or foot (`apart`: and set
+    apart from the text; a page whose text fills it sets its foot closer)."""
+    if not page.lines or (line is not page.lines[0] and line is not page.lines[-1]):
+        return False
+    deep = line.y0 < page.height * DEEP_MARGIN_SHARE or line.y1 > page.height * (1 - DEEP_MARGIN_SHARE)
+    return deep and (not apart or _set_apart(line, page))
 
 
 def _in_margin(line: Line, page: Page) -> bool:

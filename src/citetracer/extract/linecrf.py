@@ -41,11 +41,13 @@ saved. pdf.py keeps the rule path as a fallback (see `choose`).
 from __future__ import annotations
 
 import itertools
+import os
 import re
 import statistics
 import threading
 from collections import Counter, defaultdict
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Any
@@ -409,6 +411,19 @@ def sequence(lines: Sequence[Line], markers: Markers | None = None) -> tuple[lis
     return order, [feats[k] for k in order]
 
 
+#: The marginals of a line the model does not label.
+CERTAIN_O = {"B": 0.0, "I": 0.0, "O": 1.0}
+
+
+@dataclass
+class Reading:
+    """The segmenter's reading of a window: a label per line, and the model's probability of each label per
+    line (its marginals: what `confidence` weighs a reading against)."""
+
+    labels: list[str]
+    marginals: list[dict[str, float]]
+
+
 class Segmenter:
     """The shipped model, loaded once per process; one tagger per thread (a Tagger is not thread-safe)."""
 
@@ -430,21 +445,32 @@ class Segmenter:
     def label(self, lines: Sequence[Line], markers: Markers | None = None) -> list[str]:
         """B / I / O for each line (see `close_at_back_matter` and `join_split_entries` for the two rules that
         override the model)."""
+        return self.read(lines, markers).labels
+
+    def read(self, lines: Sequence[Line], markers: Markers | None = None) -> Reading:
+        """The labels (as `label` gives them) and the model's probability of each label on each line."""
         if not lines:
-            return []
+            return Reading([], [])
         window = lines[:MAX_LINES]
         order, feats = sequence(window, markers)
         labels = ["O"] * len(lines)
-        for k, label in zip(order, self._tagger().tag(feats), strict=True):
+        # Page furniture and lines past MAX_LINES are O outside the model: certain as far as it can tell.
+        marginals = [dict(CERTAIN_O) for _ in lines]
+        tagger = self._tagger()
+        for j, (k, label) in enumerate(zip(order, tagger.tag(feats), strict=True)):
             labels[k] = label
-        # What the rules leave out inside their region (a footnote under the list, a float set in the
-        # body's larger type) stays out: those filters are the rule path's most precise part.
-        rule_end, _starts, kept = rule_reading(window, markers)
-        if kept:
-            labels = [
-                "O" if k < rule_end and k not in kept and label != "O" else label for k, label in enumerate(labels)
-            ]
-        return join_split_entries(lines, close_at_back_matter(lines, labels))
+            marginals[k] = {name: tagger.marginal(name, j) for name in LABELS}
+        return Reading(_overrule(lines, window, markers, labels), marginals)
+
+
+def _overrule(lines: Sequence[Line], window: Sequence[Line], markers: Markers | None, labels: list[str]) -> list[str]:
+    """The model's labels with the rules that stand over it applied."""
+    # What the rules leave out inside their region (a footnote under the list, a float set in the
+    # body's larger type) stays out: those filters are the rule path's most precise part.
+    rule_end, _starts, kept = rule_reading(window, markers)
+    if kept:
+        labels = ["O" if k < rule_end and k not in kept and label != "O" else label for k, label in enumerate(labels)]
+    return join_split_entries(lines, close_at_back_matter(lines, labels))
 
 
 def close_at_back_matter(lines: Sequence[Line], labels: list[str]) -> list[str]:
@@ -516,9 +542,17 @@ def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
     return out
 
 
+#: A model file to use instead of the packaged one (benchmarks compare models trained on other data with it).
+MODEL_ENV = "CITETRACER_SEGMENTER_MODEL"
+
+
 @lru_cache(maxsize=1)
 def default_segmenter() -> Segmenter | None:
-    """The packaged model, or None when it is absent (the rule path is used then)."""
+    """The packaged model (or the file CITETRACER_SEGMENTER_MODEL names), or None when it is absent (the rule
+    path is used then)."""
+    chosen = os.environ.get(MODEL_ENV, "").strip()
+    if chosen:
+        return Segmenter(chosen) if os.path.isfile(chosen) else None
     try:
         path = resources.files("citetracer.data") / MODEL_NAME
         if not path.is_file():

@@ -27,6 +27,7 @@ from typing import Any
 
 from citetracer.childlimits import limit_memory as _limit_memory
 from citetracer.extract import InputError, PageRange, ReadResult, linecrf, plausibility
+from citetracer.extract.confidence import doi_warnings, entry_confidence, low_confidence_warning
 from citetracer.extract.fields import parse_reference_string
 from citetracer.extract.layout import (
     Line,
@@ -39,7 +40,7 @@ from citetracer.extract.layout import (
     page_lines,
 )
 from citetracer.extract.markers import Markers, find_markers
-from citetracer.extract.region import find_region, is_heading, reference_like, region_in_pages
+from citetracer.extract.region import Region, find_region, is_heading, reference_like, region_in_pages
 from citetracer.extract.segment import Block, split_blocks
 from citetracer.records import Box, Reference
 
@@ -123,7 +124,8 @@ def _isolated(path: Path, limits: Limits, ref_pages: PageRange | None) -> ReadRe
         if proc.is_alive():
             proc.kill()
     if status == "ok":
-        return ReadResult(references=payload[0], warnings=payload[1], kind="pdf")
+        refs, warnings, sure = payload
+        return ReadResult(references=refs, warnings=warnings, kind="pdf", pages=_list_pages(refs), confidence=sure)
     raise InputError(f"{path}: {payload}")
 
 
@@ -145,7 +147,7 @@ def _child(path: Path, limits: Limits, ref_pages: PageRange | None, sender: Any)
         _preload(limits)
         _limit_memory(limits.memory_bytes)
         result = _extract_or_error(path, limits, ref_pages)
-        sender.send(("ok", (result.references, result.warnings)))
+        sender.send(("ok", (result.references, result.warnings, result.confidence)))
     except InputError as exc:
         sender.send(("error", str(exc).removeprefix(f"{path}: ")))
     except MemoryError:
@@ -161,9 +163,9 @@ def extract(path: Path, limits: Limits | None = None, ref_pages: PageRange | Non
     """The reader itself, in this process (read_pdf wraps it in a bounded child)."""
     warnings: list[str] = []
     lines = document_lines(path, limits, ref_pages, warnings)
-    refs, more = references_from_lines(lines, ref_pages)
+    refs, more, sure = references_from_lines(lines, ref_pages)
     warnings.extend(more)
-    return ReadResult(references=refs, warnings=warnings, kind="pdf")
+    return ReadResult(references=refs, warnings=warnings, kind="pdf", pages=_list_pages(refs), confidence=sure)
 
 
 def document_lines(
@@ -185,6 +187,11 @@ def document_lines(
         pages = _read_pages(doc, indices, limits, warnings)
     drop_running_text(pages)  # running heads are expected: not worth a warning
     return [ln for p in pages for ln in p.lines]
+
+
+def _list_pages(refs: list[Reference]) -> list[int]:
+    """The 1-based pages the references read lie on (each reference's boxes), in order."""
+    return sorted({box.page for ref in refs for box in ref.boxes} | {ref.page for ref in refs if ref.page})
 
 
 def _pages_to_read(doc: Any, n: int, warnings: list[str], ref_pages: PageRange | None = None) -> list[int]:
@@ -309,9 +316,23 @@ def _ocr_pages(doc: Any, todo: list[int], pages: dict[int, Page], limits: Limits
         )
 
 
-def references_from_lines(lines: list[Line], ref_pages: PageRange | None = None) -> tuple[list[Reference], list[str]]:
-    """Region, blocks and fields from the document's lines in reading order, with the plausibility
-    warnings (`plausibility`); `ref_pages` (1-based, inclusive) sets the region's pages by hand."""
+@dataclass
+class ListReading:
+    """The bibliography as the reader cut it: one block per reference, each with the segmenter's confidence
+    (`confidence.entry_confidence`; empty without the model), the lines from its first reference to its
+    last (floats and notes between them included), the region it was looked for in, and the body's
+    citation markers."""
+
+    blocks: list[Block]
+    confidence: list[float]
+    listed: list[Line]
+    region: Region | None
+    markers: Markers
+
+
+def read_list(lines: list[Line], ref_pages: PageRange | None = None) -> tuple[ListReading, list[str]]:
+    """The reference blocks of the document's lines in reading order, and the warnings found on the way;
+    `ref_pages` (1-based, inclusive) sets the region's pages by hand."""
     warnings: list[str] = []
     region = find_region(lines) if ref_pages is None else region_in_pages(lines, *ref_pages)
     body = lines if region is None else lines[: region.start] + lines[region.end :]
@@ -319,7 +340,7 @@ def references_from_lines(lines: list[Line], ref_pages: PageRange | None = None)
     if region is None:
         where = "" if ref_pages is None else f" on pages {ref_pages[0]}-{ref_pages[1]}"
         warnings.append(f"no bibliography found{where} (no heading, numbered list or reference-like lines)")
-        return [], warnings + plausibility.check([], markers, [])
+        return ListReading([], [], [], None, markers), warnings
     if region.how not in ("heading", "pages"):
         warnings.append(f"no bibliography heading found; the region was guessed from {region.how}")
     region_lines = lines[region.start : region.end]
@@ -329,15 +350,46 @@ def references_from_lines(lines: list[Line], ref_pages: PageRange | None = None)
         skip = float_pages(region_lines)
         region_lines = [ln for ln in region_lines if ln.page not in skip]
     blocks, _how = split_blocks(region_lines, markers)
-    if segmenter_mode() != "rules" and (model := linecrf.default_segmenter()) is not None:
-        # The model reads on past the rules' end (an appendix heading is its to label); with pages set by
-        # hand it stays on them.
-        last = len(lines) if ref_pages is None else _end_of_pages(lines, ref_pages[1])
-        window = lines[region.start : max(last, region.end)]
-        learned = linecrf.blocks_from_labels(window, model.label(window, markers))
-        blocks = choose(blocks, learned, markers, segmenter_mode())
-        region_lines = [ln for b in blocks for ln in b.lines]
+    model = linecrf.default_segmenter()
+    marginals: list[dict[str, float]] = []
+    # The model reads on past the rules' end (an appendix heading is its to label); with pages set by hand
+    # it stays on them.
+    last = len(lines) if ref_pages is None else _end_of_pages(lines, ref_pages[1])
+    window = lines[region.start : max(last, region.end)]
+    learned: list[Block] = []
+    if model is not None:
+        reading = model.read(window, markers)
+        marginals = reading.marginals
+        learned = linecrf.blocks_from_labels(window, reading.labels)
+        if segmenter_mode() != "rules":
+            blocks = choose(blocks, learned, markers, segmenter_mode())
+    if not marginals:
+        sure = []
+    elif max(sum(len(b.lines) for b in blocks) for blocks in (blocks, learned)) < linecrf.SHORT_LIST:
+        # A list of a few lines shows the model no habits to weigh a line against (`choose` reads it by the
+        # rules): its marginals mean little, its agreement with the reading taken still says something.
+        sure = agreement(blocks, learned)
+    else:
+        sure = entry_confidence(window, marginals, blocks)
+    index = {id(ln): k for k, ln in enumerate(lines)}
+    at = sorted(index[id(ln)] for b in blocks for ln in b.lines if id(ln) in index)
+    listed = lines[at[0] : at[-1] + 1] if at else []
+    return ListReading(blocks, sure, listed, region, markers), warnings
+
+
+def references_from_lines(
+    lines: list[Line], ref_pages: PageRange | None = None
+) -> tuple[list[Reference], list[str], list[float]]:
+    """Region, blocks and fields from the document's lines in reading order, with the plausibility
+    warnings (`plausibility`, and `confidence`'s on DOIs and doubtful entries) and a confidence per
+    reference (empty without the segmenter model); `ref_pages` (1-based, inclusive) sets the region's
+    pages by hand."""
+    reading, warnings = read_list(lines, ref_pages)
+    if reading.region is None:
+        return [], warnings + plausibility.check([], reading.markers, []), []
+    blocks = reading.blocks
     refs = []
+    sure: list[float] = []
     for k, block in enumerate(blocks[:MAX_REFERENCES], 1):
         text = block.text
         if len(text) < 12 or not re.search(r"[A-Za-z]{3}", text):
@@ -350,11 +402,18 @@ def references_from_lines(lines: list[Line], ref_pages: PageRange | None = None)
         ref.page = block.lines[0].page + 1
         ref.boxes = boxes(block)
         refs.append(ref)
+        if reading.confidence:
+            sure.append(reading.confidence[k - 1])
     if len(blocks) > MAX_REFERENCES:
         warnings.append(f"more than {MAX_REFERENCES} references; the rest ignored")
     seen = what_was_seen(lines, blocks)
-    warnings.extend(plausibility.check(refs, markers, sorted({ln.page + 1 for ln in region_lines}), seen))
-    return refs, warnings
+    pages = sorted({ln.page + 1 for b in blocks for ln in b.lines})
+    warnings.extend(plausibility.check(refs, reading.markers, pages, seen))
+    warnings.extend(doi_warnings(reading.listed, refs))
+    low = low_confidence_warning(refs, sure) if sure else None
+    if low:
+        warnings.append(low)
+    return refs, warnings, sure
 
 
 #: Which segmenter reads the bibliography: "auto" (the learned one unless its reading fails the plausibility
@@ -391,6 +450,17 @@ def choose(rules: list[Block], learned: list[Block], markers: Markers, mode: str
     if mode == "rules-first":
         return learned if objections(rules) > objections(learned) else rules
     return rules if objections(learned) > objections(rules) else learned
+
+
+#: The confidence of an entry of a short list that both segmenters read alike, and of one they read apart.
+AGREED, DISPUTED = 0.9, 0.5
+
+
+def agreement(blocks: list[Block], other: list[Block]) -> list[float]:
+    """A confidence per block of a short list: AGREED when the other reading has a block of the same lines,
+    DISPUTED (not yet low) when it does not."""
+    same = {tuple(id(ln) for ln in b.lines) for b in other}
+    return [AGREED if tuple(id(ln) for ln in b.lines) in same else DISPUTED for b in blocks]
 
 
 #: A page of the list on which fewer lines than this share read like references holds a float, not references.

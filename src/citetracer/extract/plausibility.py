@@ -66,7 +66,7 @@ def _plural(kind: str) -> str:
     return kind if kind.startswith("several") else kind + "s"
 
 
-def _pages(numbers: Sequence[int]) -> str:
+def page_list(numbers: Sequence[int]) -> str:
     """1-based pages as "12", "12-14" or "3, 7, 12-14"."""
     out: list[str] = []
     for p in sorted(set(numbers)):
@@ -84,7 +84,7 @@ def check(
     what the reader saw around the list, named in a count warning so that the remedy is plain)."""
     warnings: list[str] = []
     n = len(refs)
-    pages_text = _pages(region_pages)
+    pages_text = page_list(region_pages)
     where = "the document" if not region_pages else ("page " if pages_text.isdigit() else "pages ") + pages_text
     expected = markers.expected()
     if expected:
@@ -103,7 +103,7 @@ def check(
         if kind:
             odd.setdefault(kind, []).append(ref)
     for kind, items in odd.items():
-        pages = _pages([r.page for r in items if r.page])
+        pages = page_list([r.page for r in items if r.page])
         sample = (items[0].raw or "")[:60]
         warnings.append(
             f"{PREFIX}: {len(items)} extracted item(s) on page(s) {pages} look like {_plural(kind)}, not references "

@@ -209,14 +209,25 @@ def _left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
     """Left edge of each (page, column) of the region; thin groups borrow their column's edge."""
     size = statistics.median(ln.size for ln in lines)
     groups: dict[tuple[int, int], list[float]] = defaultdict(list)
+    listed: dict[tuple[int, int], list[float]] = defaultdict(list)
     for ln in lines:
         groups[(ln.page, ln.column)].append(ln.x0)
+        if reference_like(ln.text):
+            listed[(ln.page, ln.column)].append(ln.x0)
     edges: dict[tuple[int, int], float] = {}
     by_column: dict[int, list[float]] = defaultdict(list)
     for key, xs in groups.items():
         if len(xs) >= 4:
-            edges[key] = _edge(xs, size)
+            # The commonest x among the lines that read like references where there are some: a table or a
+            # figure's text inside the list (many short rows at one x) does not set the edge.
+            edges[key] = _edge(xs, size, listed[key] if len(listed[key]) >= 2 else xs)
             by_column[key[1]].append(edges[key])
+    for key, xs in groups.items():
+        # A line flush with the edge the same column has on another page sits at this page's edge too.
+        others = [e for k, e in edges.items() if k != key and k[1] == key[1]]
+        at_other = [x for x in xs if key in edges and x < edges[key] - 2 and any(abs(x - e) <= 2.0 for e in others)]
+        if at_other:
+            edges[key] = min(at_other)
     measured = list(edges.values())
     for key, xs in groups.items():
         if key in edges and edges[key] - 3 * size < min(xs) < edges[key] - 2:
@@ -251,10 +262,11 @@ def _left_edges(lines: list[Line]) -> dict[tuple[int, int], float]:
     return edges
 
 
-def _edge(xs: list[float], size: float) -> float:
+def _edge(xs: list[float], size: float, common_of: list[float] | None = None) -> float:
     """The column's left edge: the leftmost x shared by a real share of the lines, no further left of
-    the commonest x than a hanging indent reaches (a journal footer far to the left is not it)."""
-    bins = Counter(round(x / 2) for x in xs)
+    the commonest x (of `common_of`, default `xs`) than a hanging indent reaches (a journal footer far to
+    the left is not it)."""
+    bins = Counter(round(x / 2) for x in (common_of or xs))
     common = bins.most_common(1)[0][0] * 2
     # Two lines suffice: one long reference (a consortium's hundreds of authors) can fill a column with
     # continuation lines, leaving only a few reference starts at the edge.

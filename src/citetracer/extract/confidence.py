@@ -1,0 +1,124 @@
+"""How sure the PDF reader is of each reference it cut from a list, and whether the list's DOIs add up.
+
+A reference read wrong (two entries run together, one cut in two, one lost to a figure) turns into a
+citation that seems fabricated downstream, so the reader says where it is unsure instead of passing
+the doubt on silently:
+
+- each reference gets a confidence: the line segmenter's own probability (its marginals,
+  `linecrf.Reading`) of the reading that was finally taken, whichever segmenter made it, over the
+  reference's lines and the line that follows it (a reference cut short or run on shows there). The
+  weakest line sets the figure: one doubtful line is one doubtful boundary;
+- a list that prints DOIs must keep every one of them: a DOI set among the list's lines that no
+  reference carries is an entry (or part of one) lost, and a reference that carries several
+  different DOIs is likely several entries run together. Either is said in a warning.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from citetracer.extract.fields import DOI_PATTERN
+from citetracer.extract.layout import Line
+from citetracer.extract.plausibility import HINT, PREFIX
+from citetracer.extract.segment import Block, join_lines
+from citetracer.normalize.text import canonical_doi
+from citetracer.records import Reference
+
+#: A reference read with less confidence than this is named in a warning.
+LOW_CONFIDENCE = 0.5
+
+
+def entry_confidence(
+    window: Sequence[Line], marginals: Sequence[dict[str, float]], blocks: Sequence[Block]
+) -> list[float]:
+    """One confidence in [0, 1] per block: the lowest probability the segmenter gives the label the reading
+    put on each line from the block's first line to the next block's first line (inclusive), or to the
+    line after the block's last for the last one. Lines of a block that are not in `window` are ignored."""
+    index = {id(ln): k for k, ln in enumerate(window)}
+    assigned = ["O"] * len(window)
+    spans: list[tuple[int, int]] = []
+    for block in blocks:
+        ks = sorted(index[id(ln)] for ln in block.lines if id(ln) in index)
+        if not ks:
+            spans.append((-1, -1))
+            continue
+        for j, k in enumerate(ks):
+            assigned[k] = "I" if j else "B"
+        spans.append((ks[0], ks[-1]))
+    starts = sorted(a for a, _b in spans if a >= 0)
+    out = []
+    for first, last in spans:
+        if first < 0:
+            out.append(0.0)
+            continue
+        later = [s for s in starts if s > first]
+        stop = later[0] if later else last + 1
+        span = range(first, min(stop, len(window) - 1) + 1)
+        out.append(round(min(marginals[k].get(assigned[k], 0.0) for k in span), 3))
+    return out
+
+
+def low_confidence_warning(refs: Sequence[Reference], confidence: Sequence[float]) -> str | None:
+    """A warning naming the references read with less than LOW_CONFIDENCE, or None."""
+    low = [(r, c) for r, c in zip(refs, confidence, strict=True) if c < LOW_CONFIDENCE]
+    if not low:
+        return None
+    pages = sorted({r.page for r, _c in low if r.page})
+    where = ", ".join(str(p) for p in pages)
+    first, c = min(low, key=lambda rc: rc[1])
+    return (
+        f"{PREFIX}: {len(low)} of {len(refs)} references were read with low confidence (below {LOW_CONFIDENCE:.0%})"
+        f" on page(s) {where}; the least sure ({c:.0%}): {(first.raw or '')[:70]!r}; they may be cut, merged or"
+        f" mixed with other text ({HINT})"
+    )
+
+
+def list_dois(lines: Sequence[Line]) -> list[str]:
+    """The DOIs printed in `lines` (joined as one reference's text is, so a DOI broken over lines counts
+    once), canonical and in order of appearance, each once."""
+    return _distinct(_dois(join_lines([ln.text for ln in lines])))
+
+
+def _dois(text: str) -> list[str]:
+    return [d for m in DOI_PATTERN.finditer(text) if (d := canonical_doi(m.group(1).rstrip(".,;")))]
+
+
+def _distinct(dois: list[str]) -> list[str]:
+    """Each DOI once, in order; a DOI that another one extends (the same one cut short by a bracket or a line
+    end) counts as that one."""
+    out: list[str] = []
+    for d in sorted(dict.fromkeys(dois), key=len, reverse=True):
+        if not any(o.startswith(d) for o in out):
+            out.append(d)
+    return sorted(out, key=dois.index)
+
+
+def doi_warnings(listed: Sequence[Line], refs: Sequence[Reference]) -> list[str]:
+    """Warnings when the DOIs printed among the list's lines (`listed`: from its first reference's first line
+    to its last reference's last line, whatever the reading kept) and those its references carry disagree."""
+    printed = list_dois(listed)
+    if not printed:
+        return []
+    carried: dict[str, int] = {}
+    several = []
+    for k, ref in enumerate(refs):
+        distinct = _distinct(_dois(ref.raw or "") + ([ref.doi] if ref.doi else []))
+        for d in distinct:
+            carried[d] = k
+        if len(distinct) >= 2:
+            several.append(ref)
+    lost = [d for d in printed if not any(c.startswith(d) or d.startswith(c) for c in carried)]
+    out = []
+    if lost:
+        out.append(
+            f"{PREFIX}: the list prints {len(printed)} DOIs but the {len(refs)} references read carry"
+            f" {len(printed) - len(lost)} of them; {len(lost)} (first: {lost[0]}) are in no reference: an entry may"
+            f" have been lost ({HINT})"
+        )
+    if several:
+        sample = (several[0].raw or "")[:70]
+        out.append(
+            f"{PREFIX}: {len(several)} reference(s) read carry two or more DOIs (first: {sample!r} on page"
+            f" {several[0].page}); several entries may have been read as one ({HINT})"
+        )
+    return out

@@ -1,0 +1,104 @@
+"""How sure the PDF reader is of each reference (extract/confidence.py) and what it says when the list's DOIs do
+not add up: a lost entry is never silent."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from citetracer.extract import read_references
+from citetracer.extract.confidence import (
+    LOW_CONFIDENCE,
+    doi_warnings,
+    entry_confidence,
+    list_dois,
+    low_confidence_warning,
+)
+from citetracer.extract.layout import Line
+from citetracer.extract.linecrf import default_segmenter
+from citetracer.extract.segment import Block
+from citetracer.records import Reference
+from tests.extract.conftest import column
+
+
+def _line(text: str, y: float = 0.0) -> Line:
+    return Line(text=text, page=0, column=0, x0=72, y0=y, x1=400, y1=y + 8, size=9.0)
+
+
+def _sure(label: str, p: float) -> dict[str, float]:
+    rest = (1.0 - p) / 2
+    return {name: (p if name == label else rest) for name in ("B", "I", "O")}
+
+
+def test_the_weakest_line_and_the_line_after_an_entry_set_its_confidence() -> None:
+    lines = [_line(f"line {k}", 10.0 * k) for k in range(6)]
+    blocks = [Block(lines[0:2]), Block(lines[2:4]), Block(lines[4:5])]
+    marginals = [
+        _sure("B", 0.99),
+        _sure("I", 0.9),
+        _sure("B", 0.6),
+        _sure("I", 0.99),
+        _sure("B", 0.95),
+        _sure("O", 0.3),
+    ]
+    # The first entry: its own lines (0.99, 0.9) and the next entry's start (0.6); the last one: the O after it.
+    assert entry_confidence(lines, marginals, blocks) == [0.6, 0.6, 0.3]
+
+
+def test_low_confidence_is_a_warning_naming_the_least_sure_reference() -> None:
+    refs = [Reference(raw="Doe, J. 2020. A sure thing.", page=3), Reference(raw="Roe, R. 2021. Cut in two", page=4)]
+    assert low_confidence_warning(refs, [0.99, 0.98]) is None
+    warning = low_confidence_warning(refs, [0.99, LOW_CONFIDENCE / 2])
+    assert warning is not None
+    assert "1 of 2 references" in warning and "page(s) 4" in warning and "Cut in two" in warning
+
+
+def test_a_doi_broken_over_two_lines_counts_once() -> None:
+    lines = [_line("Doe, J. (2020). A study. Journal, 1, 2-3. https://doi.org/10.1000/"), _line("abc.123")]
+    assert list_dois(lines) == ["10.1000/abc.123"]
+
+
+def test_a_printed_doi_in_no_reference_and_a_reference_with_two_dois_are_said() -> None:
+    listed = [
+        _line("Doe, J. (2020). A study. https://doi.org/10.1000/aaa"),
+        _line("Roe, R. (2021). Lost. https://doi.org/10.1000/bbb"),
+        _line("Poe, E. (2022). One. https://doi.org/10.1000/ccc Moe, M. (2023). Two. https://doi.org/10.1000/ddd"),
+    ]
+    refs = [
+        Reference(raw="Doe, J. (2020). A study. https://doi.org/10.1000/aaa", doi="10.1000/aaa", page=1),
+        Reference(
+            raw="Poe, E. (2022). One. https://doi.org/10.1000/ccc Moe, M. (2023). Two. https://doi.org/10.1000/ddd",
+            doi="10.1000/ccc",
+            page=1,
+        ),
+    ]
+    warnings = doi_warnings(listed, refs)
+    assert len(warnings) == 2
+    assert "prints 4 DOIs" in warnings[0] and "carry 3" in warnings[0] and "10.1000/bbb" in warnings[0]
+    assert "two or more DOIs" in warnings[1]
+    # Every DOI in exactly one reference: nothing to say.
+    assert doi_warnings(listed[:1], refs[:1]) == []
+
+
+def test_a_doi_cut_short_by_its_own_brackets_is_the_same_doi() -> None:
+    raw = "Rudolph, J. (1998). Evolution. doi:10.1002/(SICI)1098-2736(199812)35:10<1069::AID-TEA2>3.0.CO;2-A"
+    refs = [Reference(raw=raw, doi="10.1002/(sici)1098-2736(199812)35:10<1069::aid-tea2>3.0.co;2-a", page=1)]
+    assert doi_warnings([_line(raw)], refs) == []
+
+
+def test_every_pdf_read_reports_its_pages_and_a_confidence_per_reference(make_pdf: Callable[..., Path]) -> None:
+    if default_segmenter() is None:
+        pytest.skip("no segmenter model in the package")
+    refs = [
+        f"Author{k}, A. ({2000 + k}). A study of things number {k}. Journal of Things, {k}(2), 1-9."
+        for k in range(1, 15)
+    ]
+    body = [(72, 100 + 14 * i, f"Body line {i}, citing Author1 (2001) and others.", 10) for i in range(10)]
+    items = [(72, 80, "References", 12, "B"), *column(refs, 72, 100)]
+    result = read_references(make_pdf([body, items]))
+    assert len(result.references) == 14
+    assert result.pages == [2]
+    assert len(result.confidence) == 14 and all(0.0 <= c <= 1.0 for c in result.confidence)
+    assert result.summary().startswith("14 references from page 2")
