@@ -33,6 +33,7 @@ from citetracer.records import CitationResult, Report
 from citetracer.report.bibfix import BibFixer
 from citetracer.report.csv_report import CitationCsv
 from citetracer.report.html_report import HtmlReport
+from citetracer.report.managedfix import ManagedFixer, managed_format
 from citetracer.report.render import print_table, write_json, write_jsonl, write_markdown
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources
@@ -664,7 +665,11 @@ def _both(first: Callable[[CitationResult], None], second: Callable[[CitationRes
 
 
 def _write_fixes(fixes: FixCollector, target: Path, err: Console) -> None:
-    """`--fix`: the corrected BibTeX written whole or not at all, or a warning when no input is BibTeX."""
+    """`--fix`: the corrected BibTeX (or RIS / CSL-JSON) written whole or not at all, or a warning when no
+    input is any of them."""
+    if fixes.managed_kinds:
+        write_managed_fix(fixes.managed, fixes.managed_kinds, target, err)
+        return
     if not fixes.sources:
         err.print(
             "warning: --fix applies to BibTeX inputs (.bib, or a .tex naming .bib files); nothing written",
@@ -752,26 +757,29 @@ def write_fixed_bibtex(reports: list[Report], target: Path, err: Console) -> Non
 def write_fixed_managed(reports: list[Report], target: Path, err: Console) -> bool:
     """`--fix` of RIS or CSL-JSON inputs, written back in their own format (report/managedfix.py); False when no
     input is either (BibTeX's turn)."""
-    from citetracer.report.managedfix import ManagedFixer, managed_format
-
     kinds = {Path(r.input): kind for r in reports if (kind := managed_format(Path(r.input)))}
     if not kinds:
         return False
-    if len(set(kinds.values())) > 1:
-        err.print("warning: --fix writes one format: give RIS and CSL-JSON inputs in separate checks; nothing written",
-                  style="yellow")  # fmt: skip
-        return True
     fixer = ManagedFixer()
     for r in reports:
         if Path(r.input) in kinds:
             for c in r.citations:
                 fixer.add(Path(r.input), c)
+    write_managed_fix(fixer, kinds, target, err)
+    return True
+
+
+def write_managed_fix(fixer: ManagedFixer, kinds: dict[Path, str], target: Path, err: Console) -> None:
+    """The corrected RIS or CSL-JSON of inputs of one kind (`kinds`: each input's), or a warning when they mix."""
+    if len(set(kinds.values())) > 1:
+        err.print("warning: --fix writes one format: give RIS and CSL-JSON inputs in separate checks; nothing written",
+                  style="yellow")  # fmt: skip
+        return
     kind = next(iter(kinds.values()))
     with target.open("w", encoding="utf-8") as fh:
         fixer.write(list(kinds), kind, fh)
     name = "RIS" if kind == "ris" else "CSL-JSON"
     err.print(f"corrected {name} written to {target}", style="dim", highlight=False)
-    return True
 
 
 def cmd_scan(args: argparse.Namespace, err: Console) -> int:

@@ -36,6 +36,7 @@ from citetracer.report.bibfix import BibFixer, ResultsOnDisk
 from citetracer.report.csv_report import CitationCsv, citation_row
 from citetracer.report.held import HeldRanks
 from citetracer.report.html_report import HtmlReport
+from citetracer.report.managedfix import ManagedFixer, managed_format
 from citetracer.report.render import MarkdownReport
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources
@@ -250,14 +251,27 @@ class FixCollector:
         self.results = ResultsOnDisk(scratch)
         self.fixer = BibFixer(self.results)
         self.sources: list[Path] = []
+        #: RIS and CSL-JSON inputs (their kind each) and their fixes, written back in their own format; their
+        #: size is bounded by the readers' reference cap, so their fix views stay in memory.
+        self.managed = ManagedFixer()
+        self.managed_kinds: dict[Path, str] = {}
+        self._managed_input: Path | None = None
 
     def begin(self, name: str) -> None:
+        kind = managed_format(Path(name))
+        self._managed_input = Path(name) if kind else None
+        if kind:
+            self.managed_kinds[Path(name)] = kind
+            return
         for bib in bib_sources(Path(name)):
             if bib not in self.sources:
                 self.sources.append(bib)
 
     def citation(self, c: CitationResult) -> None:
-        self.fixer.add(c)
+        if self._managed_input is not None:
+            self.managed.add(self._managed_input, c)
+        else:
+            self.fixer.add(c)
 
     def write(self, out: IO[str]) -> None:
         """The corrected BibTeX of every source, one after another."""

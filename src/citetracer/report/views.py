@@ -31,6 +31,8 @@ _UNSHOWN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u2
 def printable(text: str) -> str:
     """`text` without the characters no report shows (`_UNSHOWN`); other text unchanged."""
     return _UNSHOWN.sub("", text)
+
+
 #: Codes whose evidence is a different work than the cited one (the nearest the sources had),
 #: so a report must not call that record "the record found".
 NOT_THIS_WORK = ("H1", "P1", "P2")
