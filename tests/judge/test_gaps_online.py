@@ -123,7 +123,7 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FakeWeb]:
         yield server
 
 
-def check(web: FakeWeb, tmp_path: Path, text: str) -> CitationResult:
+def check(web: FakeWeb, tmp_path: Path, text: str, title: str | None = None) -> CitationResult:
     sources = {**Settings().sources, **web.sources(), "searxng": ""}
     online = OnlineSettings(http_cache="", rate_limits={"*": 0}, retries=1, fetch_pages=False, memo=False)
     settings = Settings(
@@ -131,9 +131,12 @@ def check(web: FakeWeb, tmp_path: Path, text: str) -> CitationResult:
     )
     read = read_text(text)
     assert len(read.references) == 1, read.warnings
+    references = read.references
+    if title is not None:
+        references = [references[0].model_copy(update={"title": title})]
     checker = Checker(settings)
     try:
-        [result] = asyncio.run(checker.check_references(read.references))
+        [result] = asyncio.run(checker.check_references(references))
     finally:
         checker.close()
     return result
@@ -382,18 +385,32 @@ def test_a_list_holding_only_the_works_own_preprint_is_no_witness(web: FakeWeb, 
 
 
 @pytest.mark.parametrize(
-    "text",
+    ("text", "cut"),
     [
-        "Li Chen, Rasmus Kyng, Yang P. Liu, Richard Peng, Maximilian Probst Gutenberg, and Sushant Sachdeva. Maximum "
-        "Flow and Minimum-Cost Flow in Almost-Linear Time, April 2022.",
-        "Sébastien Bubeck. Convex Optimization: Algorithms and Complexity, November 2015. Comment: A previous version "
-        "of the manuscript was titled \\u201dTheory of Convex Optimization for Machine Learning\\u201d.",
-        "Tycho F.A. van der Ouderaa and Mark van der Wilk. Learning invariant weights in neural networks. In James "
-        "Cussens and Kun Zhang (eds.), Proceedings of the Thirty-Eighth Conference on Uncertainty in Artificial "
-        "Intelligence, 2022.",
+        (
+            "Li Chen, Rasmus Kyng, Yang P. Liu, Richard Peng, Maximilian Probst Gutenberg, and Sushant Sachdeva. "
+            "Maximum Flow and Minimum-Cost Flow in Almost-Linear Time, April 2022.",
+            "Maximilian Probst Gutenberg, and Sushant Sachdeva",
+        ),
+        (
+            "Sébastien Bubeck. Convex Optimization: Algorithms and Complexity, November 2015. Comment: A previous "
+            "version of the manuscript was titled \\u201dTheory of Convex Optimization for Machine Learning\\u201d.",
+            "Comment: A previous version of the manuscript was titled",
+        ),
+        (
+            "Tycho F.A. van der Ouderaa and Mark van der Wilk. Learning invariant weights in neural networks. In James "
+            "Cussens and Kun Zhang (eds.), Proceedings of the Thirty-Eighth Conference on Uncertainty in Artificial "
+            "Intelligence, 2022.",
+            "van der Ouderaa and Mark van der Wilk. Learning invariant weights in neural networks",
+        ),
     ],
     ids=["names-read-as-title", "note-read-as-title", "two-fields-run-together"],
 )
-def test_absence_of_a_title_the_parser_cut_wrongly_is_no_proof(web: FakeWeb, tmp_path: Path, text: str) -> None:
-    r = check(web, tmp_path, text)
+def test_absence_of_a_title_the_parser_cut_wrongly_is_no_proof(
+    web: FakeWeb, tmp_path: Path, text: str, cut: str
+) -> None:
+    """Each cut is one the field parser really made on these strings in real papers (the parser reads them right
+    now, so the misreading is set here): a title that reads as names, a note or two fields is no title whose
+    absence proves anything."""
+    r = check(web, tmp_path, text, title=cut)
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
