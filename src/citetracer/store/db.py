@@ -31,7 +31,6 @@ from citetracer.records import Candidate, WorkRecord
 from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims
 from citetracer.store.codec import decode, pack, ranking_fields_of
 from citetracer.store.common import (
-    RECORD_CACHE_SIZE,
     BatchMeta,
     StoreError,
     batched,
@@ -576,10 +575,6 @@ class Store(SqlStore):
         self.db.execute("UPDATE meta SET value = ? WHERE key = 'indexed_seq'", (str(current),))
         return n
 
-    def link_verified(self, fingerprint: str, evidence: Candidate, code: str) -> None:
-        """Remember that a citation with this fingerprint was proved by this evidence record."""
-        self.link_verified_many([(fingerprint, evidence, code)])
-
     def link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
         """Remember, in one write, which evidence record proved each citation fingerprint.
 
@@ -611,28 +606,6 @@ class Store(SqlStore):
         return len(rows)
 
     # ------------------------------------------------------------------- reads
-
-    def records(self, rids: Iterable[int]) -> dict[int, WorkRecord]:
-        """Records by row id; recently read ones come from a small cache (records are immutable per seq)."""
-        ids = list(dict.fromkeys(rids))
-        out = {rid: self._cache[rid] for rid in ids if rid in self._cache}
-        missing = [rid for rid in ids if rid not in out]
-        if missing:
-            marks = ",".join("?" * len(missing))
-            rows = self.db.execute(
-                f"SELECT r.rid, r.key, r.data, x.title FROM records r LEFT JOIN xrefs x ON x.id = r.xref "
-                f"WHERE r.rid IN ({marks})",
-                missing,
-            )
-            for rid, key, data, xref_title in rows:
-                record = decode(data, key)
-                if xref_title and not record.venue_full:
-                    record.venue_full = xref_title
-                out[rid] = record
-                if len(self._cache) >= RECORD_CACHE_SIZE:
-                    self._cache.pop(next(iter(self._cache)))
-                self._cache[rid] = record
-        return out
 
     def all_records(self, exclude_sources: set[str] | None = None) -> Iterator[WorkRecord]:
         """Every record, in insertion order, optionally without some sources (streams; bounded memory)."""

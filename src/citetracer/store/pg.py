@@ -32,7 +32,6 @@ from citetracer.records import Candidate, WorkRecord
 from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims
 from citetracer.store.codec import decode, pack
 from citetracer.store.common import (
-    RECORD_CACHE_SIZE,
     BatchMeta,
     StoreError,
     batched,
@@ -466,9 +465,6 @@ class PgStore(SqlStore):
         self.compact_postings()
         return n
 
-    def link_verified(self, fingerprint: str, evidence: Candidate, code: str) -> None:
-        self.link_verified_many([(fingerprint, evidence, code)])
-
     def link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
         """Remember which evidence record proved each citation fingerprint (online evidence is stored first)."""
         self._writable()
@@ -492,26 +488,6 @@ class PgStore(SqlStore):
         return len(rows)
 
     # ------------------------------------------------------------------- reads
-
-    def records(self, rids: Iterable[int]) -> dict[int, WorkRecord]:
-        ids = list(dict.fromkeys(rids))
-        out = {rid: self._cache[rid] for rid in ids if rid in self._cache}
-        missing = [rid for rid in ids if rid not in out]
-        if missing:
-            rows = self._rows(
-                "SELECT r.rid, r.key, r.data, x.title FROM records r LEFT JOIN xrefs x ON x.key = r.xref "
-                "WHERE r.rid = ANY(%s)",
-                (missing,),
-            )
-            for rid, key, data, xref_title in rows:
-                record = decode(bytes(data), key)
-                if xref_title and not record.venue_full:
-                    record.venue_full = xref_title
-                out[int(rid)] = record
-                if len(self._cache) >= RECORD_CACHE_SIZE:
-                    self._cache.pop(next(iter(self._cache)))
-                self._cache[int(rid)] = record
-        return out
 
     def all_records(self, exclude_sources: set[str] | None = None) -> Iterator[WorkRecord]:
         """Every record in insertion order, streamed by a server-side cursor (bounded memory)."""

@@ -17,8 +17,8 @@ from typing import Any
 
 from citetracer.records import Candidate, WorkRecord
 from citetracer.store.claims import registries
-from citetracer.store.codec import ranking_fields_of
-from citetracer.store.common import venue_key
+from citetracer.store.codec import decode, ranking_fields_of
+from citetracer.store.common import RECORD_CACHE_SIZE, venue_key
 from citetracer.store.coverage import venue_year_coverage
 from citetracer.store.ranking import RankingFields
 from citetracer.store.venues import VenueEntry, entry_of, name_keys
@@ -78,21 +78,19 @@ class SqlStore:
     """The queries a store answers the same way on both backends (see the module docstring).
 
     A backend sets `dialect`, `_cache`, `_known_prefixes`, `_source_dates`, `_venue_names`,
-    `_coverage` and `index`, and defines `_rows` (one statement, its rows as a list) and `records`
-    and `set_meta` (how it reads rows and writes, which differ).
+    `_coverage` and `index`, and defines `_rows` (one statement, its rows as a list), `set_meta` and
+    `link_verified_many` (how it writes, which differs).
     """
 
     dialect: Dialect
     index: Any
+    _cache: dict[int, WorkRecord]
     _known_prefixes: set[str] | None
     _source_dates: dict[str, str] | None
     _venue_names: dict[str, list[str]]
     _coverage: dict[tuple[str, int | None], tuple[int, str]]
 
     def _rows(self, sql: str, params: Any = None) -> list[Any]:
-        raise NotImplementedError
-
-    def records(self, rids: Iterable[int]) -> dict[int, WorkRecord]:
         raise NotImplementedError
 
     def set_meta(self, key: str, value: str) -> None:
@@ -121,6 +119,28 @@ class SqlStore:
                 return rid
         return None
 
+    def records(self, rids: Iterable[int]) -> dict[int, WorkRecord]:
+        """Records by row id; recently read ones come from a small cache (records are immutable per seq)."""
+        ids = list(dict.fromkeys(rids))
+        out = {rid: self._cache[rid] for rid in ids if rid in self._cache}
+        missing = [rid for rid in ids if rid not in out]
+        if missing:
+            where, params = self.dialect.any_of("r.rid", missing)
+            rows = self._query(
+                f"SELECT r.rid, r.key, r.data, x.title FROM records r LEFT JOIN xrefs x ON {self.dialect.xref_join} "
+                f"WHERE {where}",
+                params,
+            )
+            for rid, key, data, xref_title in rows:
+                record = decode(bytes(data), key)
+                if xref_title and not record.venue_full:
+                    record.venue_full = xref_title
+                out[int(rid)] = record
+                if len(self._cache) >= RECORD_CACHE_SIZE:
+                    self._cache.pop(next(iter(self._cache)))
+                self._cache[int(rid)] = record
+        return out
+
     def ranking_fields(self, rids: Sequence[int]) -> dict[int, RankingFields]:
         """Titles (first the record's, then its renderings'), surname keys and year of these rows, for ranking.
 
@@ -132,6 +152,13 @@ class SqlStore:
         where, params = self.dialect.any_of("rid", ids)
         rows = self._query(f"SELECT rid, data, year FROM records WHERE {where}", params)
         return {int(rid): ranking_fields_of(bytes(data), year) for rid, data, year in rows}
+
+    def link_verified(self, fingerprint: str, evidence: Candidate, code: str) -> None:
+        """Remember that a citation with this fingerprint was proved by this evidence record."""
+        self.link_verified_many([(fingerprint, evidence, code)])
+
+    def link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
+        raise NotImplementedError
 
     def rids_by_doi(self, doi: str) -> list[int]:
         return [int(r[0]) for r in self._query("SELECT rid FROM records WHERE doi = ?", (doi,))]
