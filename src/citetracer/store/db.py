@@ -28,10 +28,9 @@ from typing import Any, Literal
 
 from citetracer.normalize.text import doi_prefix, parse_year
 from citetracer.records import Candidate, WorkRecord
-from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims, registries
+from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims
 from citetracer.store.codec import decode, pack, ranking_fields_of
 from citetracer.store.common import (
-    RECORD_CACHE_SIZE,
     BatchMeta,
     StoreError,
     batched,
@@ -41,15 +40,15 @@ from citetracer.store.common import (
     unfinished_ingests,
     venue_key,
 )
-from citetracer.store.coverage import venue_year_coverage
-from citetracer.store.index import READ_ERRORS, IndexedWork, RankingFields, TitleIndex
+from citetracer.store.index import READ_ERRORS, IndexedWork, TitleIndex
 from citetracer.store.lock import StoreBusy, writer_lock
 from citetracer.store.memo import MemoTable
 from citetracer.store.rows import row_from_record
+from citetracer.store.sql import SET_META, SQLITE, SqlStore, TransactionMeta
 from citetracer.store.swap import heal_index_pair, index_path, read_marker, write_marker
 from citetracer.store.turns import FileTurns
 from citetracer.store.venues import TABLES as VENUE_TABLES
-from citetracer.store.venues import VenueEntry, entry_of, entry_rows, name_keys
+from citetracer.store.venues import VenueEntry, entry_rows
 
 SCHEMA_VERSION = "2"
 
@@ -150,8 +149,10 @@ def _is_busy(exc: sqlite3.OperationalError) -> bool:
     return any(word in str(exc) for word in ("database is locked", "database is busy"))
 
 
-class Store:
+class Store(SqlStore):
     """Records, the title/author index, and verified-citation links."""
+
+    dialect = SQLITE
 
     def __init__(
         self,
@@ -386,18 +387,16 @@ class Store:
         """The polite rates' turns shared by every process using this store (store/turns.py): a file beside it."""
         return FileTurns(self.path.with_name(self.path.name + ".turns"))
 
-    def meta_value(self, key: str) -> str | None:
-        """A value of the store's `meta` table (ingest progress, source dates, ...)."""
-        return self._meta(key)
-
     def unfinished_ingests(self) -> dict[str, dict[str, Any]]:
         """Ingests (`mirror add`) that have not finished: still running, or interrupted (killed), with
         how many records they had committed; the same command run again resumes them."""
         return unfinished_ingests(self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'ingest:%'"))
 
     def _meta(self, key: str) -> str | None:
-        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
-        return row[0] if row else None
+        return self.meta_value(key)
+
+    def _rows(self, sql: str, params: Any = None) -> list[Any]:
+        return self.db.execute(sql, params or ()).fetchall()
 
     # ------------------------------------------------------------------ writes
 
@@ -473,7 +472,7 @@ class Store:
             for key, _, _, _, _, year, _, _, _, titles, surnames, _, _ in batch:
                 docs[key] = (rids[key], tuple(titles), tuple(surnames), year)
             if on_batch is not None:
-                on_batch(_BatchMeta(db))
+                on_batch(TransactionMeta(db.execute, SQLITE))
         self._pending.extend(docs.values())  # committed: the index may take them as they are
         self._pending_seqs.append(seq)
         self._known_prefixes = None
@@ -576,10 +575,6 @@ class Store:
         self.db.execute("UPDATE meta SET value = ? WHERE key = 'indexed_seq'", (str(current),))
         return n
 
-    def link_verified(self, fingerprint: str, evidence: Candidate, code: str) -> None:
-        """Remember that a citation with this fingerprint was proved by this evidence record."""
-        self.link_verified_many([(fingerprint, evidence, code)])
-
     def link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
         """Remember, in one write, which evidence record proved each citation fingerprint.
 
@@ -612,52 +607,6 @@ class Store:
 
     # ------------------------------------------------------------------- reads
 
-    def rid_of_key(self, key: str) -> int | None:
-        """The row id of the record `source:id`, if stored."""
-        row = self.db.execute("SELECT rid FROM records WHERE key = ?", (key,)).fetchone()
-        return int(row[0]) if row else None
-
-    def rid_of(self, candidate: Candidate) -> int | None:
-        key = candidate.work or f"{candidate.source}:{candidate.id}"
-        for k in (key, key.removeprefix("memory:")):
-            row = self.db.execute("SELECT rid FROM records WHERE key = ?", (k,)).fetchone()
-            if row:
-                return int(row[0])
-        return None
-
-    def records(self, rids: Iterable[int]) -> dict[int, WorkRecord]:
-        """Records by row id; recently read ones come from a small cache (records are immutable per seq)."""
-        ids = list(dict.fromkeys(rids))
-        out = {rid: self._cache[rid] for rid in ids if rid in self._cache}
-        missing = [rid for rid in ids if rid not in out]
-        if missing:
-            marks = ",".join("?" * len(missing))
-            rows = self.db.execute(
-                f"SELECT r.rid, r.key, r.data, x.title FROM records r LEFT JOIN xrefs x ON x.id = r.xref "
-                f"WHERE r.rid IN ({marks})",
-                missing,
-            )
-            for rid, key, data, xref_title in rows:
-                record = decode(data, key)
-                if xref_title and not record.venue_full:
-                    record.venue_full = xref_title
-                out[rid] = record
-                if len(self._cache) >= RECORD_CACHE_SIZE:
-                    self._cache.pop(next(iter(self._cache)))
-                self._cache[rid] = record
-        return out
-
-    def ranking_fields(self, rids: Sequence[int]) -> dict[int, RankingFields]:
-        """Titles (first the record's, then its renderings'), surname keys and year of these rows, for ranking.
-
-        Reads them straight out of each row's JSON: much cheaper than building records.
-        """
-        ids = list(dict.fromkeys(rids))
-        if not ids:
-            return {}
-        rows = self.db.execute(f"SELECT rid, data, year FROM records WHERE rid IN ({','.join('?' * len(ids))})", ids)
-        return {int(rid): ranking_fields_of(data, year) for rid, data, year in rows}
-
     def all_records(self, exclude_sources: set[str] | None = None) -> Iterator[WorkRecord]:
         """Every record, in insertion order, optionally without some sources (streams; bounded memory)."""
         skip = sorted(exclude_sources or ())
@@ -672,122 +621,6 @@ class Store:
             if xref_title and not record.venue_full:
                 record.venue_full = xref_title
             yield record
-
-    def rids_by_doi(self, doi: str) -> list[int]:
-        return [r[0] for r in self.db.execute("SELECT rid FROM records WHERE doi = ?", (doi,))]
-
-    def rids_by_arxiv(self, arxiv: str) -> list[int]:
-        return [r[0] for r in self.db.execute("SELECT rid FROM records WHERE arxiv = ?", (arxiv,))]
-
-    def verified_link(self, fingerprint: str) -> tuple[int, str] | None:
-        row = self.db.execute("SELECT rid, verified_at FROM verified WHERE fingerprint = ?", (fingerprint,)).fetchone()
-        return (int(row[0]), str(row[1])) if row else None
-
-    def knows_doi_prefix(self, prefix: str) -> bool:
-        if self._known_prefixes is None:
-            self._known_prefixes = {r[0] for r in self.db.execute("SELECT prefix FROM doi_prefixes")}
-        return prefix in self._known_prefixes
-
-    def knows_venue(self, venue: str) -> bool:
-        """Whether any stored record was published in this venue."""
-        key = venue_key(venue)
-        if not key:
-            return False
-        return self.db.execute("SELECT 1 FROM records WHERE venue_key = ? LIMIT 1", (key,)).fetchone() is not None
-
-    def venue_names(self, venue: str, limit: int = 60) -> list[str]:
-        """The venue knowledge base: names the store's records give the venue `venue` is stored
-        under (DBLP's proceedings titles of a booktitle: "WWW" -> "Proceedings of the 16th
-        International Conference on World Wide Web, WWW 2007, ..."), so that a cited spelling can
-        be recognised as one of them."""
-        key = venue_key(venue)
-        if not key:
-            return []
-        cached = self._venue_names.get(key)
-        if cached is None:
-            rows = self.db.execute(
-                "SELECT DISTINCT x.title FROM records r JOIN xrefs x ON x.id = r.xref "
-                "WHERE r.venue_key = ? AND x.title IS NOT NULL LIMIT ?",
-                (key, limit),
-            )
-            cached = self._venue_names[key] = [t for (t,) in rows]
-        return cached
-
-    def venue_catalog(self) -> list[tuple[str, str]]:
-        """Every venue the store's records name, as (venue key, name) pairs: the venue keys themselves
-        and the proceedings titles of each (the store's part of the venue knowledge base,
-        normalize/venue_kb.py). Read once per process when a venue question first comes up."""
-        keys = self.db.execute("SELECT DISTINCT venue_key FROM records WHERE venue_key IS NOT NULL")
-        names = [(k, k) for (k,) in keys]
-        names += [
-            (k, t)
-            for k, t in self.db.execute(
-                "SELECT DISTINCT r.venue_key, x.title FROM records r JOIN xrefs x ON x.id = r.xref "
-                "WHERE r.venue_key IS NOT NULL AND x.title IS NOT NULL"
-            )
-        ]
-        return names
-
-    def titles_sharing(self, words: Sequence[str]) -> int:
-        """How many stored works have a title holding all these words (store/index.py)."""
-        return self.index.titles_containing(words)
-
-    def venue_year_count(self, key: str, year: int | None) -> int:
-        """Records of this venue in exactly `year`, from complete sources whose snapshot covers that year."""
-        return self.venue_year_coverage(key, year)[0]
-
-    def venue_year_coverage(self, key: str, year: int | None) -> tuple[int, str]:
-        """(records of this venue in exactly `year` from complete sources whose snapshot covers that year,
-        and a sentence saying which; store/coverage.py holds the rule)."""
-        cached = self._coverage.get((key, year))
-        if cached is None:
-            cached = venue_year_coverage(
-                key,
-                year,
-                self.complete_sources(),
-                self.source_dates(),
-                self._count_years,
-                self._listed_years,
-                self._year_issues,
-            )
-            if len(self._coverage) > 4096:
-                self._coverage.clear()
-            self._coverage[(key, year)] = cached
-        return cached
-
-    def _year_issues(
-        self, key: str, year: int, sources: Sequence[str]
-    ) -> list[tuple[str | None, str | None, str | None]]:
-        """(volume, issue, pages) of each record of a venue-year from these sources (store/coverage.py)."""
-        marks = ",".join("?" * len(sources))
-        rows = self.db.execute(
-            f"SELECT rid FROM records WHERE venue_key = ? AND year = ? AND source IN ({marks})", (key, year, *sources)
-        )
-        return [(r.volume, r.issue, r.pages) for r in self.records([rid for (rid,) in rows]).values()]
-
-    def _count_years(self, key: str, first: int, last: int, sources: Sequence[str]) -> dict[int, int]:
-        where = f"venue_key = ? AND year BETWEEN ? AND ? AND source IN ({','.join('?' * len(sources))})"
-        query = f"SELECT year, count(*) FROM records WHERE {where} GROUP BY year"
-        rows = self.db.execute(query, (key, first, last, *sources))
-        return {int(y): int(n) for y, n in rows if y is not None}
-
-    def _listed_years(self, key: str, year: int) -> list[tuple[str, str | None, int]]:
-        keys = name_keys(key)
-        if not keys:
-            return []
-        rows = self.db.execute(
-            "SELECT DISTINCT n.venue, c.source, coalesce(c.records, 0) FROM venue_names n "
-            "LEFT JOIN complete_venue_years c ON c.venue = n.venue AND c.year = ? "
-            f"WHERE n.key IN ({','.join('?' * len(keys))}) AND n.what != 'issn'",
-            (year, *keys),
-        )
-        return [(str(v), s, int(n)) for v, s, n in rows]
-
-    def identifier_registries(self, kind: str) -> dict[str, str | None]:
-        """Sources complete for identifiers of `kind` (store/claims.py: `arxiv`) and their snapshot dates:
-        an identifier of that kind issued before such a date and absent from the store does not exist."""
-        rows = self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'complete_ids:%'")
-        return registries(rows, self.source_dates(), kind)
 
     def claims(self) -> dict[str, Claim]:
         """What each source declares it is complete for (store/claims.py)."""
@@ -820,23 +653,6 @@ class Store:
         self._cache.clear()
         return len(entries)
 
-    def venue_entries(self, name: str, limit: int = 20) -> list[VenueEntry]:
-        """The venues one of whose names, alternate or abbreviated titles or ISSNs is `name` (a sources
-        snapshot's venue knowledge, store/venues.py); several when the name is ambiguous."""
-        keys = name_keys(name)
-        if not keys:
-            return []
-        rows = self.db.execute(
-            "SELECT id, source, name, kind, issn_l, publisher, data FROM venues WHERE id IN "
-            f"(SELECT venue FROM venue_names WHERE key IN ({','.join('?' * len(keys))})) ORDER BY id LIMIT ?",
-            (*keys, limit),
-        ).fetchall()
-        out = []
-        for row in rows:
-            years = dict(self.db.execute("SELECT year, works FROM venue_year_works WHERE venue = ?", (row[0],)))
-            out.append(entry_of(tuple(row), {int(y): int(n) for y, n in years.items()}))
-        return out
-
     def declare_complete_venue_years(self, source: str) -> int:
         """Recompute the venue-years `source` holds whole: those where its records of the venue (by the
         venue row the records point at) are at least the venue's own count; returns how many."""
@@ -853,31 +669,10 @@ class Store:
         self._coverage.clear()
         return int(row[0])
 
-    def complete_sources(self) -> set[str]:
-        """Sources that hold every paper of each venue-year they hold any of (DBLP, ACL Anthology).
-
-        Only their records make a venue-year "covered", so that absence from it is evidence;
-        a hand-made or partial record file must be declared complete to count.
-        """
-        rows = self.db.execute("SELECT key FROM meta WHERE key LIKE 'complete:%' AND value = '1'")
-        return {k.removeprefix("complete:") for (k,) in rows}
-
-    def set_source_complete(self, source: str, complete: bool = True) -> None:
-        self.set_meta(f"complete:{source}", "1" if complete else "0")
-
     def set_meta(self, key: str, value: str) -> None:
         self._coverage.clear()  # completeness and snapshot dates decide coverage
         with self.writing():
-            self.db.execute(
-                "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value)
-            )
-
-    def source_dates(self) -> dict[str, str]:
-        """Each source's dump (or ingest) date, as recorded when it was loaded."""
-        if self._source_dates is None:
-            rows = self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'source_date:%'")
-            self._source_dates = {k.removeprefix("source_date:"): v for k, v in rows}
-        return self._source_dates
+            self.db.execute(SET_META, (key, value))
 
     def record_counts(self) -> dict[str, dict[str, int]]:
         """Records by source and type (type None as '?').
@@ -904,7 +699,7 @@ class Store:
             with contextlib.suppress(sqlite3.Error, StoreBusy, StoreError), self.writing(wait=0):
                 if self._meta("seq") == seq:
                     self.db.execute(
-                        "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
+                        SET_META,
                         (name, json.dumps({"seq": seq, name: counts})),
                     )
         return counts
@@ -946,22 +741,6 @@ class Store:
         """Records per source and year (year 0: none), kept like `record_counts`."""
         counts = self._kept_counts("years", "SELECT source, coalesce(year, 0), count(*) FROM records GROUP BY 1, 2")
         return {src: {int(y): n for y, n in years.items()} for src, years in counts.items()}
-
-    def set_source_date(self, source: str, date: str | None = None) -> None:
-        self._source_dates = None
-        self.set_meta(f"source_date:{source}", date or datetime.now(UTC).date().isoformat())
-
-
-class _BatchMeta:
-    """`BatchMeta` (store/api.py) inside one of `upsert`'s batch transactions."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def set_meta(self, key: str, value: str) -> None:
-        self.db.execute(
-            "INSERT INTO meta VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value=excluded.value", (key, value)
-        )
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:

@@ -29,10 +29,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from citetracer.normalize.text import doi_prefix
 from citetracer.records import Candidate, WorkRecord
-from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims, registries
-from citetracer.store.codec import decode, pack, ranking_fields_of
+from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims
+from citetracer.store.codec import decode, pack
 from citetracer.store.common import (
-    RECORD_CACHE_SIZE,
     BatchMeta,
     StoreError,
     batched,
@@ -41,14 +40,12 @@ from citetracer.store.common import (
     source_summaries,
     totals,
     unfinished_ingests,
-    venue_key,
 )
-from citetracer.store.coverage import venue_year_coverage
 from citetracer.store.memo import MemoEntry, decode_candidates, encode_candidates
 from citetracer.store.pgschema import SchemaTooNew, migrate
-from citetracer.store.ranking import RankingFields
 from citetracer.store.rows import row_from_record
-from citetracer.store.venues import VenueEntry, entry_of, entry_rows, name_keys
+from citetracer.store.sql import POSTGRESQL, SET_META, SqlStore, TransactionMeta
+from citetracer.store.venues import VenueEntry, entry_rows
 
 if TYPE_CHECKING:
     from citetracer.store.turns import PgTurns
@@ -139,18 +136,10 @@ def _first_connect(url: str, wait: float, notify: Callable[[str], None] | None) 
             delay = min(delay * 2, 4.0)
 
 
-class _Meta:
-    """`BatchMeta` on a transaction of this store."""
-
-    def __init__(self, store: PgStore) -> None:
-        self.store = store
-
-    def set_meta(self, key: str, value: str) -> None:
-        self.store._set_meta(key, value)
-
-
-class PgStore:
+class PgStore(SqlStore):
     """A citetracer store in a PostgreSQL database (see the module docstring)."""
+
+    dialect = POSTGRESQL
 
     def __init__(
         self,
@@ -381,7 +370,7 @@ class PgStore:
                         (list(xref_titles), list(xref_titles.values())),
                     )
                 if on_batch is not None:
-                    on_batch(_Meta(self))
+                    on_batch(TransactionMeta(self._rows, self.dialect))
         except psycopg.OperationalError as exc:
             raise StoreError(f"the store {display_location(self.path)} failed: {_first_line(exc)}") from exc
         self._forget()
@@ -476,9 +465,6 @@ class PgStore:
         self.compact_postings()
         return n
 
-    def link_verified(self, fingerprint: str, evidence: Candidate, code: str) -> None:
-        self.link_verified_many([(fingerprint, evidence, code)])
-
     def link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
         """Remember which evidence record proved each citation fingerprint (online evidence is stored first)."""
         self._writable()
@@ -503,45 +489,6 @@ class PgStore:
 
     # ------------------------------------------------------------------- reads
 
-    def rid_of_key(self, key: str) -> int | None:
-        row = self._one("SELECT rid FROM records WHERE key = %s", (key,))
-        return int(row[0]) if row else None
-
-    def rid_of(self, candidate: Candidate) -> int | None:
-        key = candidate.work or f"{candidate.source}:{candidate.id}"
-        for k in (key, key.removeprefix("memory:")):
-            rid = self.rid_of_key(k)
-            if rid is not None:
-                return rid
-        return None
-
-    def records(self, rids: Iterable[int]) -> dict[int, WorkRecord]:
-        ids = list(dict.fromkeys(rids))
-        out = {rid: self._cache[rid] for rid in ids if rid in self._cache}
-        missing = [rid for rid in ids if rid not in out]
-        if missing:
-            rows = self._rows(
-                "SELECT r.rid, r.key, r.data, x.title FROM records r LEFT JOIN xrefs x ON x.key = r.xref "
-                "WHERE r.rid = ANY(%s)",
-                (missing,),
-            )
-            for rid, key, data, xref_title in rows:
-                record = decode(bytes(data), key)
-                if xref_title and not record.venue_full:
-                    record.venue_full = xref_title
-                out[int(rid)] = record
-                if len(self._cache) >= RECORD_CACHE_SIZE:
-                    self._cache.pop(next(iter(self._cache)))
-                self._cache[int(rid)] = record
-        return out
-
-    def ranking_fields(self, rids: Sequence[int]) -> dict[int, RankingFields]:
-        ids = list(dict.fromkeys(rids))
-        if not ids:
-            return {}
-        rows = self._rows("SELECT rid, data, year FROM records WHERE rid = ANY(%s)", (ids,))
-        return {int(rid): ranking_fields_of(bytes(data), year) for rid, data, year in rows}
-
     def all_records(self, exclude_sources: set[str] | None = None) -> Iterator[WorkRecord]:
         """Every record in insertion order, streamed by a server-side cursor (bounded memory)."""
         skip = sorted(exclude_sources or ())
@@ -556,117 +503,6 @@ class PgStore:
                 if xref_title and not record.venue_full:
                     record.venue_full = xref_title
                 yield record
-
-    def rids_by_doi(self, doi: str) -> list[int]:
-        return [int(r[0]) for r in self._rows("SELECT rid FROM records WHERE doi = %s", (doi,))]
-
-    def rids_by_arxiv(self, arxiv: str) -> list[int]:
-        return [int(r[0]) for r in self._rows("SELECT rid FROM records WHERE arxiv = %s", (arxiv,))]
-
-    def verified_link(self, fingerprint: str) -> tuple[int, str] | None:
-        row = self._one("SELECT rid, verified_at FROM verified WHERE fingerprint = %s", (fingerprint,))
-        return (int(row[0]), str(row[1])) if row else None
-
-    def knows_doi_prefix(self, prefix: str) -> bool:
-        if self._known_prefixes is None:
-            self._known_prefixes = {r[0] for r in self._rows("SELECT prefix FROM doi_prefixes")}
-        return prefix in self._known_prefixes
-
-    def knows_venue(self, venue: str) -> bool:
-        key = venue_key(venue)
-        return bool(key) and self._one("SELECT 1 FROM records WHERE venue_key = %s LIMIT 1", (key,)) is not None
-
-    def venue_names(self, venue: str, limit: int = 60) -> list[str]:
-        """The names the store's records give this venue (proceedings titles); see `Store.venue_names`."""
-        key = venue_key(venue)
-        if not key:
-            return []
-        cached = self._venue_names.get(key)
-        if cached is None:
-            rows = self._rows(
-                "SELECT DISTINCT x.title FROM records r JOIN xrefs x ON x.key = r.xref "
-                "WHERE r.venue_key = %s AND x.title IS NOT NULL LIMIT %s",
-                (key, limit),
-            )
-            cached = self._venue_names[key] = [t for (t,) in rows]
-        return cached
-
-    def venue_catalog(self) -> list[tuple[str, str]]:
-        """Every venue the store's records name, as (venue key, name) pairs: the venue keys themselves
-        and the proceedings titles of each (the store's part of the venue knowledge base,
-        normalize/venue_kb.py). Read once per process when a venue question first comes up."""
-        keys = self._rows("SELECT DISTINCT venue_key FROM records WHERE venue_key IS NOT NULL")
-        names = [(k, k) for (k,) in keys]
-        names += [
-            (k, t)
-            for k, t in self._rows(
-                "SELECT DISTINCT r.venue_key, x.title FROM records r JOIN xrefs x ON x.key = r.xref "
-                "WHERE r.venue_key IS NOT NULL AND x.title IS NOT NULL"
-            )
-        ]
-        return names
-
-    def titles_sharing(self, words: Sequence[str]) -> int:
-        return self.index.titles_containing(words)
-
-    def venue_year_count(self, key: str, year: int | None) -> int:
-        return self.venue_year_coverage(key, year)[0]
-
-    def venue_year_coverage(self, key: str, year: int | None) -> tuple[int, str]:
-        cached = self._coverage.get((key, year))
-        if cached is None:
-            cached = venue_year_coverage(
-                key,
-                year,
-                self.complete_sources(),
-                self.source_dates(),
-                self._count_years,
-                self._listed_years,
-                self._year_issues,
-            )
-            if len(self._coverage) > 4096:
-                self._coverage.clear()
-            self._coverage[(key, year)] = cached
-        return cached
-
-    def _year_issues(
-        self, key: str, year: int, sources: Sequence[str]
-    ) -> list[tuple[str | None, str | None, str | None]]:
-        """(volume, issue, pages) of each record of a venue-year from these sources (store/coverage.py)."""
-        marks = ",".join(["%s"] * len(sources))
-        rows = self._rows(
-            f"SELECT rid FROM records WHERE venue_key = %s AND year = %s AND source IN ({marks})", (key, year, *sources)
-        )
-        return [(r.volume, r.issue, r.pages) for r in self.records([rid for (rid,) in rows]).values()]
-
-    def _count_years(self, key: str, first: int, last: int, sources: Sequence[str]) -> dict[int, int]:
-        rows = self._rows(
-            "SELECT year, count(*) FROM records WHERE venue_key = %s AND year BETWEEN %s AND %s "
-            "AND source = ANY(%s) GROUP BY year",
-            (key, first, last, list(sources)),
-        )
-        return {int(y): int(n) for y, n in rows if y is not None}
-
-    def complete_sources(self) -> set[str]:
-        rows = self._rows("SELECT key FROM meta WHERE key LIKE 'complete:%%' AND value = '1'")
-        return {k.removeprefix("complete:") for (k,) in rows}
-
-    def _listed_years(self, key: str, year: int) -> list[tuple[str, str | None, int]]:
-        keys = name_keys(key)
-        if not keys:
-            return []
-        rows = self._rows(
-            "SELECT DISTINCT n.venue, c.source, coalesce(c.records, 0) FROM venue_names n "
-            "LEFT JOIN complete_venue_years c ON c.venue = n.venue AND c.year = %s "
-            "WHERE n.key = ANY(%s) AND n.what != 'issn'",
-            (year, keys),
-        )
-        return [(str(v), s, int(n)) for v, s, n in rows]
-
-    def identifier_registries(self, kind: str) -> dict[str, str | None]:
-        """Sources complete for identifiers of `kind` and their snapshot dates (see `Store.identifier_registries`)."""
-        rows = self._rows("SELECT key, value FROM meta WHERE key LIKE 'complete_ids:%%'")
-        return registries(rows, self.source_dates(), kind)
 
     def claims(self) -> dict[str, Claim]:
         """What each source declares it is complete for (store/claims.py)."""
@@ -713,22 +549,6 @@ class PgStore:
         self._forget()
         return len(entries)
 
-    def venue_entries(self, name: str, limit: int = 20) -> list[VenueEntry]:
-        """The venues one of whose names or ISSNs is `name` (see `Store.venue_entries`)."""
-        keys = name_keys(name)
-        if not keys:
-            return []
-        rows = self._rows(
-            "SELECT id, source, name, kind, issn_l, publisher, data FROM venues WHERE id IN "
-            "(SELECT venue FROM venue_names WHERE key = ANY(%s)) ORDER BY id LIMIT %s",
-            (keys, limit),
-        )
-        out = []
-        for row in rows:
-            years = self._rows("SELECT year, works FROM venue_year_works WHERE venue = %s", (row[0],))
-            out.append(entry_of(tuple(row), {int(y): int(n) for y, n in years}))
-        return out
-
     def declare_complete_venue_years(self, source: str) -> int:
         """Recompute the venue-years `source` holds whole (see `Store.declare_complete_venue_years`)."""
         self._writable()
@@ -754,32 +574,13 @@ class PgStore:
 
     # ---------------------------------------------------------------- metadata
 
-    def set_source_complete(self, source: str, complete: bool = True) -> None:
-        self.set_meta(f"complete:{source}", "1" if complete else "0")
-
     def set_meta(self, key: str, value: str) -> None:
         self._coverage.clear()  # completeness and snapshot dates decide coverage
         self._writable()
         self._set_meta(key, value)
 
     def _set_meta(self, key: str, value: str) -> None:
-        self._rows(
-            "INSERT INTO meta VALUES (%s, %s) ON CONFLICT (key) DO UPDATE SET value = excluded.value", (key, value)
-        )
-
-    def meta_value(self, key: str) -> str | None:
-        row = self._one("SELECT value FROM meta WHERE key = %s", (key,))
-        return str(row[0]) if row else None
-
-    def source_dates(self) -> dict[str, str]:
-        if self._source_dates is None:
-            rows = self._rows("SELECT key, value FROM meta WHERE key LIKE 'source_date:%%'")
-            self._source_dates = {k.removeprefix("source_date:"): v for k, v in rows}
-        return self._source_dates
-
-    def set_source_date(self, source: str, date: str | None = None) -> None:
-        self._source_dates = None
-        self.set_meta(f"source_date:{source}", date or datetime.now(UTC).date().isoformat())
+        self._query(SET_META, (key, value))
 
     def record_counts(self) -> dict[str, dict[str, int]]:
         counts: dict[str, dict[str, int]] = {}
