@@ -686,15 +686,3 @@ class HttpClient:
         finally:
             await resp.aclose()
         return _Reply(resp.status_code, resp.headers, b"".join(chunks))
-
-
-class UsesHttp:
-    """Mixin for stages holding the shared client: the pipeline closes it through them."""
-
-    http: HttpClient
-
-    async def aclose(self) -> None:
-        await self.http.aclose()
-
-    def close(self) -> None:
-        self.http.close_cache()

@@ -31,8 +31,9 @@ from citetracer.collect.choice import Choice, choose
 from citetracer.collect.connectors import Connector
 from citetracer.collect.connectors.dblp import Dblp, works_query
 from citetracer.collect.consult import consult
-from citetracer.collect.http import HttpClient, UsesHttp
+from citetracer.collect.http import HttpClient
 from citetracer.collect.replies import answers_search
+from citetracer.collect.stage import HttpStage
 from citetracer.config import Settings
 from citetracer.evidence import AUTHORS_YEAR, EvidenceBundle, budget_end, is_budget_skip
 from citetracer.normalize.kinds import SCHOLARLY_KINDS, work_kind
@@ -69,7 +70,7 @@ VENUE_WITNESS_ORDER = ranked("witness")
 DETAILS_ORDER = ranked("details")
 
 
-class ScholarStage(UsesHttp):
+class ScholarStage(HttpStage):
     """One tier of Scholar Connectors: the broad services, or the specialists (DBLP, PubMed, ...).
 
     Two tiers because the specialists' polite limits are tight (DBLP asks for a
