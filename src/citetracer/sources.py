@@ -4,7 +4,7 @@ A source's line declares its name (the key of its settings, limits and reports),
 base URL (DESIGN.md 'Contracts'; overridable in the config file and by CITETRACER_<NAME>_URL),
 its polite rate and concurrency, the cited URLs it resolves, and the connector that implements
 it. The settings take the base URLs (config.DEFAULT_SOURCE_URLS), the HTTP layer the rates and
-concurrency (collect/http.py), URL Fetch the URL patterns (collect/urlfetch.py), the Scholar
+concurrency (collect/http/), URL Fetch the URL patterns (collect/urlfetch.py), the Scholar
 Connectors stage its connectors (collect/scholar.py), and the routing table
 (data/connector_routes.tsv) may name only the connectors listed here. Adding a source is its
 connector file plus one line here; nothing else lists sources.
