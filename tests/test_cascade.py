@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from citetracer.cascade import CascadeOutcome, Review, run_cascade
-from citetracer.collect.stage import AGENT_CALLS
+from citetracer.collect.stage import AGENT_CALLS, Stage
 from citetracer.evidence import EvidenceBundle
 from citetracer.judge.context import JudgeContext
 from citetracer.match.rules import Assessment
@@ -19,7 +19,7 @@ RECORD = Candidate(source="memory", id="t", title=TITLE, authors=AUTHORS, year=2
 CALL = AgentCall(agent="web", prompt="web@v1", model="m", status="ok")
 
 
-class ScriptedStage:
+class ScriptedStage(Stage):
     """A stage that adds the given candidates (and, optionally, records one agent call)."""
 
     def __init__(self, name: str, found: list[Candidate], agent_call: bool = False) -> None:

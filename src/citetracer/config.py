@@ -47,7 +47,7 @@ StoreLocation = Annotated[Path | str, PlainValidator(_store_location), PlainSeri
 
 
 class OnlineSettings(BaseModel):
-    """Limits of the online stages (collect/http.py); every one overridable in `[online]` of the config file."""
+    """Limits of the online stages (collect/http/); every one overridable in `[online]` of the config file."""
 
     #: API keys per source (semanticscholar, pubmed, openalex, ...); env CITETRACER_<SOURCE>_KEY.
     keys: dict[str, str] = Field(default_factory=dict)

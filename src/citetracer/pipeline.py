@@ -13,7 +13,7 @@ from citetracer.cascade import CascadeOutcome, Review, run_cascade
 from citetracer.collect.memo import EvidenceMemo
 from citetracer.collect.memory import MemoryStage, fingerprint
 from citetracer.collect.paperfetch import looks_like_paper_id
-from citetracer.collect.stage import Stage
+from citetracer.collect.stage import HttpStage, Stage
 from citetracer.config import Settings, load_settings
 from citetracer.evidence import EvidenceBundle
 from citetracer.extract import InputError, ReadResult, read_references, read_text
@@ -103,9 +103,7 @@ class Checker:
     def close(self) -> None:
         """Close the stages' HTTP clients and the store."""
         for stage in self.stages:
-            closer = getattr(stage, "close", None)
-            if closer is not None:
-                closer()
+            stage.close()
         self.store.close()
 
     def __enter__(self) -> Checker:
@@ -181,16 +179,12 @@ class Checker:
         before = http.network_count() if http is not None else (0, 0)
         try:
             for stage in self.stages:  # stages that batch lookups across a paper's citations (arXiv id_list)
-                prefetch = getattr(stage, "prefetch", None)
-                if prefetch is not None:
-                    await prefetch(refs)
+                await stage.prefetch(refs)
             await asyncio.gather(*(worker() for _ in range(max(1, min(self.settings.concurrency, len(refs))))))
             results = [kept[i] for i in range(len(refs))] if on_result is None else []
         finally:
             for stage in self.stages:  # online stages share an HTTP client bound to this event loop
-                closer = getattr(stage, "aclose", None)
-                if closer is not None:
-                    await closer()
+                await stage.aclose()
         note = http.no_network_note(before) if http is not None else None
         if note is not None and note not in self.notes:
             self.notes.append(note)
@@ -199,8 +193,7 @@ class Checker:
 
     def _http(self) -> HttpClient | None:
         """The HTTP client the online stages share (None offline)."""
-        http: HttpClient | None = next((s.http for s in self.stages if hasattr(s, "http")), None)
-        return http
+        return next((s.http for s in self.stages if isinstance(s, HttpStage)), None)
 
     def _result(
         self,

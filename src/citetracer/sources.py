@@ -4,7 +4,7 @@ A source's line declares its name (the key of its settings, limits and reports),
 base URL (DESIGN.md 'Contracts'; overridable in the config file and by CITETRACER_<NAME>_URL),
 its polite rate and concurrency, the cited URLs it resolves, and the connector that implements
 it. The settings take the base URLs (config.DEFAULT_SOURCE_URLS), the HTTP layer the rates and
-concurrency (collect/http.py), URL Fetch the URL patterns (collect/urlfetch.py), the Scholar
+concurrency (collect/http/), URL Fetch the URL patterns (collect/urlfetch.py), the Scholar
 Connectors stage its connectors (collect/scholar.py), and the routing table
 (data/connector_routes.tsv) may name only the connectors listed here. Adding a source is its
 connector file plus one line here; nothing else lists sources.
@@ -52,9 +52,6 @@ class Source:
     #: The connector class ("module:Class"); asked by the Scholar Connectors stage when `scholar`.
     connector: str | None = None
     scholar: bool = False
-    #: A broad index (nearly all scholarship): its answer to a title search is evidence of absence
-    #: for the kinds of work it is complete for (data/source_facts.tsv).
-    broad: bool = False
 
 
 SOURCES: tuple[Source, ...] = (
@@ -65,7 +62,6 @@ SOURCES: tuple[Source, ...] = (
         3,
         connector=f"{_CONNECTORS}.crossref:Crossref",
         scholar=True,
-        broad=True,
     ),
     Source(
         "openalex",
@@ -73,7 +69,6 @@ SOURCES: tuple[Source, ...] = (
         10.0,
         connector=f"{_CONNECTORS}.openalex:OpenAlex",
         scholar=True,
-        broad=True,
     ),
     Source(
         "semanticscholar",
@@ -82,7 +77,6 @@ SOURCES: tuple[Source, ...] = (
         1,
         connector=f"{_CONNECTORS}.semanticscholar:SemanticScholar",
         scholar=True,
-        broad=True,
     ),
     Source(
         "doi",
@@ -156,8 +150,6 @@ SOURCES: tuple[Source, ...] = (
 )
 
 BY_NAME: dict[str, Source] = {s.name: s for s in SOURCES}
-#: The broad indexes, by name.
-BROAD: frozenset[str] = frozenset(s.name for s in SOURCES if s.broad)
 
 
 @dataclass(frozen=True)
@@ -171,6 +163,20 @@ class SourceFacts:
     #: What a record's year is: "venue" (its proceedings' or volume's), "first" (the work's first
     #: appearance) or "record" (the earliest date the source holds, maybe a re-deposit's).
     years: str = "record"
+    #: A broad index (nearly all scholarship): its answer to a title search is evidence of absence
+    #: for the kinds of work it is complete for.
+    broad: bool = False
+    #: Its rank (1 first, None never) in each choice of a broad index the Scholar Connectors stage
+    #: makes: "fallback", "second", "witness", "details" (the columns of data/source_facts.tsv).
+    ranks: tuple[tuple[str, int], ...] = ()
+    #: The broad indexes that take in this source's records.
+    ingested_by: frozenset[str] = frozenset()
+    #: Whether a complete mirror of it holds whole the computer-science conference venue-years of its snapshot.
+    conference_years: bool = False
+
+
+#: The choices of a broad index, each a column of data/source_facts.tsv ranking the broad indexes.
+CHOICES = ("fallback", "second", "witness", "details")
 
 
 def source_facts(name: str) -> SourceFacts:
@@ -185,9 +191,38 @@ def _source_facts() -> dict[str, SourceFacts]:
 
     out = {}
     for line in lines("source_facts.tsv"):
-        name, authors, kinds, years, why = line.split("\t")
-        out[name] = SourceFacts(authors, frozenset(k for k in kinds.split("|") if k != "-"), why, years)
+        name, authors, kinds, years, broad, *ranks, ingested, conference_years, why = line.split("\t")
+        out[name] = SourceFacts(
+            authors,
+            _names(kinds),
+            why,
+            years,
+            broad=broad == "yes",
+            ranks=tuple((c, int(r)) for c, r in zip(CHOICES, ranks, strict=True) if r != "-"),
+            ingested_by=_names(ingested),
+            conference_years=conference_years == "whole",
+        )
     return out
+
+
+def _names(cell: str) -> frozenset[str]:
+    """A cell's |-separated names ("-": none)."""
+    return frozenset(k for k in cell.split("|") if k != "-")
+
+
+def ranked(choice: str) -> tuple[str, ...]:
+    """The sources a choice of `CHOICES` may pick, first first."""
+    rows = [(dict(f.ranks)[choice], n) for n, f in _source_facts().items() if choice in dict(f.ranks)]
+    return tuple(n for _, n in sorted(rows))
+
+
+def conference_year_listers() -> frozenset[str]:
+    """Sources whose complete mirror holds whole the computer-science conference venue-years it covers."""
+    return frozenset(n for n, f in _source_facts().items() if f.conference_years)
+
+
+#: The broad indexes, by name.
+BROAD: frozenset[str] = frozenset(n for n, f in _source_facts().items() if f.broad)
 
 
 def url_routes() -> tuple[tuple[str, re.Pattern[str]], ...]:

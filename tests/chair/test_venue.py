@@ -1,6 +1,6 @@
 """Venue input (issue 44): `citetracer scan openreview:VENUE_ID` and a CSV of paper URLs, fetched from a fake
 OpenReview API v2 on 127.0.0.1 (tests/fakeweb: `/notes?content.venueid=` a page at a time, `/pdf?id=`), politely
-(the source's rate and Retry-After through collect/http.py), resumably, within the SSRF and size rules."""
+(the source's rate and Retry-After through collect/http/), resumably, within the SSRF and size rules."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from citetracer.collect.http import HttpClient
 from citetracer.collect.scholar import REGISTRY
 from citetracer.collect.urlfetch import URL_ROUTES, UrlFetchStage
 from citetracer.config import DEFAULT_SOURCE_URLS, OnlineSettings, Settings
-from citetracer.sources import BY_NAME, SOURCES
+from citetracer.sources import BROAD, BY_NAME, CHOICES, SOURCES, conference_year_listers, ranked, source_facts
 
 #: DESIGN.md, 'Contracts': each online source's default base URL.
 CONTRACT_URLS = {
@@ -50,7 +50,23 @@ def test_the_scholar_connectors_are_the_registry_lines_that_say_so() -> None:
     assert set(REGISTRY) == {s.name for s in SOURCES if s.scholar}
     for name, connector in REGISTRY.items():
         assert connector.name == name
-    assert {n for n, c in REGISTRY.items() if c.broad} == {"openalex", "semanticscholar", "crossref"}
+    assert {n for n in REGISTRY if n in BROAD} == {"openalex", "semanticscholar", "crossref"}
+
+
+def test_the_source_facts_table_names_registered_sources_and_ranks_only_broad_indexes() -> None:
+    """data/source_facts.tsv is read by name: a misspelt source, a specialist ranked among the broad
+    indexes, or a source said to be ingested by a specialist would silently change which index is asked."""
+    facts = {n: source_facts(n) for n in REGISTRY}
+    for choice in CHOICES:
+        order = ranked(choice)
+        assert order, choice
+        assert set(order) <= BROAD, (choice, order)
+        ranks = [dict(facts[n].ranks)[choice] for n in order]
+        assert len(set(ranks)) == len(ranks), (choice, ranks)  # no tie left to the table's row order
+    assert set(ranked("fallback")) == BROAD  # every broad index can stand in for another
+    for name, f in facts.items():
+        assert f.ingested_by <= BROAD - {name}, name
+    assert conference_year_listers() <= set(BY_NAME)
 
 
 def test_routing_names_only_registered_scholar_connectors() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from citetracer.collect.stage import Stage
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle
 from citetracer.extract import read_text
@@ -312,7 +313,7 @@ def test_h6_title_of_one_work_authors_of_another(store: Store) -> None:
     assert "Distributed Representations" in why
 
 
-class FailingStage:
+class FailingStage(Stage):
     """A source that times out: its failure must lower certainty, never accuse."""
 
     name = "connectors"
@@ -345,7 +346,7 @@ def test_real_verdict_is_remembered_as_a_link_to_the_evidence(store: Store) -> N
     assert second.verdict.evidence[0]["found_by"] == "verified-link"
 
 
-class OnlineStage:
+class OnlineStage(Stage):
     """Stands in for a connector that answers with a record the store does not hold."""
 
     name = "connectors"
@@ -429,7 +430,7 @@ def test_record_author_list_cut_mid_name_is_treated_as_truncated() -> None:
     assert cmp.complete and cmp.hidden == 2
 
 
-class DoiResolverStage:
+class DoiResolverStage(Stage):
     """The URL Fetch stage's record of a DOI that neither its agency nor the resolver knows."""
 
     name = "url"

@@ -13,10 +13,12 @@ from html.parser import HTMLParser
 from typing import Any
 
 from citetracer.collect.connectors import candidate, people
+from citetracer.data import lexicon
 from citetracer.records import Candidate
 
 MAX_HTML = 2_000_000
-SCHOLARLY_TYPES = {"scholarlyarticle", "article", "report", "thesis", "book", "chapter", "creativework", "dataset"}
+#: schema.org types of a JSON-LD block that describes a scholarly work.
+SCHOLARLY_TYPES = lexicon.words("scholarly-type")
 
 
 class _MetaParser(HTMLParser):

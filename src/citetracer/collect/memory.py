@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import hashlib
 
+from citetracer.collect.stage import Stage
 from citetracer.evidence import EvidenceBundle
 from citetracer.normalize.names import compare_author_lists, family_keys
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, title_key, tokens
@@ -116,7 +117,7 @@ def store_lookup(
     )
 
 
-class MemoryStage:
+class MemoryStage(Stage):
     name = "memory"
 
     def __init__(

@@ -2,7 +2,7 @@
 
 `citetracer check arXiv:1706.03762`, `doi:10.1145/...` and the URLs of arXiv,
 OpenReview, ACL Anthology and DOI landing pages name a paper that the user has
-not downloaded. The PDF is fetched through the one HTTP layer (collect/http.py:
+not downloaded. The PDF is fetched through the one HTTP layer (collect/http/:
 its time bound, retries and size cap, here `MAX_PDF_BYTES`) from the source's
 configured base URL, which is trusted like every configured base URL: arXiv's
 `/pdf/ID`, OpenReview's `/pdf?id=ID`, the Anthology's `/ID.pdf`. A DOI resolves

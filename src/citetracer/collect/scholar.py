@@ -3,7 +3,8 @@
 The services are chosen per citation (collect/choice.py); every service not
 asked is reported as skipped with the reason, every one asked as answered or
 failed. When a broad service (OpenAlex, Semantic Scholar, Crossref) fails,
-the next one in `BROAD_CHAIN` is asked in its place while time remains.
+the next one in `BROAD_CHAIN` (the "fallback" column of data/source_facts.tsv)
+is asked in its place while time remains.
 Absence is evidence (bundle.covered) only when every broad service asked answered.
 
 Latency: a citation has a rate budget (`online.rate_budget`, counted from the
@@ -30,15 +31,16 @@ from citetracer.collect.choice import Choice, choose
 from citetracer.collect.connectors import Connector
 from citetracer.collect.connectors.dblp import Dblp, works_query
 from citetracer.collect.consult import consult
-from citetracer.collect.http import HttpClient, UsesHttp
+from citetracer.collect.http import HttpClient
 from citetracer.collect.replies import answers_search
+from citetracer.collect.stage import HttpStage
 from citetracer.config import Settings
 from citetracer.evidence import AUTHORS_YEAR, EvidenceBundle, budget_end, is_budget_skip
 from citetracer.normalize.kinds import SCHOLARLY_KINDS, work_kind
 from citetracer.normalize.text import title_form
 from citetracer.normalize.venues import is_preprint, venue_id
 from citetracer.records import Reference, SourceOutcome
-from citetracer.sources import BROAD, SOURCES, Source, source_facts
+from citetracer.sources import BROAD, SOURCES, Source, ranked, source_facts
 from citetracer.thresholds import BROAD_QUORUM
 
 
@@ -50,7 +52,10 @@ def connector_of(source: Source) -> Connector:
 
 #: The Scholar Connectors: every source of the registry (sources.py) this stage asks.
 REGISTRY: dict[str, Connector] = {s.name: connector_of(s) for s in SOURCES if s.scholar}
-BROAD_CHAIN = ("openalex", "semanticscholar", "crossref")
+#: The broad indexes asked in place of one that failed, in order (data/source_facts.tsv "fallback").
+BROAD_CHAIN = ranked("fallback")
+#: The second broad index asked when no record has the cited title, in order ("second").
+SECOND_ORDER = ranked("second")
 _ANSWERED = " answered a title search"
 _ONLINE_GAP = f"absence online needs {BROAD_QUORUM} broad indexes"
 SECOND_BROAD = "a second broad index: the first found no record with the cited title"
@@ -59,19 +64,13 @@ DETAILS_WITNESS = (
     "a witness of what the citation states: the records found leave its publisher, place or authors unconfirmed"
 )
 DBLP_WORKS = Dblp()
-#: Which broad indexes take in each specialist's records (their silence then covers the specialist's).
-INGESTED_BY: dict[str, frozenset[str]] = {
-    "dblp": frozenset({"semanticscholar"}),
-    "arxiv": frozenset({"openalex", "semanticscholar"}),
-    "acl": frozenset({"semanticscholar"}),
-    "pubmed": frozenset({"openalex", "semanticscholar"}),
-    "europepmc": frozenset({"openalex"}),
-}
-#: Broad indexes that list computer-science venue-years whole (Semantic Scholar ingests DBLP).
-VENUE_WITNESS_ORDER = ("semanticscholar",)
+#: Broad indexes that list computer-science venue-years whole (Semantic Scholar ingests DBLP), in order ("witness").
+VENUE_WITNESS_ORDER = ranked("witness")
+#: Broad indexes that hold deposited publishers' records whole, in order ("details").
+DETAILS_ORDER = ranked("details")
 
 
-class ScholarStage(UsesHttp):
+class ScholarStage(HttpStage):
     """One tier of Scholar Connectors: the broad services, or the specialists (DBLP, PubMed, ...).
 
     Two tiers because the specialists' polite limits are tight (DBLP asks for a
@@ -88,7 +87,7 @@ class ScholarStage(UsesHttp):
 
     def available(self) -> set[str]:
         """The configured connectors of this tier (broad indexes or specialists)."""
-        return {n for n, c in REGISTRY.items() if self.settings.sources.get(n) and c.broad == self.broad}
+        return {n for n in REGISTRY if self.settings.sources.get(n) and (n in BROAD) == self.broad}
 
     async def _ask(
         self, name: str, ref: Reference, bundle: EvidenceBundle, deadline: float, why: str, start_by: float | None
@@ -106,7 +105,7 @@ class ScholarStage(UsesHttp):
             start_by,
             check=answers_search(ref.title),
         )
-        if found is not None and connector.broad:
+        if found is not None and name in BROAD:
             bundle.broad_answered.add(name)
         return found is not None
 
@@ -131,7 +130,7 @@ class ScholarStage(UsesHttp):
         title = reference.title or ""
         if any(c.title and title_form(title, c.title) is not None for c in bundle.candidates):
             return None
-        return self._broad_choice(reference, bundle, asked, start_by, ("semanticscholar", "crossref", "openalex"))
+        return self._broad_choice(reference, bundle, asked, start_by, SECOND_ORDER)
 
     def _broad_choice(
         self,
@@ -167,7 +166,7 @@ class ScholarStage(UsesHttp):
         OpenAlex takes in arXiv, PubMed and Europe PMC): it could only repeat that index's answer."""
         dropped: set[str] = set()
         for name in list(choice.ask):
-            covering = sorted(INGESTED_BY.get(name, frozenset()) & bundle.broad_answered)
+            covering = sorted(source_facts(name).ingested_by & bundle.broad_answered)
             if covering:
                 del choice.ask[name]
                 dropped.add(name)
@@ -182,7 +181,7 @@ class ScholarStage(UsesHttp):
         conference city none of them records, or more cited authors than a list whose source may cut it."""
         title = reference.title or ""
         same = [c for c in bundle.candidates if c.title and title_form(title, c.title) is not None]
-        if not same or any(c.source == "crossref" for c in same):
+        if not same or any(c.source in DETAILS_ORDER for c in same):
             return False
         if reference.publisher and not any(c.publisher for c in same):
             return True
@@ -248,7 +247,7 @@ class ScholarStage(UsesHttp):
                 extra = self._broad_choice(reference, bundle, asked, None, VENUE_WITNESS_ORDER)
                 why = VENUE_WITNESS
             if extra is None and self._unwitnessed(reference, bundle):
-                extra = self._broad_choice(reference, bundle, asked, None, ("crossref",))
+                extra = self._broad_choice(reference, bundle, asked, None, DETAILS_ORDER)
                 why = DETAILS_WITNESS
             if extra is not None:
                 asked.add(extra)

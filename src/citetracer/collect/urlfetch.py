@@ -34,12 +34,12 @@ from citetracer.collect.connectors.europepmc import EuropePmc
 from citetracer.collect.connectors.openreview import OpenReview
 from citetracer.collect.connectors.pubmed import PubMed
 from citetracer.collect.consult import Ask, consult
-from citetracer.collect.http import Call, HttpClient, SourceFailure, UsesHttp
+from citetracer.collect.http import Call, HttpClient, SourceFailure
 from citetracer.collect.landing import page_candidate
 from citetracer.collect.lookups import doi_agency
 from citetracer.collect.memo import EvidenceMemo
 from citetracer.collect.replies import answers_arxiv, answers_doi
-from citetracer.collect.stage import EvidenceBundle, budget_end
+from citetracer.collect.stage import EvidenceBundle, HttpStage, budget_end
 from citetracer.config import Settings
 from citetracer.normalize.text import canonical_arxiv, canonical_doi
 from citetracer.records import Candidate, IdentifierKind, Reference
@@ -67,7 +67,7 @@ class Lookup:
     identifier: tuple[IdentifierKind, str] | None = None
 
 
-class UrlFetchStage(UsesHttp):
+class UrlFetchStage(HttpStage):
     """Resolves the identifiers a citation carries; `prefetch` batches a paper's arXiv ids."""
 
     name = "url"

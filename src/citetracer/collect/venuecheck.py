@@ -19,7 +19,8 @@ import time
 from citetracer.collect.connectors.dblp import Dblp
 from citetracer.collect.connectors.openalex import OpenAlex
 from citetracer.collect.consult import consult
-from citetracer.collect.http import Call, HttpClient, UsesHttp
+from citetracer.collect.http import Call, HttpClient
+from citetracer.collect.stage import HttpStage
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle
 from citetracer.normalize.text import title_form
@@ -31,7 +32,7 @@ from citetracer.records import Candidate, Reference
 LISTED_KINDS = ("journal", "conference")
 
 
-class VenueStage(UsesHttp):
+class VenueStage(HttpStage):
     name = "venues"
 
     def __init__(self, settings: Settings, http: HttpClient, kb: VenueKB) -> None:

@@ -14,7 +14,8 @@ from typing import Protocol
 
 from citetracer.collect.connectors import envelope
 from citetracer.collect.consult import consult
-from citetracer.collect.http import Call, HttpClient, UsesHttp
+from citetracer.collect.http import Call, HttpClient
+from citetracer.collect.stage import HttpStage
 from citetracer.collect.urlfetch import UrlFetchStage
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle
@@ -51,7 +52,7 @@ def web_query(reference: Reference) -> str | None:
     return f'"{title[:200]}" {author}'.strip()
 
 
-class WebSearchStage(UsesHttp):
+class WebSearchStage(HttpStage):
     name = "web"
 
     def __init__(self, settings: Settings, http: HttpClient, url_stage: UrlFetchStage) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 
-from citetracer.data import lines
+from citetracer.data import lexicon, lines
 from citetracer.evidence import EvidenceBundle
 from citetracer.match.rules import Assessment
 from citetracer.normalize.venue_kb import VenueKB
@@ -15,11 +15,7 @@ from citetracer.records import FieldStatus, Reference
 M = FieldStatus.MATCH
 
 #: Entry kinds the bibliographic indexes do not cover well: absence is not evidence for them.
-UNINDEXED_TYPES = frozenset(
-    {"phdthesis", "mastersthesis", "thesis", "techreport", "report", "unpublished", "manual", "booklet"}
-)
-#: Entry kinds that name non-scholarly things (software, data, web pages, standards).
-NON_SCHOLARLY_TYPES = frozenset({"misc", "online", "software", "dataset", "electronic", "www", "webpage", "standard"})
+UNINDEXED_TYPES = lexicon.words("unindexed-type")
 
 
 @cache

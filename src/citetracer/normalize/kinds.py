@@ -17,9 +17,7 @@ from citetracer.normalize.venues import is_preprint, venue_kind
 from citetracer.records import Reference
 
 #: Words of a "venue" that is really a publisher, a society or a place of publication.
-PUBLISHER_WORDS = lexicon.words("publisher") | frozenset(
-    "acm ieee association for computing machinery inc ltd press publishing publishers society institute llc".split()
-)
+PUBLISHER_WORDS = lexicon.words("publisher") | lexicon.words("publisher-venue")
 #: Kinds of work the scholarly indexes hold whole (as data/source_facts.tsv names them).
 SCHOLARLY_KINDS = frozenset({"article", "paper", "preprint"})
 KIND_NAMES = {"article": "journal articles", "paper": "proceedings papers", "preprint": "preprints"}

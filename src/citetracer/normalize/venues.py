@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
-from citetracer.data import lines
+from citetracer.data import lexicon, lines
 from citetracer.normalize.text import tokens
 
 #: Words that carry no venue identity (boilerplate around the name).
@@ -123,8 +123,8 @@ def _kinds() -> dict[str, str]:
     return {line.split("\t", 2)[0].strip(): line.split("\t", 2)[1].strip() for line in lines("venues.tsv")}
 
 
-_JOURNAL_WORDS = frozenset("journal transactions letters review reviews magazine bulletin annals".split())
-_CONFERENCE_WORDS = frozenset("conference symposium meeting congress colloquium".split())
+_JOURNAL_WORDS = lexicon.words("journal-word")
+_CONFERENCE_WORDS = lexicon.words("conference-word")
 
 
 def venue_kind(text: str | None, record_type: str | None = None) -> str | None:

@@ -9,7 +9,7 @@ page of `offset`/`limit` at a time until `count`; an id with `/-/` is an invitat
 first cell: an arXiv, OpenReview, ACL Anthology or DOI URL or `arXiv:ID` / `doi:10.x/y` (fetched from
 that source's configured base URL, as `check arXiv:ID` fetches), or the URL of a PDF anywhere.
 
-Politely and safely, through the one HTTP layer (collect/http.py): each source at its declared rate
+Politely and safely, through the one HTTP layer (collect/http/): each source at its declared rate
 and concurrency (sources.py), retries that honour Retry-After; every PDF bounded in size
 (paperfetch.MAX_PDF_BYTES) and time; a URL that is not a configured source's passes the SSRF guard
 on every hop (no private or loopback address, collect/ssrf.py); a reply that is not a PDF is a

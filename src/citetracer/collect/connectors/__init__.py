@@ -29,8 +29,6 @@ SEARCH_ROWS = 10
 
 class Connector(Protocol):
     name: str
-    #: True for services that index (nearly) all of scholarship: their silence is evidence.
-    broad: bool
 
     def can_lookup(self, reference: Reference) -> bool:
         """Whether the citation carries an identifier this service resolves."""
@@ -48,8 +46,6 @@ class Connector(Protocol):
 
 class SearchOnly:
     """Base for connectors without identifier lookup."""
-
-    broad = False
 
     def can_lookup(self, reference: Reference) -> bool:
         return False

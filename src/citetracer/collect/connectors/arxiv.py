@@ -69,7 +69,6 @@ def arxiv_id_of(reference: Reference) -> str | None:
 
 class Arxiv:
     name = "arxiv"
-    broad = False
 
     def can_lookup(self, reference: Reference) -> bool:
         return arxiv_id_of(reference) is not None

@@ -92,7 +92,6 @@ def _event_place(item: dict[str, Any]) -> str | None:
 
 class Crossref:
     name = "crossref"
-    broad = True
 
     def can_lookup(self, reference: Reference) -> bool:
         return self.identifier(reference) is not None

@@ -65,7 +65,6 @@ def from_record(data: dict[str, Any], found_by: str = "search") -> Candidate | N
 
 class DataCite:
     name = "datacite"
-    broad = False
 
     def can_lookup(self, reference: Reference) -> bool:
         return bool(canonical_doi(reference.doi))

@@ -58,7 +58,6 @@ def from_work(work: dict[str, Any], found_by: str = "search") -> Candidate | Non
 
 class OpenAlex:
     name = "openalex"
-    broad = True
 
     def _params(self, call: Call, **extra: Any) -> dict[str, Any]:
         return {

@@ -57,7 +57,6 @@ def forum_id(reference: Reference) -> str | None:
 
 class OpenReview:
     name = "openreview"
-    broad = False
 
     def can_lookup(self, reference: Reference) -> bool:
         return forum_id(reference) is not None

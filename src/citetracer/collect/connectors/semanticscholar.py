@@ -52,7 +52,6 @@ def from_paper(paper: dict[str, Any], found_by: str = "search") -> Candidate | N
 
 class SemanticScholar:
     name = "semanticscholar"
-    broad = True
 
     def _prepare(self, call: Call) -> None:
         key = call.http.settings.keys.get(self.name)

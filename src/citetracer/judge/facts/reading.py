@@ -69,7 +69,7 @@ _NOTE_LABEL = re.compile(r"^\s*(comment|note|notes|url|available|accessed|retrie
 #: Two fields run together inside a parsed title: a sentence ends ("... Mark van der Wilk. Learning ...").
 _SENTENCE_BREAK = re.compile(r"\b[^\W\d_]{3,}\.\s+[A-Z]")
 #: Words a title may hold that are not capitalised name parts.
-_LOWER_OK = frozenset({"and", "&", "van", "von", "der", "de", "la", "le", "di", "da", "del", "den", "du", "et", "al"})
+_LOWER_OK = lexicon.words("name-lower")
 
 
 def title_doubt(ref: Reference) -> str | None:

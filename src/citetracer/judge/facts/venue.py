@@ -24,6 +24,7 @@ from citetracer.normalize.text import title_similarity, tokens
 from citetracer.normalize.venue_kb import LIST_NAMES, Venue, alike_names, close_names, venue_keys
 from citetracer.normalize.venues import is_preprint, spells, spells_any, venue_id, venue_kind
 from citetracer.records import FieldStatus
+from citetracer.sources import conference_year_listers
 from citetracer.thresholds import VERSION_TITLE_SIMILARITY
 
 M, X, MISSING = FieldStatus.MATCH, FieldStatus.MISMATCH, FieldStatus.MISSING
@@ -184,7 +185,7 @@ def _comprehensive(ctx: JudgeContext, kind: str | None, cited: str) -> str | Non
     science conferences of its snapshot: a name of that field, in a year the snapshot covers."""
     if ctx.bundle.closed_world:
         return "the local store, declared complete (closed world)"
-    mirrors = ctx.complete_sources() & {"dblp", "acl"}
+    mirrors = ctx.complete_sources() & conference_year_listers()
     if kind != "conference" or not mirrors or not _computing_words(cited):
         return None
     names = " and ".join(sorted(mirrors))

@@ -1,47 +1,25 @@
-"""The one async HTTP layer every online stage uses.
-
-Why one layer: politeness and failure handling must be the same for every
-service. It gives, per source: a rate limit (the service's published polite
-rate by default), retries with exponential backoff that honour Retry-After,
-a total time bound per request (so a slow-drip reply cannot hold a citation),
-a response-size cap, a circuit breaker, an on-disk cache with per-source
-freshness, a descriptive User-Agent with a contact e-mail, and counters of
-calls, bytes and time. Every failure surfaces as `SourceFailure`, which the
-stages record as a failed source, never as "not found".
-
-The polite rates are owed by the whole fleet, not by each process: when the store
-offers shared turns (store/turns.py: a table of the PostgreSQL store, or a file beside
-a SQLite store), every process that uses that store takes its turns from the same
-bucket (`SharedRateLimiter`), so 32 scan workers on 8 machines together keep arXiv's
-one request every 3 s. Concurrency caps stay per process.
-
-A call may carry a rate budget (`Call.start_by`): when our own queue for the
-source (its polite rate, its connection cap) would start the request later,
-the request is not sent and `OverBudget` is raised, reserving nothing; the
-stages record the source as "skipped (rate budget)". A paper with many
-citations then costs a slow service only what it can serve in time, instead
-of queueing every citation behind DBLP's one request a second.
-
-Configured source base URLs are trusted; any other URL (found in a paper, or
-a redirect leaving the source's own host) goes through `ssrf.check_url` first.
-"""
+"""The one shared HTTP client and one source consulted through it for one citation (`Call`: its base URL,
+deadline and requests). The client gives per source a rate limit, retries with backoff, a time bound, a size cap,
+the breaker, the on-disk cache and the counters (the package docstring says why), and the
+watch that tells a machine without a network from a failing service."""
 
 from __future__ import annotations
 
 import asyncio
-import email.utils
 import json
 import random
 import re
 import time
-import warnings
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 from urllib.parse import urlencode, urljoin, urlsplit
 
 import httpx
 
+from citetracer.collect.http.failures import OverBudget, Refused, SourceFailure
+from citetracer.collect.http.rates import Breaker, RateLimiter, SharedRateLimiter, SharedTurns
+from citetracer.collect.http.response import Response, SourceStats, advertised_rate, parse_xml, retry_after
 from citetracer.collect.httpcache import HttpCache
 from citetracer.collect.ssrf import Pinned, Resolver, UnsafeURL, check_url, pinned
 from citetracer.config import OnlineSettings
@@ -51,174 +29,6 @@ from citetracer.version import __version__
 MAX_REDIRECTS = 5
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _SECRET_PARAMS = re.compile(r"(?<=[?&])(?:api_key|mailto)=[^&]*&?")
-
-
-class SourceFailure(Exception):
-    """A source did not give a usable answer (timeout, 429, 5xx, malformed reply, ...)."""
-
-    def __init__(self, source: str, detail: str, retry: bool = True) -> None:
-        super().__init__(f"{source}: {detail}")
-        self.source = source
-        self.detail = detail
-        #: False when asking again cannot help (refused URL, oversized reply).
-        self.retry = retry
-
-
-class Refused(SourceFailure):
-    """An untrusted URL (found in a paper or a page) that may not or cannot be fetched: a scheme or
-    address the SSRF guard refuses, or a host that does not resolve. It says nothing about the
-    service: it never counts against its breaker, and stages record the URL as not read, never
-    as a failed source (a fabricated reference's invented URL must not make its absence doubtful)."""
-
-    def __init__(self, source: str, detail: str) -> None:
-        super().__init__(source, detail, retry=False)
-
-
-class OverBudget(SourceFailure):
-    """The request was never sent: our own queue for the source (its polite rate limit or
-    concurrency cap) is longer than the citation's rate budget. The service was not asked,
-    so this is neither "not found" nor a service failure; stages record it as skipped."""
-
-    def __init__(self, source: str, detail: str) -> None:
-        super().__init__(source, detail, retry=False)
-
-
-@dataclass
-class SourceStats:
-    calls: int = 0
-    cache_hits: int = 0
-    failures: int = 0
-    bytes: int = 0
-    seconds: float = 0.0
-
-
-@dataclass
-class _Reply:
-    status: int
-    headers: httpx.Headers
-    body: bytes
-
-
-@dataclass
-class Response:
-    status: int
-    url: str
-    content_type: str
-    body: bytes
-    from_cache: bool = False
-
-    def text(self) -> str:
-        return self.body.decode("utf-8", errors="replace")
-
-
-class RateLimiter:
-    """Token bucket: at most `rate` requests in any one-second window, bursts up to that size.
-
-    Services state their limits per second ("10 requests per second"), so a
-    burst of `rate` requests followed by a pause complies; rates below one per
-    second (arXiv's one request every 3 s) allow no burst at all.
-    """
-
-    def __init__(self, rate: float) -> None:
-        self.rate = rate
-        self.capacity = max(1.0, float(int(rate)))
-        self._tokens = self.capacity
-        self._stamp = time.monotonic()
-
-    def wait_needed(self) -> float:
-        """Seconds the next request would wait for its turn now (nothing reserved)."""
-        if self.rate <= 0:
-            return 0.0
-        tokens = min(self.capacity, self._tokens + (time.monotonic() - self._stamp) * self.rate)
-        return max(0.0, (1.0 - tokens) / self.rate)
-
-    def reserve(self, max_wait: float | None = None) -> float | None:
-        """Reserve the next request's turn: seconds to wait for it, or None (nothing reserved)
-        when that wait would exceed `max_wait`."""
-        if self.rate <= 0:
-            return 0.0
-        # No lock needed: nothing here awaits, so the reservation is atomic in the event loop.
-        now = time.monotonic()
-        self._tokens = min(self.capacity, self._tokens + (now - self._stamp) * self.rate)
-        self._stamp = now
-        after = self._tokens - 1.0
-        delay = -after / self.rate if after < 0 else 0.0
-        if max_wait is not None and delay > max_wait:
-            return None
-        self._tokens = after
-        return delay
-
-    async def wait(self) -> None:
-        delay = self.reserve()
-        if delay:
-            await asyncio.sleep(delay)
-
-
-class SharedTurns(Protocol):
-    """A keeper of rate turns that many processes share (implemented by the stores: store/turns.py)."""
-
-    def take_turn(self, key: str, rate: float, burst: int, max_wait: float | None) -> float | None: ...
-
-    def turn_wait(self, key: str, rate: float, burst: int) -> float: ...
-
-
-class SharedRateLimiter(RateLimiter):
-    """The same token bucket, kept by a `SharedTurns` that every process of the fleet consults.
-
-    If the keeper fails (its server is gone), this process falls back to its own bucket for
-    the source, with a warning once: still polite per process, never stopped.
-    """
-
-    def __init__(self, rate: float, source: str, turns: SharedTurns) -> None:
-        super().__init__(rate)
-        self.source = source
-        self.turns: SharedTurns | None = turns
-
-    def _lost(self, exc: ConnectionError) -> None:
-        self.turns = None
-        warnings.warn(
-            f"{self.source}: the shared rate turns failed ({exc}); this process keeps its own rate from now on",
-            RuntimeWarning,
-            stacklevel=3,
-        )
-
-    def wait_needed(self) -> float:
-        if self.rate > 0 and self.turns is not None:
-            try:
-                return self.turns.turn_wait(self.source, self.rate, int(self.capacity))
-            except ConnectionError as exc:
-                self._lost(exc)
-        return super().wait_needed()
-
-    def reserve(self, max_wait: float | None = None) -> float | None:
-        if self.rate > 0 and self.turns is not None:
-            try:
-                return self.turns.take_turn(self.source, self.rate, int(self.capacity), max_wait)
-            except ConnectionError as exc:
-                self._lost(exc)
-        return super().reserve(max_wait)
-
-
-@dataclass
-class Breaker:
-    """Circuit breaker: after `limit` consecutive failures the source is skipped for `cooldown` s."""
-
-    limit: int
-    cooldown: float
-    failures: int = 0
-    opened_at: float | None = None
-
-    def allow(self) -> bool:
-        # Once the cooldown is over the breaker is half-open: one request may probe the service.
-        return self.opened_at is None or time.monotonic() - self.opened_at >= self.cooldown
-
-    def success(self) -> None:
-        self.failures, self.opened_at = 0, None
-
-    def failure(self) -> None:
-        self.failures += 1
-        if self.failures >= self.limit:
-            self.opened_at = time.monotonic()
 
 
 @dataclass
@@ -334,41 +144,11 @@ class Call:
         return parse_xml(self.source, resp.body)
 
 
-def parse_xml(source: str, body: bytes) -> ET.Element:
-    """Parse an XML reply without entity expansion risks.
-
-    expat never fetches external DTDs or entities; we also refuse any document
-    that declares its own entities, which no API reply we read does, so entity
-    expansion attacks cannot start.
-    """
-    if b"<!ENTITY" in body:
-        raise SourceFailure(source, "XML reply declares entities; refused")
-    try:
-        return ET.fromstring(body)
-    except ET.ParseError as exc:
-        raise SourceFailure(source, f"invalid XML: {exc}") from exc
-
-
-def advertised_rate(limit: str | None, interval: str | None) -> float | None:
-    """Requests per second from rate-limit headers ("50" per "1s"); None when absent or unreadable."""
-    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*s?\s*", interval or "")
-    if not limit or not limit.strip().isdigit() or m is None or float(m.group(1)) <= 0:
-        return None
-    return int(limit) / float(m.group(1))
-
-
-def retry_after(value: str | None) -> float | None:
-    """Seconds to wait from a Retry-After header (delta-seconds or HTTP-date)."""
-    if not value:
-        return None
-    value = value.strip()
-    if value.isdigit():
-        return float(value)
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - time.time())
+@dataclass
+class _Reply:
+    status: int
+    headers: httpx.Headers
+    body: bytes
 
 
 class HttpClient:
@@ -686,15 +466,3 @@ class HttpClient:
         finally:
             await resp.aclose()
         return _Reply(resp.status_code, resp.headers, b"".join(chunks))
-
-
-class UsesHttp:
-    """Mixin for stages holding the shared client: the pipeline closes it through them."""
-
-    http: HttpClient
-
-    async def aclose(self) -> None:
-        await self.http.aclose()
-
-    def close(self) -> None:
-        self.http.close_cache()
