@@ -30,7 +30,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from rapidfuzz import fuzz
@@ -160,6 +160,9 @@ class VenueKB:
     _keys: list[tuple[str, ...]] = field(default_factory=list)
     _store_loaded: bool = False
     _loaded: bool = False
+    #: `nearest`'s answers by the cited name's key and limit: a pure function of the key while the lists
+    #: stay as they are (a paper names the same venues again and again), so cleared whenever a name is listed.
+    _nearest: dict[tuple[str, int], str | None] = field(default_factory=dict)
 
     def _load(self) -> None:
         """Read the packaged lists (on first use: a citation that raises no venue question costs nothing),
@@ -191,6 +194,7 @@ class VenueKB:
         for key in name_keys:
             self._by_key.setdefault(key, []).append(n)
         self._by_word.clear()  # rebuilt by the next nearest()
+        self._nearest.clear()
 
     def _words(self) -> dict[str, list[int]]:
         """Word -> listed names holding it (for `nearest`), built on first use."""
@@ -237,8 +241,15 @@ class VenueKB:
         """A listed venue name that `name` could be a way of writing (cut short, abbreviated, with
         other framing), or None: then nothing in the lists is close to it."""
         self._load()
+        memo_key = (_key(name), limit)
+        if memo_key not in self._nearest:
+            self._nearest[memo_key] = self._nearest_uncached(memo_key[0], limit)
+        return self._nearest[memo_key]
+
+    def _nearest_uncached(self, key: str, limit: int) -> str | None:
+        """`nearest` for a cited name's key: everything it looks at is the key's words and the lists."""
         index = self._words()
-        cited = _key(name).split()
+        cited = key.split()
         words = [w for w in set(cited) if w in index]
         if not words:
             return None
@@ -363,10 +374,18 @@ def extends(longer: list[str], shorter: list[str]) -> bool:
 
 
 def alike_names(cited: list[str], listed: list[str], listed_kind: str | None = None) -> bool:
+    """Whether a cited venue's key words are like a listed venue's (`_alike_names`), remembered: `nearest`
+    asks it of the same pairs for every citation of a venue."""
+    return _alike_names(tuple(cited), tuple(listed), listed_kind)
+
+
+@lru_cache(maxsize=1 << 18)
+def _alike_names(cited_words: tuple[str, ...], listed_words: tuple[str, ...], listed_kind: str | None) -> bool:
     """Whether a cited venue's key words are like a listed venue's of the same kind: written another way
     (`close_names`: a typo, abbreviated, an acronym, cut short, even after one topical word) or either
     name the other with words added (`extends`). A name like none listed is the only kind of venue
     name a list can show invented."""
+    cited, listed = list(cited_words), list(listed_words)
     kinds = (_kind_of(cited), _kind_of(listed) or {"journal": "journal", None: None}.get(listed_kind, "meeting"))
     if None not in kinds and kinds[0] != kinds[1]:
         return False
