@@ -165,3 +165,15 @@ def test_nearest_forgets_when_the_lists_grow() -> None:
     assert kb.nearest(cited) is None
     kb._add("store:zsqf", "Zorblax Symposium on Quibbling Flumes and Gadgets", "conference")
     assert kb.nearest(cited) == "Zorblax Symposium on Quibbling Flumes and Gadgets"
+
+
+def test_store_names_get_their_kind_when_asked() -> None:
+    """A store name's kind is worked out on first use, and it is the kind its name says."""
+    from citetracer.normalize.venues import venue_kind
+
+    names = [("zq", "Zorblax Symposium on Quibbling Flumes"), ("jzq", "Journal of Zorblax Quibbling"), ("x", "ZQF")]
+    kb = VenueKB(store_names=lambda: names)
+    assert kb.recognise("Journal of Zorblax Quibbling") is not None
+    store = [n for n, e in enumerate(kb._entries) if e[0].startswith("store:")]
+    assert [kb._entry(n)[2] for n in store] == [venue_kind(name) for _, name in names]
+    assert kb.nearest("Zorblax Symp. on Quibbling Flumes") == "Zorblax Symposium on Quibbling Flumes"
