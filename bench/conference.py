@@ -10,7 +10,7 @@ the references (--fabricated) are planted fabrications of six kinds:
 - pages: the real work with another page range;
 - author: one author replaced by an invented person;
 - year: the year moved by 2 to 4;
-- doi: a made-up DOI under a real registrant's prefix.
+- doi: a made-up DOI under the real DOI's prefix (only for works that have a DOI).
 
 The truth of every reference goes to truth.json beside the papers. The scan is run as a chair runs it
 (`python -m citetracer scan DIR -o OUT --offline --read-only --store STORE --workers N`), and the bench
@@ -177,7 +177,9 @@ def write_papers(folder: Path, store: Path, papers: int, refs: int, share: float
         paper = [honest(next(records)) for _ in range(n)]
         for ref in paper:
             if rnd.random() < share:
-                plant(ref, rnd.choice(KINDS), extra, rnd)
+                # a made-up DOI only where the work has one: on a record without a DOI no offline check can
+                # tell a made-up DOI from one the store lacks
+                plant(ref, rnd.choice([k for k in KINDS if k != "doi" or ref.doi]), extra, rnd)
         name = f"paper{i:05d}-{style}"
         items = "\n\n".join(f"\\bibitem{{r{k}}}\n{render(ref, style)}" for k, ref in enumerate(paper))
         (folder / f"{name}.bbl").write_text(

@@ -30,7 +30,7 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cache, lru_cache
+from functools import cache
 from importlib import resources
 
 from rapidfuzz import fuzz
@@ -387,18 +387,10 @@ def extends(longer: list[str], shorter: list[str]) -> bool:
 
 
 def alike_names(cited: list[str], listed: list[str], listed_kind: str | None = None) -> bool:
-    """Whether a cited venue's key words are like a listed venue's (`_alike_names`), remembered: `nearest`
-    asks it of the same pairs for every citation of a venue."""
-    return _alike_names(tuple(cited), tuple(listed), listed_kind)
-
-
-@lru_cache(maxsize=1 << 18)
-def _alike_names(cited_words: tuple[str, ...], listed_words: tuple[str, ...], listed_kind: str | None) -> bool:
     """Whether a cited venue's key words are like a listed venue's of the same kind: written another way
     (`close_names`: a typo, abbreviated, an acronym, cut short, even after one topical word) or either
     name the other with words added (`extends`). A name like none listed is the only kind of venue
     name a list can show invented."""
-    cited, listed = list(cited_words), list(listed_words)
     kinds = (_kind_of(cited), _kind_of(listed) or {"journal": "journal", None: None}.get(listed_kind, "meeting"))
     if None not in kinds and kinds[0] != kinds[1]:
         return False
