@@ -265,7 +265,10 @@ def main() -> int:
         print(f"# {' '.join(sys.argv)}")
         print(f"# {len(truth)} papers, {n_refs} references, planted {dict(planted)}; store {args.store}; offline")
         print(f"# machine: {os.cpu_count()} cores; load before {' / '.join(f'{x:.2f}' for x in os.getloadavg())}")
-        print("| workers | wall s | papers/hour | citations/s | CPU ms/citation | peak MB per worker | load after |")
+        print(
+            "| workers | wall s | papers/hour | citations/s | CPU ms/citation | "
+            "peak MB of each worker process (recycled every 100 papers) | load after |"
+        )
         print("|---:|---:|---:|---:|---:|---|---|")
         cost = 0.0
         last: Path | None = None
