@@ -135,3 +135,45 @@ def test_a_name_extended_or_cut_short_is_like_the_listed_one(cited: str, listed:
 def test_a_topic_word_put_inside_or_another_kind_is_not_alike(cited: str, listed: str) -> None:
     a, b = venue_keys(cited)[0].split(), venue_keys(listed)[0].split()
     assert not alike_names(a, b, listed_kind="journal" if "Conference" not in listed else "conference")
+
+
+_ASKED = [
+    "Proc. of the Intl. Conf. on Machine Lern.",
+    "J. Mach. Learn. Res.",
+    "Journal of Artificial Intelligence Reseach",
+    "International Conference on Quantum Cheese Modelling",
+    "Trans. Pattern Anal.",
+    "",
+]
+
+
+def test_nearest_remembered_answers_are_the_computed_ones() -> None:
+    """`nearest` remembers its answer per cited key: asked twice, and by another writing with the same key,
+    it answers as a fresh knowledge base that computes it."""
+    fresh = [VenueKB().nearest(name) for name in _ASKED]
+    remembering = VenueKB()
+    assert [remembering.nearest(name) for name in _ASKED] == fresh
+    assert [remembering.nearest(name) for name in _ASKED] == fresh
+    assert [remembering.nearest(name.upper() + " ") for name in _ASKED] == fresh
+
+
+def test_nearest_forgets_when_the_lists_grow() -> None:
+    """A name listed after a question was answered is found by the next one (the memo is cleared)."""
+    names: list[tuple[str, str]] = []
+    kb = VenueKB(store_names=lambda: names)
+    cited = "Zorblax Symposium on Quibbling Flumes"
+    assert kb.nearest(cited) is None
+    kb._add("store:zsqf", "Zorblax Symposium on Quibbling Flumes and Gadgets", "conference")
+    assert kb.nearest(cited) == "Zorblax Symposium on Quibbling Flumes and Gadgets"
+
+
+def test_store_names_get_their_kind_when_asked() -> None:
+    """A store name's kind is worked out on first use, and it is the kind its name says."""
+    from citetracer.normalize.venues import venue_kind
+
+    names = [("zq", "Zorblax Symposium on Quibbling Flumes"), ("jzq", "Journal of Zorblax Quibbling"), ("x", "ZQF")]
+    kb = VenueKB(store_names=lambda: names)
+    assert kb.recognise("Journal of Zorblax Quibbling") is not None
+    store = [n for n, e in enumerate(kb._entries) if e[0].startswith("store:")]
+    assert [kb._entry(n)[2] for n in store] == [venue_kind(name) for _, name in names]
+    assert kb.nearest("Zorblax Symp. on Quibbling Flumes") == "Zorblax Symposium on Quibbling Flumes"

@@ -160,6 +160,12 @@ class VenueKB:
     _keys: list[tuple[str, ...]] = field(default_factory=list)
     _store_loaded: bool = False
     _loaded: bool = False
+    #: `nearest`'s answers by the cited name's key and limit: a pure function of the key while the lists
+    #: stay as they are (a paper names the same venues again and again), so cleared whenever a name is listed.
+    _nearest: dict[tuple[str, int], str | None] = field(default_factory=dict)
+    #: Listed store names whose kind is not worked out yet (`_kind`): most are never asked about, and
+    #: reading the kind of every name of a large store was a tenth of a short run.
+    _kind_unknown: set[int] = field(default_factory=set)
 
     def _load(self) -> None:
         """Read the packaged lists (on first use: a citation that raises no venue question costs nothing),
@@ -181,16 +187,19 @@ class VenueKB:
                 by_key.setdefault(key, []).append(n)
         self._load_store()
 
-    def _add(self, vid: str, name: str, kind: str | None) -> None:
+    def _add(self, vid: str, name: str, kind: str | None, kind_later: bool = False) -> None:
         """List one name, found by its structural keys without a bracketed acronym (a listed
         "Comput Graph (ACM)" is no venue called "ACM")."""
         n = len(self._entries)
         name_keys = listed_keys(name)
         self._entries.append((vid, name, kind))
+        if kind_later:
+            self._kind_unknown.add(n)
         self._keys.append(name_keys)
         for key in name_keys:
             self._by_key.setdefault(key, []).append(n)
         self._by_word.clear()  # rebuilt by the next nearest()
+        self._nearest.clear()
 
     def _words(self) -> dict[str, list[int]]:
         """Word -> listed names holding it (for `nearest`), built on first use."""
@@ -206,7 +215,15 @@ class VenueKB:
         self._store_loaded = True
         for key, name in self.store_names():
             if key and name:
-                self._add(f"store:{key}", name, venue_kind(name))
+                self._add(f"store:{key}", name, None, kind_later=True)
+
+    def _entry(self, n: int) -> _Entry:
+        """The `n`th listed name, its kind worked out on first use (`venue_kind` of the name, as listed)."""
+        if n in self._kind_unknown:
+            self._kind_unknown.discard(n)
+            vid, name, _ = self._entries[n]
+            self._entries[n] = (vid, name, venue_kind(name))
+        return self._entries[n]
 
     def lists(self) -> list[str]:
         """The lists this knowledge base searches, as a rationale names them."""
@@ -220,7 +237,7 @@ class VenueKB:
         self._load()
         hits: list[_Entry] = []
         for key in venue_keys(name):
-            hits.extend(self._entries[i] for i in self._by_key.get(key, ()))
+            hits.extend(self._entry(i) for i in self._by_key.get(key, ()))
         table = venue_id(name)
         ids = {h[0] for h in hits}
         if table is not None:
@@ -237,8 +254,15 @@ class VenueKB:
         """A listed venue name that `name` could be a way of writing (cut short, abbreviated, with
         other framing), or None: then nothing in the lists is close to it."""
         self._load()
+        memo_key = (_key(name), limit)
+        if memo_key not in self._nearest:
+            self._nearest[memo_key] = self._nearest_uncached(memo_key[0], limit)
+        return self._nearest[memo_key]
+
+    def _nearest_uncached(self, key: str, limit: int) -> str | None:
+        """`nearest` for a cited name's key: everything it looks at is the key's words and the lists."""
         index = self._words()
-        cited = _key(name).split()
+        cited = key.split()
         words = [w for w in set(cited) if w in index]
         if not words:
             return None
@@ -251,7 +275,7 @@ class VenueKB:
                 scores[n] = scores.get(n, 0.0) + idf
         best = sorted(scores, key=lambda n: -scores[n])[:limit]
         for n in best:
-            if self._keys[n] and alike_names(cited, self._keys[n][0].split(), listed_kind=self._entries[n][2]):
+            if self._keys[n] and alike_names(cited, self._keys[n][0].split(), listed_kind=self._entry(n)[2]):
                 return self._entries[n][1]
         return None
 

@@ -226,6 +226,7 @@ def _acronyms(text: str) -> set[str]:
     return {w.replace("-", "").casefold() for w in words if _is_acronym_like(w.replace("-", ""))}
 
 
+@lru_cache(maxsize=65536)
 def spells(cited: str, name: str) -> bool:
     """Whether `cited` can be a way of writing the venue named `name` (a short form, a full
     proceedings title, a name cut short by extraction, or the name with ordinals, years, places,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 
 from citetracer.collect.connectors.dblp import WORKS_ROWS
 from citetracer.data import lexicon, lines
@@ -230,8 +230,10 @@ def _alike(cited: str, found: str) -> bool:
     return alike_names(ka, kb)
 
 
+@lru_cache(maxsize=65536)
 def _relates(cited: str, found: str) -> bool:
-    """Whether a cited venue name can be the record's venue written another way."""
+    """Whether a cited venue name can be the record's venue written another way (pure in the two names:
+    remembered, as a paper cites the same venues many times)."""
     ka, kb = (venue_keys(cited) or ("",))[0].split(), (venue_keys(found) or ("",))[0].split()
     return spells(cited, found) or close_names(ka, kb) or close_names(kb, ka, cut=False)
 
