@@ -97,7 +97,8 @@ def test_sort_attention_puts_hallucinated_first_and_id_keeps_the_papers_order(tm
     doc = json.loads(run_cli(tmp_path, "check", "--offline", BIB, "--format", "json").stdout)
     ids = [c["id"] for c in doc["citations"]]
     rank = {"Hallucinated": 0, "Potential": 1, "Real": 4}
-    order = {c["id"]: (rank[c["class"]] + {"P3": 0, "P2": 1, "P1": 2}.get(c["code"], 0)) for c in doc["citations"]}
+    verdicts = {c["id"]: c["verdict"] for c in doc["citations"]}
+    order = {i: rank[v["class"]] + {"P3": 0, "P2": 1, "P1": 2}.get(v["code"], 0) for i, v in verdicts.items()}
     for fmt in ("csv", "markdown"):
         by_id = run_cli(tmp_path, "check", "--offline", BIB, "--format", fmt, "--show", "all", "--sort", "id").stdout
         by_need = run_cli(tmp_path, "check", "--offline", BIB, "--format", fmt, "--show", "all", "--sort", "attention")
@@ -110,7 +111,7 @@ def test_sort_attention_puts_hallucinated_first_and_id_keeps_the_papers_order(tm
 def test_p1_citations_get_lookup_links_in_html_and_markdown(tmp_path: Path) -> None:
     seed(tmp_path)
     doc = json.loads(run_cli(tmp_path, "check", "--offline", BIB, "--format", "json").stdout)
-    p1 = [c for c in doc["citations"] if c["code"] == "P1" and c["reference"].get("title")]
+    p1 = [c for c in doc["citations"] if c["verdict"]["code"] == "P1" and c["reference"].get("title")]
     assert p1
     page = run_cli(tmp_path, "check", "--offline", BIB, "--format", "html").stdout
     markdown = run_cli(tmp_path, "check", "--offline", BIB, "--format", "markdown", "--show", "all").stdout
