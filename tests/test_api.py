@@ -145,16 +145,18 @@ def test_an_offline_check_says_when_the_store_cannot_settle_anything(tmp_path: P
     bib = tmp_path / "a.bib"
     bib.write_text("@misc{x, title={Deep Residual Learning for Image Recognition}, author={He, Kaiming}, year=2016}")
     empty = citetracer.check(bib, store=tmp_path / "empty.sqlite", offline=True)
-    assert empty.warnings and empty.warnings[0].startswith("checks offline against an empty store")
-    assert "citetracer mirror dblp" in empty.warnings[0]
+    # the store's warnings, apart from the paper's own (issue 47: never counted as the paper's)
+    assert empty.store_warnings and empty.store_warnings[0].startswith("checks offline against an empty store")
+    assert "citetracer mirror dblp" in empty.store_warnings[0] and empty.warnings == []
     partial = tmp_path / "partial.sqlite"
     with Store(partial) as s:
         s.upsert(RECORDS)
-    [note] = citetracer.check(bib, store=partial, offline=True).warnings
+    [note] = citetracer.check(bib, store=partial, offline=True).store_warnings
     assert "holds no complete source" in note and "--complete-venues" in note
     with Store(partial) as s:
         s.set_source_complete(RECORDS[0].source)
-    assert citetracer.check(bib, store=partial, offline=True).warnings == []
+    complete = citetracer.check(bib, store=partial, offline=True)
+    assert complete.warnings == [] and complete.store_warnings == []
 
 
 def test_plain_references_without_a_year_are_still_checked(tmp_path: Path) -> None:

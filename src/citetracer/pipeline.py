@@ -75,8 +75,8 @@ class Checker:
                 raise StoreError(f"{settings.store}: no such store (read-only: none is created)")
             store = open_store(settings.store, lock_wait=SAVE_WAIT, readonly=settings.read_only)
         self.store = store
-        #: What an offline check cannot do with this store (empty, or no complete source), or None: the
-        #: first warning of every report (a scan says it once instead, in its own summary).
+        #: What an offline check cannot do with this store (empty, or no complete source), or None: the first of
+        #: every report's `store_warnings` (which each report says once, apart from the paper's own warnings).
         self.store_note = store_note(self.store, settings.offline)
         #: The store's coverage, read on the first offline check (store/gaps.py).
         self._profile: StoreProfile | None = None
@@ -279,7 +279,9 @@ class Checker:
             mended.clear()
         first = [self.store_note] if self.store_note is not None else []
         gaps = self._paper_gaps(refs)  # offline: what the store cannot confirm of these citations, and why
-        return Report(version=__version__, input=name, citations=results, warnings=first + gaps + warnings + notes)
+        return Report(
+            version=__version__, input=name, citations=results, warnings=warnings + notes, store_warnings=first + gaps
+        )
 
     def _paper_gaps(self, refs: list[Reference]) -> list[str]:
         if not self.settings.offline or self.store_note is not None:  # an empty or claimless store says it already

@@ -317,7 +317,11 @@ class Report(BaseModel):
     version: str
     input: str
     citations: list[CitationResult] = Field(default_factory=list)
+    #: The paper's own warnings: what its reading found amiss, and the run's problems (no source answered).
     warnings: list[str] = Field(default_factory=list)
+    #: What the store cannot confirm offline (empty, no complete source, cited years past its newest snapshot):
+    #: a warning about the store, not the paper, so reports say it once and never count it as the paper's.
+    store_warnings: list[str] = Field(default_factory=list)
 
     def summary(self) -> dict[str, int]:
         """The contract's summary: total, real, potential and hallucinated counts."""
@@ -355,6 +359,7 @@ class Report(BaseModel):
             "input": self.input,
             "summary": self.summary(),
             "warnings": self.warnings,
+            "store_warnings": self.store_warnings,
             "citations": [c.to_json_dict() for c in self.citations],
         }
         if any(c.cost.agents for c in self.citations):

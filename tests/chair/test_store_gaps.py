@@ -57,12 +57,13 @@ def test_a_2020s_journal_paper_is_told_why_nothing_is_confirmed(dblp_2016: Path)
     finally:
         checker.close()
     assert checker.store_note is None  # a store with a complete source: no empty-store warning
-    (note,) = [w for w in report.warnings if w.startswith("offline, the store cannot confirm")]
+    (note,) = [w for w in report.store_warnings if w.startswith("offline, the store cannot confirm")]
+    assert not any(w.startswith("offline, the store cannot confirm") for w in report.warnings)  # the store's
     assert "15 of 15 citations are from 2015 or later; the store's newest snapshot (dblp) is of 2016-01-01" in note
     assert "5 of 15 cite arXiv preprints and the store has no arXiv mirror" in note
     assert "10 of 15 name venues none of its records carries (The Lancet; Nature Methods)" in note
     assert "computer science venues (DBLP)" in note and "come out P1 (unconfirmed, not suspect)" in note
-    assert not any(w.startswith("offline, the store cannot confirm") for w in old.warnings)  # nothing to explain
+    assert not any(w.startswith("offline, the store cannot confirm") for w in old.store_warnings)  # nothing to say
 
 
 def test_online_and_small_gaps_say_nothing(dblp_2016: Path) -> None:
@@ -96,4 +97,4 @@ def test_the_cli_says_it_once_per_paper(dblp_2016: Path, tmp_path: Path) -> None
     proc = run_cli(tmp_path, "check", "--offline", "--store", str(dblp_2016), str(paper), "--format", "json")
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.count("warning: offline, the store cannot confirm much of this paper: 15 of 15") == 1
-    assert any(w.startswith("offline, the store cannot confirm") for w in json.loads(proc.stdout)["warnings"])
+    assert any(w.startswith("offline, the store cannot confirm") for w in json.loads(proc.stdout)["store_warnings"])

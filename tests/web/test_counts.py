@@ -38,7 +38,8 @@ def test_a_job_of_one_citation_and_one_warning(client: TestClient) -> None:
     assert state["progress"] == {"done": 1, "total": 1}, state
     page = client.get(f"/jobs/{job_id}").text
     text = re.sub(r"<[^>]+>", "", page)
-    assert "1 reference:" in text and "2 warnings" in text, text  # the skipped entry's and the store's
+    assert "1 reference:" in text and "1 warning" in text, text  # the skipped entry's: the store's is the store's
+    assert 'id="store"' in page and "holds no complete source" in page  # said once, in its own section
     assert "<b>1</b>paper<" in page and "<b>1</b>reference<" in page
     assert not WRONG.search(text), WRONG.search(text)
     events = client.get(f"/api/jobs/{job_id}/events").text

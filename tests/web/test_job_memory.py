@@ -47,10 +47,10 @@ def test_a_large_job_keeps_no_copy_of_each_citation_and_writes_whole_reports(
     alive: list[int] = []
     end = JobReports.end
 
-    def counted_end(self: JobReports, warnings: list[str]) -> None:  # the paper's last citation is written
-        gc.collect()
+    def counted_end(self: JobReports, warnings: list[str], store_warnings: list[str] | None = None) -> None:
+        gc.collect()  # the paper's last citation is written
         alive.append(sum(isinstance(o, CitationResult) for o in gc.get_objects()))
-        end(self, warnings)
+        end(self, warnings, store_warnings)
 
     monkeypatch.setattr(JobReports, "end", counted_end)
     bib_text = many_copies(COPIES)
@@ -74,7 +74,13 @@ def test_a_large_job_keeps_no_copy_of_each_citation_and_writes_whole_reports(
     classes = {c.verdict.class_ for c in results}
     assert classes == {"Real", "Potential", "Hallucinated"}
 
-    whole = Report(version=doc["citetracer"], input=doc["input"], citations=results, warnings=doc["warnings"])
+    whole = Report(
+        version=doc["citetracer"],
+        input=doc["input"],
+        citations=results,
+        warnings=doc["warnings"],
+        store_warnings=doc["store_warnings"],
+    )
     markdown = io.StringIO()
     write_markdown(whole, markdown)
     md = (job.folder / "report.md").read_text(encoding="utf-8")

@@ -23,6 +23,8 @@ from rich.console import Console
 from rich.text import Text
 
 from citetracer import __version__
+from citetracer.cli.argparser import SuggestingParser
+from citetracer.cli.extras import MissingExtra, missing_extra, require
 from citetracer.cli.progress import CheckProgress, ScanProgress
 from citetracer.collect.paperfetch import looks_like_paper_id
 from citetracer.config import ConfigError, Settings, is_store_url, load_settings
@@ -34,7 +36,7 @@ from citetracer.report.bibfix import BibFixer
 from citetracer.report.csv_report import CitationCsv
 from citetracer.report.html_report import HtmlReport
 from citetracer.report.managedfix import ManagedFixer, managed_format
-from citetracer.report.render import print_table, write_json, write_jsonl, write_markdown
+from citetracer.report.render import MarkdownReport, print_table, write_json, write_jsonl
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources
 from citetracer.report.stream import (
@@ -65,12 +67,16 @@ EXIT_CODES = """exit codes:
 FORMATS = ["table", "json", "jsonl", "markdown", "html", "csv", "sarif"]
 #: Formats written citation by citation as judged (report/stream.py); the terminal table takes whole reports.
 STREAMED = ("json", "jsonl", "csv", "sarif", "html", "markdown")
+#: Each format's name in the line `check -o FILE` ends with ("... ; HTML report written to FILE").
+FORMAT_NAMES = {"table": "table", "json": "JSON", "jsonl": "JSONL", "markdown": "Markdown", "html": "HTML",
+                "csv": "CSV", "sarif": "SARIF"}  # fmt: skip
+SORTS = ("attention", "id")
 
 
-def _settings_arguments(reports: bool = True) -> argparse.ArgumentParser:
+def _settings_arguments(reports: bool = True) -> SuggestingParser:
     """The flags that choose how citations are checked; `check`, `scan` and `serve` take the same ones
     (`serve` without those about the command's own report and exit code: `reports=False`)."""
-    p = argparse.ArgumentParser(add_help=False)
+    p = SuggestingParser(add_help=False)
     where = p.add_mutually_exclusive_group()
     where.add_argument(
         "--offline",
@@ -162,7 +168,7 @@ def _store_arg(value: str) -> Path | str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = SuggestingParser(add_help=False)
     common.add_argument(
         "--store",
         type=_store_arg,
@@ -176,7 +182,7 @@ def _parser() -> argparse.ArgumentParser:
     checking = _settings_arguments()
     fmt = argparse.RawDescriptionHelpFormatter
 
-    p = argparse.ArgumentParser(
+    p = SuggestingParser(
         prog="citetracer", description="Find hallucinated references in papers.", epilog=EXIT_CODES, formatter_class=fmt
     )
     p.add_argument("--version", action="version", version=f"citetracer {__version__}")
@@ -213,6 +219,14 @@ def _parser() -> argparse.ArgumentParser:
         help="also write the BibTeX inputs corrected from the records that proved them Real (keys kept; "
         "Potential and Hallucinated entries kept and marked with a comment); RIS and CSL-JSON inputs are "
         "written back in their own format (a note on each record instead of a comment)",
+    )
+    check.add_argument(
+        "--sort",
+        choices=SORTS,
+        default=None,
+        help="the order of the table, markdown, html and csv: attention (Hallucinated, then Potential by code: "
+        "P3, P2, P1, then Real) or id (as the paper has them); default: attention for the table, markdown and "
+        "html, id for csv (attention with --show flagged). JSON, JSONL and SARIF keep the paper's order",
     )
     check.add_argument("-v", "--verbose", action="store_true", help="full rationale per citation")
     _add_ref_pages(check)
@@ -454,7 +468,10 @@ def _add_complete_dois(parser: argparse.ArgumentParser) -> None:
 
 
 def _settings(args: argparse.Namespace, **flags: object) -> Settings:
-    return load_settings(getattr(args, "config", None), store=getattr(args, "store", None), **flags)
+    settings = load_settings(getattr(args, "config", None), store=getattr(args, "store", None), **flags)
+    if is_store_url(settings.store):
+        require("postgres", "a PostgreSQL store")
+    return settings
 
 
 def _open_out(stack: ExitStack, path: Path | None) -> IO[str]:
@@ -527,7 +544,9 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
                 for warning in read.warnings:
                     progress.console.print(f"warning: {warning}", style="yellow", highlight=False)
                 progress.checking(len(read.references))
-                reports.append(checker.check_read(read, name, on_done=progress.citation_done))
+                report = checker.check_read(read, name, on_done=progress.citation_done)
+                reports.append(report)
+                _say_store_warnings(report.store_warnings, progress.console, said)
                 progress.paper_done()
     finally:
         checker.close()
@@ -536,6 +555,9 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
     with ExitStack() as stack:
         out = _open_out(stack, args.output)
         write_reports(reports, args, out, _context(settings))
+    if args.output is not None:
+        totals = {k: sum(r.summary()[k] for r in reports) for k in ("total", "real", "potential", "hallucinated")}
+        _say_written(totals, args, err)
     if args.fix is not None:
         write_fixed_bibtex(reports, args.fix, err)
     if args.exit_zero:
@@ -565,11 +587,26 @@ def _read_input(given: str, args: argparse.Namespace, settings: Settings) -> tup
 
 def _say_store_note(checker: Checker, err: Console, said: set[str]) -> None:
     """Say once, when there is something to check, what the store cannot do offline (empty, no complete
-    source); every report carries it in its warnings too (pipeline.store_note)."""
-    note = checker.store_note
-    if note is not None and note not in said:
-        err.print(f"warning: {note}", style="yellow", highlight=False)
-        said.add(note)
+    source); every report carries it too, once, as the store's (pipeline.store_note, report/storenotes.py)."""
+    _say_store_warnings([checker.store_note] if checker.store_note else [], err, said)
+
+
+def _say_store_warnings(warnings: list[str], err: Console, said: set[str]) -> None:
+    """The store's warnings not said yet in this run, one line each: `store warning: ...` (the store's, not the
+    paper's: a newest snapshot older than the cited years is said for the paper whose citations it touches)."""
+    for note in warnings:
+        if note not in said:
+            err.print(f"store warning: {note}", style="yellow", highlight=False)
+            said.add(note)
+
+
+def _say_written(totals: dict[str, int], args: argparse.Namespace, err: Console) -> None:
+    """`check -o FILE`: the one line a terminal gets (the report went to the file): the counts and where."""
+    err.print(
+        f"{totals['total']} citations: {totals['real']} Real, {totals['potential']} Potential, "
+        f"{totals['hallucinated']} Hallucinated; {FORMAT_NAMES[args.format]} report written to {args.output}",
+        highlight=False,
+    )
 
 
 def _stream_writer(args: argparse.Namespace, settings: Settings, out: IO[str]) -> JsonlStream:
@@ -577,13 +614,13 @@ def _stream_writer(args: argparse.Namespace, settings: Settings, out: IO[str]) -
     if args.format == "json":
         return JsonStream(out, __version__, len(args.files) > 1)
     if args.format == "csv":
-        return CsvStream(out, __version__, args.show or "all")
+        return CsvStream(out, __version__, args.show or "all", args.sort)
     if args.format == "sarif":
         return SarifStream(out, __version__)
     if args.format == "html":
         return HtmlStream(out, __version__, _html_report(args, out, [str(p) for p in args.files], _context(settings)))
     if args.format == "markdown":
-        return MarkdownStream(out, __version__, args.show)
+        return MarkdownStream(out, __version__, args.show, args.sort or "attention")
     return JsonlStream(out, __version__)
 
 
@@ -595,6 +632,7 @@ def _html_report(args: argparse.Namespace, out: IO[str], inputs: list[str], cont
         context=context,
         report_dir=args.output.parent if args.output else None,
         show=args.show or "all",
+        sort=getattr(args, "sort", None) or "attention",
     )
 
 
@@ -626,13 +664,14 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
                         progress.console.print(f"warning: {warning}", style="yellow", highlight=False)
                     read_any = True
                     progress.checking(len(read.references))
-                    writer.begin(name, [*([checker.store_note] if checker.store_note else []), *read.warnings])
+                    writer.begin(name, read.warnings)
                     if fixes is not None:
                         fixes.begin(name)
                     report = checker.check_read(read, name, on_done=progress.citation_done, on_result=on_result)
-                    writer.end(report.warnings)
+                    writer.end(report.warnings, report.store_warnings)
                     for note in [w for w in report.warnings if w not in read.warnings and w not in said]:
                         progress.console.print(f"warning: {note}", style="yellow", highlight=False)
+                    _say_store_warnings(report.store_warnings, progress.console, said)
                     progress.paper_done()
             writer.close()
             if fixes is not None and read_any:
@@ -641,6 +680,8 @@ def _check_streaming(args: argparse.Namespace, settings: Settings, err: Console)
         checker.close()
     if not read_any:
         return EXIT_USAGE
+    if args.output is not None:
+        _say_written({k: writer.totals[k] for k in ("total", "real", "potential", "hallucinated")}, args, err)
     if args.exit_zero:
         return EXIT_OK
     return EXIT_HALLUCINATED if writer.hallucinated else EXIT_OK
@@ -690,6 +731,7 @@ def _local_pdf(name: str) -> Path | None:
 def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str], context: str) -> None:
     """The reports of `check` in the chosen format (one document for all inputs)."""
     show = args.show or "all"
+    sort = getattr(args, "sort", None)
     if args.format == "json":
         if len(reports) == 1:
             write_json(reports[0], out)
@@ -700,8 +742,12 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
         for r in reports:
             write_jsonl(r, out)
     elif args.format == "markdown":
+        markdown = MarkdownReport(out, args.show, sort or "attention")  # one document: the store said once
         for r in reports:
-            write_markdown(r, out, args.show)
+            markdown.begin(r.input)
+            for c in r.citations:
+                markdown.citation(c)
+            markdown.end(r.warnings, r.store_warnings)
     elif args.format == "html":
         html = _html_report(args, out, [r.input for r in reports], context)
         html.begin()
@@ -709,13 +755,13 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
             html.begin_paper(r.input, pdf=_local_pdf(r.input), warnings=r.warnings)
             for c in r.citations:
                 html.citation(c)
-            html.end_paper(paper_counts(r))
+            html.end_paper(paper_counts(r), store_warnings=r.store_warnings)
         html.end()
     elif args.format == "csv":
         rows = CitationCsv(out)
         for r in reports:
             shown = visible(r.citations, show)  # every citation: data in input order; flagged: H, P3, P2 first
-            for c in in_reading_order(shown) if show == "flagged" else shown:
+            for c in in_reading_order(shown) if sort == "attention" or (sort is None and show == "flagged") else shown:
                 rows.add(r.input, c)
     elif args.format == "sarif":
         sarif = SarifWriter(out)
@@ -723,13 +769,16 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
         for r in reports:
             for w in r.warnings:
                 sarif.note(w)
+            for w in r.store_warnings:
+                sarif.store_note(w)
             for c in r.citations:
                 sarif.add(r.input, c)
         sarif.end()
     else:
         console = Console(file=out, markup=False) if args.output else Console(markup=False)
+        said: set[str] = set()  # the store's warnings, said once under the first table that has them
         for r in reports:
-            print_table(r, console, verbose=args.verbose, show=show)
+            print_table(r, console, verbose=args.verbose, show=show, sort=sort or "attention", said=said)
 
 
 def write_fixed_bibtex(reports: list[Report], target: Path, err: Console) -> None:
@@ -787,6 +836,8 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
     from citetracer.scan.journal import JournalError
     from citetracer.scan.pool import PoolError, default_workers
 
+    if args.cluster:  # before the store and the scan's journal are made
+        require("cluster", "--cluster")
     settings = _check_settings(args)
     if args.workers is not None and args.workers < 1:
         err.print("error: --workers must be at least 1", style="red")
@@ -873,13 +924,11 @@ def _fetched_inputs(args: argparse.Namespace, settings: Settings, err: Console) 
 
 def cmd_serve(args: argparse.Namespace, err: Console) -> int:
     """`citetracer serve`: check that the store opens, then serve until interrupted."""
-    try:
-        from citetracer.web.app import WebOptions
-        from citetracer.web.server import Listen, serve
-        from citetracer.web.uploads import Limits
-    except ImportError as exc:
-        err.print(f"error: the web app needs the web extra: pip install 'citetracer[web]' ({exc})", style="red")
-        return EXIT_USAGE
+    require("web", "the web app")
+    from citetracer.web.app import WebOptions
+    from citetracer.web.server import Listen, serve
+    from citetracer.web.uploads import Limits
+
     if (
         min(args.workers, args.queue, args.max_upload_mb, args.max_files, args.max_connections, args.max_jobs_mb) < 1
         or min(args.keep_hours, args.header_timeout, args.body_timeout) <= 0
@@ -954,14 +1003,14 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
     settings = _settings(args)
     out = Console(soft_wrap=True, markup=False)  # one line per message, whatever the width; text as written
     if args.mirror_command == "add":
-        from citetracer.mirror.jsonl import add_jsonl, compressed
+        from citetracer.mirror.filekind import not_jsonl
+        from citetracer.mirror.jsonl import add_jsonl
 
         if not args.file.is_file():
             err.print(f"error: {args.file}: no such file", style="red", highlight=False)
             return EXIT_USAGE
-        if kind := compressed(args.file):
-            what = f"{kind}-compressed; `mirror add` reads plain JSON lines (decompress it first)"
-            err.print(f"error: {args.file}: {what}", style="red", highlight=False)
+        if what := not_jsonl(args.file):  # said before the store is opened (or created): nothing written
+            err.print(f"error: {args.file}: {what}; `mirror add` reads JSON lines", style="red", highlight=False)
             return EXIT_USAGE
         from citetracer.mirror import declare_doi_prefixes
         from citetracer.store.claims import doi_prefix_kind
@@ -1048,7 +1097,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             return cmd_venues(args, _settings(args), Console(soft_wrap=True), err)
         return cmd_mirror(args, err)
-    except (ConfigError, StoreError, StoreBusy) as exc:
+    except (ConfigError, StoreError, StoreBusy, MissingExtra) as exc:
         err.print(f"error: {exc}", style="red", highlight=False)
         return EXIT_USAGE
     except KeyboardInterrupt:
@@ -1057,6 +1106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:
         return EXIT_OK
     except BUGS as exc:  # a bug (a Rust panic too): one clear line and its own exit code, never 1
+        extra = missing_extra(exc)
+        if extra is not None:  # an optional extra's module, imported deeper than a command's `require`
+            err.print(f"error: {extra}", style="red", highlight=False)
+            return EXIT_USAGE
         if os.environ.get("CITETRACER_DEBUG"):
             traceback.print_exc()
         err.print(

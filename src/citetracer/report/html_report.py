@@ -26,6 +26,8 @@ from urllib.parse import quote
 from citetracer.normalize.names import NameMatch, compare_people, parse_person
 from citetracer.records import CitationResult, Person
 from citetracer.report.held import HeldRanks
+from citetracer.report.lookup import lookup_links
+from citetracer.report.storenotes import StoreNotes
 from citetracer.report.views import (
     CLASSES,
     LEGEND,
@@ -62,7 +64,7 @@ header.top{padding:16px 24px 8px;background:#fff;border-bottom:1px solid var(--l
 header.top h1{margin:0;font-size:22px;overflow-wrap:anywhere}
 .meta{color:var(--mute);margin:4px 0 0}
 main{display:flex;flex-direction:column;gap:16px;padding:16px 24px 48px;max-width:1280px;margin:0 auto}
-#summary{order:1;scroll-margin-top:0}a.top{font-size:12px;font-weight:400;margin-left:8px}#filters{order:2}#papers{order:3;display:flex;flex-direction:column;gap:16px}
+#summary,#store{order:1;scroll-margin-top:0}a.top{font-size:12px;font-weight:400;margin-left:8px}#filters{order:2}#papers{order:3;display:flex;flex-direction:column;gap:16px}
 .card{background:#fff;border:1px solid var(--line);border-radius:8px;padding:12px 16px}
 .totals{display:flex;flex-wrap:wrap;gap:8px;margin:0 0 12px;padding:0;list-style:none}
 .totals li{border:1px solid var(--line);border-radius:6px;padding:6px 10px;background:#fafafb}
@@ -105,7 +107,7 @@ tr.offending td:first-child{font-weight:700;color:var(--h)}
 tr.missing td{color:var(--mute)}
 td.status{width:110px;font-size:12px;color:var(--mute)}
 mark{background:#ffd3cf;color:inherit;padding:0 1px;border-radius:2px}
-.ev{margin:4px 0;font-size:13px}
+.ev,.lookup{margin:4px 0;font-size:13px}#store ul{margin:4px 0;padding-left:20px;color:var(--p)}
 pre.raw{white-space:pre-wrap;word-break:break-word;background:#fafafb;border:1px solid var(--line);padding:6px;
   margin:4px 0;font-size:12px}
 a{color:#0b57d0}
@@ -355,6 +357,8 @@ class HtmlReport:
     #: absolute; the buttons appear only when the page is served over http(s) by a server answering there
     #: (`citetracer serve`), never in a file opened from disk. None: no buttons.
     review_url: str | None = None
+    #: Citations in reading order (H, P3, P2, P1, Real: "attention") or as the paper has them ("id").
+    sort: str = "attention"
     _rows: list[_PaperRow] = field(default_factory=list)
     _codes: Counter[str] = field(default_factory=Counter)
     _classes: Counter[str] = field(default_factory=Counter)
@@ -365,6 +369,7 @@ class HtmlReport:
     _pending: HeldRanks = field(default_factory=lambda: HeldRanks(len(READING_ORDER)))
     _warnings: list[str] = field(default_factory=list)
     _decided: Counter[str] = field(default_factory=Counter)
+    _store: StoreNotes = field(default_factory=StoreNotes)
 
     def _short(self, name: str) -> str:
         p = self.common_prefix
@@ -426,12 +431,16 @@ class HtmlReport:
         if not is_shown(c, self.show):
             return
         # held until the paper ends (one paper's worth, on disk when large), then written in reading order
-        self._pending[reading_rank(c)].write(self._citation_html(c))
+        self._pending[reading_rank(c) if self.sort == "attention" else 0].write(self._citation_html(c))
 
-    def end_paper(self, counts: PaperCounts, warnings: list[str] | None = None) -> None:
+    def end_paper(
+        self, counts: PaperCounts, warnings: list[str] | None = None, store_warnings: list[str] | None = None
+    ) -> None:
         """Write the paper's cards in reading order (Hallucinated, then P3, P2, P1, Real; input order within
-        each) and its counts; `warnings`: all of the paper's, when some were known only at its end (the
-        run's own, e.g. no source answered)."""
+        each; `sort="id"`: input order) and its counts; `warnings`: all of the paper's, when some were known
+        only at its end (the run's own, e.g. no source answered); `store_warnings`: what the store cannot
+        confirm of it, said once for the report in its own section (report/storenotes.py)."""
+        self._store.add(counts.file, store_warnings or [])
         late = [w for w in warnings or [] if w not in self._warnings]
         if late:
             items = "".join(f"<li>{esc(w)}</li>" for w in late)
@@ -441,8 +450,11 @@ class HtmlReport:
         self.out.write(f'<p class="counts">{_counts_html(counts)}</p>\n</section>\n')
         self._rows.append(_PaperRow(self._anchor, counts.file, counts, warnings=self._warnings))
 
-    def skipped_paper(self, counts: PaperCounts, warnings: list[str] | None = None) -> None:
+    def skipped_paper(
+        self, counts: PaperCounts, warnings: list[str] | None = None, store_warnings: list[str] | None = None
+    ) -> None:
         """A paper counted in the summary but not shown (nothing that `show` keeps)."""
+        self._store.add(counts.file, store_warnings or [])
         self._n += 1
         self._rows.append(_PaperRow(f"paper-{self._n}", counts.file, counts, warnings=list(warnings or [])))
 
@@ -461,6 +473,7 @@ class HtmlReport:
         """Close the document with the summary table and the filters."""
         self.out.write("</div>\n")
         self._write_summary()
+        self._write_store()
         self._write_filters()
         self.out.write(f"</main>\n<script>{SCRIPT}</script>\n</body></html>\n")
 
@@ -507,6 +520,12 @@ class HtmlReport:
                 else:
                     items.append(esc(label))
             body.append(f'<p class="ev">Evidence: {"; ".join(items)}</p>')
+        lookups = lookup_links(c)  # P1: nothing found; the chair's own search, one click each
+        if lookups:
+            found = " · ".join(
+                f'<a href="{esc(url)}" rel="noopener noreferrer nofollow">{esc(label)}</a>' for label, url in lookups
+            )
+            body.append(f'<p class="lookup">Look it up: {found}</p>')
         if ref.raw:
             body.append(f'<details><summary>reference as read</summary><pre class="raw">{esc(ref.raw)}</pre></details>')
         data = (
@@ -627,6 +646,17 @@ class HtmlReport:
                 f"not listed (--show {esc(self.show)}).</p>\n"
             )
         w("</section>\n")
+
+    def _write_store(self) -> None:
+        """The store's warnings, each once for the whole report, under the summary (not a paper's warnings)."""
+        if not self._store:
+            return
+        items = "".join(f"<li>{esc(w)}</li>" for w in self._store.lines())
+        self.out.write(
+            '<section id="store" class="card" aria-label="store"><h2>The store</h2>'
+            f'<p class="legend">What the local store cannot confirm, whatever the papers say:</p><ul>{items}</ul>'
+            "</section>\n"
+        )
 
     def _write_filters(self) -> None:
         w = self.out.write

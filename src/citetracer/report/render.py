@@ -18,6 +18,7 @@ from rich.text import Text
 
 from citetracer.records import CitationResult, Report
 from citetracer.report.held import HeldRanks
+from citetracer.report.lookup import lookup_links
 from citetracer.report.views import (
     LEGEND,
     READING_ORDER,
@@ -57,20 +58,20 @@ def write_jsonl(report: Report, out: IO[str]) -> None:
         out.write(json.dumps(c.to_json_dict(), ensure_ascii=False) + "\n")
 
 
-def write_markdown(report: Report, out: IO[str], show: str | None = None) -> None:
+def write_markdown(report: Report, out: IO[str], show: str | None = None, sort: str = "attention") -> None:
     """The report as a Markdown review comment: the citations to act on as rows, the rest counted in one line.
 
     By default the rows are the Hallucinated citations and the P3 ones (a real work cited with
     conflicts the author should fix); a report of 38 citations of which 32 are P1 ("not found
     where no source covers it") is six rows and one line. `show` lists instead every citation
     (`all`), H plus P2/P3 (`flagged`) or H alone (`hallucinated`). Rows come in reading order
-    (views.READING_ORDER: H, then P3, P2, P1, Real), input order within each.
+    (views.READING_ORDER: H, then P3, P2, P1, Real), input order within each (`sort="id"`: input order).
     """
-    markdown = MarkdownReport(out, show)
+    markdown = MarkdownReport(out, show, sort)
     markdown.begin(report.input)
     for c in report.citations:
         markdown.citation(c)
-    markdown.end(report.warnings)
+    markdown.end(report.warnings, report.store_warnings)
 
 
 class MarkdownReport:
@@ -83,9 +84,12 @@ class MarkdownReport:
     20,000-citation web job kept them all).
     """
 
-    def __init__(self, out: IO[str], show: str | None = None) -> None:
+    def __init__(self, out: IO[str], show: str | None = None, sort: str = "attention") -> None:
         self.out = out
         self.show = show
+        self.sort = sort
+        #: The store's warnings already said in this document (each is said once, however many inputs).
+        self.said: set[str] = set()
         self.name = ""
         self.counts = {"total": 0, "real": 0, "potential": 0, "hallucinated": 0}
         self.unlisted: Counter[str] = Counter()
@@ -114,17 +118,19 @@ class MarkdownReport:
             return
         v = c.verdict
         why = v.rationale + (f" ({note})" if (note := coverage_note(c)) else "")
+        lookups = " · ".join(f"[{label}]({url})" for label, url in lookup_links(c))  # P1: search by hand
         cells = [
             markdown_text(c.id),
             f"**{v.class_}**",
             ", ".join(v.codes),
             ", ".join(v.fields),
             markdown_text(_short_ref(c, 90)),
-            markdown_text(why),
+            markdown_text(why) + (f" Look it up: {lookups}" if lookups else ""),
         ]
-        self.rows[reading_rank(c)].write("| " + " | ".join(cells) + " |\n")
+        self.rows[reading_rank(c) if self.sort == "attention" else 0].write("| " + " | ".join(cells) + " |\n")
 
-    def end(self, warnings: list[str]) -> None:
+    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
+        """Write the input's comment; `store_warnings` are said once per document, as the store's."""
         out, s = self.out, self.counts
         out.write(f"# citetracer report: {markdown_text(self.name)}\n\n")
         out.write(f"{s['total']} citations: {s['real']} Real, {s['potential']} Potential, ")
@@ -140,6 +146,10 @@ class MarkdownReport:
             out.write(f"\n{llm_summary(Report(version='', input=self.name, citations=self.reviewed))}\n")
         for w in warnings:
             out.write(f"\n> warning: {markdown_text(w)}\n")
+        for w in store_warnings or []:
+            if w not in self.said:
+                self.said.add(w)
+                out.write(f"\n> **store:** {markdown_text(w)}\n")
         self.reviewed = []
 
 
@@ -172,16 +182,25 @@ def _lead_reason(rationale: str) -> str:
     return re.split(r"\.\s+(?=[RPH]\d: )", rationale, maxsplit=1)[0].rstrip(".")
 
 
-def print_table(report: Report, console: Console, verbose: bool = False, show: str = "all") -> None:
+def print_table(
+    report: Report,
+    console: Console,
+    verbose: bool = False,
+    show: str = "all",
+    sort: str = "attention",
+    said: set[str] | None = None,
+) -> None:
     """The terminal table: verdict, codes and the reason per citation (`verbose`: the whole rationale, offending fields
     and agent calls); `show` picks the rows (views.SHOW_CHOICES), the totals count every citation. Rows come
-    in reading order (views.READING_ORDER: Hallucinated, then P3, P2, P1, Real), input order within each.
+    in reading order (views.READING_ORDER: Hallucinated, then P3, P2, P1, Real), input order within each
+    (`sort="id"`: input order). The store's warnings not in `said` (those said for earlier inputs) close it.
     """
     table = Table(title=Text(printable(f"citetracer: {report.input}"), style="italic"), show_lines=True, expand=False)
     table.add_column("id", no_wrap=True, max_width=24, overflow="ellipsis")
     table.add_column("verdict", no_wrap=True)
     table.add_column("citation and why")
-    for c in in_reading_order(visible(report.citations, show)):
+    shown = visible(report.citations, show)
+    for c in in_reading_order(shown) if sort == "attention" else shown:
         v = c.verdict
         codes = v.code + (f" +{','.join(x for x in v.codes if x != v.code)}" if len(v.codes) > 1 else "")
         # Every string a paper or a record gave is shown `printable`: a terminal runs what it is sent.
@@ -219,3 +238,8 @@ def print_table(report: Report, console: Console, verbose: bool = False, show: s
         console.print(Text(llm_summary(report), style="dim"))
     for w in report.warnings:
         console.print(Text(printable(f"warning: {w}"), style="yellow"))
+    said = set() if said is None else said
+    for w in report.store_warnings:
+        if w not in said:
+            said.add(w)
+            console.print(Text(printable(f"store warning: {w}"), style="yellow"))

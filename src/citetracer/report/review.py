@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 from typing import IO
 
 from citetracer.records import CitationResult
+from citetracer.report.render import markdown_text
+from citetracer.report.storenotes import StoreNotes
 from citetracer.report.views import (
     LEGEND,
     REVIEW_CODES,
@@ -61,11 +63,16 @@ class ReviewSummary:
     #: The citations not listed, by code ('R' for Real), for the one line that counts them.
     unlisted: Counter[str] = field(default_factory=Counter)
     codes: Counter[str] = field(default_factory=Counter)
+    store: StoreNotes = field(default_factory=StoreNotes)
     _seen: int = 0
 
-    def paper(self, counts: PaperCounts, citations: list[CitationResult]) -> None:
-        """Count a checked paper and keep its flagged citations for the summary (a bounded number of rows)."""
+    def paper(
+        self, counts: PaperCounts, citations: list[CitationResult], store_warnings: list[str] | None = None
+    ) -> None:
+        """Count a checked paper and keep its flagged citations for the summary (a bounded number of rows);
+        `store_warnings`, what the store cannot confirm of it, are said once for the summary (report/storenotes.py)."""
         self.papers.append(counts)
+        self.store.add(counts.file, store_warnings or [])
         for c in citations:
             if c.verdict.class_ == "Real":
                 self.unlisted["R"] += 1
@@ -104,6 +111,8 @@ class ReviewSummary:
         if decided:
             out.write(f"{decided[0].upper()}{decided[1:]}.\n\n")
         out.write(f"<sub>{LEGEND}.</sub>\n\n")
+        for w in self.store.lines()[:MAX_PAPER_ROWS]:
+            out.write(f"> **store:** {markdown_text(w)}\n\n")  # whole: a cell's clip cut the advice off
         if self.codes:
             top = ", ".join(f"{k} {CODES[k].name} ×{n}" for k, n in leading_codes(self.codes, 6) if k in CODES)
             out.write(f"**Top codes:** {top}\n\n")

@@ -30,6 +30,8 @@ SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas
 RULES: tuple[str, ...] = tuple(k for k in sorted(CODES, key=PRIMARY_ORDER.index) if not k.startswith("R"))
 LEVEL = {"Hallucinated": "error", "Potential": "warning"}
 BASE_ID = "SRCROOT"
+#: The descriptor of the store's notifications: what the store cannot confirm, said once per log, not per paper.
+STORE_NOTE = "citetracer/store-coverage"
 #: SARIF's `rank` (0-100, higher first) of each reading rank: 100 for Hallucinated down to 0 for Real.
 RANK_STEP = 100.0 / (len(READING_ORDER) - 1)
 
@@ -68,6 +70,7 @@ class SarifWriter:
         self._locations: dict[str, dict[str, Location]] = {}
         self._n = 0
         self._notes: list[dict[str, Any]] = []
+        self._store_said: set[str] = set()
 
     def begin(self) -> None:
         """Open the SARIF log; results are streamed between begin and end."""
@@ -136,6 +139,16 @@ class SarifWriter:
     def note(self, message: str, level: str = "warning") -> None:
         """An input problem (unreadable file, warning) reported as a tool notification."""
         self._notes.append({"level": level, "message": {"text": printable(message)}})
+
+    def store_note(self, message: str) -> None:
+        """A warning about the store (pipeline.store_note, store/gaps.py): one run-level notification per distinct
+        message, whatever the number of papers, marked by its descriptor so a viewer can tell it from a paper's."""
+        if message in self._store_said:
+            return
+        self._store_said.add(message)
+        self._notes.append(
+            {"level": "warning", "message": {"text": printable(message)}, "descriptor": {"id": STORE_NOTE}}
+        )
 
     def end(self) -> None:
         """Close the results and write the tool and its rules (one per code)."""

@@ -10,7 +10,7 @@ write them in reading order, Hallucinated then P3 first, on disk when they are
 many: report/held.py). JSON, JSONL, SARIF and CSV of every citation keep the
 input order: they are data, read by id.
 The JSON document is the contract's (DESIGN.md: `citetracer`, `input`,
-`summary`, `warnings`, `citations`, `llm` when agents ran); its keys come in
+`summary`, `warnings`, `store_warnings`, `citations`, `llm` when agents ran); its keys come in
 another order (the summary follows the citations it counts), which JSON
 readers ignore. Markdown (`MarkdownStream`) holds each paper's listed rows in
 report/held.py until its counts are known; `--fix` (`FixCollector`) keeps what
@@ -19,8 +19,9 @@ the corrected BibTeX needs of each citation in a scratch SQLite file
 a screen, still takes whole reports.
 
 Each writer: `begin(name, warnings)` per input (the reading's warnings),
-`citation(c)` per citation in order, `end(warnings)` with all of the input's
-warnings (the reading's and the run's), `close()` once.
+`citation(c)` per citation in order, `end(warnings, store_warnings)` with all of the
+input's warnings (the reading's and the run's) and the store's (said once per
+document: report/storenotes.py), `close()` once.
 """
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ class JsonlStream:
         self.version = version
         self.paper: _Paper | None = None
         self.hallucinated = False
+        #: Every input's counts together (the one-line summary `check -o` prints).
+        self.totals: Counter[str] = Counter()
 
     def begin(self, name: str, warnings: list[str] | None = None) -> None:
         self.paper = _Paper(self.version, name)
@@ -95,13 +98,15 @@ class JsonlStream:
     def citation(self, c: CitationResult) -> None:
         assert self.paper is not None
         self.paper.add(c)
+        self.totals["total"] += 1
+        self.totals[c.verdict.class_.lower()] += 1
         self.hallucinated = self.hallucinated or c.verdict.class_ == "Hallucinated"
         self.write(c)
 
     def write(self, c: CitationResult) -> None:
         self.out.write(json.dumps(c.to_json_dict(), ensure_ascii=False) + "\n")
 
-    def end(self, warnings: list[str]) -> None:
+    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
         self.out.flush()
 
     def close(self) -> None:
@@ -133,9 +138,13 @@ class JsonStream(JsonlStream):
         self.out.write(("\n    " if self.first else ",\n    ") + text)
         self.first = False
 
-    def end(self, warnings: list[str]) -> None:
+    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
         assert self.paper is not None
-        tail: dict[str, Any] = {"summary": self.paper.counts, "warnings": warnings}
+        tail: dict[str, Any] = {
+            "summary": self.paper.counts,
+            "warnings": warnings,
+            "store_warnings": list(store_warnings or []),
+        }
         llm = self.paper.llm()
         if llm is not None:
             tail["llm"] = llm
@@ -153,11 +162,12 @@ class CsvStream(JsonlStream):
     (a table of data, like JSONL); with `--show flagged`, a list for a person to act on, each paper's rows
     held until it ends and written in reading order (H, P3, P2), so the P3 rows are not lost among P2."""
 
-    def __init__(self, out: IO[str], version: str, show: str = "all") -> None:
+    def __init__(self, out: IO[str], version: str, show: str = "all", sort: str | None = None) -> None:
         super().__init__(out, version)
         self.rows = CitationCsv(out)
         self.show = show
-        self.held = HeldRanks(len(READING_ORDER)) if show == "flagged" else None
+        attention = sort == "attention" or (sort is None and show == "flagged")  # `--sort`, else by --show
+        self.held = HeldRanks(len(READING_ORDER)) if attention else None
         self.writers = [csv.writer(h, lineterminator="\n") for h in self.held.ranks] if self.held else []
 
     def write(self, c: CitationResult) -> None:
@@ -169,7 +179,7 @@ class CsvStream(JsonlStream):
         else:
             self.writers[reading_rank(c)].writerow(citation_row(self.paper.report.input, c))
 
-    def end(self, warnings: list[str]) -> None:
+    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
         if self.held is not None:
             self.held.copy_to(self.out)
         super().end(warnings)
@@ -187,9 +197,11 @@ class SarifStream(JsonlStream):
         assert self.paper is not None
         self.sarif.add(self.paper.report.input, c)
 
-    def end(self, warnings: list[str]) -> None:
+    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
         for w in warnings:
             self.sarif.note(w)
+        for w in store_warnings or []:
+            self.sarif.store_note(w)
 
     def close(self) -> None:
         self.sarif.end()
@@ -212,9 +224,10 @@ class HtmlStream(JsonlStream):
     def write(self, c: CitationResult) -> None:
         self.html.citation(c)
 
-    def end(self, warnings: list[str]) -> None:
+    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
         assert self.paper is not None
-        self.html.end_paper(self.paper.paper_counts(len(warnings)), warnings=warnings)
+        counts = self.paper.paper_counts(len(warnings))
+        self.html.end_paper(counts, warnings=warnings, store_warnings=store_warnings)
         self.out.flush()
 
     def close(self) -> None:
@@ -226,9 +239,9 @@ class MarkdownStream(JsonlStream):
     """The Markdown review comment of each input (report/render.py: MarkdownReport), one after another,
     as `write_markdown` writes whole reports: rows held on disk past 1 MB until the input's counts are known."""
 
-    def __init__(self, out: IO[str], version: str, show: str | None = None) -> None:
+    def __init__(self, out: IO[str], version: str, show: str | None = None, sort: str = "attention") -> None:
         super().__init__(out, version)
-        self.markdown = MarkdownReport(out, show)
+        self.markdown = MarkdownReport(out, show, sort)
 
     def begin(self, name: str, warnings: list[str] | None = None) -> None:
         super().begin(name)
@@ -237,8 +250,8 @@ class MarkdownStream(JsonlStream):
     def write(self, c: CitationResult) -> None:
         self.markdown.citation(c)
 
-    def end(self, warnings: list[str]) -> None:
-        self.markdown.end(warnings)
+    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
+        self.markdown.end(warnings, store_warnings)
         self.out.flush()
 
 

@@ -58,7 +58,6 @@ def check_on_worker(settings_json: str, display: str, name: str, data: bytes) ->
         if checker is not None:
             checker.close()
         checker = _LOCAL.checker = Checker(Settings.model_validate_json(settings_json))
-        checker.store_note = None  # `scan` says it once, not in every paper's warnings
         _LOCAL.settings = settings_json
     with tempfile.TemporaryDirectory(prefix="citetracer-paper-") as folder:
         path = Path(folder) / name

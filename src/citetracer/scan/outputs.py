@@ -62,6 +62,7 @@ def load_report(path: Path) -> Report:
         input=str(doc.get("input", "")),
         citations=[CitationResult.model_validate(c) for c in doc.get("citations", [])],
         warnings=list(doc.get("warnings", [])),
+        store_warnings=list(doc.get("store_warnings", [])),
     )
 
 
@@ -198,9 +199,12 @@ def write_outputs(
             for c in report.citations:
                 if c.decision is not None and (call := decisions.find(e.file, e.key, reference_key(c.reference))):
                     found.setdefault(id(call), c)
-            review.paper(counts, report.citations)
+            review.paper(counts, report.citations, report.store_warnings)
+            if sarif:
+                for w in report.store_warnings:  # the store's, once for the log (a paper's own are its journal's)
+                    sarif.store_note(w)
             if not counts.shows(show):
-                html.skipped_paper(counts, e.warnings)
+                html.skipped_paper(counts, e.warnings, report.store_warnings)
                 continue
             html.begin_paper(e.file, pdf=pdfs.get(e.key), warnings=e.warnings, review_key=e.name)
             for c in report.citations:
@@ -212,7 +216,7 @@ def write_outputs(
             if show == "flagged":  # a list to act on: H, then P3, then P2, as `check --format csv --show flagged`
                 for c in in_reading_order(x for x in report.citations if is_shown(x, show)):
                     citations_csv.add(e.file, c)
-            html.end_paper(counts)
+            html.end_paper(counts, store_warnings=report.store_warnings)
         html.end()
         review.write(outs["summary.md"])
         if sarif:

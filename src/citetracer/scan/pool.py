@@ -57,7 +57,6 @@ def worker_main(conn: Connection, settings_json: str) -> None:
 
     try:
         checker = Checker(Settings.model_validate_json(settings_json))
-        checker.store_note = None  # `scan` says it once, not in every paper's warnings
     except (StoreError, StoreBusy, OSError) as exc:
         conn.send({"fatal": str(exc)})
         return

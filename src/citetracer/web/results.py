@@ -130,16 +130,20 @@ class JobReports:
         if self.has_bib:
             self.fixer.add(c)
 
-    def end(self, warnings: list[str]) -> None:
-        """The paper's last citation was given; `warnings` are all of its warnings."""
+    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
+        """The paper's last citation was given; `warnings` are all of its warnings, `store_warnings` what the
+        store cannot confirm of it (said once per report, as the store's: report/storenotes.py)."""
         assert self.paper is not None and self.json.paper is not None
-        self.json.end(warnings)
+        store = list(store_warnings or [])
+        self.json.end(warnings, store)
         for w in warnings:
             self.sarif.note(w)
+        for w in store:
+            self.sarif.store_note(w)
         counts = self.json.paper.paper_counts(len(warnings))
-        self.html.end_paper(counts, warnings=warnings)
-        self.file_html.end_paper(counts, warnings=warnings)
-        self.md.end(warnings)
+        self.html.end_paper(counts, warnings=warnings, store_warnings=store)
+        self.file_html.end_paper(counts, warnings=warnings, store_warnings=store)
+        self.md.end(warnings, store)
         self.paper = None
 
     def unreadable(self, name: str, why: str) -> None:

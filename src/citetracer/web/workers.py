@@ -240,7 +240,7 @@ def run_job(
 
             report = checker.check_read(result, paper.display, on_result=judged)
             result.references.clear()  # checked: its memory goes to the next paper and the corrected BibTeX
-            reports.end([public(w) for w in report.warnings])
+            reports.end([public(w) for w in report.warnings], [public(w) for w in report.store_warnings])
         for name, why in unread:
             reports.unreadable(name, why)
         reports.close()
