@@ -27,8 +27,6 @@ from pathlib import Path
 
 import httpx
 
-from citetracer.collect.http import user_agent
-
 #: Seconds to wait for the server to connect or to send the next bytes.
 TIMEOUT = 60.0
 #: Bytes read and written at a time.
@@ -58,6 +56,8 @@ def client_for_dumps() -> httpx.Client:
     """A synchronous client for one long streamed file, with the HTTP layer's User-Agent (collect/http.py): the
     online stages' async client, its per-request size cap and its rate limits are for small API replies, not
     for a gigabyte fetched once."""
+    from citetracer.collect.http import user_agent  # only when a dump is fetched: ingests start without it
+
     return httpx.Client(timeout=TIMEOUT, follow_redirects=True, headers={"User-Agent": user_agent()})
 
 
