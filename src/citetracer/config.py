@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 import tomllib
 from datetime import date
 from pathlib import Path
@@ -138,6 +139,10 @@ class Settings(BaseModel):
     #: per-citation time low at the same wall time (bench/cascade.py run 3).
     concurrency: int = 8
     sources: dict[str, str] = Field(default_factory=lambda: dict(DEFAULT_SOURCE_URLS))
+    #: Where `mirror setup` fetches each mirror's dump, by mirror name (dblp, arxiv, openalex), over the
+    #: defaults of data/mirror_setup.toml: config table `[mirrors]`, env CITETRACER_MIRROR_<NAME>_URL
+    #: (a local copy, a team's cache, or a test's loopback server).
+    mirrors: dict[str, str] = Field(default_factory=dict)
     #: Contact e-mail sent in the User-Agent to services that ask for one.
     mailto: str | None = None
     #: Treat the local store as complete ("closed world"): a citation absent from it is
@@ -226,6 +231,12 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
         if url is not None:
             sources[name] = url
     data["sources"] = sources
+    mirrors = {k.lower(): str(v) for k, v in (data.pop("mirrors", {}) or {}).items()}
+    for env_name, url in env.items():
+        m = re.fullmatch(r"CITETRACER_MIRROR_([A-Z0-9]+)_URL", env_name)
+        if m:
+            mirrors[m.group(1).lower()] = url
+    data["mirrors"] = mirrors
     online = dict(data.get("online") or {})
     keys = {k.lower(): str(v) for k, v in (online.get("keys") or {}).items()}
     for name in DEFAULT_SOURCE_URLS:

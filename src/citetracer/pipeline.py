@@ -344,13 +344,15 @@ def store_note(store: StoreAPI, offline: bool) -> str | None:
     if not records:
         return (
             f"checks offline against an empty store ({where}): nothing can be confirmed or disproved; "
-            "run `citetracer mirror dblp DUMP.xml.gz` (or `citetracer mirror add FILE.jsonl`) first"
+            "run `citetracer mirror setup --field cs|ml|biomed|all` (or `citetracer mirror dblp DUMP.xml.gz`, "
+            "`citetracer mirror add FILE.jsonl`) first"
         )
     if not any(c.whole_venues or c.identifiers or c.venue_years for c in store.claims().values()):
         return (
             f"the store ({where}, {records:,} records) holds no complete source, so offline no work can be proven "
-            "absent and fabricated titles stay Potential (P1): run `citetracer mirror dblp DUMP.xml.gz`, or add "
-            "records that hold whole venues with `citetracer mirror add FILE.jsonl --complete-venues`"
+            "absent and fabricated titles stay Potential (P1): run `citetracer mirror setup --field cs|ml|biomed|all` "
+            "(or `citetracer mirror dblp DUMP.xml.gz`), or add records that hold whole venues with "
+            "`citetracer mirror add FILE.jsonl --complete-venues`"
         )
     return None
 

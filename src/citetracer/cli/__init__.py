@@ -30,6 +30,7 @@ from citetracer.collect.paperfetch import looks_like_paper_id
 from citetracer.config import ConfigError, Settings, is_store_url, load_settings
 from citetracer.extract import InputError, PageRange, ReadResult, parse_page_range, read_references
 from citetracer.mirror.download import DBLP_URL, OPENALEX_URL
+from citetracer.mirror.setup import FIELDS
 from citetracer.pipeline import Checker
 from citetracer.records import CitationResult, Report
 from citetracer.report.bibfix import BibFixer
@@ -454,6 +455,22 @@ def _parser() -> argparse.ArgumentParser:
     acl = msub.add_parser("acl", parents=[common], help="add ACL Anthology XML files (or directories of them)")
     acl.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="ACL Anthology XML files or folders")
     _add_complete_dois(acl)
+    setup = msub.add_parser(
+        "setup", parents=[common],
+        help="fetch and build the mirrors that make an offline check useful for a field (asks first)",
+    )  # fmt: skip
+    setup.add_argument(
+        "--field", required=True, choices=FIELDS,
+        help="cs or ml: DBLP + arXiv; biomed: an OpenAlex subset; all: the three",
+    )  # fmt: skip
+    setup.add_argument("--yes", action="store_true", help="do not ask before fetching (needed off a terminal)")
+    setup.add_argument("--dry-run", action="store_true", help="print the plan (sizes, times, commands) and stop")
+    setup.add_argument(
+        "--dumps", type=Path, metavar="DIR", help="where the dumps go (default: dumps/ beside the store)"
+    )
+    setup.add_argument(
+        "--max-hours", type=float, metavar="H", help="leave out the mirrors that would take the plan past H hours"
+    )
     msub.add_parser("stats", parents=[common], help="show what the store holds")
     msub.add_parser("reindex", parents=[common], help="rebuild the title index from the store's records")
     return p
@@ -1040,6 +1057,10 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
             n = store.reindex()
         out.print(f"reindexed {n} records of {display_location(settings.store)}", highlight=False)
         return EXIT_OK
+    if args.mirror_command == "setup":
+        from citetracer.cli.setup import run_setup
+
+        return run_setup(args, settings, out, err, lambda argv: cmd_mirror(_parser().parse_args(argv), err))
     if args.mirror_command in ("dblp", "arxiv", "openalex", "acl"):
         from citetracer.cli.mirror import run_acl, run_arxiv, run_dblp, run_openalex
 

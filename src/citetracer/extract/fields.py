@@ -27,7 +27,7 @@ Word classes (venue, publisher, role and genre words, abbreviations) are the
 lexicon files under data/lexicon/, which the CRF's features read too. Errors
 of the model are fixed with training data and features, not with regexes on
 its output: the title-run trims that once sat here were measured and removed
-(bench/parser.py figures in the README).
+(bench/parser.py figures in docs/benchmarks.md).
 """
 
 from __future__ import annotations

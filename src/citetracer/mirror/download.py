@@ -15,9 +15,12 @@ default): trusted like a configured source base URL.
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import json
+import lzma
 import re
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,6 +50,15 @@ class Fetched:
     verified: str = "none"
     #: The file was already there and verified: nothing was fetched.
     cached: bool = False
+
+
+def client_for_dumps() -> httpx.Client:
+    """A synchronous client for one long streamed file, with the HTTP layer's User-Agent (collect/http.py): the
+    online stages' async client, its per-request size cap and its rate limits are for small API replies, not
+    for a gigabyte fetched once."""
+    from citetracer.collect.http import user_agent  # only when a dump is fetched: ingests start without it
+
+    return httpx.Client(timeout=TIMEOUT, follow_redirects=True, headers={"User-Agent": user_agent()})
 
 
 def md5_of(path: Path) -> str:
@@ -92,7 +104,7 @@ def fetch(
     if have:
         headers.update({"Range": f"bytes={have}-", **({"If-Range": validator} if validator else {})})
     own = client is None
-    http = client or httpx.Client(timeout=TIMEOUT, follow_redirects=True)
+    http = client or client_for_dumps()
     kept = 0
     try:
         with http.stream("GET", url, headers=headers) as resp:
@@ -117,6 +129,32 @@ def fetch(
     part.replace(dest)
     sidecar.unlink(missing_ok=True)
     return Fetched(dest, dest.stat().st_size, resumed_from=kept, verified=verified)
+
+
+def verify_stream(path: Path) -> str | None:
+    """Read a gzip or xz file to its end, so its own checks (gzip's CRC-32 and length, xz's check) run: a
+    file that passes its byte count or MD5 can still be a cut or damaged stream when the source published
+    none (an arXiv copy) or a wrong one. Returns "gzip" / "xz" once verified, None for a file that is
+    neither; raises DownloadError (and removes the file, so the next run fetches it again) otherwise."""
+    with path.open("rb") as fh:
+        head = fh.read(6)
+    if head[:2] == b"\x1f\x8b":
+        kind = "gzip"
+    elif head == b"\xfd7zXZ\x00":
+        kind = "xz"
+    else:
+        return None
+    try:
+        with gzip.open(path, "rb") if kind == "gzip" else lzma.open(path, "rb") as stream:
+            while stream.read(CHUNK):
+                pass
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as exc:
+        path.unlink(missing_ok=True)
+        raise DownloadError(
+            f"{path}: the downloaded {kind} stream is damaged or cut ({exc}); it was removed, run the same "
+            "command again to fetch it anew"
+        ) from exc
+    return kind
 
 
 def _validator(sidecar: Path) -> str | None:
@@ -169,7 +207,7 @@ def _range_start(resp: httpx.Response) -> int | None:
 def published_md5(url: str, client: httpx.Client | None = None) -> str:
     """The MD5 a site publishes beside a file (`<url>.md5`, as DBLP does: `<hash>  dblp.xml.gz`)."""
     own = client is None
-    http = client or httpx.Client(timeout=TIMEOUT, follow_redirects=True)
+    http = client or client_for_dumps()
     try:
         resp = http.get(url + ".md5")
     except httpx.HTTPError as exc:
@@ -192,7 +230,7 @@ def fetch_dblp(
     url: str, dump: Path, progress: Callable[[int, int | None], None] | None = None
 ) -> tuple[Fetched, Fetched]:
     """DBLP's dump (verified against the MD5 DBLP publishes beside it) and the DTD beside it."""
-    with httpx.Client(timeout=TIMEOUT, follow_redirects=True) as client:
+    with client_for_dumps() as client:
         md5 = published_md5(url, client)
         got = fetch(url, dump, md5=md5, progress=progress, client=client)
         dtd = fetch(url.rsplit("/", 1)[0] + "/dblp.dtd", dump.with_name("dblp.dtd"), client=client)
@@ -210,7 +248,7 @@ def fetch_openalex(
     the byte count its manifest gives. Parts already there and whole are not fetched again."""
     base = base.rstrip("/")
     out = []
-    with httpx.Client(timeout=TIMEOUT, follow_redirects=True) as client:
+    with client_for_dumps() as client:
         for entity in entities:
             manifest = root / "data" / entity / "manifest"
             if manifest.exists():

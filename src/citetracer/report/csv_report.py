@@ -52,7 +52,7 @@ CITATION_COLUMNS = (
     "decision_by",
     "decision_at",
 )
-#: The contract's columns first (README, 'Contract'); the rest may grow at the end.
+#: The contract's columns first (docs/contract.md); the rest may grow at the end.
 PAPER_COLUMNS = (
     "file",
     "references",

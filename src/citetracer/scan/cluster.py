@@ -17,7 +17,7 @@ rates are kept across the cluster through that store (store/turns.py).
 
 Dask workers must be allowed children (the PDF reader runs in a child process):
 `citetracer scan --cluster local` sets that; for `dask worker` set
-`DASK_DISTRIBUTED__WORKER__DAEMON=False` (README, "Beyond one machine").
+`DASK_DISTRIBUTED__WORKER__DAEMON=False` (docs/deployment.md, "Beyond one machine").
 """
 
 from __future__ import annotations

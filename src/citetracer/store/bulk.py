@@ -55,11 +55,12 @@ _INSERT = (
 def clean_leftovers(target: Path) -> None:
     """Remove stores half-built by ingests that were killed (their process is gone)."""
     for leftover in target.parent.glob(target.name + ".building-*"):
-        if leftover.name.endswith(".index"):
-            continue
-        tail = leftover.name.rsplit("-", 1)[-1].split(".")[0]
+        # an index folder alone is a leftover too: a kill can land after the half-built file was removed
+        # and before its index folder was (or before the file was created), and nothing else removes it
+        base = leftover.with_name(leftover.name.removesuffix(".index"))
+        tail = base.name.rsplit("-", 1)[-1]
         if tail.isdigit() and not pid_alive(int(tail)):
-            remove_store_files(leftover)
+            remove_store_files(base)
 
 
 class BulkBuild:

@@ -102,10 +102,26 @@ class StoreProfile:
             return year + 1
         return newest.last_year
 
+    def holds(self) -> list[str]:
+        """What the store holds, one phrase a source: its records, its snapshot (or newest year) and its field
+        (`mirror setup`'s summary, the web app's store card)."""
+        fields = mirror_fields()
+        out = []
+        for s in self.sources:
+            when = (
+                f"snapshot of {s.snapshot}" if s.snapshot else (f"records up to {s.last_year}" if s.last_year else "")
+            )
+            what = fields.get(s.name, "its own records")
+            out.append(f"{s.name}: {s.records:,} records" + (f", {when}" if when else "") + f" ({what})")
+        return out
+
     def cannot_confirm(self) -> list[str]:
         """What the store cannot confirm offline whatever the paper, one phrase each (`mirror stats`)."""
         if not self.sources:
-            return ["anything: the store is empty (citetracer mirror dblp DUMP.xml.gz, or mirror add FILE.jsonl)"]
+            return [
+                "anything: the store is empty (citetracer mirror setup --field cs|ml|biomed|all, "
+                "or mirror dblp DUMP.xml.gz, or mirror add FILE.jsonl)"
+            ]
         out = []
         first = self.first_uncovered_year()
         newest = self.newest
@@ -150,7 +166,8 @@ class StoreProfile:
             return None
         return (
             "offline, the store cannot confirm much of this paper: " + "; ".join(parts) + ". Those citations come "
-            "out P1 (unconfirmed, not suspect): check online, or add the mirrors for them (README, 'Offline mirrors')"
+            "out P1 (unconfirmed, not suspect): check online, or add the mirrors for them "
+            "(citetracer mirror setup --field cs|ml|biomed|all; docs/mirrors.md)"
         )
 
     @staticmethod

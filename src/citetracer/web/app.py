@@ -51,6 +51,7 @@ from citetracer.web.security import (
     new_csrf_token,
 )
 from citetracer.web.slowclients import BodyTimeout, quiet_accept_errors
+from citetracer.web.storeinfo import StoreInfo
 from citetracer.web.uploads import Limits, UploadError, accepted, safe_name, save_text, save_upload, screen
 from citetracer.web.workers import Workers
 
@@ -289,6 +290,7 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
         return JSONResponse(body, status_code=200 if ok else 503)
 
     store_seen: list[tuple[float, str | None]] = []
+    store_info = StoreInfo(settings.store)
 
     async def store_health() -> str | None:
         """Whether the store answers, asked at most every STORE_CHECK_SECONDS (healthz is not rate-limited)."""
@@ -306,7 +308,11 @@ def create_app(settings: Settings, options: WebOptions) -> FastAPI:
             token = new_csrf_token()
         limits = options.limits
         note = "the store is taken as complete (closed world)" if settings.closed_world else ""
-        page = pages.index_page(token, limits.max_bytes // (1024 * 1024), limits.max_files, settings.offline, note)
+        facts = await asyncio.to_thread(store_info.current)
+        card = facts.card() if facts is not None else ""
+        page = pages.index_page(
+            token, limits.max_bytes // (1024 * 1024), limits.max_files, settings.offline, note, card
+        )
         response = HTMLResponse(page, headers={"Cache-Control": "no-store"})
         response.set_cookie(
             CSRF_COOKIE, token, httponly=True, samesite="strict", secure=request.url.scheme == "https", path="/"

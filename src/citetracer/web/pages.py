@@ -38,11 +38,14 @@ def _layout(title: str, body: str, script: bool = False, refresh: int | None = N
     )
 
 
-def index_page(csrf: str, max_mb: int, max_files: int, server_offline: bool, note: str = "") -> str:
+def index_page(
+    csrf: str, max_mb: int, max_files: int, server_offline: bool, note: str = "", store_card: str = ""
+) -> str:
     """The form: files or pasted references, the job's options, and the CSRF token that must come back with them.
 
     The online/offline choice starts at the server's own mode; a server started offline offers no online
-    choice (and the app refuses one sent anyway: web/app.py)."""
+    choice (and the app refuses one sent anyway: web/app.py). `store_card`: what the store holds and cannot
+    confirm (web/storeinfo.py), already HTML."""
     kinds = ", ".join(SUFFIXES + ARCHIVES[:1])
     offline_checked, online_checked = ("checked", "") if server_offline else ("", "checked")
     online_off = " disabled" if server_offline else ""
@@ -69,6 +72,7 @@ the scholarly services{esc(online_why)}</label>
 <p><button type="submit">Check</button>{f' <span class="meta">{esc(note)}</span>' if note else ""}</p>
 </form>
 </section>
+{store_card}
 <section class="card"><h2>For tools</h2>
 <p>The same checks through a JSON API: <code>POST /api/jobs</code> (field <code>file</code> or <code>text</code>;
 <code>online</code> true or false), then <code>GET /api/jobs/ID</code>; described in

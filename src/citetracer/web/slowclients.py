@@ -15,7 +15,7 @@ traceback for every refused accept (247,749 in 30 s). So:
   is reached before the descriptors run out.
 
 A reverse proxy (nginx, Caddy) in front does all of this better and is still what a public
-deployment needs (README: deployment notes).
+deployment needs (docs/deployment.md).
 """
 
 from __future__ import annotations

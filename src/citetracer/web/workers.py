@@ -30,6 +30,7 @@ from citetracer.scan.inputs import STAGING
 from citetracer.store.api import display_location
 from citetracer.web.jobs import Job, JobStore
 from citetracer.web.results import JobReports
+from citetracer.web.storeinfo import StoreFacts
 from citetracer.web.uploads import ARCHIVES, Input, Limits, UploadError, scrub
 from citetracer.web.uploads import papers as unpacked_papers
 
@@ -206,6 +207,7 @@ def run_job(
         except InputError as exc:  # named as the user named it ('fill.zip:p0000.bib'), not by its staged path
             unread.append((paper.display, scrub(str(exc).replace(str(paper.path), paper.display), folder)))
     notes = list(job.warnings)  # the job's own (its mode, its uploads'), shown on the result page
+    notes.append(StoreFacts.of(checker.store).line())  # what the store holds and cannot confirm (web/storeinfo.py)
     total = sum(len(r.references) for _, r in read)
     job.update(stage="checking", total=total, warnings=job.warnings + [why for _, why in unread])
     if not read:

@@ -151,6 +151,12 @@ class _Reply:
     body: bytes
 
 
+def user_agent(mailto: str | None = None) -> str:
+    """The User-Agent every request of citetracer sends (the online stages', and the mirrors' dump downloads)."""
+    contact = f"; mailto:{mailto}" if mailto else ""
+    return f"citetracer/{__version__} (+https://github.com/citetracer/citetracer{contact})"
+
+
 class HttpClient:
     """Shared by all online stages of one run; create it once, `aclose()` it at the end.
 
@@ -162,8 +168,7 @@ class HttpClient:
         self.settings = settings
         #: Rate turns shared with every other process using the same store (None: this process's own).
         self.turns = turns
-        contact = f"; mailto:{mailto}" if mailto else ""
-        self.user_agent = f"citetracer/{__version__} (+https://github.com/citetracer/citetracer{contact})"
+        self.user_agent = user_agent(mailto)
         self.mailto = mailto
         self.stats: dict[str, SourceStats] = {}
         self._limiters: dict[str, RateLimiter] = {}
