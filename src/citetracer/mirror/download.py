@@ -53,10 +53,10 @@ class Fetched:
 
 
 def client_for_dumps() -> httpx.Client:
-    """A synchronous client for one long streamed file, with the HTTP layer's User-Agent (collect/http.py): the
+    """A synchronous client for one long streamed file, with the HTTP layer's User-Agent (collect/http/client.py): the
     online stages' async client, its per-request size cap and its rate limits are for small API replies, not
     for a gigabyte fetched once."""
-    from citetracer.collect.http import user_agent  # only when a dump is fetched: ingests start without it
+    from citetracer.collect.http.client import user_agent  # only when a dump is fetched: ingests start without it
 
     return httpx.Client(timeout=TIMEOUT, follow_redirects=True, headers={"User-Agent": user_agent()})
 
