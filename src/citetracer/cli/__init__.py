@@ -1027,7 +1027,8 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
             err.print(f"error: {args.file}: no such file", style="red", highlight=False)
             return EXIT_USAGE
         if what := not_jsonl(args.file):  # said before the store is opened (or created): nothing written
-            err.print(f"error: {args.file}: {what}; `mirror add` reads JSON lines", style="red", highlight=False)
+            tail = "" if "`mirror add`" in what else "; `mirror add` reads JSON lines"
+            err.print(f"error: {args.file}: {what}{tail}", style="red", highlight=False)
             return EXIT_USAGE
         from citetracer.mirror import declare_doi_prefixes
         from citetracer.store.claims import doi_prefix_kind

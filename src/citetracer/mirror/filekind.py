@@ -11,6 +11,7 @@ import bz2
 import gzip
 import lzma
 import re
+import zlib
 from pathlib import Path
 
 #: Bytes read to tell what a file is.
@@ -39,7 +40,7 @@ def _start(path: Path) -> tuple[str | None, bytes]:
         if name == "bzip2":
             with bz2.open(path, "rb") as inner:
                 return name, inner.read(HEAD)
-    except (OSError, EOFError, lzma.LZMAError):
+    except (OSError, EOFError, lzma.LZMAError, zlib.error):  # damaged or not what its magic says
         pass
     return name, b""
 
@@ -48,13 +49,13 @@ def _what(head: bytes) -> str | None:
     """What plain content is, when it is not JSON lines of records; None when it may be."""
     if head.startswith(b"%PDF"):
         return f"a PDF ({CHECK_IT})"
+    text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
+    if text.startswith("{"):
+        return None  # a record first: later lines are read (and bad ones skipped) line by line
     if b"\x00" in head:
         return "a binary file"
-    text = head.decode("utf-8", errors="replace").lstrip("\ufeff \t\r\n")
     if not text:
         return None  # an empty file adds nothing, as an empty list of records would
-    if text.startswith("{"):
-        return None
     if text.startswith("["):
         return "one JSON array, not JSON lines (one record object per line)"
     if text.startswith("<"):

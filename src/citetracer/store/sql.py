@@ -132,7 +132,8 @@ class SqlStore:
                 params,
             )
             for rid, key, data, xref_title in rows:
-                record = decode(bytes(data), key)
+                # an older store's row may be plain JSON text, a newer one's compressed bytes (memoryview in PostgreSQL)
+                record = decode(data.encode() if isinstance(data, str) else bytes(data), key)
                 if xref_title and not record.venue_full:
                     record.venue_full = xref_title
                 out[int(rid)] = record
