@@ -23,7 +23,7 @@ from citetracer.normalize.venue_kb import VenueKB
 from citetracer.records import AgentCall, Candidate, CitationResult, Cost, FieldComparison, Reference, Report
 from citetracer.store.api import StoreAPI, display_location, open_store
 from citetracer.store.db import StoreBusy, StoreError
-from citetracer.store.gaps import StoreProfile
+from citetracer.store.gaps import SETUP_COMMAND, StoreProfile
 from citetracer.version import __version__
 
 if TYPE_CHECKING:  # the HTTP layer is loaded only by a checker allowed online (see _online_stages)
@@ -344,13 +344,13 @@ def store_note(store: StoreAPI, offline: bool) -> str | None:
     if not records:
         return (
             f"checks offline against an empty store ({where}): nothing can be confirmed or disproved; "
-            "run `citetracer mirror setup --field cs|ml|biomed|all` (or `citetracer mirror dblp DUMP.xml.gz`, "
+            f"run `{SETUP_COMMAND}` (or `citetracer mirror dblp DUMP.xml.gz`, "
             "`citetracer mirror add FILE.jsonl`) first"
         )
     if not any(c.whole_venues or c.identifiers or c.venue_years for c in store.claims().values()):
         return (
             f"the store ({where}, {records:,} records) holds no complete source, so offline no work can be proven "
-            "absent and fabricated titles stay Potential (P1): run `citetracer mirror setup --field cs|ml|biomed|all` "
+            f"absent and fabricated titles stay Potential (P1): run `{SETUP_COMMAND}` "
             "(or `citetracer mirror dblp DUMP.xml.gz`), or add records that hold whole venues with "
             "`citetracer mirror add FILE.jsonl --complete-venues`"
         )

@@ -194,3 +194,10 @@ def test_verify_stream_reads_gzip_and_xz_to_their_end(tmp_path: Path) -> None:
     plain = tmp_path / "c.json"
     plain.write_text("{}\n")
     assert verify_stream(plain) is None and plain.exists()
+
+
+def test_the_store_warnings_name_every_field_setup_takes() -> None:
+    from citetracer.mirror.setup import FIELDS
+    from citetracer.store.gaps import SETUP_COMMAND
+
+    assert f"citetracer mirror setup --field {'|'.join(FIELDS)}" == SETUP_COMMAND

@@ -24,6 +24,9 @@ from citetracer.store.api import StoreAPI
 from citetracer.store.claims import ARXIV_IDS
 from citetracer.store.coverage import snapshot_covers
 
+#: The command that builds the mirrors an offline check of a field needs (mirror/setup.py FIELDS), named by
+#: every store warning that asks for more records.
+SETUP_COMMAND = "citetracer mirror setup --field cs|ml|biomed|all"
 #: A gap is said for a paper when it touches at least this share of its citations, and this many.
 MIN_SHARE = 0.2
 MIN_CITATIONS = 3
@@ -119,8 +122,7 @@ class StoreProfile:
         """What the store cannot confirm offline whatever the paper, one phrase each (`mirror stats`)."""
         if not self.sources:
             return [
-                "anything: the store is empty (citetracer mirror setup --field cs|ml|biomed|all, "
-                "or mirror dblp DUMP.xml.gz, or mirror add FILE.jsonl)"
+                f"anything: the store is empty ({SETUP_COMMAND}, or mirror dblp DUMP.xml.gz, or mirror add FILE.jsonl)"
             ]
         out = []
         first = self.first_uncovered_year()
@@ -167,7 +169,7 @@ class StoreProfile:
         return (
             "offline, the store cannot confirm much of this paper: " + "; ".join(parts) + ". Those citations come "
             "out P1 (unconfirmed, not suspect): check online, or add the mirrors for them "
-            "(citetracer mirror setup --field cs|ml|biomed|all; docs/mirrors.md)"
+            f"({SETUP_COMMAND}; docs/mirrors.md)"
         )
 
     @staticmethod
