@@ -177,3 +177,15 @@ def test_store_names_get_their_kind_when_asked() -> None:
     store = [n for n, e in enumerate(kb._entries) if e[0].startswith("store:")]
     assert [kb._entry(n)[2] for n in store] == [venue_kind(name) for _, name in names]
     assert kb.nearest("Zorblax Symp. on Quibbling Flumes") == "Zorblax Symposium on Quibbling Flumes"
+
+
+def test_nearest_memo_is_bounded_and_answers_as_without_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    import citetracer.normalize.venue_kb as venue_kb
+
+    monkeypatch.setattr(venue_kb, "NEAREST_MEMO_SIZE", 3)
+    fresh = VenueKB(store_names=lambda: [("jasist", "JASIST")])
+    names = ["Journal of Machine Learning Research", "Made Up Journal of Things", "ICML", "JASIST", "Nature"]
+    first = [fresh.nearest(n) for n in names]
+    assert len(fresh._nearest) <= 3
+    assert [fresh.nearest(n) for n in names] == first
+    assert [VenueKB(store_names=lambda: [("jasist", "JASIST")]).nearest(n) for n in names] == first

@@ -149,6 +149,10 @@ class Venue:
 _Entry = tuple[str, str, str | None]
 
 
+#: Cited venue names whose nearest listed name is remembered at once (a few MB at most).
+NEAREST_MEMO_SIZE = 20_000
+
+
 @dataclass
 class VenueKB:
     """The lists and their key index. `store_names` yields (store venue key, name) pairs on first use."""
@@ -256,6 +260,8 @@ class VenueKB:
         self._load()
         memo_key = (_key(name), limit)
         if memo_key not in self._nearest:
+            if len(self._nearest) >= NEAREST_MEMO_SIZE:  # a server checks for months: the memo may not grow with it
+                self._nearest.clear()
             self._nearest[memo_key] = self._nearest_uncached(memo_key[0], limit)
         return self._nearest[memo_key]
 
