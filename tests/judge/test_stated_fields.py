@@ -280,6 +280,20 @@ def test_a_page_range_against_another_version_is_no_contradiction(store: Store) 
     assert check(store, bib).verdict.class_ != "Hallucinated"
 
 
+@pytest.mark.parametrize("pages", ["1--9", "1-8", "pp 1-10"])
+def test_the_works_own_pagination_is_no_contradiction(store: Store, pages: str) -> None:
+    """A copy paginated on its own (the author's PDF, a library's download) numbers the record's 770-778 as
+    1-9: the same nine pages, found on a real paper's citation of a workshop paper ('pp 1-6' for 308-313)."""
+    r = check(store, resnet_with(pages=pages))
+    assert r.verdict.class_ == "Real", r.verdict.rationale
+
+
+@pytest.mark.parametrize("pages", ["1--30", "1--3", "2--10"])
+def test_a_range_from_page_one_of_another_length_is_still_h4(store: Store, pages: str) -> None:
+    r = check(store, resnet_with(pages=pages))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+
+
 def test_a_journal_volume_the_record_states_otherwise_is_h4(store: Store) -> None:
     assert check(store, focal(2020, volume="42", pages="318--327")).verdict.class_ == "Real"
     r = check(store, focal(2020, volume="39", pages="318--327"))

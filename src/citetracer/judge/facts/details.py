@@ -52,6 +52,13 @@ def page_range(text: str | None) -> tuple[int, int] | None:
     return a, b
 
 
+def own_pagination(cited: tuple[int, int], held: tuple[int, int]) -> bool:
+    """Whether a cited range is the work's own pagination: it opens at page 1 and runs as many pages as the
+    record's range (within one). A copy paginated on its own (the author's PDF, a digital library's download,
+    a preprint) numbers the same pages 1-6 that the proceedings number 308-313; no other work is meant."""
+    return cited[0] == 1 and abs((cited[1] - cited[0]) - (held[1] - held[0])) <= 1
+
+
 def volume_number(text: str | None) -> int | None:
     """A volume written as a plain number ("42", "vol. 42"), else None."""
     m = _NUMBER.match(text or "")
@@ -108,7 +115,8 @@ def _contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailContradic
     for v in same_version(ctx, work):
         c = v.candidate
         cited, held = page_range(ref.pages), page_range(c.pages)
-        if cited and held and (cited[1] < held[0] or cited[0] > held[1]) and "pages" not in found:
+        apart = cited and held and (cited[1] < held[0] or cited[0] > held[1]) and not own_pagination(cited, held)
+        if cited and held and apart and "pages" not in found:
             found["pages"] = DetailContradiction("pages", ref.pages or "", c.pages or "", c)
         journal = venue_kind(c.venue or c.venue_full, c.type) == "journal" and c.type not in ("inproceedings",)
         # A volume cut from free text is a lone number our parser placed (a page, an issue, a year):
