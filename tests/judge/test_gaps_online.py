@@ -116,6 +116,10 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "sins", "title": "The seven habits of episodic forgetting",
      "authors": ["Daniel Lowry"], "year": 1999, "venue": "American Psychologist", "type": "article",
      "doi": "10.1037/0003-066x.54.3.999", "services": ["openalex", "semanticscholar"]},
+    # A generic head title with a subtitle, by others, years after a textbook of that head title.
+    {"id": "fea", "title": "Finite element analysis: Method, verification and validation",
+     "authors": ["Barna Szabo", "Ivo Babuska"], "year": 2021, "venue": "Wiley", "type": "book",
+     "services": ["openalex", "semanticscholar"]},
     # A journal article whose DOI a PDF's line break cuts in two.
     {"id": "cogsci", "title": "Controlled and automatic processing of visual search targets",
      "authors": ["Walter Schnell", "Jason Chen"], "year": 2003, "venue": "Cognitive Science", "type": "article",
@@ -441,6 +445,22 @@ def test_a_title_whose_indexes_hold_only_its_main_title_is_not_absent(web: FakeW
     )
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
     assert any(c.found == "The seven habits of episodic forgetting" for c in r.comparisons if c.field == "title")
+
+
+def test_a_record_without_the_cited_subtitle_still_shows_an_invented_author(web: FakeWeb, tmp_path: Path) -> None:
+    """The record's specific main title identifies the work: a name it does not list is still caught."""
+    r = check(
+        web,
+        tmp_path,
+        "Ann Frey and Daniel Lowry. The seven habits of episodic forgetting: Insights from psychology and cognitive "
+        "neuroscience. American Psychologist, 54(3):999, 1999.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
+
+
+def test_a_cited_title_that_is_only_a_records_generic_head_identifies_nothing(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(web, tmp_path, "SS Bhavikatti. Finite element analysis. New Age International, 2005.")
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
 
 
 def test_a_fabricated_title_with_a_subtitle_is_still_absent(web: FakeWeb, tmp_path: Path) -> None:
