@@ -32,6 +32,33 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         help="the file holds every paper of each venue-year it has any of (absence there is evidence)",
     )
     _add_complete_dois(add)
+    _add_dump_actions(msub, common)
+    acl = msub.add_parser("acl", parents=[common], help="add ACL Anthology XML files (or directories of them)")
+    acl.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="ACL Anthology XML files or folders")
+    _add_complete_dois(acl)
+    setup = msub.add_parser(
+        "setup", parents=[common],
+        help="fetch and build the mirrors that make an offline check useful for a field (asks first)",
+    )  # fmt: skip
+    setup.add_argument(
+        "--field", required=True, choices=FIELDS,
+        help="cs or ml: DBLP + arXiv; biomed: an OpenAlex subset; all: the three",
+    )  # fmt: skip
+    setup.add_argument("--yes", action="store_true", help="do not ask before fetching (needed off a terminal)")
+    setup.add_argument("--dry-run", action="store_true", help="print the plan (sizes, times, commands) and stop")
+    setup.add_argument(
+        "--dumps", type=Path, metavar="DIR", help="where the dumps go (default: dumps/ beside the store)"
+    )
+    setup.add_argument(
+        "--max-hours", type=float, metavar="H", help="leave out the mirrors that would take the plan past H hours"
+    )
+    msub.add_parser("stats", parents=[common], help="show what the store holds")
+    msub.add_parser("reindex", parents=[common], help="rebuild the title index from the store's records")
+    mirror.set_defaults(handler=cmd_mirror)
+
+
+def _add_dump_actions(msub: Any, common: argparse.ArgumentParser) -> None:
+    """`mirror dblp`, `mirror arxiv` and `mirror openalex`: a whole dump or snapshot (fetched when asked) ingested."""
     dblp = msub.add_parser("dblp", parents=[common], help="(re)build the DBLP part of the store from dblp.xml.gz")
     dblp.add_argument(
         "dump", type=Path, nargs="?", metavar="DUMP", help="dblp.xml or dblp.xml.gz (where --download puts it)"
@@ -89,28 +116,6 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         "--sources", type=Path, metavar="PATH", help="the sources snapshot (default: the snapshot folder's own)"
     )
     openalex.add_argument("--date", metavar="YYYY-MM-DD", help="the snapshot's date (default: its newest update)")
-    acl = msub.add_parser("acl", parents=[common], help="add ACL Anthology XML files (or directories of them)")
-    acl.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="ACL Anthology XML files or folders")
-    _add_complete_dois(acl)
-    setup = msub.add_parser(
-        "setup", parents=[common],
-        help="fetch and build the mirrors that make an offline check useful for a field (asks first)",
-    )  # fmt: skip
-    setup.add_argument(
-        "--field", required=True, choices=FIELDS,
-        help="cs or ml: DBLP + arXiv; biomed: an OpenAlex subset; all: the three",
-    )  # fmt: skip
-    setup.add_argument("--yes", action="store_true", help="do not ask before fetching (needed off a terminal)")
-    setup.add_argument("--dry-run", action="store_true", help="print the plan (sizes, times, commands) and stop")
-    setup.add_argument(
-        "--dumps", type=Path, metavar="DIR", help="where the dumps go (default: dumps/ beside the store)"
-    )
-    setup.add_argument(
-        "--max-hours", type=float, metavar="H", help="leave out the mirrors that would take the plan past H hours"
-    )
-    msub.add_parser("stats", parents=[common], help="show what the store holds")
-    msub.add_parser("reindex", parents=[common], help="rebuild the title index from the store's records")
-    mirror.set_defaults(handler=cmd_mirror)
 
 
 def _add_complete_dois(parser: argparse.ArgumentParser) -> None:

@@ -44,6 +44,12 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="where jobs and their reports are kept (default: web-jobs/ beside the store)",
     )
+    _add_limits(serve)
+    serve.set_defaults(handler=cmd_serve)
+
+
+def _add_limits(serve: argparse.ArgumentParser) -> None:
+    """How long jobs are kept, and the bounds on the work, disk and clients a server takes."""
     serve.add_argument(
         "--keep-hours", type=float, default=24.0, metavar="H", help="delete jobs this long after they end (default: 24)"
     )
@@ -98,7 +104,6 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
         metavar="N",
         help="submissions a client (address) may make per minute, in bursts of up to 10; more get 429 (default: 10)",
     )
-    serve.set_defaults(handler=cmd_serve)
 
 
 def cmd_serve(args: argparse.Namespace, err: Console) -> int:
