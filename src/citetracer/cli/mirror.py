@@ -13,7 +13,8 @@ from typing import Any
 
 from rich.console import Console
 
-from citetracer.cli.common import EXIT_OK, EXIT_USAGE, notify, settings_of
+from citetracer.cli.argparser import SuggestingParser
+from citetracer.cli.common import EXIT_OK, EXIT_USAGE, common_arguments, notify, settings_of
 from citetracer.mirror.download import DBLP_URL, OPENALEX_URL
 from citetracer.mirror.setup import FIELDS
 from citetracer.store.api import display_location, open_store
@@ -55,6 +56,13 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     msub.add_parser("stats", parents=[common], help="show what the store holds")
     msub.add_parser("reindex", parents=[common], help="rebuild the title index from the store's records")
     mirror.set_defaults(handler=cmd_mirror)
+
+
+def _mirror_parser() -> argparse.ArgumentParser:
+    """`citetracer mirror ...` alone: how `mirror setup` runs the ingest commands, as typed."""
+    parser = SuggestingParser(prog="citetracer")
+    add_parser(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"), common_arguments())
+    return parser
 
 
 def _add_dump_actions(msub: Any, common: argparse.ArgumentParser) -> None:
@@ -169,10 +177,9 @@ def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
         out.print(f"reindexed {n} records of {display_location(settings.store)}", highlight=False)
         return EXIT_OK
     if args.mirror_command == "setup":
-        from citetracer.cli import _parser  # the whole command line: setup runs the ingest commands as typed
         from citetracer.cli.setup import run_setup
 
-        return run_setup(args, settings, out, err, lambda argv: cmd_mirror(_parser().parse_args(argv), err))
+        return run_setup(args, settings, out, err, lambda argv: cmd_mirror(_mirror_parser().parse_args(argv), err))
     if args.mirror_command in ("dblp", "arxiv", "openalex", "acl"):
         from citetracer.cli.ingest import run_acl, run_arxiv, run_dblp, run_openalex
 
