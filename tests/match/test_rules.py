@@ -143,3 +143,16 @@ def test_assess_all_ranks_the_cited_work_first() -> None:
     ranked = assess_all(cite(), [stranger, record()])
     assert [a.candidate.id for a in ranked] == ["resnet", "other"]
     assert ranked[0].identity > ranked[1].identity
+
+
+def test_a_title_variant_by_the_same_people_with_a_name_spelt_apart_is_one_work() -> None:
+    """'An overview of X' by the cited authors in the cited venue and year, one given name misspelt in the
+    record ('Sangdo' for 'Sangdoo'): the authors' own variant of the title, not a near miss."""
+    framed = record(
+        title=f"An overview of {TITLE}", authors=people("Kaimin He", "Xiangyu Zhang", "Shaoqing Ren", "Jian Sun")
+    )
+    assert assess(cite(), framed).title_form == "variant"
+    stranger = record(
+        title=f"An overview of {TITLE}", authors=people("Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Ada Lovelace")
+    )
+    assert assess(cite(), stranger).title_form is None

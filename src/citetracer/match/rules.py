@@ -150,13 +150,28 @@ def assess(reference: Reference, cand: Candidate) -> Assessment:
     return a
 
 
+def _same_people_spelt_apart(a: Assessment) -> bool:
+    """The cited authors are the record's, every one of them, though a name may be spelt apart (a typo
+    in a given or family name): the same people, both lists whole."""
+    if a.status("authors") == M:
+        return True
+    cmp = a.authors
+    return (
+        cmp is not None
+        and cmp.cited >= 2
+        and cmp.cited == cmp.found
+        and not cmp.unmatched_cited
+        and cmp.matched + cmp.variants + cmp.given_conflicts == cmp.cited
+    )
+
+
 def _title_variant(reference: Reference, cand: Candidate, a: Assessment) -> None:
     """One title inside the other with framing words around it, by the same authors in the same venue and
     year, is the same work under a variant of its title (its authors' own rewording, a longer title in
     one version): one work, not a near miss."""
     if a.title_form is not None or not reference.title or not cand.title:
         return
-    if a.status("authors") != M or a.year_delta != 0 or a.status("venue") not in (M, None):
+    if not _same_people_spelt_apart(a) or a.year_delta != 0 or a.status("venue") not in (M, None):
         return
     if not title_inside(reference.title, cand.title):
         return
