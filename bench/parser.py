@@ -56,9 +56,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from citetracer.extract.authors import split_names
-from citetracer.extract.crf import Labeller
-from citetracer.extract.fields import PACKAGED, _respace, parse_reference_string, prepare
+from citetracer.extract.fields.authors import split_names
+from citetracer.extract.fields.crf import Labeller
+from citetracer.extract.fields.parser import PACKAGED, _respace, parse_reference_string, prepare
 from citetracer.extract.labelled import LabelledString, copies_of, held_out_folds, read_sets
 from citetracer.normalize.text import canonical_doi
 from citetracer.records import Reference

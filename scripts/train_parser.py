@@ -50,8 +50,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from citetracer.extract.crf import LABELS, MODEL_NAME, features, split_runs, tokens
-from citetracer.extract.fields import model_input
+from citetracer.extract.fields.crf import LABELS, MODEL_NAME, features, split_runs, tokens
+from citetracer.extract.fields.parser import model_input
 from citetracer.extract.labelled import LabelledString, read_sets
 
 ROOT = Path(__file__).resolve().parents[1]

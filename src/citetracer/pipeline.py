@@ -256,7 +256,7 @@ class Checker:
         refs, warnings = read.references, list(read.warnings)
         parser_calls: list[list[AgentCall]] = []
         if self.settings.llm.enabled and Path(name).suffix.lower() in (".pdf", ".txt"):
-            from citetracer.extract.parser_agent import repair_with_agent
+            from citetracer.extract.agent.parser_agent import repair_with_agent
 
             refs, more, parser_calls = repair_with_agent(self.settings.llm, Path(name), refs)
             warnings += more

@@ -1,4 +1,4 @@
-"""The learned line segmenter (extract/linecrf.py) and what surrounds it: layouts the rules met badly
+"""The learned line segmenter (extract/segmentation/linecrf.py) and what surrounds it: layouts the rules met badly
 (AAAI's flush list with no gaps, a full-page figure inside the list, a lettered appendix heading after
 it), --ref-pages across a figure page, the rule path as fallback, and warnings that name what they saw."""
 
@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from citetracer.extract import plausibility, read_references
-from citetracer.extract.layout import Fragment, Line
-from citetracer.extract.linecrf import (
+from citetracer.extract import read_references
+from citetracer.extract.layout.markers import Markers
+from citetracer.extract.layout.page import Fragment, Line
+from citetracer.extract.readers.pdf import choose, what_was_seen
+from citetracer.extract.segmentation import plausibility
+from citetracer.extract.segmentation.linecrf import (
     blocks_from_labels,
     close_at_back_matter,
     default_segmenter,
@@ -19,9 +22,7 @@ from citetracer.extract.linecrf import (
     join_split_entries,
     sequence,
 )
-from citetracer.extract.markers import Markers
-from citetracer.extract.pdf import choose, what_was_seen
-from citetracer.extract.segment import Block
+from citetracer.extract.segmentation.segment import Block
 from tests.extract.conftest import Item
 
 BODY: list[Item] = [

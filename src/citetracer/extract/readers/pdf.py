@@ -26,10 +26,9 @@ from pathlib import Path
 from typing import Any
 
 from citetracer.childlimits import limit_memory as _limit_memory
-from citetracer.extract import InputError, PageRange, ReadResult, linecrf, plausibility
-from citetracer.extract.confidence import doi_warnings, entry_confidence, low_confidence_warning
-from citetracer.extract.fields import parse_reference_string
-from citetracer.extract.layout import (
+from citetracer.extract.fields.parser import parse_reference_string
+from citetracer.extract.layout.markers import Markers, find_markers
+from citetracer.extract.layout.page import (
     Line,
     Page,
     document_gutters,
@@ -39,9 +38,11 @@ from citetracer.extract.layout import (
     line_number_edges,
     page_lines,
 )
-from citetracer.extract.markers import Markers, find_markers
-from citetracer.extract.region import Region, find_region, is_heading, reference_like, region_in_pages
-from citetracer.extract.segment import Block, split_blocks
+from citetracer.extract.layout.region import Region, find_region, is_heading, reference_like, region_in_pages
+from citetracer.extract.result import InputError, PageRange, ReadResult
+from citetracer.extract.segmentation import linecrf, plausibility
+from citetracer.extract.segmentation.confidence import doi_warnings, entry_confidence, low_confidence_warning
+from citetracer.extract.segmentation.segment import Block, split_blocks
 from citetracer.records import Box, Reference
 
 #: Pages laid out character by character; longer documents are read around the bibliography.
@@ -93,7 +94,7 @@ def read_pdf(path: Path, limits: Limits | None = None, ref_pages: PageRange | No
 
 
 def _extract_or_error(path: Path, limits: Limits, ref_pages: PageRange | None = None) -> ReadResult:
-    from citetracer.extract.pdfdoc import PdfError
+    from citetracer.extract.readers.pdfdoc import PdfError
 
     try:
         return extract(path, limits, ref_pages)
@@ -134,10 +135,10 @@ def _preload(limits: Limits) -> None:
     its shared libraries inside the budget meant for the PDF, and failing there surfaced as whatever
     import ran first (pytesseract's said "the 'ocr' extra is not installed", and the scan was read as
     having no text), so one budget gave a clear error or a wrong result depending on the heap's state."""
-    import citetracer.extract.pdfdoc  # noqa: F401
+    import citetracer.extract.readers.pdfdoc  # noqa: F401
 
     if limits.ocr:
-        from citetracer.extract import ocr
+        from citetracer.extract.readers import ocr
 
         ocr.preload()
 
@@ -173,7 +174,7 @@ def document_lines(
 ) -> list[Line]:
     """The PDF's lines in reading order, without running heads, page numbers and review line numbers:
     what the bibliography is looked for in (in this process; `read_pdf` bounds it in a child)."""
-    from citetracer.extract.pdfdoc import Document
+    from citetracer.extract.readers.pdfdoc import Document
 
     limits = limits or Limits()
     warnings = [] if warnings is None else warnings
@@ -219,7 +220,7 @@ def _pages_to_read(doc: Any, n: int, warnings: list[str], ref_pages: PageRange |
 
 
 def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str]) -> list[Page]:
-    from citetracer.extract.pdfdoc import PdfError
+    from citetracer.extract.readers.pdfdoc import PdfError
 
     texts = {}
     damaged = []
@@ -264,7 +265,7 @@ def _ocr_pages(doc: Any, todo: list[int], pages: dict[int, Page], limits: Limits
     if not limits.ocr:
         warnings.append(f"{len(todo)} page(s) have no text layer and OCR is off; they were skipped")
         return
-    from citetracer.extract import ocr
+    from citetracer.extract.readers import ocr
 
     problem = ocr.unavailable()
     if problem:
