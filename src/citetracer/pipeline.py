@@ -316,7 +316,8 @@ class Checker:
 
             pdf, folder = fetch_to_temp(source, self.settings)
             try:
-                report = self.check_read(read_references(pdf), source.strip(), on_done)
+                read = read_references(pdf, segmenter=self.settings.segmenter)
+                report = self.check_read(read, source.strip(), on_done)
             finally:
                 folder.cleanup()
         else:
@@ -324,7 +325,7 @@ class Checker:
             if not path.exists():
                 hint = " (to check references given as a string, pass text=...)" if "\n" in str(source) else ""
                 raise FileNotFoundError(errno.ENOENT, f"no such file{hint}", str(source))
-            report = self.check_read(read_references(path), str(path), on_done)
+            report = self.check_read(read_references(path, segmenter=self.settings.segmenter), str(path), on_done)
         return report
 
 

@@ -483,12 +483,9 @@ def test_accents_the_layer_gives_as_letters_or_control_codes_are_attached() -> N
     assert text([c("a", 0), _Char(" "), c("\x13", 30), c("b", 10)]) == "a b"
 
 
-def test_references_after_a_table_inside_the_list_are_kept_by_the_rules(
-    make_pdf: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_references_after_a_table_inside_the_list_are_kept_by_the_rules(make_pdf: Callable[..., Path]) -> None:
     """A table at the top of the list's second page: its rows (many, at one x right of the list's edge) must not
     set that page's left edge and drop the references under it as lines far left of their column."""
-    monkeypatch.setenv("CITETRACER_SEGMENTER", "rules")
     first = [(72, 80, "References", 12)]
     first += [
         (72, 100 + 14 * k, f"[{k}] Doe, J. A study number {k}. Journal of Things, {k}, 1-9 (20{k:02d}).", 9)
@@ -500,6 +497,6 @@ def test_references_after_a_table_inside_the_list_are_kept_by_the_rules(
         (72, 240 + 14 * k, f"[{k}] Roe, R. Another study {k}. Journal of Things, {k}, 1-9 (20{k:02d}).", 9)
         for k in range(9, 12)
     ]
-    refs = read_references(make_pdf([BODY, first, table + rest])).references
+    refs = read_references(make_pdf([BODY, first, table + rest]), segmenter="rules").references
     assert [r.label for r in refs] == [str(k) for k in range(1, 12)]
     assert not any("Baseline" in (r.raw or "") for r in refs[-3:])

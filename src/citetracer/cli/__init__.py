@@ -27,7 +27,7 @@ from citetracer.cli.argparser import SuggestingParser
 from citetracer.cli.extras import MissingExtra, missing_extra, require
 from citetracer.cli.progress import CheckProgress, ScanProgress
 from citetracer.collect.paperfetch import looks_like_paper_id
-from citetracer.config import ConfigError, Settings, is_store_url, load_settings
+from citetracer.config import SEGMENTERS, ConfigError, Settings, is_store_url, load_settings
 from citetracer.extract import InputError, PageRange, ReadResult, parse_page_range, read_references
 from citetracer.mirror.download import DBLP_URL, OPENALEX_URL
 from citetracer.mirror.setup import FIELDS
@@ -124,6 +124,7 @@ def _settings_arguments(reports: bool = True) -> SuggestingParser:
         "--connectors", metavar="LIST", help="comma-separated Scholar Connectors to ask (default: chosen per citation)"
     )
     p.add_argument("--no-http-cache", action="store_true", help="do not read or write the on-disk HTTP cache")
+    _add_segmenter(p)
     if not reports:
         return p
     p.add_argument(
@@ -160,6 +161,17 @@ def _add_ref_pages(parser: argparse.ArgumentParser) -> None:
         type=_page_range,
         metavar="FIRST-LAST",
         help="the PDF's bibliography is on these pages (e.g. 12-14): overrides the region found",
+    )
+
+
+def _add_segmenter(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--segmenter",
+        choices=SEGMENTERS,
+        default=None,
+        help="which segmenter cuts a PDF's bibliography into references: auto (the learned one unless the "
+        "plausibility checks prefer the rules'), rules-first, model or rules (default: auto; config segmenter, "
+        "$CITETRACER_SEGMENTER)",
     )
 
 
@@ -368,6 +380,7 @@ def _parser() -> argparse.ArgumentParser:
     extract.add_argument("--format", choices=["table", "json"], default="table", help="output format")
     extract.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here instead of stdout")
     _add_ref_pages(extract)
+    _add_segmenter(extract)
 
     from citetracer.cli.review import add_parser as add_review
 
@@ -524,6 +537,7 @@ def _check_settings(args: argparse.Namespace) -> Settings:
         read_only=args.read_only,
         today_year=args.today_year,
         closed_world=args.closed_world,
+        segmenter=args.segmenter,
         llm=llm,
         mailto=args.mailto,
         online=online,
@@ -592,12 +606,12 @@ def _read_input(given: str, args: argparse.Namespace, settings: Settings) -> tup
     identifier or URL, fetched as a PDF (collect/paperfetch.py; online only) and read like a file."""
     path = Path(given)
     if path.exists() or not looks_like_paper_id(given):
-        return read_references(path, args.ref_pages), str(path)
+        return read_references(path, args.ref_pages, settings.segmenter), str(path)
     from citetracer.collect.paperfetch import fetch_to_temp
 
     pdf, folder = fetch_to_temp(given, settings)
     try:
-        return read_references(pdf, args.ref_pages), given.strip()
+        return read_references(pdf, args.ref_pages, settings.segmenter), given.strip()
     finally:
         folder.cleanup()
 
@@ -989,8 +1003,9 @@ def cmd_serve(args: argparse.Namespace, err: Console) -> int:
 
 
 def cmd_extract(args: argparse.Namespace, err: Console) -> int:
+    segmenter = load_settings(args.config, segmenter=args.segmenter).segmenter
     try:
-        read = read_references(args.file, args.ref_pages)
+        read = read_references(args.file, args.ref_pages, segmenter)
     except InputError as exc:
         err.print(f"error: {exc}", style="red", highlight=False)
         return EXIT_USAGE

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from citetracer.config import Segmenter
 from citetracer.extract.readers.text import (
     BIBTEX_ENTRY,
     _bibliography_files,
@@ -73,13 +74,14 @@ __all__ = [
 ]
 
 
-def read_references(path: Path, ref_pages: PageRange | None = None) -> ReadResult:
+def read_references(path: Path, ref_pages: PageRange | None = None, segmenter: Segmenter = "auto") -> ReadResult:
     """References of one file; raises InputError only when nothing can be read.
 
-    `ref_pages` sets a PDF's bibliography pages by hand (other inputs have no pages: a warning).
+    `ref_pages` sets a PDF's bibliography pages by hand (other inputs have no pages: a warning); `segmenter`
+    chooses a PDF's segmenter (the setting `segmenter`: front ends pass `settings.segmenter`).
     A title or author name that mixes look-alike letters of another script into Latin words gets a
     warning naming them (normalize/homoglyphs.py)."""
-    result = _read_references(path, ref_pages)
+    result = _read_references(path, ref_pages, segmenter)
     result.warnings += homoglyph_warnings(result.references)
     return result
 
@@ -100,7 +102,7 @@ def homoglyph_warnings(refs: list[Reference]) -> list[str]:
     return out
 
 
-def _read_references(path: Path, ref_pages: PageRange | None = None) -> ReadResult:
+def _read_references(path: Path, ref_pages: PageRange | None = None, segmenter: Segmenter = "auto") -> ReadResult:
     if not path.exists():
         raise InputError(f"{path}: no such file")
     if path.is_dir():
@@ -111,7 +113,7 @@ def _read_references(path: Path, ref_pages: PageRange | None = None) -> ReadResu
     with path.open("rb") as fh:
         head = fh.read(8)
     if head.startswith(b"%PDF-") or path.suffix.lower() == ".pdf":
-        return _read_pdf(path, ref_pages)
+        return _read_pdf(path, ref_pages, segmenter)
     if ref_pages is not None:
         result = _read_references(path)
         result.warnings.insert(0, f"{path}: --ref-pages applies to PDF input only; ignored")
@@ -156,9 +158,9 @@ def _read_bib_files(tex: Path, files: list[Path], warnings: list[str]) -> ReadRe
     return merged
 
 
-def _read_pdf(path: Path, ref_pages: PageRange | None = None) -> ReadResult:
+def _read_pdf(path: Path, ref_pages: PageRange | None = None, segmenter: Segmenter = "auto") -> ReadResult:
     try:
         from citetracer.extract.readers import pdf
     except ImportError as exc:  # the PDF reader is an optional part
         raise InputError(f"{path}: PDF input needs the PDF extractor ({exc})") from exc
-    return pdf.read_pdf(path, ref_pages=ref_pages)
+    return pdf.read_pdf(path, ref_pages=ref_pages, segmenter=segmenter)

@@ -59,7 +59,7 @@ def check_file(checker: Checker, path: Path, display: str) -> dict[str, Any]:
     read; nothing is written, so a worker on another machine can hand the report back to the scan."""
     start = time.perf_counter()
     try:
-        read = read_references(path)
+        read = read_references(path, segmenter=checker.settings.segmenter)
         report = checker.check_read(read, display)
     except InputError as exc:
         return {"status": "unreadable", "error": str(exc), "seconds": round(time.perf_counter() - start, 3)}

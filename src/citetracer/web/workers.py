@@ -203,7 +203,7 @@ def run_job(
             stage=f"reading {'the PDF' if paper.path.suffix.lower() == '.pdf' else 'the references'} of {paper.display}"
         )
         try:
-            read.append((paper, read_references(paper.path, paper.ref_pages)))
+            read.append((paper, read_references(paper.path, paper.ref_pages, checker.settings.segmenter)))
         except InputError as exc:  # named as the user named it ('fill.zip:p0000.bib'), not by its staged path
             unread.append((paper.display, scrub(str(exc).replace(str(paper.path), paper.display), folder)))
     notes = list(job.warnings)  # the job's own (its mode, its uploads'), shown on the result page
