@@ -117,7 +117,8 @@ def test_a_missing_path_is_file_not_found_and_text_is_explicit(tmp_path: Path) -
 
 def test_the_api_goes_online_exactly_when_the_cli_does(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """One rule for both front ends: online unless offline is asked for (flag, environment or config)."""
-    from citetracer.cli import _check_settings, _parser
+    from citetracer.cli import _parser
+    from citetracer.cli.common import check_settings as _check_settings
 
     monkeypatch.setenv("CITETRACER_CONFIG", str(tmp_path / "none.toml"))
     (tmp_path / "none.toml").write_text("")

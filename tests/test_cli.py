@@ -218,7 +218,7 @@ def test_streamed_csv_sarif_and_html_are_the_whole_reports(
     import re
     import shutil
 
-    from citetracer.cli import write_reports
+    from citetracer.cli.reports import write_reports
     from citetracer.config import Settings
     from citetracer.pipeline import Checker
 
@@ -271,7 +271,7 @@ def test_fix_is_written_from_citations_handed_over_one_by_one(
 
     from rich.console import Console
 
-    from citetracer.cli import write_fixed_bibtex
+    from citetracer.cli.reports import write_fixed_bibtex
     from citetracer.config import Settings
     from citetracer.pipeline import Checker
 

@@ -9,18 +9,21 @@ Python API (settings read like the CLI's: config file, environment, then keyword
 
     with citetracer.Checker(store="store.sqlite") as checker:   # one store, many papers
         reports = [checker.check(path) for path in ("a.pdf", "b.bib")]
+        paper = checker.read("arXiv:1706.03762")                  # read, then check citation by citation
+        checker.check(paper, on_result=lambda c: print(c.id, c.verdict.code))
 """
 
 from __future__ import annotations
 
 from citetracer.config import Settings, load_settings
-from citetracer.pipeline import Checker, check
+from citetracer.pipeline import Checker, Paper, check
 from citetracer.records import CitationResult, Reference, Report, Verdict
 from citetracer.version import __version__
 
 __all__ = [
     "Checker",
     "CitationResult",
+    "Paper",
     "Reference",
     "Report",
     "Settings",

@@ -6,6 +6,7 @@ import asyncio
 import errno
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,7 @@ from citetracer.collect.paperfetch import looks_like_paper_id
 from citetracer.collect.stage import HttpStage, Stage
 from citetracer.config import Settings, load_settings
 from citetracer.evidence import EvidenceBundle
-from citetracer.extract import InputError, ReadResult, read_references, read_text
+from citetracer.extract import InputError, PageRange, ReadResult, read_references, read_text
 from citetracer.judge.context import JudgeContext
 from citetracer.match.rules import Assessment
 from citetracer.normalize.venue_kb import VenueKB
@@ -36,8 +37,25 @@ SAVE_WAIT = 10.0
 SAVE_EVERY = 2000
 
 
+@dataclass
+class Paper:
+    """One input read and not yet checked: its references and warnings (`read`) and the name its report gives
+    it (the path as given, the identifier it was fetched by, `<text>`, or the name a front end chose)."""
+
+    name: str
+    read: ReadResult
+
+    @property
+    def references(self) -> list[Reference]:
+        return self.read.references
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.read.warnings
+
+
 class Checker:
-    """Holds the store and the stages; checks references through the cascade.
+    """Holds the store and the stages; reads inputs and checks their references through the cascade.
 
     The one entry point every front end uses (CLI, `citetracer.check()`, `citetracer scan`).
     Without explicit `settings` it reads them as the CLI does: defaults < config file
@@ -49,6 +67,8 @@ class Checker:
         with citetracer.Checker(offline=True) as checker:
             report = checker.check("paper.pdf")
             more = checker.check("other.bib")
+            paper = checker.read("arXiv:1706.03762", ref_pages=(10, 12))   # read first, say its warnings,
+            last = checker.check(paper, on_result=print)                  # then check it citation by citation
 
     Keeping one Checker for many inputs opens the store and the online clients once.
     """
@@ -146,10 +166,24 @@ class Checker:
         With `on_result`, each result is handed over in the order of `refs` as soon as it
         and those before it are judged, and not kept (the list returned is empty): a
         report written that way costs memory for the citations in flight, not for all.
+        Without it the results are collected from that same stream into the list returned.
         """
+        if on_result is None:
+            collected: list[CitationResult] = []
+            await self._stream_references(refs, on_done, collected.append)
+            return collected
+        await self._stream_references(refs, on_done, on_result)
+        return []
+
+    async def _stream_references(
+        self,
+        refs: Sequence[Reference],
+        on_done: Callable[[int], None] | None,
+        on_result: Callable[[CitationResult], None],
+    ) -> None:
+        """Each result handed to `on_result` in the order of `refs` as soon as it and those before it are judged."""
         links: list[tuple[str, Candidate, str]] = []
         ready: dict[int, CitationResult] = {}
-        kept: dict[int, CitationResult] = {}
         handed = 0
         todo = iter(enumerate(refs))
 
@@ -161,13 +195,9 @@ class Checker:
                 outcome, seconds = await self.check_one(ref)
                 # The result is made at once and the outcome (its evidence bundle, every candidate and
                 # assessment: ~100 KB a citation) dropped: 20,000 citations held them all until the end.
-                result = self._result(i, ref, outcome, seconds, links)
+                ready[i] = self._result(i, ref, outcome, seconds, links)
                 if on_done is not None:
                     on_done(i)
-                if on_result is None:
-                    kept[i] = result
-                    continue
-                ready[i] = result
                 while handed in ready:
                     on_result(ready.pop(handed))
                     handed += 1
@@ -181,7 +211,6 @@ class Checker:
             for stage in self.stages:  # stages that batch lookups across a paper's citations (arXiv id_list)
                 await stage.prefetch(refs)
             await asyncio.gather(*(worker() for _ in range(max(1, min(self.settings.concurrency, len(refs))))))
-            results = [kept[i] for i in range(len(refs))] if on_result is None else []
         finally:
             for stage in self.stages:  # online stages share an HTTP client bound to this event loop
                 await stage.aclose()
@@ -189,7 +218,6 @@ class Checker:
         if note is not None and note not in self.notes:
             self.notes.append(note)
         self._save(links)
-        return results
 
     def _http(self) -> HttpClient | None:
         """The HTTP client the online stages share (None offline)."""
@@ -291,18 +319,20 @@ class Checker:
         note = self._profile.paper_note(refs, self.store.knows_venue)
         return [note] if note else []
 
-    def check(
+    def read(
         self,
         source: str | Path | None = None,
-        on_done: Callable[[int], None] | None = None,
+        ref_pages: PageRange | None = None,
         *,
         text: str | None = None,
-    ) -> Report:
-        """The report of a file (`source`: a path), of a paper named by `arXiv:ID`, `doi:10.x/y` or its landing
-        page's URL (fetched as a PDF, online only), or of references given as `text` (BibTeX, .bbl, one per line).
+        name: str | None = None,
+    ) -> Paper:
+        """The references of a file (`source`: a path), of a paper named by `arXiv:ID`, `doi:10.x/y` or its landing
+        page's URL (a string; fetched as a PDF, online only, and read like a file), or of `text` (BibTeX, .bbl, one
+        reference per line), not yet checked. `ref_pages`: a PDF's bibliography pages, as `--ref-pages`; `name`:
+        the report's name for the input (default: the path or identifier as given, `<text>` for a text).
 
-        Raises FileNotFoundError when `source` names no file (a text of references goes through
-        `text=`: a misspelt path is never read as references), InputError when nothing can be read.
+        Raises InputError when nothing can be read, a missing file included (its message names the file).
         """
         if (source is None) == (text is None):
             raise TypeError("give either a path (source) or a text of references (text=...)")
@@ -310,23 +340,44 @@ class Checker:
             read = read_text(text)
             if not read.references:
                 raise InputError("no references found in the given text")
-            report = self.check_read(read, "<text>", on_done)
-        elif isinstance(source, str) and not Path(source).exists() and looks_like_paper_id(source):
+            return Paper("<text>" if name is None else name, read)
+        if isinstance(source, str) and not Path(source).exists() and looks_like_paper_id(source):
             from citetracer.collect.paperfetch import fetch_to_temp  # arXiv:ID, doi:..., a landing page URL
 
             pdf, folder = fetch_to_temp(source, self.settings)
             try:
-                read = read_references(pdf, segmenter=self.settings.segmenter)
-                report = self.check_read(read, source.strip(), on_done)
+                read = read_references(pdf, ref_pages, self.settings.segmenter)
+                return Paper(source.strip() if name is None else name, read)
             finally:
                 folder.cleanup()
-        else:
-            path = Path(source)  # type: ignore[arg-type]
-            if not path.exists():
+        path = Path(source)  # type: ignore[arg-type]
+        return Paper(str(path) if name is None else name, read_references(path, ref_pages, self.settings.segmenter))
+
+    def check(
+        self,
+        source: str | Path | Paper | None = None,
+        on_done: Callable[[int], None] | None = None,
+        *,
+        text: str | None = None,
+        ref_pages: PageRange | None = None,
+        on_result: Callable[[CitationResult], None] | None = None,
+    ) -> Report:
+        """The report of a paper already read (`source`: a Paper from `read`), or of whatever `read` reads: a file,
+        a paper named by `arXiv:ID`, `doi:10.x/y` or its landing page's URL, or references given as `text`.
+        `on_done`, `on_result` as in check_references (with `on_result` the report's citations are left empty).
+
+        Raises FileNotFoundError when `source` names no file (a text of references goes through
+        `text=`: a misspelt path is never read as references), InputError when nothing can be read.
+        """
+        if isinstance(source, Paper):
+            if text is not None:
+                raise TypeError("give either a paper read (source) or a text of references (text=...)")
+            return self.check_read(source.read, source.name, on_done, on_result)
+        if source is not None and text is None and not Path(source).exists():
+            if not (isinstance(source, str) and looks_like_paper_id(source)):
                 hint = " (to check references given as a string, pass text=...)" if "\n" in str(source) else ""
                 raise FileNotFoundError(errno.ENOENT, f"no such file{hint}", str(source))
-            report = self.check_read(read_references(path, segmenter=self.settings.segmenter), str(path), on_done)
-        return report
+        return self.check(self.read(source, ref_pages, text=text), on_done, on_result=on_result)
 
 
 def store_note(store: StoreAPI, offline: bool) -> str | None:

@@ -112,6 +112,24 @@ RECORDS: list[dict[str, Any]] = [
      "doi": "10.1016/s0065-2458(08)60404-0"},
     {"id": "bishop-other", "title": "Pattern recognition and machine learning", "authors": ["Christopher M. Bishop"],
      "year": 2006, "venue": "Springer", "type": "book"},
+    # A work the indexes hold under its main title only (the subtitle dropped).
+    {"id": "sins", "title": "The seven habits of episodic forgetting",
+     "authors": ["Daniel Lowry"], "year": 1999, "venue": "American Psychologist", "type": "article",
+     "doi": "10.1037/0003-066x.54.3.999", "services": ["openalex", "semanticscholar"]},
+    # A generic head title with a subtitle, by others, years after a textbook of that head title.
+    {"id": "fea", "title": "Finite element analysis: Method, verification and validation",
+     "authors": ["Barna Szabo", "Ivo Babuska"], "year": 2021, "venue": "Wiley", "type": "book",
+     "services": ["openalex", "semanticscholar"]},
+    # A journal article whose DOI a PDF's line break cuts in two.
+    {"id": "cogsci", "title": "Controlled and automatic processing of visual search targets",
+     "authors": ["Walter Schnell", "Jason Chen"], "year": 2003, "venue": "Cognitive Science", "type": "article",
+     "doi": "10.1207/s15516709cog2703_9"},
+    # A deposit listing the first 8 of 9 authors.
+    {"id": "iedb8", "title": "The immune epitope catalogue: a decade of curated assays",
+     "authors": ["Randa Vitt", "Sam Mahal", "Jim Overby", "Sandy Dhan", "Silvia Marti", "Jay Cantor", "Derek Wheel",
+                 "Alex Setta"],
+     "year": 2019, "venue": "Nucleic Acids Research", "type": "article", "doi": "10.1093/nar/gky9999",
+     "services": ["crossref", "doi"]},
 ]  # fmt: skip
 
 
@@ -414,3 +432,75 @@ def test_absence_of_a_title_the_parser_cut_wrongly_is_no_proof(
     absence proves anything."""
     r = check(web, tmp_path, text, title=cut)
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_a_title_whose_indexes_hold_only_its_main_title_is_not_absent(web: FakeWeb, tmp_path: Path) -> None:
+    """OpenAlex matches every query word: a search for the whole title cannot find a record holding only the
+    main title, so the main title is searched too before an absence is read."""
+    r = check(
+        web,
+        tmp_path,
+        "Daniel Lowry. The seven habits of episodic forgetting: Insights from psychology and cognitive neuroscience. "
+        "American Psychologist, 54(3):999, 1999.",
+    )
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+    assert any(c.found == "The seven habits of episodic forgetting" for c in r.comparisons if c.field == "title")
+
+
+def test_a_record_without_the_cited_subtitle_still_shows_an_invented_author(web: FakeWeb, tmp_path: Path) -> None:
+    """The record's specific main title identifies the work: a name it does not list is still caught."""
+    r = check(
+        web,
+        tmp_path,
+        "Ann Frey and Daniel Lowry. The seven habits of episodic forgetting: Insights from psychology and cognitive "
+        "neuroscience. American Psychologist, 54(3):999, 1999.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
+
+
+def test_a_cited_title_that_is_only_a_records_generic_head_identifies_nothing(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(web, tmp_path, "SS Bhavikatti. Finite element analysis. New Age International, 2005.")
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_a_fabricated_title_with_a_subtitle_is_still_absent(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Daniel Lowry and Ann Frey. Recurrent consolidation of procedural traces: Evidence from sleep-deprived "
+        "rodents. American Psychologist, 54(3):1001, 1999.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H1"), r.verdict.rationale
+
+
+def test_a_ninth_name_after_a_deposit_of_eight_is_not_padding(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(
+        web,
+        tmp_path,
+        "Randa Vitt, Sam Mahal, Jim Overby, Sandy Dhan, Silvia Marti, Jay Cantor, Derek Wheel, Alex Setta, and "
+        "Bjorn Peters. The immune epitope catalogue: a decade of curated assays. Nucleic Acids Research, "
+        "47(D1):D339-D343, 2019. doi: 10.1093/nar/gky9999",
+    )
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_a_collective_author_is_no_person_for_the_kind_of_work(web: FakeWeb, tmp_path: Path) -> None:
+    """ "Vemeko FPGA Team" is a team, not a person: with no venue, the citation is of an unknown kind (a web
+    page, a manual), which no index holds whole; a person's citation of the same shape stays a paper."""
+    r = check(web, tmp_path, "Vemeko FPGA Team. What are hardware description languages in modern chip design?, 2024.")
+    assert r.verdict.class_ == "Potential", r.verdict.rationale
+    r = check(web, tmp_path, "Vera Komm. What are hardware description languages in modern chip design?, 2024.")
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H1"), r.verdict.rationale
+
+
+def test_a_doi_cut_by_a_line_break_is_no_proof_of_a_missing_doi(web: FakeWeb, tmp_path: Path) -> None:
+    """The text runs on past a space with more of the DOI's suffix: the DOI read is cut, and doi.org's "no
+    such DOI" for the cut one says nothing of the cited one; a made-up DOI read whole is still caught."""
+    cited = (
+        "Walter Schnell and Jason Chen. Controlled and automatic processing of visual search targets. Cognitive "
+        "Science, 27(3):525-559, 2003. doi: {doi}."
+    )
+    r = check(web, tmp_path, cited.format(doi="10.1207/s15516709c og2703_9"))
+    assert r.verdict.code != "H5", r.verdict.rationale
+    r = check(web, tmp_path, cited.format(doi="10.1207/s15516709cog2703_77"))
+    assert r.verdict.code == "H5", r.verdict.rationale

@@ -64,7 +64,10 @@ def test_title_forms() -> None:
     assert exact.title_form == "exact" and exact.fields["title"].status == M
     assert exact.fields["title"].residual is None
     subtitle = assess(cite(title="Deep Residual Learning"), record(title="Deep Residual Learning: A Study of Depth"))
-    assert subtitle.title_form == "subtitle" and subtitle.fields["title"].note == "subtitle omitted"
+    assert subtitle.title_form == "subtitle"
+    assert subtitle.fields["title"].note == "the cited title omits the other's subtitle"
+    dropped = assess(cite(title="Deep Residual Learning: A Study of Depth"), record(title="Deep Residual Learning"))
+    assert dropped.fields["title"].note == "the record's title omits the other's subtitle"
     assert subtitle.fields["title"].residual == Residual.NORMALIZABLE
     other = assess(cite(title="Deep Residual Learning for Speech Recognition"), record())
     assert other.fields["title"].status == X and other.fields["title"].residual == Residual.CONTRADICTION

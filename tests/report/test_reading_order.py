@@ -15,7 +15,7 @@ import jsonschema
 import pytest
 from rich.console import Console
 
-from citetracer.cli import write_reports
+from citetracer.cli.reports import write_reports
 from citetracer.records import CitationResult, Reference, Report, Verdict
 from citetracer.report.held import HeldText
 from citetracer.report.html_report import HtmlReport

@@ -1,310 +1,194 @@
-"""`citetracer mirror dblp|arxiv|openalex|acl`: fetch a dump when asked, run an ingest with a progress bar, report.
+"""`citetracer mirror add|dblp|arxiv|openalex|acl|setup|stats|reindex`: the local store's records.
 
-Part of the CLI front end (the ingesters in mirror/ know no terminal); exit codes follow
-the CLI's (0 done, 2 unusable input, with the previous store left as it was).
+Part of the CLI front end: `add`, `reindex` and `stats` here; the dump ingests (with a download and a progress
+bar) in ingest.py and `setup` in setup.py, imported when they run (lxml and the ingesters load only then).
 """
 
 from __future__ import annotations
 
 import argparse
-import shutil
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+import json
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
-from citetracer.mirror import declare_doi_prefixes
-from citetracer.mirror.acl import ingest_acl
-from citetracer.mirror.arxiv import ingest_arxiv
-from citetracer.mirror.dblp import ingest_dblp
-from citetracer.mirror.download import DownloadError, Fetched, fetch, fetch_dblp, fetch_openalex
-from citetracer.mirror.openalex import Filters, ingest_openalex
-from citetracer.mirror.safexml import DumpError
+from citetracer.cli.argparser import SuggestingParser
+from citetracer.cli.common import EXIT_OK, EXIT_USAGE, common_arguments, notify, settings_of
+from citetracer.mirror.download import DBLP_URL, OPENALEX_URL
+from citetracer.mirror.setup import FIELDS
 from citetracer.store.api import display_location, open_store
-from citetracer.store.claims import doi_prefix_kind
-
-EXIT_OK, EXIT_USAGE = 0, 2
-#: A new store takes about 3.2x the gzip'd dump (8M synthetic records: 0.84 GB dump -> 2.65 GB store, bench/mirror.py).
-NEED_PER_DUMP_BYTE = 3.5
 
 
-def _notify(err: Console) -> Callable[[str], None]:
-    def say(message: str) -> None:
-        err.print(message, style="yellow", highlight=False)
-
-    return say
-
-
-@contextmanager
-def ingest_progress(label: str, size: int, err: Console) -> Iterator[Callable[[int, int, int], None]]:
-    """A progress bar over a dump's bytes; yields the `progress(records, bytes_done, bytes_total)` callback."""
-    progress = Progress(
-        TextColumn(f"[bold]{label}[/bold]"),
-        BarColumn(),
-        TaskProgressColumn(),
-        TextColumn("{task.fields[records]:,} records, {task.fields[rate]:,.0f}/s"),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        disable=not err.is_terminal,
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The `mirror` command's actions and their arguments."""
+    mirror = sub.add_parser("mirror", help="manage the local store of bibliographic records")
+    msub = mirror.add_subparsers(dest="mirror_command", required=True, metavar="ACTION")
+    add = msub.add_parser("add", parents=[common], help="add records from a JSONL file")
+    add.add_argument("file", type=Path, metavar="FILE.jsonl", help="records, one JSON object per line")
+    add.add_argument("--source", help="name recorded as these records' source (default: local)")
+    add.add_argument(
+        "--complete-venues",
+        action="store_true",
+        help="the file holds every paper of each venue-year it has any of (absence there is evidence)",
     )
-    with progress:
-        task = progress.add_task("ingest", total=size, records=0, rate=0.0)
+    _add_complete_dois(add)
+    _add_dump_actions(msub, common)
+    acl = msub.add_parser("acl", parents=[common], help="add ACL Anthology XML files (or directories of them)")
+    acl.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="ACL Anthology XML files or folders")
+    _add_complete_dois(acl)
+    setup = msub.add_parser(
+        "setup", parents=[common],
+        help="fetch and build the mirrors that make an offline check useful for a field (asks first)",
+    )  # fmt: skip
+    setup.add_argument(
+        "--field", required=True, choices=FIELDS,
+        help="cs or ml: DBLP + arXiv; biomed: an OpenAlex subset; all: the three",
+    )  # fmt: skip
+    setup.add_argument("--yes", action="store_true", help="do not ask before fetching (needed off a terminal)")
+    setup.add_argument("--dry-run", action="store_true", help="print the plan (sizes, times, commands) and stop")
+    setup.add_argument(
+        "--dumps", type=Path, metavar="DIR", help="where the dumps go (default: dumps/ beside the store)"
+    )
+    setup.add_argument(
+        "--max-hours", type=float, metavar="H", help="leave out the mirrors that would take the plan past H hours"
+    )
+    msub.add_parser("stats", parents=[common], help="show what the store holds")
+    msub.add_parser("reindex", parents=[common], help="rebuild the title index from the store's records")
+    mirror.set_defaults(handler=cmd_mirror)
 
-        def tick(records: int, done: int, total: int) -> None:
-            elapsed = progress.tasks[task].elapsed or 1e-9
-            progress.update(task, completed=done, total=total, records=records, rate=records / elapsed)
 
-        yield tick
+def _mirror_parser() -> argparse.ArgumentParser:
+    """`citetracer mirror ...` alone: how `mirror setup` runs the ingest commands, as typed."""
+    parser = SuggestingParser(prog="citetracer")
+    add_parser(parser.add_subparsers(dest="command", required=True, metavar="COMMAND"), common_arguments())
+    return parser
 
 
-def warn_disk(store_path: Path | str, size: int, err: Console) -> None:
-    """Say so when the disk beside a store file looks too small for a store built from a dump of `size` bytes."""
-    if not isinstance(store_path, Path):
-        return
-    store_path.parent.mkdir(parents=True, exist_ok=True)
-    free = shutil.disk_usage(store_path.parent).free
-    if free < NEED_PER_DUMP_BYTE * size:
-        err.print(
-            f"warning: {free / 1e9:.1f} GB free beside {store_path}; a store built from this dump may need "
-            f"about {NEED_PER_DUMP_BYTE * size / 1e9:.1f} GB (if the disk fills, the build stops and the "
-            "previous store stays)",
-            style="yellow",
+def _add_dump_actions(msub: Any, common: argparse.ArgumentParser) -> None:
+    """`mirror dblp`, `mirror arxiv` and `mirror openalex`: a whole dump or snapshot (fetched when asked) ingested."""
+    dblp = msub.add_parser("dblp", parents=[common], help="(re)build the DBLP part of the store from dblp.xml.gz")
+    dblp.add_argument(
+        "dump", type=Path, nargs="?", metavar="DUMP", help="dblp.xml or dblp.xml.gz (where --download puts it)"
+    )
+    dblp.add_argument(
+        "--download", nargs="?", const=DBLP_URL, metavar="URL",
+        help=f"fetch the dump first (default {DBLP_URL}): resumed if interrupted, checked against DBLP's MD5",
+    )  # fmt: skip
+    dblp.add_argument("--dtd", type=Path, help="the dump's DTD (default: dblp.dtd beside the dump)")
+    arxiv = msub.add_parser(
+        "arxiv", parents=[common], help="(re)build the arXiv part of the store from arXiv's metadata snapshot"
+    )
+    arxiv.add_argument(
+        "snapshot", type=Path, nargs="?", metavar="SNAPSHOT",
+        help="arxiv-metadata-oai-snapshot.json (or .gz): one work a line (where --download puts it)",
+    )  # fmt: skip
+    arxiv.add_argument(
+        "--download", metavar="URL",
+        help="fetch the snapshot from URL first (arXiv publishes it on Kaggle, behind a login: give a copy's URL)",
+    )  # fmt: skip
+    arxiv.add_argument("--md5", metavar="HASH", help="the downloaded snapshot's MD5, to check it against")
+    arxiv.add_argument("--date", metavar="YYYY-MM-DD", help="the snapshot's date (default: the newest date in it)")
+    arxiv.add_argument(
+        "--partial",
+        action="store_true",
+        help="the file is not all of arXiv (a hand-made or filtered file): do not declare it complete for arXiv ids",
+    )
+    openalex = msub.add_parser(
+        "openalex", parents=[common], help="add a subset of an OpenAlex snapshot's works, and its sources as venues"
+    )
+    openalex.add_argument(
+        "path", type=Path, nargs="?", metavar="PATH",
+        help="the snapshot's folder, a works manifest, or one part file (.gz); where --download puts the snapshot",
+    )  # fmt: skip
+    openalex.add_argument(
+        "--download", nargs="?", const=OPENALEX_URL, metavar="URL",
+        help=f"fetch the snapshot's sources and works first (default {OPENALEX_URL}; ~330 GB of works): resumed "
+        "part by part, each checked against its manifest",
+    )  # fmt: skip
+    openalex.add_argument("--since", type=int, metavar="YEAR", help="only works published in YEAR or later")
+    openalex.add_argument(
+        "--type", dest="types", action="extend", nargs="+", default=[], metavar="TYPE",
+        help="only works of these types (OpenAlex's or Crossref's: article, journal-article, book-chapter, ...)",
+    )  # fmt: skip
+    only = openalex.add_mutually_exclusive_group()
+    only.add_argument(
+        "--source-issn", dest="issns", action="extend", nargs="+", default=[], metavar="ISSN",
+        help="only works published in the sources with these ISSNs",
+    )  # fmt: skip
+    only.add_argument(
+        "--concept", dest="concepts", action="extend", nargs="+", default=[], metavar="CONCEPT",
+        help="only works tagged with these concepts (ids like C41008148, or names)",
+    )  # fmt: skip
+    openalex.add_argument(
+        "--sources", type=Path, metavar="PATH", help="the sources snapshot (default: the snapshot folder's own)"
+    )
+    openalex.add_argument("--date", metavar="YYYY-MM-DD", help="the snapshot's date (default: its newest update)")
+
+
+def _add_complete_dois(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--complete-doi-prefix", dest="complete_dois", action="append", default=[], metavar="PREFIX",
+        help="the records hold every DOI under PREFIX registered before today (e.g. 10.18653/v1 for all of the "
+        "ACL Anthology): a cited DOI under it that they lack is then no DOI at all",
+    )  # fmt: skip
+
+
+def cmd_mirror(args: argparse.Namespace, err: Console) -> int:
+    settings = settings_of(args)
+    out = Console(soft_wrap=True, markup=False)  # one line per message, whatever the width; text as written
+    if args.mirror_command == "add":
+        from citetracer.mirror.filekind import not_jsonl
+        from citetracer.mirror.jsonl import add_jsonl
+
+        if not args.file.is_file():
+            err.print(f"error: {args.file}: no such file", style="red", highlight=False)
+            return EXIT_USAGE
+        if what := not_jsonl(args.file):  # said before the store is opened (or created): nothing written
+            tail = "" if "`mirror add`" in what else "; `mirror add` reads JSON lines"
+            err.print(f"error: {args.file}: {what}{tail}", style="red", highlight=False)
+            return EXIT_USAGE
+        from citetracer.mirror import declare_doi_prefixes
+        from citetracer.store.claims import doi_prefix_kind
+
+        try:
+            [doi_prefix_kind(p) for p in args.complete_dois]
+        except ValueError as exc:
+            err.print(f"error: {exc}", style="red", highlight=False)
+            return EXIT_USAGE
+        with open_store(settings.store, lock_wait=None, notify=notify(err)) as store:
+            report = add_jsonl(store, args.file, args.source, complete=args.complete_venues)
+            if report.added:
+                declare_doi_prefixes(store, args.source or "local", args.complete_dois)
+        for e in report.errors[:20]:
+            err.print(f"warning: {e}", style="yellow", highlight=False)
+        if len(report.errors) > 20:
+            err.print(f"warning: {len(report.errors) - 20} more bad lines", style="yellow")
+        resumed = f" (resumed after {report.resumed_from} records an interrupted add had committed)"
+        out.print(
+            f"added {report.added} records from {args.file} to {display_location(settings.store)}"
+            + (resumed if report.resumed_from else ""),
             highlight=False,
         )
+        return EXIT_OK if report.added or not report.errors else EXIT_USAGE
+    if args.mirror_command == "reindex":
+        with open_store(settings.store, lock_wait=None, notify=notify(err)) as store:
+            n = store.reindex()
+        out.print(f"reindexed {n} records of {display_location(settings.store)}", highlight=False)
+        return EXIT_OK
+    if args.mirror_command == "setup":
+        from citetracer.cli.setup import run_setup
 
+        return run_setup(args, settings, out, err, lambda argv: cmd_mirror(_mirror_parser().parse_args(argv), err))
+    if args.mirror_command in ("dblp", "arxiv", "openalex", "acl"):
+        from citetracer.cli.ingest import run_acl, run_arxiv, run_dblp, run_openalex
 
-def dumps_folder(store_path: Path | str) -> Path:
-    """Where downloaded dumps go by default: a `dumps` folder beside the store file (the user data folder for
-    a PostgreSQL store)."""
-    if isinstance(store_path, Path):
-        return store_path.parent / "dumps"
-    from platformdirs import user_data_dir
+        run = {"dblp": run_dblp, "arxiv": run_arxiv, "openalex": run_openalex, "acl": run_acl}[args.mirror_command]
+        return run(args, settings.store, out, err)
+    from citetracer.store.gaps import StoreProfile
 
-    return Path(user_data_dir("citetracer")) / "dumps"
-
-
-def download(what: str, err: Console, fetch: Callable[[Callable[[int, int | None], None]], str]) -> bool:
-    """Run a download with a progress bar; False (and the reason on stderr) when it failed."""
-    progress = Progress(
-        TextColumn(f"[bold]{what}[/bold] download"),
-        BarColumn(),
-        TaskProgressColumn(),
-        TextColumn("{task.completed:,.0f} bytes"),
-        TimeRemainingColumn(),
-        console=err,
-        disable=not err.is_terminal,
-    )
-    with progress:
-        task = progress.add_task("download", total=None)
-
-        def tick(done: int, total: int | None) -> None:
-            progress.update(task, completed=done, total=total)
-
-        try:
-            said = fetch(tick)
-        except DownloadError as exc:
-            err.print(f"error: {exc}", style="red", highlight=False)
-            return False
-    err.print(said, highlight=False)
-    return True
-
-
-def _fetched(what: str, got: Fetched) -> str:
-    if got.cached:
-        return f"{what}: {got.path} is already there and verified ({got.verified}); not fetched again"
-    resumed = f", resumed after {got.resumed_from:,} bytes" if got.resumed_from else ""
-    return f"{what}: fetched {got.path} ({got.bytes:,} bytes{resumed}; verified: {got.verified})"
-
-
-def _unchanged(exc: DumpError, store_path: Path | str, err: Console) -> int:
-    """A rebuild that stopped on unusable input: the reason, and that the store is as it was."""
-    err.print(f"error: {exc}", style="red", highlight=False)
-    err.print(f"the store at {display_location(store_path)} was not changed", highlight=False)
-    return EXIT_USAGE
-
-
-def _timing(records: int, seconds: float, finishing: float) -> str:
-    return f"in {seconds:.0f}s ({records / max(seconds, 1e-9):,.0f}/s; the last {finishing:.0f}s building indexes)"
-
-
-def run_dblp(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
-    if args.dump is None and args.download is None:
-        err.print("error: give the dump (DUMP) or --download it", style="red", highlight=False)
-        return EXIT_USAGE
-    dump: Path = args.dump or dumps_folder(store_path) / "dblp.xml.gz"
-    if args.download is not None:
-
-        def get(tick: Callable[[int, int | None], None]) -> str:
-            got, _ = fetch_dblp(args.download, dump, tick)
-            return _fetched("dblp", got)
-
-        if not download("dblp", err, get):
-            return EXIT_USAGE
-    if not dump.is_file():
-        err.print(f"error: {dump}: no such file", style="red", highlight=False)
-        return EXIT_USAGE
-    dtd: Path = args.dtd or dump.with_name("dblp.dtd")
-    if not dtd.is_file():
-        err.print(
-            f"error: {dtd}: no such file; DBLP's character entities come from dblp.dtd "
-            "(download it beside the dump, or pass --dtd)",
-            style="red",
-            highlight=False,
-        )
-        return EXIT_USAGE
-    size = dump.stat().st_size
-    warn_disk(store_path, size, err)
-    with ingest_progress("dblp", size, err) as tick:
-        try:
-            report = ingest_dblp(store_path, dump, dtd, progress=tick, notify=_notify(err))
-        except DumpError as exc:
-            return _unchanged(exc, store_path, err)
-    kinds = ", ".join(f"{n:,} {k}" for k, n in report.by_type.most_common())
-    out.print(
-        f"dblp: {report.added:,} records ({kinds}) {_timing(report.added, report.seconds, report.finish_seconds)}; "
-        f"kept {report.carried_over:,} records of other sources; "
-        f"skipped {report.skipped.get('www', 0):,} person pages; "
-        f"store {display_location(store_path)}",
-        highlight=False,
-    )
-    return EXIT_OK
-
-
-def run_acl(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
-    missing = [p for p in args.paths if not p.exists()]
-    for p in missing:
-        err.print(f"error: {p}: no such file or directory", style="red", highlight=False)
-    try:
-        [doi_prefix_kind(p) for p in args.complete_dois]
-    except ValueError as exc:
-        err.print(f"error: {exc}", style="red", highlight=False)
-        return EXIT_USAGE
-    with open_store(store_path, lock_wait=None, notify=_notify(err)) as store:
-        report = ingest_acl(store, [p for p in args.paths if p.exists()])
-        if report.files:
-            declare_doi_prefixes(store, "acl", args.complete_dois)
-    for e in report.errors:
-        err.print(f"warning: {e}; file skipped", style="yellow", highlight=False)
-    where = display_location(store_path)
-    out.print(f"acl: {report.added:,} records from {report.files} files into {where}", highlight=False)
-    return EXIT_OK if report.files and not missing else EXIT_USAGE
-
-
-def run_arxiv(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
-    if args.snapshot is None and args.download is None:
-        err.print("error: give the snapshot (SNAPSHOT) or --download it", style="red", highlight=False)
-        return EXIT_USAGE
-    snapshot: Path = args.snapshot or dumps_folder(store_path) / "arxiv-metadata-oai-snapshot.json"
-    if args.download is not None:
-
-        def get(tick: Callable[[int, int | None], None]) -> str:
-            return _fetched("arxiv", fetch(args.download, snapshot, md5=args.md5, progress=tick))
-
-        if not download("arxiv", err, get):
-            return EXIT_USAGE
-    if not snapshot.is_file():
-        err.print(f"error: {snapshot}: no such file", style="red", highlight=False)
-        return EXIT_USAGE
-    size = snapshot.stat().st_size
-    warn_disk(store_path, size, err)
-    with ingest_progress("arxiv", size, err) as tick:
-        try:
-            report = ingest_arxiv(
-                store_path, snapshot, date=args.date, complete=not args.partial, progress=tick, notify=_notify(err)
-            )
-        except DumpError as exc:
-            return _unchanged(exc, store_path, err)
-    for problem in report.errors[:20]:
-        err.print(f"warning: {problem}", style="yellow", highlight=False)
-    if report.skipped > 20:
-        err.print(f"warning: {report.skipped - 20:,} more lines skipped", style="yellow", highlight=False)
-    claim = (
-        f"complete for arXiv ids issued before {report.snapshot_date}"
-        if not args.partial
-        else "declared partial: absence from it is no evidence"
-    )
-    out.print(
-        f"arxiv: {report.added:,} records (snapshot of {report.snapshot_date}; {claim}) "
-        f"{_timing(report.added, report.seconds, report.finish_seconds)}; skipped {report.skipped:,} lines; "
-        f"kept {report.carried_over:,} records of other sources; "
-        f"store {display_location(store_path)}",
-        highlight=False,
-    )
-    return EXIT_OK
-
-
-def run_openalex(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
-    if args.path is None and args.download is None:
-        err.print("error: give the snapshot (PATH) or --download it", style="red", highlight=False)
-        return EXIT_USAGE
-    path: Path = args.path or dumps_folder(store_path) / "openalex"
-    if args.download is not None:
-
-        def get(tick: Callable[[int, int | None], None]) -> str:
-            got = fetch_openalex(args.download, path, progress=tick)
-            fresh = [g for g in got if not g.cached]
-            return (
-                f"openalex: {len(got)} part files in {path} ({len(fresh)} fetched now, "
-                f"{sum(g.bytes for g in fresh):,} bytes; each checked against its manifest's byte count)"
-            )
-
-        if not download("openalex", err, get):
-            return EXIT_USAGE
-    for given in (path, args.sources):
-        if given is not None and not given.exists():
-            err.print(f"error: {given}: no such file or directory", style="red", highlight=False)
-            return EXIT_USAGE
-    try:
-        filters = Filters.of(args.since, args.types, args.issns, args.concepts)
-    except ValueError as exc:
-        err.print(f"error: {exc}", style="red", highlight=False)
-        return EXIT_USAGE
-    progress = Progress(
-        TextColumn("[bold]openalex[/bold]"),
-        BarColumn(),
-        TextColumn("part {task.completed:.0f} of {task.total:.0f}, {task.fields[records]:,} works kept"),
-        TimeElapsedColumn(),
-        console=err,
-        disable=not err.is_terminal,
-    )
-    with progress, open_store(store_path, lock_wait=None, notify=_notify(err)) as store:
-        task = progress.add_task("ingest", total=1, records=0)
-
-        def tick(records: int, part: int, parts: int) -> None:
-            progress.update(task, completed=part, total=parts, records=records)
-
-        try:
-            report = ingest_openalex(store, path, filters, args.sources, args.date, progress=tick)
-        except DumpError as exc:
-            err.print(f"error: {exc}", style="red", highlight=False)
-            err.print("run the same command again to resume after the works already written", highlight=False)
-            return EXIT_USAGE
-    for problem in report.errors[:20]:
-        err.print(f"warning: {problem}", style="yellow", highlight=False)
-    if report.skipped > 20:
-        err.print(f"warning: {report.skipped - 20:,} more lines skipped", style="yellow", highlight=False)
-    resumed = (
-        f" (resumed at part {report.resumed_from[0] + 1}, line {report.resumed_from[1]:,}, after "
-        f"{report.resumed_from[2]:,} works an interrupted run had written)"
-        if report.resumed_from
-        else ""
-    )
-    out.print(
-        f"openalex: {report.added:,} works from {report.parts} part files ({report.scope or 'the whole snapshot'}; "
-        f"{report.filtered_out:,} left out by the filters, {report.skipped:,} lines skipped){resumed}; "
-        f"{report.venues:,} venues; snapshot of {report.snapshot_date}; complete for "
-        f"{report.complete_venue_years:,} venue-years (works count matches the venue's own) in {report.seconds:.0f}s; "
-        f"store {display_location(store_path)}",
-        highlight=False,
-    )
+    with open_store(settings.store) as store:
+        stats = store.stats()
+        stats["cannot_confirm"] = StoreProfile.of(store).cannot_confirm()  # offline, whatever the paper
+    out.print_json(json.dumps(stats))
     return EXIT_OK

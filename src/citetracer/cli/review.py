@@ -55,6 +55,7 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     )
     review.add_argument("--format", choices=["table", "json", "csv"], default="table", help="how the list is written")
     review.add_argument("-o", "--output", type=Path, metavar="OUT", help="write the list here instead of stdout")
+    review.set_defaults(handler=cmd_review)
 
 
 def _chair(given: str | None) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from citetracer.cli.mirror import download, dumps_folder
+from citetracer.cli.ingest import download, dumps_folder
 from citetracer.config import Settings
 from citetracer.mirror.download import Fetched, fetch, fetch_dblp, fetch_openalex, verify_stream
 from citetracer.mirror.setup import Plan, Step, catalogue, measured_note, plan

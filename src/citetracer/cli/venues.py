@@ -10,15 +10,36 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.markup import escape
 
+from citetracer.cli.common import settings_of
 from citetracer.config import Settings, is_store_url
 from citetracer.judge.facts.venue import not_a_venue
 from citetracer.normalize.venue_kb import VenueKB, venue_keys
 from citetracer.normalize.venues import venue_kind
 from citetracer.store.api import display_location, open_store
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The `venues` command's arguments."""
+    venues = sub.add_parser(
+        "venues",
+        parents=[common],
+        help="say what a venue string is (a known venue, close to one, or in no list)",
+        description="Say what the venue knowledge base makes of venue strings: the known venue and the list "
+        "that knows it, the nearest listed name, or none (what a venue verdict rests on).",
+    )
+    venues.add_argument("names", nargs="+", metavar="NAME", help="venue strings as cited")
+    venues.add_argument("--format", choices=["table", "json"], default="table", help="output format")
+    venues.add_argument("--no-store", action="store_true", help="the packaged lists only, not the store's names")
+    venues.set_defaults(handler=_run)
+
+
+def _run(args: argparse.Namespace, err: Console) -> int:
+    return cmd_venues(args, settings_of(args), Console(soft_wrap=True), err)
 
 
 def describe(kb: VenueKB, name: str) -> dict[str, object]:

@@ -35,9 +35,9 @@ from citetracer.collect.http import HttpClient
 from citetracer.collect.replies import answers_search
 from citetracer.collect.stage import HttpStage
 from citetracer.config import Settings
-from citetracer.evidence import AUTHORS_YEAR, EvidenceBundle, budget_end, is_budget_skip
+from citetracer.evidence import AUTHORS_YEAR, MAIN_TITLE, EvidenceBundle, budget_end, is_budget_skip
 from citetracer.normalize.kinds import SCHOLARLY_KINDS, work_kind
-from citetracer.normalize.text import title_form
+from citetracer.normalize.text import main_title, title_form
 from citetracer.normalize.venues import is_preprint, venue_id
 from citetracer.records import Reference, SourceOutcome
 from citetracer.sources import BROAD, SOURCES, Source, ranked, source_facts
@@ -63,6 +63,7 @@ VENUE_WITNESS = "a witness of the cited venue: the records found are preprints o
 DETAILS_WITNESS = (
     "a witness of what the citation states: the records found leave its publisher, place or authors unconfirmed"
 )
+MAIN_TITLE_WHY = "the cited title without its subtitle: no record found holds the whole cited title"
 DBLP_WORKS = Dblp()
 #: Broad indexes that list computer-science venue-years whole (Semantic Scholar ingests DBLP), in order ("witness").
 VENUE_WITNESS_ORDER = ranked("witness")
@@ -90,9 +91,17 @@ class ScholarStage(HttpStage):
         return {n for n in REGISTRY if self.settings.sources.get(n) and (n in BROAD) == self.broad}
 
     async def _ask(
-        self, name: str, ref: Reference, bundle: EvidenceBundle, deadline: float, why: str, start_by: float | None
+        self,
+        name: str,
+        ref: Reference,
+        bundle: EvidenceBundle,
+        deadline: float,
+        why: str,
+        start_by: float | None,
+        question: str | None = None,
     ) -> bool:
-        """True when the connector answered (possibly with nothing)."""
+        """True when the connector answered (possibly with nothing). `question` (with `ref` carrying the
+        title asked) marks a search for another form of the cited title, remembered apart."""
         connector = REGISTRY[name]
         found = await consult(
             self.http,
@@ -103,11 +112,34 @@ class ScholarStage(HttpStage):
             deadline,
             why,
             start_by,
+            subject=f"{question}:{ref.title}" if question else None,
             check=answers_search(ref.title),
+            question=question,
         )
-        if found is not None and name in BROAD:
+        if found is not None and name in BROAD and question is None:
             bundle.broad_answered.add(name)
         return found is not None
+
+    @staticmethod
+    def _title_held(reference: Reference, bundle: EvidenceBundle) -> bool:
+        """Whether some record found has the cited title (whole, without its subtitle, or a qualifier apart)."""
+        title = reference.title or ""
+        return any(c.title and title_form(title, c.title) is not None for c in bundle.candidates)
+
+    async def _ask_main_title(self, reference: Reference, bundle: EvidenceBundle, deadline: float) -> None:
+        """Search the cited title without its subtitle when no record found holds the whole title: a
+        service that matches every query word (OpenAlex) cannot find a record that holds only the main
+        title, so an absence is not read before this search too was answered (a failure of it leaves the
+        absence unproven: collect/scholar.py _coverage)."""
+        head = main_title(reference.title or "")
+        if head is None or self._title_held(reference, bundle):
+            return
+        name = next((n for n in BROAD_CHAIN if n in bundle.broad_answered and self.http.breaker(n).allow()), None)
+        if name is None:
+            return
+        await self._ask(
+            name, reference.model_copy(update={"title": head}), bundle, deadline, MAIN_TITLE_WHY, None, MAIN_TITLE
+        )
 
     def _queues_full(self, names: Iterable[str], start_by: float | None) -> bool:
         """Whether some of `names` has no turn free before `start_by` (requests would be skipped)."""
@@ -127,8 +159,7 @@ class ScholarStage(HttpStage):
         complete = [n for n in bundle.broad_answered if kind not in SCHOLARLY_KINDS or kind in source_facts(n).kinds]
         if len(complete) >= BROAD_QUORUM:
             return None
-        title = reference.title or ""
-        if any(c.title and title_form(title, c.title) is not None for c in bundle.candidates):
+        if self._title_held(reference, bundle):
             return None
         return self._broad_choice(reference, bundle, asked, start_by, SECOND_ORDER)
 
@@ -253,6 +284,7 @@ class ScholarStage(HttpStage):
                 asked.add(extra)
                 available = available | {extra}
                 results[extra] = await self._ask(extra, reference, bundle, deadline, why, None)
+            await self._ask_main_title(reference, bundle, deadline)
         if not self.broad and self.settings.sources.get("dblp") and self._only_preprints(reference, bundle):
             await self._ask_works_of_authors(reference, bundle, deadline, start_by)
         for name in sorted(available - asked):

@@ -207,6 +207,7 @@ def compare_title(reference: Reference, cand: Candidate, a: Assessment) -> Field
     if a.title_form == "exact":
         return _cmp("title", M, reference.title, cand.title, similarity=a.title_similarity)
     if a.title_form in ("subtitle", "qualifier"):
+        shorter = "the record's title" if len(cand.title) < len(reference.title) else "the cited title"
         return _cmp(
             "title",
             M,
@@ -214,7 +215,9 @@ def compare_title(reference: Reference, cand: Candidate, a: Assessment) -> Field
             cand.title,
             similarity=a.title_similarity,
             residual=Residual.NORMALIZABLE,
-            note="subtitle omitted" if a.title_form == "subtitle" else "an edition, acronym or qualifier differs",
+            note=f"{shorter} omits the other's subtitle"
+            if a.title_form == "subtitle"
+            else "an edition, acronym or qualifier differs",
         )
     return _cmp("title", X, reference.title, cand.title, similarity=a.title_similarity, residual=Residual.CONTRADICTION)
 

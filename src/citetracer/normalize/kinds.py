@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from citetracer.data import lexicon
+from citetracer.normalize.names import is_collective
 from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi, tokens
 from citetracer.normalize.venues import is_preprint, venue_kind
 from citetracer.records import Reference
@@ -155,7 +156,7 @@ def _reads_as_paper(ref: Reference) -> bool:
     title of PAPER_TITLE_WORDS content words or more, a year) and nothing another kind's would (checked
     before: a code or data host, a publisher, report, thesis, software or data words) is a paper: what
     LLM-written bibliographies list most, and what two broad indexes hold whole."""
-    people = [p for p in ref.authors if p.given and p.family]
+    people = [p for p in ref.authors if p.given and p.family and not is_collective(p)]
     words = [w for w in tokens(ref.title or "") if w not in _STOP]
     if _THING.search(ref.title or ""):
         return False  # "LibContinual: A Comprehensive Library ...": a thing of software or data, named by its title

@@ -71,6 +71,13 @@ def _collective() -> frozenset[str]:
     return lexicon.words("collective")
 
 
+def is_collective(person: Person) -> bool:
+    """Whether a name is a collective author's ("Vemeko FPGA Team", "R Core Team"), however a parser
+    split it into given and family names: not a person."""
+    last = latex_to_text(person.family or "").split()[-1:] or [""]
+    return last[0].lower().strip(".,") in _collective()
+
+
 def parse_person(text: str) -> Person | None:
     """One name in any of BibTeX's three forms, or None for an empty string."""
     text = _HOMONYM.sub("", text.strip().rstrip(","))

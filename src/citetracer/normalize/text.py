@@ -179,6 +179,19 @@ def title_core(value: str) -> str:
     return title_key(text)
 
 
+#: Content words a title's part before (or after) its colon needs to be searched or matched alone.
+MAIN_TITLE_WORDS = 4
+
+
+def main_title(title: str) -> str | None:
+    """The title before its subtitle ("The seven sins of memory" of "The seven sins of memory: Insights
+    from psychology ..."), when both parts are of two words or more; else None."""
+    head, colon, rest = latex_to_text(title).partition(":")
+    if not colon or len(tokens(head)) < 2 or len(tokens(rest)) < 2:
+        return None
+    return " ".join(head.split())
+
+
 def title_form(cited: str, found: str) -> str | None:
     """'exact' when equal up to case, punctuation, spacing, hyphenation and markup; 'subtitle' when
     one is the other without its subtitle; 'qualifier' when equal up to an edition, a bracketed
@@ -186,8 +199,12 @@ def title_form(cited: str, found: str) -> str | None:
     if title_key(cited) == title_key(found) or title_key_plain(cited) == title_key_plain(found):
         return "exact"
     for short, long_ in ((cited, found), (found, cited)):
-        main = fold(long_).split(":")[0]
-        if ":" in fold(long_) and len(tokens(main)) >= 2 and title_key(main) == title_key(short):
+        main, colon, rest = fold(long_).partition(":")
+        if colon and len(tokens(main)) >= 2 and title_key(main) == title_key(short):
+            return "subtitle"
+        # the name before the colon lost ("SPIDER: Near-optimal ..." read as "Near-optimal ..."): the
+        # title without its head, long enough to be specific
+        if colon and len(tokens(rest)) >= MAIN_TITLE_WORDS and title_key(rest) == title_key(short):
             return "subtitle"
     core = title_core(cited)
     if len(core) >= 12 and core == title_core(found):

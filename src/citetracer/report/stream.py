@@ -3,7 +3,7 @@
 Why: holding every judged citation until the end cost ~20 KB each (20,000
 citations: 430 MB for JSON, 420-510 MB for CSV, SARIF and HTML), and the
 document was then built whole once more. These writers take each citation as
-the pipeline hands it over (`Checker.check_read(on_result=...)`), write it and
+the pipeline hands it over (`Checker.check(on_result=...)`), write it and
 keep only the counts, so a report costs the memory of the citations in flight
 (HTML holds one paper's cards, and CSV with `--show flagged` one paper's rows, to
 write them in reading order, Hallucinated then P3 first, on disk when they are

@@ -2,7 +2,7 @@
 
 `inputs.py` finds the papers (folders, list files, zip/tar archives), `journal.py` keeps the
 finished ones across runs, `pool.py` runs the workers, `work.py` is one paper inside a worker
-(the pipeline's own `Checker.check_read`), `outputs.py` builds the reports, and `runner.py`
+(the pipeline's own `Checker.read` and `Checker.check`), `outputs.py` builds the reports, and `runner.py`
 puts them in that order.
 """
 

@@ -1,6 +1,6 @@
 """One paper of a scan, inside a worker: the pipeline's check, the report file, the totals.
 
-The check itself is `Checker.check_read`, the same call `citetracer check` makes; what is
+The paper is read and checked by `Checker.read` and `Checker.check`, the calls `citetracer check` makes; what is
 added here is only bookkeeping: the report written atomically (so a killed worker never
 leaves half a file that the journal could point at) and the plausibility warnings of the
 scan summary.
@@ -16,7 +16,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from citetracer.extract import InputError, read_references
+from citetracer.extract import InputError
 from citetracer.pipeline import Checker
 from citetracer.records import Report
 from citetracer.scan.jobs import Job
@@ -59,8 +59,7 @@ def check_file(checker: Checker, path: Path, display: str) -> dict[str, Any]:
     read; nothing is written, so a worker on another machine can hand the report back to the scan."""
     start = time.perf_counter()
     try:
-        read = read_references(path, segmenter=checker.settings.segmenter)
-        report = checker.check_read(read, display)
+        report = checker.check(checker.read(path, name=display))
     except InputError as exc:
         return {"status": "unreadable", "error": str(exc), "seconds": round(time.perf_counter() - start, 3)}
     except Exception as exc:  # a process boundary: one paper's failure must not end the scan

@@ -8,8 +8,8 @@ own Checker (store, index and online clients opened once, used by that thread on
 connections stay in their thread). The queue is bounded: a full queue refuses a submission
 (the app answers 503 with Retry-After) instead of growing without end.
 
-The check is the pipeline's `Checker.check_read`, the call `citetracer check` makes; this
-module only reads the inputs, counts the progress and writes the reports.
+The inputs are read and checked by the pipeline's `Checker.read` and `Checker.check`, the calls
+`citetracer check` makes; this module only counts the progress and writes the reports.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from citetracer.config import Settings
-from citetracer.extract import InputError, read_references
-from citetracer.pipeline import Checker
+from citetracer.extract import InputError
+from citetracer.pipeline import Checker, Paper
 from citetracer.records import CitationResult
 from citetracer.scan.inputs import STAGING
 from citetracer.store.api import display_location
@@ -196,14 +196,14 @@ def run_job(
     job.update(warnings=job.warnings + problems)
     if ref_pages is not None:
         inputs = [replace(p, ref_pages=ref_pages) if p.path.suffix.lower() == ".pdf" else p for p in inputs]
-    read = []
+    read: list[tuple[Input, Paper]] = []
     unread: list[tuple[str, str]] = []
     for paper in inputs:
         job.update(
             stage=f"reading {'the PDF' if paper.path.suffix.lower() == '.pdf' else 'the references'} of {paper.display}"
         )
         try:
-            read.append((paper, read_references(paper.path, paper.ref_pages, checker.settings.segmenter)))
+            read.append((paper, checker.read(paper.path, paper.ref_pages, name=paper.display)))
         except InputError as exc:  # named as the user named it ('fill.zip:p0000.bib'), not by its staged path
             unread.append((paper.display, scrub(str(exc).replace(str(paper.path), paper.display), folder)))
     notes = list(job.warnings)  # the job's own (its mode, its uploads'), shown on the result page
@@ -240,7 +240,7 @@ def run_job(
                     }
                 )
 
-            report = checker.check_read(result, paper.display, on_result=judged)
+            report = checker.check(result, on_result=judged)
             result.references.clear()  # checked: its memory goes to the next paper and the corrected BibTeX
             reports.end([public(w) for w in report.warnings], [public(w) for w in report.store_warnings])
         for name, why in unread:

@@ -81,8 +81,9 @@ class AuthorFact:
     prefix: bool
 
 
-#: Lengths at which services and deposits cut author lists (round numbers, page sizes).
-CUT_LENGTHS = frozenset({10, 15, 20, 25, 30, 40, 50, 100})
+#: Lengths at which services and deposits cut author lists (round numbers, page sizes; 8: a record seen
+#: holding the first 8 of a work's 51 authors, with no marker).
+CUT_LENGTHS = frozenset({8, 10, 15, 20, 25, 30, 40, 50, 100})
 #: Cited names beyond a record's list from which the list reads as cut, not padded (a fabrication pads
 #: a list with a name or two; a service that cut a long list leaves many out).
 CUT_BEYOND = 3
@@ -109,7 +110,7 @@ def record_authors_complete(cand: Candidate, cited: list[Person], closed_world: 
         return True, facts.why
     if facts.authors == "partial":
         return False, f"{cand.source} does not hold author lists whole"
-    if n >= LONG_AUTHOR_LIST:
+    if n >= LONG_AUTHOR_LIST or n in CUT_LENGTHS:
         return False, f"the {cand.source} record lists {n} authors, and {cand.source} may cut long lists"
     if continued:
         return False, f"the {cand.source} record's {n} authors are the cited list's first (a list cut short)"

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from citetracer.collect.lookups import proven_absent
 from citetracer.judge.context import JudgeContext
+from citetracer.judge.facts.reading import doi_cut
 from citetracer.normalize.text import canonical_arxiv, canonical_doi
 
 
@@ -35,7 +36,7 @@ def absent_identifier(ctx: JudgeContext, kind: str) -> AbsentIdentifier | None:
     """The cited DOI (kind "doi") or arXiv id ("arxiv") when a registry complete for it answered that it
     does not exist and nothing holds it, else None."""
     value = canonical_doi(ctx.reference.doi) if kind == "doi" else canonical_arxiv(ctx.reference.arxiv_id)
-    if not value:
+    if not value or (kind == "doi" and doi_cut(ctx.reference, value)):
         return None
     answer = proven_absent(ctx.bundle, kind, value)
     if answer is None:

@@ -13,6 +13,7 @@ from citetracer.data import lexicon
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.facts.absence import title_specificity
 from citetracer.judge.facts.authors import MOST, SOME, by_cited_people, same_people
+from citetracer.judge.facts.reading import content_words
 from citetracer.match.rules import Assessment
 from citetracer.normalize.kinds import work_kind
 from citetracer.normalize.text import tokens
@@ -119,12 +120,18 @@ def _versions(ctx: JudgeContext, work: Assessment) -> list[Assessment]:
     return out
 
 
-def whole_title(work: Assessment) -> str | None:
-    """Why `work` is not identified by the whole cited title, or None when it is."""
+def whole_title(ctx: JudgeContext, work: Assessment) -> str | None:
+    """Why `work` is not identified by the whole cited title, or None when it is. A record that holds the
+    cited title without its subtitle (indexes drop subtitles) identifies the work when that main title
+    names one work by itself; a cited title without the record's subtitle does not (a textbook's "Finite
+    element analysis" is the head of many titles)."""
     if work.title_form == "raw-text":
         return "the record's title was only found inside the reference's text"
     if work.title_form == "subtitle":
-        return "only the title without its subtitle matches"
+        record, cited = content_words(work.candidate.title), content_words(ctx.reference.title)
+        if len(record) >= len(cited) or len(record) < SPECIFIC_TITLE_WORDS or not specific(ctx, work):
+            return "only the title without its subtitle matches"
+        return None
     if work.title_form not in ("exact", "qualifier"):
         return "the titles differ"
     return None
@@ -139,7 +146,7 @@ def specific(
 
 def identified(ctx: JudgeContext, work: Assessment, *, need_authors: bool) -> tuple[str | None, str]:
     """(why the work is not identified, or None; how it is identified)."""
-    why = whole_title(work)
+    why = whole_title(ctx, work)
     if why:
         return why, ""
     if work_kind(ctx.reference)[0] == "book" and not record_is_book(work.candidate):

@@ -41,6 +41,22 @@ def raw_words(ref: Reference) -> str:
     return "" if structured(ref) else f" {' '.join(title_words(ref.raw or ''))} "
 
 
+#: What follows a DOI cut by a line break in a PDF's text: one space, then more of its suffix (letters
+#: and digits or an underscore together: "10.1207/s15516709c og2703_8"), not a year, a page or a word.
+_DOI_TAIL = re.compile(r"\s(?=[\w./;()-]*[a-z])(?=[\w./;()-]*[\d_])[\w./;()-]+", re.IGNORECASE)
+
+
+def doi_cut(ref: Reference, doi: str) -> bool:
+    """Whether the reference's own text shows its DOI may be cut short: the text runs on after it, past a
+    space, with more characters of a DOI's suffix (a line break inside the DOI). A lookup of the cut DOI
+    then says nothing of the cited one."""
+    if structured(ref):
+        return False
+    raw = ref.raw or ""
+    at = raw.lower().find(doi.lower())
+    return at >= 0 and bool(_DOI_TAIL.match(raw, at + len(doi)))
+
+
 def not_a_citation(ref: Reference) -> str | None:
     """Why the reference does not look like a citation at all (a table row, an equation), or None."""
     if len(content_words(ref.title)) < 2:

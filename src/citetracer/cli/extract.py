@@ -1,0 +1,64 @@
+"""`citetracer extract FILE`: the references read from a file, printed without checking them.
+
+Part of the CLI front end: extract/ reads the file (no store is opened); this prints.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from citetracer.cli.common import EXIT_OK, EXIT_USAGE, add_ref_pages, add_segmenter, open_out
+from citetracer.config import load_settings
+from citetracer.extract import InputError, read_references
+
+
+def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
+    """The `extract` command's arguments."""
+    extract = sub.add_parser(
+        "extract",
+        parents=[common],
+        help="print the references found in a file",
+        description="Print the references found in a file, without checking them.",
+    )
+    extract.add_argument("file", type=Path, metavar="FILE", help="paper or bibliography to read")
+    extract.add_argument("--format", choices=["table", "json"], default="table", help="output format")
+    extract.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here instead of stdout")
+    add_ref_pages(extract)
+    add_segmenter(extract)
+    extract.set_defaults(handler=cmd_extract)
+
+
+def cmd_extract(args: argparse.Namespace, err: Console) -> int:
+    segmenter = load_settings(args.config, segmenter=args.segmenter).segmenter
+    try:
+        read = read_references(args.file, args.ref_pages, segmenter)
+    except InputError as exc:
+        err.print(f"error: {exc}", style="red", highlight=False)
+        return EXIT_USAGE
+    for warning in read.warnings:
+        err.print(f"warning: {warning}", style="yellow", highlight=False)
+    with ExitStack() as stack:
+        out = open_out(stack, args.output)
+        if args.format == "json":
+            doc = {"input": str(args.file), "references": [r.model_dump(mode="json") for r in read.references]}
+            json.dump(doc, out, ensure_ascii=False, indent=2)
+            out.write("\n")
+        else:
+            console = Console(file=out, markup=False) if args.output else Console(markup=False)
+            for i, r in enumerate(read.references, 1):
+                authors = "; ".join(p.display() for p in r.authors) + (" et al." if r.et_al else "")
+                line = Text.assemble(
+                    (str(r.label or i), "bold"),
+                    f" {authors} ({r.year}) ",
+                    (r.title or "", "italic"),
+                    f" {r.venue or ''} {r.doi or ''} {r.arxiv_id or ''}",
+                )
+                console.print(line, highlight=False)
+    return EXIT_OK
