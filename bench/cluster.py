@@ -31,12 +31,11 @@ sys.path[:0] = [str(ROOT), str(ROOT / "bench")]
 from tests import pgserver  # noqa: E402
 from tests.conftest import pg_location  # noqa: E402
 
-from mirror import generate, load_sample, retrieval  # noqa: E402
+from dblpsample import DTD, SAMPLE, load_sample  # noqa: E402
+from mirror import generate, retrieval  # noqa: E402
 from scan import SHARED, build_store, copy_store  # noqa: E402
 
 CLI = [sys.executable, "-m", "citetracer"]
-SAMPLE = SHARED / "data" / "dblp" / "dblp-sample.xml.gz"
-DTD = SHARED / "data" / "dblp" / "dblp.dtd"
 
 
 def timed(cmd: list[str]) -> float:

@@ -44,12 +44,13 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from citetracer.extract import InputError, plausibility, read_references
-from citetracer.extract.confidence import LOW_CONFIDENCE
-from citetracer.extract.markers import find_markers
-from citetracer.extract.pdf import Limits, document_lines, read_pdf
-from citetracer.extract.region import find_region
-from citetracer.extract.segment import split_blocks
+from citetracer.extract import InputError, read_references
+from citetracer.extract.layout.markers import find_markers
+from citetracer.extract.layout.region import find_region
+from citetracer.extract.readers.pdf import Limits, document_lines, read_pdf
+from citetracer.extract.segmentation import plausibility
+from citetracer.extract.segmentation.confidence import LOW_CONFIDENCE
+from citetracer.extract.segmentation.segment import split_blocks
 from citetracer.normalize.text import canonical_arxiv, canonical_doi
 from citetracer.records import Reference
 

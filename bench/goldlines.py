@@ -1,6 +1,6 @@
 """Real papers' lines labelled from their gold lists: training and held-out data on real layouts.
 
-The line segmenter (extract/linecrf.py) learns where references start from papers typeset here
+The line segmenter (extract/segmentation/linecrf.py) learns where references start from papers typeset here
 (bench/latexpapers.py), whose labels the PDF saved itself. Real papers show layouts no template here
 has (a journal's footnotes under its list, a conference's running heads, fonts whose sizes differ by
 page), so their lines are labelled too, from the gold lists of ../shared/pdfs/{jose,ml}:
@@ -105,7 +105,7 @@ def _holds(keys: Keys, text: str) -> float:
 
 def label_paper(pdf: Path) -> Labelled | str:
     """The paper's lines labelled from its gold list, or why it cannot be (a label would be a guess)."""
-    from citetracer.extract.pdf import document_lines, read_list
+    from citetracer.extract.readers.pdf import document_lines, read_list
 
     meta = json.loads(gold_path(pdf).read_text())
     gold = meta["references"]

@@ -725,7 +725,6 @@ def main() -> int:
     from citetracer.extract import InputError, read_references
     from extract import authors_recovered, title_pairs
 
-    os.environ["CITETRACER_SEGMENTER"] = args.segmenter
     names = {"held-out": list(HELD_OUT), "train": list(TRAIN), "all": list(TEMPLATES)}.get(
         args.templates, args.templates.split(",")
     )
@@ -734,7 +733,7 @@ def main() -> int:
     per: dict[str, list[tuple[int, int, int, int, int, int]]] = defaultdict(list)
     for paper, pdf in made:
         try:
-            read = read_references(pdf)
+            read = read_references(pdf, segmenter=args.segmenter)
             refs, warnings = read.references, read.warnings
         except InputError as exc:
             refs, warnings = [], [str(exc)]

@@ -53,30 +53,19 @@ from pathlib import Path
 from typing import Any
 from xml.sax.saxutils import escape
 
-from citetracer.mirror.dblp import DblpReport, ingest_dblp, iter_dblp
+from citetracer.mirror.dblp import ingest_dblp
 from citetracer.normalize.names import family_keys
 from citetracer.normalize.text import title_key, tokens
 from citetracer.records import Person
 from citetracer.store.api import open_store
 from citetracer.store.db import Store
-
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dblp"
+from dblpsample import SHARED, load_sample
 
 
 def store_bytes(path: Path) -> int:
     total = path.stat().st_size if path.exists() else 0
     index = path.with_name(path.name + ".index")
     return total + sum(f.stat().st_size for f in index.rglob("*") if f.is_file())
-
-
-def load_sample(dump: Path, dtd: Path) -> list[dict[str, Any]]:
-    out = []
-    for row in iter_dblp(dump, dtd, DblpReport()):
-        obj = json.loads(row.json)
-        obj["key"] = row.key.removeprefix("dblp:")
-        obj["crossref"] = row.xref
-        out.append(obj)
-    return out
 
 
 # ------------------------------------------------------------------ synthetic dump

@@ -50,7 +50,7 @@ from tests.fakeweb.server import FakeWeb, Fault  # noqa: E402
 
 from citetracer.config import OnlineSettings, Settings  # noqa: E402
 from citetracer.extract import read_text  # noqa: E402
-from citetracer.extract.fields import parse_reference_string  # noqa: E402
+from citetracer.extract.fields.parser import parse_reference_string  # noqa: E402
 from citetracer.mirror.jsonl import add_jsonl  # noqa: E402
 from citetracer.pipeline import Checker  # noqa: E402
 from citetracer.records import CitationResult, Reference  # noqa: E402

@@ -1,6 +1,6 @@
 """Field parser benchmark: `parse_reference_string` on labelled reference strings.
 
-Data (../shared/data/refstrings, read by extract/labelled.py): anystyle's core,
+Data (../shared/data/refstrings, read by scripts/labelled.py): anystyle's core,
 good, ugly and bad sets (1,514 / 4,562 / 3,846 / 368 strings, each field a
 tagged span) and GROBID's TEI citations (2,667 <bibl> elements from 228 source
 documents). The input string is the text; the gold fields are the tagged spans
@@ -56,15 +56,15 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from citetracer.extract.authors import split_names
-from citetracer.extract.crf import Labeller
-from citetracer.extract.fields import PACKAGED, _respace, parse_reference_string, prepare
-from citetracer.extract.labelled import LabelledString, copies_of, held_out_folds, read_sets
+from citetracer.extract.fields.authors import split_names
+from citetracer.extract.fields.crf import Labeller
+from citetracer.extract.fields.parser import PACKAGED, _respace, parse_reference_string, prepare
 from citetracer.normalize.text import canonical_doi
 from citetracer.records import Reference
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
 import train_parser
+from labelled import LabelledString, copies_of, held_out_folds, read_sets
 
 
 def fold(text: str) -> str:
@@ -162,7 +162,7 @@ def _vancouver_year(volume: str | None) -> int | None:
 
 
 def gold_of(item: LabelledString) -> dict[str, Any]:
-    """The gold field values of one labelled string (extract/labelled.py says which tag is which field)."""
+    """The gold field values of one labelled string (scripts/labelled.py says which tag is which field)."""
     gold: dict[str, Any] = {
         "title": item.first("title"),
         "venue": item.first("container"),

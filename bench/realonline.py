@@ -53,7 +53,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from tests.fakeweb.server import FakeWeb  # noqa: E402
 
 from citetracer.extract import InputError, read_references, read_text  # noqa: E402
-from citetracer.extract.fields import parse_reference_string  # noqa: E402
+from citetracer.extract.fields.parser import parse_reference_string  # noqa: E402
 from citetracer.normalize.text import canonical_arxiv, latex_to_text, title_similarity  # noqa: E402
 from citetracer.pipeline import Checker  # noqa: E402
 from citetracer.records import CitationResult, Reference  # noqa: E402

@@ -52,7 +52,7 @@ from typing import Any
 
 from citetracer.config import Settings
 from citetracer.extract import InputError, read_references, read_text
-from citetracer.extract.fields import parse_reference_string
+from citetracer.extract.fields.parser import parse_reference_string
 from citetracer.mirror.arxiv import ingest_arxiv
 from citetracer.mirror.dblp import ingest_dblp
 from citetracer.mirror.jsonl import add_jsonl

@@ -38,17 +38,10 @@ from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
-SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "dblp"
+from dblpsample import SAMPLE, load_sample
+
 #: Works per OpenAlex part file (the real ones hold up to a few hundred thousand).
 PART_WORKS = 500_000
-
-
-def load_sample() -> list[dict[str, Any]]:
-    """The DBLP sample's records as plain dicts (title, authors, year, venue, doi, key)."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from mirror import load_sample as load  # bench/mirror.py
-
-    return load(SHARED / "dblp-sample.xml.gz", SHARED / "dblp.dtd")
 
 
 def _concept(c: int) -> dict[str, Any]:
@@ -299,8 +292,8 @@ def main() -> int:
     ap.add_argument("out", type=Path)
     ap.add_argument("--seed", type=int, default=7)
     args = ap.parse_args()
-    if not (SHARED / "dblp-sample.xml.gz").exists():
-        print(f"{SHARED}: the DBLP sample is absent; nothing generated")
+    if not SAMPLE.exists():
+        print(f"{SAMPLE}: the DBLP sample is absent; nothing generated")
         return 0
     t = time.monotonic()
     queries = write_arxiv(args.records, args.out, args.seed) if args.kind == "arxiv" else write_openalex(

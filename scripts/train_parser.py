@@ -2,7 +2,7 @@
 
 Training data: the labelled sets under ../shared/data/refstrings (anystyle's core,
 good, ugly and bad sets and GROBID's TEI citations), read at build time by
-extract/labelled.py (nothing is copied into the project), every token labelled by
+scripts/labelled.py (nothing is copied into the project), every token labelled by
 the field it belongs to. Each set enters with a weight (`WEIGHTS`): 0 leaves it
 out, 1 takes it once, 2 twice; a fraction takes a fixed sample of it.
 
@@ -50,9 +50,9 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from citetracer.extract.crf import LABELS, MODEL_NAME, features, split_runs, tokens
-from citetracer.extract.fields import model_input
-from citetracer.extract.labelled import LabelledString, read_sets
+from citetracer.extract.fields.crf import LABELS, MODEL_NAME, features, split_runs, tokens
+from citetracer.extract.fields.parser import model_input
+from labelled import LabelledString, read_sets  # scripts/labelled.py, beside this script
 
 ROOT = Path(__file__).resolve().parents[1]
 REFSTRINGS = ROOT.parent / "shared" / "data" / "refstrings"

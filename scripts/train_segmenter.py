@@ -31,11 +31,11 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import goldlines  # noqa: E402
 import latexpapers  # noqa: E402
-from citetracer.extract.layout import Line  # noqa: E402
-from citetracer.extract.linecrf import MODEL_NAME, sequence  # noqa: E402
-from citetracer.extract.markers import find_markers  # noqa: E402
-from citetracer.extract.pdf import document_lines  # noqa: E402
-from citetracer.extract.region import find_region  # noqa: E402
+from citetracer.extract.layout.page import Line  # noqa: E402
+from citetracer.extract.segmentation.linecrf import MODEL_NAME, sequence  # noqa: E402
+from citetracer.extract.layout.markers import find_markers  # noqa: E402
+from citetracer.extract.readers.pdf import document_lines  # noqa: E402
+from citetracer.extract.layout.region import find_region  # noqa: E402
 
 DEFAULT_OUT = ROOT / "src" / "citetracer" / "data" / MODEL_NAME
 

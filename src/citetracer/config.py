@@ -3,7 +3,7 @@
 The config file is TOML, found at `--config PATH`, else `$CITETRACER_CONFIG`,
 else `<user config dir>/citetracer/config.toml` when it exists. Environment
 variables are `CITETRACER_<SETTING>` (e.g. CITETRACER_STORE, CITETRACER_OFFLINE,
-CITETRACER_CROSSREF_URL for a source's base URL).
+CITETRACER_SEGMENTER, CITETRACER_CROSSREF_URL for a source's base URL).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import re
 import tomllib
 from datetime import date
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, get_args
 
 from platformdirs import user_config_dir, user_data_dir
 from pydantic import BaseModel, Field, PlainSerializer, PlainValidator, ValidationError
@@ -129,6 +129,14 @@ class LLMSettings(BaseModel):
         return bool(self.base_url and self.model)
 
 
+#: Which segmenter cuts a PDF's bibliography into references (extract/readers/pdf.py): "auto" (the learned one
+#: unless its reading fails the plausibility checks that the rules' reading passes), "rules-first" (the rules'
+#: reading unless it fails them and the learned one passes), "model" (always the learned one), "rules" (the
+#: hand-written one alone).
+Segmenter = Literal["auto", "rules-first", "model", "rules"]
+SEGMENTERS: tuple[str, ...] = get_args(Segmenter)
+
+
 class Settings(BaseModel):
     store: StoreLocation = Field(default_factory=lambda: Path(user_data_dir("citetracer")) / "store.sqlite")
     offline: bool = False
@@ -155,6 +163,8 @@ class Settings(BaseModel):
     #: learned from online answers (a shared team store, a read-only mirror). The store is opened
     #: read-only, so a write attempt fails loudly instead of landing. Env CITETRACER_READ_ONLY.
     read_only: bool = False
+    #: The PDF segmenter (`Segmenter`): config `segmenter`, env CITETRACER_SEGMENTER, flag --segmenter.
+    segmenter: Segmenter = "auto"
     online: OnlineSettings = Field(default_factory=OnlineSettings)
     #: Optional LLM agents; the deterministic path never depends on them.
     llm: LLMSettings = Field(default_factory=LLMSettings)
@@ -224,6 +234,13 @@ def load_settings(config: Path | None = None, **flags: Any) -> Settings:
         if value not in _BOOL:
             raise ConfigError(f"CITETRACER_READ_ONLY={env['CITETRACER_READ_ONLY']!r} is not a boolean")
         data["read_only"] = _BOOL[value]
+    if "CITETRACER_SEGMENTER" in env:
+        value = env["CITETRACER_SEGMENTER"].strip().lower()
+        if value not in SEGMENTERS:
+            raise ConfigError(
+                f"CITETRACER_SEGMENTER={env['CITETRACER_SEGMENTER']!r} is not one of {', '.join(SEGMENTERS)}"
+            )
+        data["segmenter"] = value
     if "CITETRACER_MAILTO" in env:
         data["mailto"] = env["CITETRACER_MAILTO"]
     for name in DEFAULT_SOURCE_URLS:

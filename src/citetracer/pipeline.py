@@ -284,7 +284,7 @@ class Checker:
         refs, warnings = read.references, list(read.warnings)
         parser_calls: list[list[AgentCall]] = []
         if self.settings.llm.enabled and Path(name).suffix.lower() in (".pdf", ".txt"):
-            from citetracer.extract.parser_agent import repair_with_agent
+            from citetracer.extract.agent.parser_agent import repair_with_agent
 
             refs, more, parser_calls = repair_with_agent(self.settings.llm, Path(name), refs)
             warnings += more
@@ -346,11 +346,12 @@ class Checker:
 
             pdf, folder = fetch_to_temp(source, self.settings)
             try:
-                return Paper(source.strip() if name is None else name, read_references(pdf, ref_pages))
+                read = read_references(pdf, ref_pages, self.settings.segmenter)
+                return Paper(source.strip() if name is None else name, read)
             finally:
                 folder.cleanup()
         path = Path(source)  # type: ignore[arg-type]
-        return Paper(str(path) if name is None else name, read_references(path, ref_pages))
+        return Paper(str(path) if name is None else name, read_references(path, ref_pages, self.settings.segmenter))
 
     def check(
         self,

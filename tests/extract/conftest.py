@@ -45,7 +45,7 @@ def column(
 
 def image_only(text_pdf: Path, dst: Path, dpi: int = 200) -> Path:
     """`text_pdf` rendered to pictures and saved as a PDF without any text layer (a scan)."""
-    from citetracer.extract.pdfdoc import Document
+    from citetracer.extract.readers.pdfdoc import Document
 
     with Document(text_pdf) as doc:
         images = [doc.render(i, dpi) for i in range(len(doc))]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from citetracer.extract.authors import split_names
-from citetracer.extract.fields import parse_reference_string
+from citetracer.extract.fields.authors import split_names
+from citetracer.extract.fields.parser import parse_reference_string
 
 
 def names(raw: str) -> list[tuple[str | None, str]]:

@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from citetracer.extract import read_text
-from citetracer.extract.bibtex import entry_to_reference, parse_bibtex
+from citetracer.extract.readers.bibtex import entry_to_reference, parse_bibtex
 
 
 def test_strings_concatenation_and_month_macros() -> None:

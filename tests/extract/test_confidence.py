@@ -1,5 +1,5 @@
-"""How sure the PDF reader is of each reference (extract/confidence.py) and what it says when the list's DOIs do
-not add up: a lost entry is never silent."""
+"""How sure the PDF reader is of each reference (extract/segmentation/confidence.py) and what it says when the
+list's DOIs do not add up: a lost entry is never silent."""
 
 from __future__ import annotations
 
@@ -9,16 +9,16 @@ from pathlib import Path
 import pytest
 
 from citetracer.extract import read_references
-from citetracer.extract.confidence import (
+from citetracer.extract.layout.page import Line
+from citetracer.extract.segmentation.confidence import (
     LOW_CONFIDENCE,
     doi_warnings,
     entry_confidence,
     list_dois,
     low_confidence_warning,
 )
-from citetracer.extract.layout import Line
-from citetracer.extract.linecrf import default_segmenter
-from citetracer.extract.segment import Block
+from citetracer.extract.segmentation.linecrf import default_segmenter
+from citetracer.extract.segmentation.segment import Block
 from citetracer.records import Reference
 from tests.extract.conftest import column
 

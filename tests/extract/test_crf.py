@@ -8,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from citetracer.extract import crf, fields
-from citetracer.extract.crf import Labeller, default_labeller, features, spans, tokens
-from citetracer.extract.fields import model_input, parse_reference_string
+from citetracer.extract.fields import crf
+from citetracer.extract.fields import parser as fields
+from citetracer.extract.fields.crf import Labeller, default_labeller, features, spans, tokens
+from citetracer.extract.fields.parser import model_input, parse_reference_string
 
 
 @pytest.fixture

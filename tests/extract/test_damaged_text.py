@@ -14,8 +14,8 @@ from pathlib import Path
 
 from citetracer.config import LLMSettings
 from citetracer.extract import read_references, read_text
-from citetracer.extract.parser_agent import LLMParserAgent
-from citetracer.extract.repair import repair_references
+from citetracer.extract.agent.parser_agent import LLMParserAgent
+from citetracer.extract.agent.repair import repair_references
 from citetracer.llm.client import LLMClient
 from citetracer.records import Person, Reference
 from tests.extract.conftest import column
@@ -206,7 +206,7 @@ def test_parser_agent_answers_are_cleaned(tmp_path: Path) -> None:
 
 
 def test_a_doi_cut_twice_by_line_ends_is_joined() -> None:
-    from citetracer.extract.fields import parse_reference_string
+    from citetracer.extract.fields.parser import parse_reference_string
 
     ref = parse_reference_string(
         "Yuanxin Liu and Lu Hou. Fetv: A benchmark for fine-grained evaluation of open-domain text-to-video "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from citetracer.extract.fields import parse_reference_string
+from citetracer.extract.fields.parser import parse_reference_string
 
 
 def families(raw: str) -> list[str]:
@@ -175,7 +175,7 @@ def test_a_title_in_the_authors_place_is_not_read_as_an_organisation() -> None:
 
 
 def test_closing_quote_glued_to_the_venue_is_spaced() -> None:
-    from citetracer.extract.fields import model_input
+    from citetracer.extract.fields.parser import model_input
 
     assert model_input('A. Wall, "No dual?,"JHEP 1704, 134 (2017).')[0] == 'A. Wall, "No dual?," JHEP 1704, 134 (2017).'
     assert model_input("Narboux, Jean, L’illusion, Paris.")[0] == "Narboux, Jean, L’illusion, Paris."
@@ -193,21 +193,21 @@ def test_closing_quote_glued_to_the_venue_is_spaced() -> None:
     ],
 )
 def test_a_quoted_title_runs_to_its_closing_quote(run: str, expected: str) -> None:
-    from citetracer.extract.normalizers import whole_quote as _whole_quote
+    from citetracer.extract.fields.normalizers import whole_quote as _whole_quote
 
     text = 'E. Pereira, "Le Droit à la ville. Cheminements géographiques." Revue de géographie 75, 2011.'
     assert _whole_quote(run, text) == expected
 
 
 def test_an_apostrophe_is_not_a_closing_quote() -> None:
-    from citetracer.extract.normalizers import whole_quote as _whole_quote
+    from citetracer.extract.fields.normalizers import whole_quote as _whole_quote
 
     text = "R. Roberts, ‘Order and the Church’s Future’ (78-96), in Managing the Church?, Sheffield, 2000."
     assert _whole_quote("‘Order and", text) == "‘Order and the Church’s Future’"
 
 
 def test_a_title_run_that_closes_a_quotation_starts_where_it_opens() -> None:
-    from citetracer.extract.normalizers import whole_quote as _whole_quote
+    from citetracer.extract.fields.normalizers import whole_quote as _whole_quote
 
     text = "“Curiosity Rover Report (August 2015): Three Years on Mars!” NASA’s Journey to Mars, 30 July 2015."
     assert _whole_quote("Three Years on Mars!”", text) == "“Curiosity Rover Report (August 2015): Three Years on Mars!”"
@@ -227,7 +227,7 @@ def test_words_without_initials_after_initials_first_names_are_the_title(raw: st
 
 
 def test_single_quoted_title_and_apostrophes() -> None:
-    from citetracer.extract.normalizers import whole_quote as _whole_quote
+    from citetracer.extract.fields.normalizers import whole_quote as _whole_quote
 
     text = "F. Green, Y. Zhu, 'Overqualification and the Returns', Oxford Economic Papers 62, 2010."
     assert _whole_quote("'Overqualification and the Returns', Oxford Economic Papers", text) == (
@@ -259,7 +259,7 @@ def test_rules_read_single_quoted_titles(raw: str, title: str) -> None:
 
 
 def test_french_quotes_standing_apart_from_their_words_close_the_title() -> None:
-    from citetracer.extract.normalizers import whole_quote as _whole_quote
+    from citetracer.extract.fields.normalizers import whole_quote as _whole_quote
 
     text = "Adamson, Glenn. « When Craft Gets Sloppy ». Crafts no. 211. London: Crafts Council, 2008."
     assert _whole_quote("« When Craft Gets Sloppy ». Crafts no", text) == "« When Craft Gets Sloppy »"
@@ -267,7 +267,7 @@ def test_french_quotes_standing_apart_from_their_words_close_the_title() -> None
 
 
 def test_names_the_model_reads_as_the_title_are_not_kept_as_authors() -> None:
-    from citetracer.extract.fields import _combine, _read_by_rules, prepare
+    from citetracer.extract.fields.parser import _combine, _read_by_rules, prepare
 
     raw = "Randall Packard, White Plague, Black Labour: Tuberculosis and the political economy of health (1989)."
     ref, text, _marks = _read_by_rules(raw, prepare(raw))

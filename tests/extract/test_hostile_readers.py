@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from citetracer.extract import decode_text
-from citetracer.extract.bibtex import MAX_VALUE_CHARS, parse_bibtex
+from citetracer.extract.readers.bibtex import MAX_VALUE_CHARS, parse_bibtex
 from tests import hostile_files as H
 from tests.cliproc import one_clear_error, run_cli
 

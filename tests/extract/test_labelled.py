@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
 
-from citetracer.extract.labelled import read_anystyle, read_tei
 from tests.extract import refsets
+
+# The training reader lives beside its trainer (scripts/labelled.py, scripts/train_parser.py), outside the package.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+import labelled
+from labelled import read_anystyle, read_tei
 
 
 @pytest.fixture
@@ -60,8 +65,6 @@ def test_external_entities_are_not_expanded(tmp_path: Path) -> None:
 
 
 def test_oversized_file_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from citetracer.extract import labelled
-
     path = refsets.write(tmp_path) / "anystyle-core.xml"
     monkeypatch.setattr(labelled, "MAX_BYTES", 100)
     with pytest.raises(ValueError, match="larger than"):

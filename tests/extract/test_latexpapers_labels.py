@@ -6,7 +6,7 @@ import random
 import sys
 from pathlib import Path
 
-from citetracer.extract.layout import Line
+from citetracer.extract.layout.page import Line
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import latexpapers

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from citetracer.extract.layout import (
+from citetracer.extract.layout.page import (
     Fragment,
     Page,
     document_gutters,
@@ -11,7 +11,7 @@ from citetracer.extract.layout import (
     find_gutters,
     page_lines,
 )
-from citetracer.extract.segment import join_lines
+from citetracer.extract.segmentation.segment import join_lines
 
 
 def frag(text: str, x0: float, y0: float, width: float = 200.0, size: float = 10.0) -> Fragment:
@@ -194,7 +194,7 @@ def test_a_column_of_short_lines_is_no_gutter() -> None:
 def test_lines_read_across_two_columns_show_their_gutter_by_the_gap_they_share() -> None:
     """Columns read as one (each line a left and a right fragment with white between them at one x) are
     found again from that gap; lines without such a gap show none."""
-    from citetracer.extract.layout import Line, gap_gutter
+    from citetracer.extract.layout.page import Line, gap_gutter
 
     def line(k: int, gap: bool) -> Line:
         left = frag(f"left {k}", 50, 100 + 12 * k, width=220)
@@ -210,7 +210,7 @@ def test_lines_read_across_two_columns_show_their_gutter_by_the_gap_they_share()
 def test_short_rulers_counting_up_at_one_x_on_several_pages_are_line_numbers() -> None:
     """A review copy's ruler beside the gutter shows six numbers a page (the rest hidden by a figure): too
     few for a stack on its own, but at the same x on several pages, counting up by one, it is a ruler."""
-    from citetracer.extract.layout import drop_line_numbers, line_number_edges
+    from citetracer.extract.layout.page import drop_line_numbers, line_number_edges
 
     pages = []
     for p in range(3):

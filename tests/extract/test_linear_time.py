@@ -17,8 +17,8 @@ from collections.abc import Callable
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from citetracer.extract.bibtex import parse_bibtex
-from citetracer.extract.crf import ABBREVIATIONS, _ends_sentence
+from citetracer.extract.fields.crf import ABBREVIATIONS, _ends_sentence
+from citetracer.extract.readers.bibtex import parse_bibtex
 
 #: A quadratic cost grows 16x when the input grows 4x, a linear one 4x: fail well between the two.
 MAX_GROWTH = 9.0

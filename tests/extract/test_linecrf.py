@@ -1,4 +1,4 @@
-"""The learned line segmenter (extract/linecrf.py) and what surrounds it: layouts the rules met badly
+"""The learned line segmenter (extract/segmentation/linecrf.py) and what surrounds it: layouts the rules met badly
 (AAAI's flush list with no gaps, a full-page figure inside the list, a lettered appendix heading after
 it), --ref-pages across a figure page, the rule path as fallback, and warnings that name what they saw."""
 
@@ -9,9 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from citetracer.extract import plausibility, read_references
-from citetracer.extract.layout import Fragment, Line
-from citetracer.extract.linecrf import (
+from citetracer.extract import read_references
+from citetracer.extract.layout.markers import Markers
+from citetracer.extract.layout.page import Fragment, Line
+from citetracer.extract.readers.pdf import choose, what_was_seen
+from citetracer.extract.segmentation import plausibility
+from citetracer.extract.segmentation.linecrf import (
     blocks_from_labels,
     close_at_back_matter,
     default_segmenter,
@@ -19,9 +22,7 @@ from citetracer.extract.linecrf import (
     join_split_entries,
     sequence,
 )
-from citetracer.extract.markers import Markers
-from citetracer.extract.pdf import choose, what_was_seen
-from citetracer.extract.segment import Block
+from citetracer.extract.segmentation.segment import Block
 from tests.extract.conftest import Item
 
 BODY: list[Item] = [
@@ -64,17 +65,17 @@ def flush_list(refs: list[list[str]], x: float, y: float, leading: float = 10.0,
 
 
 @pytest.fixture
-def model_only(monkeypatch: pytest.MonkeyPatch) -> None:
+def model_only() -> None:
+    """The tests that take it read with `segmenter="model"` (the setting `segmenter`), which needs the model."""
     if default_segmenter() is None:
         pytest.skip("no segmenter model in the package")
-    monkeypatch.setenv("CITETRACER_SEGMENTER", "model")
 
 
 def test_flush_list_with_no_gap_and_no_indent_is_cut_into_its_references(
     make_pdf: Callable[..., Path], model_only: None
 ) -> None:
     items = [*BODY, (72, 420, "References", 11, "B"), *flush_list(FLUSH, 72, 440)]
-    refs = read_references(make_pdf([items])).references
+    refs = read_references(make_pdf([items]), segmenter="model").references
     assert len(refs) == len(FLUSH)
     assert [r.year for r in refs] == [2021, 2006, 2020, 2019, 2016, 2016, 2015, 2017]
 
@@ -90,17 +91,14 @@ def test_a_figure_page_inside_the_list_does_not_end_it_and_a_lettered_appendix_d
     rest += [
         (72, 220 + 12 * k, f"In this appendix we prove Lemma {k} with the tools of Section 3.", 10) for k in range(6)
     ]
-    refs = read_references(make_pdf([first, figure, rest])).references
+    refs = read_references(make_pdf([first, figure, rest]), segmenter="model").references
     assert len(refs) == len(FLUSH)
     assert not any("appendix" in (r.raw or "") or "Figure 4" in (r.raw or "") for r in refs)
 
 
-def test_ref_pages_read_the_pages_given_past_a_figure_page(
-    make_pdf: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_ref_pages_read_the_pages_given_past_a_figure_page(make_pdf: Callable[..., Path]) -> None:
     """--ref-pages 2-4 names the pages the list spans: the figure set in larger type on page 3 does not
     end it (it did: the rules' region ended at the figure's caption, and the list came out cut short)."""
-    monkeypatch.setenv("CITETRACER_SEGMENTER", "rules")
     hanging = [[ref[0], *(">" + t for t in ref[1:])] for ref in FLUSH]
     from tests.extract.conftest import column
 
@@ -108,7 +106,7 @@ def test_ref_pages_read_the_pages_given_past_a_figure_page(
     figure: list[Item] = [(120, 200, "Accuracy", 14, "B"), (120, 600, "Figure 4: Training curves of all methods.", 12)]
     rest = column([t for ref in hanging[4:] for t in ref], 72, 80, indent=18)
     path = make_pdf([BODY, [(72, 420, "References", 11, "B"), *first], figure, rest])
-    refs = read_references(path, ref_pages=(2, 4)).references
+    refs = read_references(path, ref_pages=(2, 4), segmenter="rules").references
     assert len(refs) == len(FLUSH)
     assert not any("Figure 4" in (r.raw or "") for r in refs)
 
@@ -287,7 +285,7 @@ def test_an_author_year_flush_list_does_not_start_a_reference_after_each_year(
     style; a reference read with no year is joined to the piece that holds it (`join_split_entries`).
     These 7 were read as 8 ('... and Marc Najork.' apart from '2021. Are Neural Rankers ...')."""
     items = [*BODY, (72, 420, "References", 11, "B"), *flush_list(YEAR_BREAKS, 72, 440)]
-    refs = read_references(make_pdf([items])).references
+    refs = read_references(make_pdf([items]), segmenter="model").references
     assert len(refs) == len(YEAR_BREAKS)
     assert [r.year for r in refs] == [2021, 2021, 2022, 2021, 2022, 2024, 2022]
     feats = features([_line(t, 0, 100 + 10 * k) for k, t in enumerate(t for ref in YEAR_BREAKS for t in ref)])
@@ -362,3 +360,41 @@ def test_a_running_head_over_two_columns_does_not_close_the_list() -> None:
     ]
     got = close_at_back_matter(lines, ["B", "I", "O", "B", "I", "B", "I"])
     assert got == ["B", "I", "O", "B", "I", "O", "O"]
+
+
+def test_the_segmenter_is_a_setting_from_config_env_and_flag(
+    make_pdf: Callable[..., Path], model_only: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`segmenter` is read where the other settings are (config file < CITETRACER_SEGMENTER < --segmenter) and
+    reaches the PDF reader: the list the rules end at a figure page is read whole by the model, whichever way it is
+    chosen. A value that names no segmenter is a usage error, not a silent "auto"."""
+    import json
+
+    from citetracer.cli import main
+    from citetracer.config import ConfigError, load_settings
+
+    first = [*BODY, (72, 420, "References", 11, "B"), *flush_list(FLUSH[:4], 72, 440, leading=11, size=10)]
+    figure: list[Item] = [(120, 600, "Figure 4: Training curves of all methods over ten random seeds.", 10)]
+    figure += [(100 + 40 * k, 300 + 30 * (k % 3), f"{k * 0.5:.1f}", 8) for k in range(10)]
+    pdf = make_pdf([first, figure, flush_list(FLUSH[4:], 72, 80, leading=11, size=10)])
+    rules = len(read_references(pdf, segmenter="rules").references)
+    assert rules != len(FLUSH)  # the rules end the list at the figure page
+
+    def extracted(*args: str) -> int:
+        out = tmp_path / "out.json"
+        assert main(["extract", str(pdf), "--format", "json", "-o", str(out), *args]) == 0
+        return len(json.loads(out.read_text(encoding="utf-8"))["references"])
+
+    config = tmp_path / "c.toml"
+    config.write_text('segmenter = "rules"\n', encoding="utf-8")
+    monkeypatch.delenv("CITETRACER_SEGMENTER", raising=False)
+    assert load_settings(config).segmenter == "rules"
+    assert extracted("--config", str(config)) == rules
+    assert extracted("--config", str(config), "--segmenter", "model") == len(FLUSH)
+    monkeypatch.setenv("CITETRACER_SEGMENTER", "Model")
+    assert load_settings(config).segmenter == "model"
+    assert extracted("--config", str(config)) == len(FLUSH)
+    assert extracted("--segmenter", "rules") == rules
+    monkeypatch.setenv("CITETRACER_SEGMENTER", "learned")
+    with pytest.raises(ConfigError, match="CITETRACER_SEGMENTER"):
+        load_settings()

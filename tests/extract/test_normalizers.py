@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from citetracer.extract import normalizers
+from citetracer.extract.fields import normalizers
 
 
 @pytest.mark.parametrize(

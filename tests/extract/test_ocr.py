@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from citetracer.extract import ocr
-from citetracer.extract.layout import Fragment
-from citetracer.extract.pdf import Limits, read_pdf
+from citetracer.extract.layout.page import Fragment
+from citetracer.extract.readers import ocr
+from citetracer.extract.readers.pdf import Limits, read_pdf
 from tests.extract.conftest import column, image_only
 
 REFS = [

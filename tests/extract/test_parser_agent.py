@@ -7,9 +7,10 @@ from pathlib import Path
 import pytest
 
 from citetracer.config import LLMSettings, Settings
-from citetracer.extract import fields, read_references
-from citetracer.extract.parser_agent import LLMParserAgent, needs_repair
-from citetracer.extract.repair import RepairRequest, repair_references
+from citetracer.extract import read_references
+from citetracer.extract.agent.parser_agent import LLMParserAgent, needs_repair
+from citetracer.extract.agent.repair import RepairRequest, repair_references
+from citetracer.extract.fields import parser as fields
 from citetracer.llm.client import LLMClient
 from citetracer.pipeline import Checker
 from citetracer.records import Person, Reference

@@ -14,7 +14,7 @@ import pytest
 
 from citetracer.cli import main
 from citetracer.extract import InputError, read_references
-from citetracer.extract.pdf import Limits, _limit_memory, read_pdf
+from citetracer.extract.readers.pdf import Limits, _limit_memory, read_pdf
 from tests.extract.conftest import column, image_only
 
 BODY = [(72, 100 + 14 * i, f"Body text line {i} of the paper, which talks about many things.", 10) for i in range(20)]
@@ -296,7 +296,7 @@ def test_memory_limit_is_a_clear_error(make_pdf: Callable[..., Path], tmp_path: 
     # without asking the kernel for memory, which would make the limit untestable here.
     script = (
         "import sys; from pathlib import Path; from citetracer.extract import InputError; "
-        "from citetracer.extract.pdf import Limits, read_pdf\n"
+        "from citetracer.extract.readers.pdf import Limits, read_pdf\n"
         "try:\n    read_pdf(Path(sys.argv[1]), Limits(memory_bytes=2 * 2**20, ocr_dpi=600))\n"
         "except InputError as exc:\n    print('ERROR', exc)\nelse:\n    print('NO ERROR')\n"
     )
@@ -411,7 +411,7 @@ def test_accents_set_as_glyphs_of_their_own_are_put_back_on_their_letters(make_p
 
 
 def test_attach_accents_only_over_a_letter() -> None:
-    from citetracer.extract.pdfdoc import _attach_accents, _Char
+    from citetracer.extract.readers.pdfdoc import _attach_accents, _Char
 
     def c(ch: str, x0: float, w: float = 5.0) -> _Char:
         return _Char(ch, x0, 0.0, x0 + w, 10.0, 10.0)
@@ -459,7 +459,7 @@ def test_accents_the_layer_gives_as_letters_or_control_codes_are_attached() -> N
     itself and lost ("Jérome"); a bitmap font's OT1 codes (0x13 acute, 0x7F diaeresis) came out as control
     characters ("Ga\\x13bor"); an accent whose ink lies just above its letter's ink box is still its own;
     and OT1's "ł" is an "l" under a stroke the layer calls a space."""
-    from citetracer.extract.pdfdoc import _attach_accents, _Char, _join_split_glyphs
+    from citetracer.extract.readers.pdfdoc import _attach_accents, _Char, _join_split_glyphs
 
     def c(ch: str, x0: float, w: float = 5.0, y0: float = 0.0) -> _Char:
         return _Char(ch, x0, y0, x0 + w, y0 + 10.0, 10.0, ink0=x0 + 0.3, ink1=x0 + w - 0.3)
@@ -483,12 +483,9 @@ def test_accents_the_layer_gives_as_letters_or_control_codes_are_attached() -> N
     assert text([c("a", 0), _Char(" "), c("\x13", 30), c("b", 10)]) == "a b"
 
 
-def test_references_after_a_table_inside_the_list_are_kept_by_the_rules(
-    make_pdf: Callable[..., Path], monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_references_after_a_table_inside_the_list_are_kept_by_the_rules(make_pdf: Callable[..., Path]) -> None:
     """A table at the top of the list's second page: its rows (many, at one x right of the list's edge) must not
     set that page's left edge and drop the references under it as lines far left of their column."""
-    monkeypatch.setenv("CITETRACER_SEGMENTER", "rules")
     first = [(72, 80, "References", 12)]
     first += [
         (72, 100 + 14 * k, f"[{k}] Doe, J. A study number {k}. Journal of Things, {k}, 1-9 (20{k:02d}).", 9)
@@ -500,6 +497,6 @@ def test_references_after_a_table_inside_the_list_are_kept_by_the_rules(
         (72, 240 + 14 * k, f"[{k}] Roe, R. Another study {k}. Journal of Things, {k}, 1-9 (20{k:02d}).", 9)
         for k in range(9, 12)
     ]
-    refs = read_references(make_pdf([BODY, first, table + rest])).references
+    refs = read_references(make_pdf([BODY, first, table + rest]), segmenter="rules").references
     assert [r.label for r in refs] == [str(k) for k in range(1, 12)]
     assert not any("Baseline" in (r.raw or "") for r in refs[-3:])

@@ -10,8 +10,8 @@ import pytest
 
 from citetracer.cli import main
 from citetracer.extract import parse_page_range, read_references
-from citetracer.extract.markers import Markers, find_markers
-from citetracer.extract.plausibility import PREFIX, check, kind_of_item
+from citetracer.extract.layout.markers import Markers, find_markers
+from citetracer.extract.segmentation.plausibility import PREFIX, check, kind_of_item
 from citetracer.records import Reference
 from tests.extract.conftest import Item, column
 

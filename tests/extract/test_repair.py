@@ -9,7 +9,7 @@ from pathlib import Path
 from PIL import Image
 
 from citetracer.extract import read_references
-from citetracer.extract.repair import AgentError, RepairRequest, crop_png, repair_references
+from citetracer.extract.agent.repair import AgentError, RepairRequest, crop_png, repair_references
 from citetracer.records import Reference
 from tests.extract.conftest import column
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from citetracer.extract import read_references
-from citetracer.extract.layout import Fragment, page_lines
+from citetracer.extract.layout.page import Fragment, page_lines
 from tests.extract.conftest import Item, column
 
 BODY: list[Item] = [
@@ -249,8 +249,8 @@ def test_a_flush_list_without_spacing_splits_where_its_own_start_pattern_recurs(
 
 def test_an_ocr_page_estimated_larger_does_not_end_the_list() -> None:
     """OCR gives each page one size: a next page estimated 20% larger is not a heading on every short line."""
-    from citetracer.extract.layout import Line
-    from citetracer.extract.region import region_end
+    from citetracer.extract.layout.page import Line
+    from citetracer.extract.layout.region import region_end
 
     def line(text: str, page: int, y: float, size: float) -> Line:
         return Line(text=text, page=page, column=0, x0=72, y0=y, x1=400, y1=y + size, size=size)

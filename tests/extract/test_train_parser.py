@@ -6,8 +6,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from citetracer.extract.crf import Labeller, spans
-from citetracer.extract.fields import model_input, parse_reference_string
+from citetracer.extract.fields.crf import Labeller, spans
+from citetracer.extract.fields.parser import model_input, parse_reference_string
 from tests.extract import refsets
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_parser.py"

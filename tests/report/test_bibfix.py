@@ -6,7 +6,7 @@ import io
 from pathlib import Path
 
 from citetracer.config import Settings
-from citetracer.extract.bibtex import parse_bibtex
+from citetracer.extract.readers.bibtex import parse_bibtex
 from citetracer.pipeline import Checker
 from citetracer.records import Report
 from citetracer.report.bibfix import MARK, BibFixer, entry_comment

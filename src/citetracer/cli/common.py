@@ -18,7 +18,7 @@ from rich.console import Console
 
 from citetracer.cli.argparser import SuggestingParser
 from citetracer.cli.extras import require
-from citetracer.config import Settings, is_store_url, load_settings
+from citetracer.config import SEGMENTERS, Settings, is_store_url, load_settings
 from citetracer.extract import PageRange, parse_page_range
 from citetracer.pipeline import Checker
 from citetracer.report.views import SHOW_CHOICES
@@ -102,6 +102,7 @@ def settings_arguments(reports: bool = True) -> SuggestingParser:
         "--connectors", metavar="LIST", help="comma-separated Scholar Connectors to ask (default: chosen per citation)"
     )
     p.add_argument("--no-http-cache", action="store_true", help="do not read or write the on-disk HTTP cache")
+    add_segmenter(p)
     if not reports:
         return p
     p.add_argument(
@@ -131,6 +132,18 @@ def add_ref_pages(parser: argparse.ArgumentParser) -> None:
         type=_page_range,
         metavar="FIRST-LAST",
         help="the PDF's bibliography is on these pages (e.g. 12-14): overrides the region found",
+    )
+
+
+def add_segmenter(parser: argparse.ArgumentParser) -> None:
+    """`--segmenter`, which `check`, `scan` and `serve` take through `settings_arguments`, and `extract` itself."""
+    parser.add_argument(
+        "--segmenter",
+        choices=SEGMENTERS,
+        default=None,
+        help="which segmenter cuts a PDF's bibliography into references: auto (the learned one unless the "
+        "plausibility checks prefer the rules'), rules-first, model or rules (default: auto; config segmenter, "
+        "$CITETRACER_SEGMENTER)",
     )
 
 
@@ -167,6 +180,7 @@ def check_settings(args: argparse.Namespace) -> Settings:
         read_only=args.read_only,
         today_year=args.today_year,
         closed_world=args.closed_world,
+        segmenter=args.segmenter,
         llm=llm,
         mailto=args.mailto,
         online=online,

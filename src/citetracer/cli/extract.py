@@ -14,7 +14,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from citetracer.cli.common import EXIT_OK, EXIT_USAGE, add_ref_pages, open_out
+from citetracer.cli.common import EXIT_OK, EXIT_USAGE, add_ref_pages, add_segmenter, open_out
+from citetracer.config import load_settings
 from citetracer.extract import InputError, read_references
 
 
@@ -30,12 +31,14 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
     extract.add_argument("--format", choices=["table", "json"], default="table", help="output format")
     extract.add_argument("-o", "--output", type=Path, metavar="OUT", help="write here instead of stdout")
     add_ref_pages(extract)
+    add_segmenter(extract)
     extract.set_defaults(handler=cmd_extract)
 
 
 def cmd_extract(args: argparse.Namespace, err: Console) -> int:
+    segmenter = load_settings(args.config, segmenter=args.segmenter).segmenter
     try:
-        read = read_references(args.file, args.ref_pages)
+        read = read_references(args.file, args.ref_pages, segmenter)
     except InputError as exc:
         err.print(f"error: {exc}", style="red", highlight=False)
         return EXIT_USAGE

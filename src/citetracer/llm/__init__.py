@@ -8,7 +8,7 @@ lives in the stage it serves and holds the model to that stage's rules:
   `response_format`, concurrency limit, token and cost accounting), the response
   `cache`, the reply `schemas`, versioned `prompts/` (`name@vN` is part of the
   cache key and the report) and `untrusted` (how untrusted text enters a prompt);
-- `extract/parser_agent.py`: the Parser Agent repairs extracted records;
+- `extract/agent/parser_agent.py`: the Parser Agent repairs extracted records;
 - `collect/web_agent.py`: the Web Agent reads records from web pages;
 - `match/agent.py`: the Matcher Agent labels the rules' residual differences;
 - `judge/agents.py`: the three class-specialist judgers; `judge/agent_review.py`:

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from citetracer.extract.bibtex import BibEntry, parse_bibtex
+from citetracer.extract.readers.bibtex import BibEntry, parse_bibtex
 from citetracer.records import CitationResult, EvidenceEntry, FieldComparison, Reference
 from citetracer.report.sources import read_text_file
 from citetracer.report.views import NOT_THIS_WORK, lead_reason

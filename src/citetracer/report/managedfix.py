@@ -22,9 +22,9 @@ from pathlib import Path
 from typing import IO, Any
 
 from citetracer.extract import MAX_REFERENCES
-from citetracer.extract.csljson import csl_items, item_label, looks_like_csl
-from citetracer.extract.managed import unique_labels
-from citetracer.extract.ris import TAG_LINE, looks_like_ris, parse_ris, record_label
+from citetracer.extract.readers.csljson import csl_items, item_label, looks_like_csl
+from citetracer.extract.readers.managed import unique_labels
+from citetracer.extract.readers.ris import TAG_LINE, looks_like_ris, parse_ris, record_label
 from citetracer.records import CitationResult
 from citetracer.report.bibfix import MARK, Edit, entry_comment, fix_view
 from citetracer.report.sources import read_text_file

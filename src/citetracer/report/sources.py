@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from citetracer.extract import MAX_TEXT_BYTES, bibliography_files_inside, decode_text, looks_like_bibtex
-from citetracer.extract.bibtex import parse_bibtex
+from citetracer.extract.readers.bibtex import parse_bibtex
 
 Location = tuple[Path, int | None]
 

@@ -3,7 +3,7 @@
 Why threads and not `citetracer scan`'s worker processes: a job reports every citation as it
 is judged (the live page), which a thread hands over by a shared object and a process only
 through a pipe protocol of its own; and the part of a check that can crash or run away, the
-PDF reader, already runs in a bounded child process (extract/pdf.py). Each thread opens its
+PDF reader, already runs in a bounded child process (extract/readers/pdf.py). Each thread opens its
 own Checker (store, index and online clients opened once, used by that thread only: SQLite
 connections stay in their thread). The queue is bounded: a full queue refuses a submission
 (the app answers 503 with Retry-After) instead of growing without end.

@@ -1,7 +1,7 @@
 """Word classes that cue a field in every citation style, one file per class, each with its provenance.
 
-Both the rules (extract/fields.py, extract/authors.py, judge/codes.py) and the CRF's
-features (extract/crf.py) read these files, so a word list lives in one place and
+Both the rules (extract/fields/parser.py, extract/fields/authors.py, judge/codes.py) and the CRF's
+features (extract/fields/crf.py) read these files, so a word list lives in one place and
 a class the model weighs is the class the rules test. Each file holds one word a
 line, lower case, after a `#` header that says where the words come from and who
 reads them.

@@ -16,11 +16,11 @@ The string is read left to right the way a person reads it:
    (periods after abbreviations and initials do not end it; in comma
    styles it ends at the comma before the venue);
 5. the venue and the numbers (volume, issue, pages) in what follows;
-6. the packaged CRF (extract/crf.py) then labels every token, with the rules'
+6. the packaged CRF (extract/fields/crf.py) then labels every token, with the rules'
    reading of steps 2-5 among its features; each field it labelled is cleaned
-   by that field's normalizer (extract/normalizers.py) and replaces the rules'
+   by that field's normalizer (extract/fields/normalizers.py) and replaces the rules'
    reading: title, venue, volume and pages, the year, and the author run (read
-   into names by extract/authors.py). Identifiers stay the rules'. Without the
+   into names by extract/fields/authors.py). Identifiers stay the rules'. Without the
    model the rules' reading stands.
 
 Word classes (venue, publisher, role and genre words, abbreviations) are the
@@ -36,9 +36,9 @@ import re
 import unicodedata
 
 from citetracer.data.lexicon import words
-from citetracer.extract import normalizers
-from citetracer.extract.authors import split_names
-from citetracer.extract.crf import ABBREVIATIONS, Labeller, default_labeller, spans
+from citetracer.extract.fields import normalizers
+from citetracer.extract.fields.authors import split_names
+from citetracer.extract.fields.crf import ABBREVIATIONS, Labeller, default_labeller, spans
 from citetracer.normalize.text import (
     arxiv_from_doi,
     canonical_arxiv,
@@ -264,7 +264,7 @@ _AFTER_EDITORS = re.compile(r"(?:\((?:[Ee]ds?|[Ee]ditors?|Hrsg)\.?\)|\b[Ee]ds?\.
 
 def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
     """The rules' reading with the CRF's title and venue, and its volume and pages where it read them, each
-    cleaned by its field's normalizer (extract/normalizers.py).
+    cleaned by its field's normalizer (extract/fields/normalizers.py).
 
     The CRF saw the rules' reading as features and learnt where that goes wrong, so its title and venue
     win outright, including when it found none (physics styles cite no title; falling back to the rules'

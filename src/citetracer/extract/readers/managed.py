@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from citetracer.extract.normalizers import clean_reference
+from citetracer.extract.fields.normalizers import clean_reference
 from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi, clean_text, clean_title
 from citetracer.records import Person, Reference
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from citetracer.extract.managed import MAX_NAMES, ManagedRecord, bounded, labelled, to_reference
+from citetracer.extract.readers.managed import MAX_NAMES, ManagedRecord, bounded, labelled, to_reference
 from citetracer.normalize.text import parse_year
 from citetracer.records import Person, Reference
 

@@ -27,9 +27,9 @@ import statistics
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 
-from citetracer.extract.layout import SMALL_SHARE, Line, body_size
-from citetracer.extract.markers import Markers
-from citetracer.extract.region import reference_like
+from citetracer.extract.layout.markers import Markers
+from citetracer.extract.layout.page import SMALL_SHARE, Line, body_size
+from citetracer.extract.layout.region import reference_like
 from citetracer.normalize.text import clean_text
 
 _NUMBER_LABELS = (

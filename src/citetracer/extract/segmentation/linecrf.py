@@ -52,11 +52,11 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
-from citetracer.extract.layout import Line, body_size
-from citetracer.extract.markers import Markers
-from citetracer.extract.plausibility import kind_of_item
-from citetracer.extract.region import _END, _SECTION, ends_bibliography, is_heading, reference_like, region_end
-from citetracer.extract.segment import Block, split_blocks
+from citetracer.extract.layout.markers import Markers
+from citetracer.extract.layout.page import Line, body_size
+from citetracer.extract.layout.region import _END, _SECTION, ends_bibliography, is_heading, reference_like, region_end
+from citetracer.extract.segmentation.plausibility import kind_of_item
+from citetracer.extract.segmentation.segment import Block, split_blocks
 
 LABELS = ("B", "I", "O")
 MODEL_NAME = "segmenter.crfsuite"

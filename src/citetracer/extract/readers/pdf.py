@@ -17,7 +17,6 @@ that make a hostile PDF harmless:
 from __future__ import annotations
 
 import multiprocessing
-import os
 import re
 import time
 import traceback
@@ -26,10 +25,10 @@ from pathlib import Path
 from typing import Any
 
 from citetracer.childlimits import limit_memory as _limit_memory
-from citetracer.extract import InputError, PageRange, ReadResult, linecrf, plausibility
-from citetracer.extract.confidence import doi_warnings, entry_confidence, low_confidence_warning
-from citetracer.extract.fields import parse_reference_string
-from citetracer.extract.layout import (
+from citetracer.config import Segmenter
+from citetracer.extract.fields.parser import parse_reference_string
+from citetracer.extract.layout.markers import Markers, find_markers
+from citetracer.extract.layout.page import (
     Line,
     Page,
     document_gutters,
@@ -39,9 +38,11 @@ from citetracer.extract.layout import (
     line_number_edges,
     page_lines,
 )
-from citetracer.extract.markers import Markers, find_markers
-from citetracer.extract.region import Region, find_region, is_heading, reference_like, region_in_pages
-from citetracer.extract.segment import Block, split_blocks
+from citetracer.extract.layout.region import Region, find_region, is_heading, reference_like, region_in_pages
+from citetracer.extract.result import InputError, PageRange, ReadResult
+from citetracer.extract.segmentation import linecrf, plausibility
+from citetracer.extract.segmentation.confidence import doi_warnings, entry_confidence, low_confidence_warning
+from citetracer.extract.segmentation.segment import Block, split_blocks
 from citetracer.records import Box, Reference
 
 #: Pages laid out character by character; longer documents are read around the bibliography.
@@ -67,11 +68,13 @@ class Limits:
     isolate: bool = True
 
 
-def read_pdf(path: Path, limits: Limits | None = None, ref_pages: PageRange | None = None) -> ReadResult:
+def read_pdf(
+    path: Path, limits: Limits | None = None, ref_pages: PageRange | None = None, segmenter: Segmenter = "auto"
+) -> ReadResult:
     """References of a PDF; raises InputError when the PDF cannot be read at all.
 
     `ref_pages`: the bibliography's first and last page (1-based), set by hand when the region found
-    is wrong."""
+    is wrong. `segmenter`: which segmenter cuts the list (the setting `segmenter`, config.Segmenter)."""
     limits = limits or Limits()
     if not path.is_file():
         raise InputError(f"{path}: no such file")
@@ -88,23 +91,25 @@ def read_pdf(path: Path, limits: Limits | None = None, ref_pages: PageRange | No
     except ImportError as exc:
         raise InputError(f"{path}: PDF input needs the 'pdf' extra (pip install 'citetracer[pdf]')") from exc
     if not limits.isolate or "fork" not in multiprocessing.get_all_start_methods():
-        return _extract_or_error(path, limits, ref_pages)
-    return _isolated(path, limits, ref_pages)
+        return _extract_or_error(path, limits, ref_pages, segmenter)
+    return _isolated(path, limits, ref_pages, segmenter)
 
 
-def _extract_or_error(path: Path, limits: Limits, ref_pages: PageRange | None = None) -> ReadResult:
-    from citetracer.extract.pdfdoc import PdfError
+def _extract_or_error(
+    path: Path, limits: Limits, ref_pages: PageRange | None = None, segmenter: Segmenter = "auto"
+) -> ReadResult:
+    from citetracer.extract.readers.pdfdoc import PdfError
 
     try:
-        return extract(path, limits, ref_pages)
+        return extract(path, limits, ref_pages, segmenter)
     except PdfError as exc:
         raise InputError(f"{path}: {exc}") from exc
 
 
-def _isolated(path: Path, limits: Limits, ref_pages: PageRange | None) -> ReadResult:
+def _isolated(path: Path, limits: Limits, ref_pages: PageRange | None, segmenter: Segmenter) -> ReadResult:
     ctx = multiprocessing.get_context("fork")
     receiver, sender = ctx.Pipe(duplex=False)
-    proc = ctx.Process(target=_child, args=(path, limits, ref_pages, sender), daemon=True)
+    proc = ctx.Process(target=_child, args=(path, limits, ref_pages, segmenter, sender), daemon=True)
     proc.start()
     sender.close()
     try:
@@ -134,19 +139,19 @@ def _preload(limits: Limits) -> None:
     its shared libraries inside the budget meant for the PDF, and failing there surfaced as whatever
     import ran first (pytesseract's said "the 'ocr' extra is not installed", and the scan was read as
     having no text), so one budget gave a clear error or a wrong result depending on the heap's state."""
-    import citetracer.extract.pdfdoc  # noqa: F401
+    import citetracer.extract.readers.pdfdoc  # noqa: F401
 
     if limits.ocr:
-        from citetracer.extract import ocr
+        from citetracer.extract.readers import ocr
 
         ocr.preload()
 
 
-def _child(path: Path, limits: Limits, ref_pages: PageRange | None, sender: Any) -> None:
+def _child(path: Path, limits: Limits, ref_pages: PageRange | None, segmenter: Segmenter, sender: Any) -> None:
     try:
         _preload(limits)
         _limit_memory(limits.memory_bytes)
-        result = _extract_or_error(path, limits, ref_pages)
+        result = _extract_or_error(path, limits, ref_pages, segmenter)
         sender.send(("ok", (result.references, result.warnings, result.confidence)))
     except InputError as exc:
         sender.send(("error", str(exc).removeprefix(f"{path}: ")))
@@ -159,11 +164,13 @@ def _child(path: Path, limits: Limits, ref_pages: PageRange | None, sender: Any)
         sender.close()
 
 
-def extract(path: Path, limits: Limits | None = None, ref_pages: PageRange | None = None) -> ReadResult:
+def extract(
+    path: Path, limits: Limits | None = None, ref_pages: PageRange | None = None, segmenter: Segmenter = "auto"
+) -> ReadResult:
     """The reader itself, in this process (read_pdf wraps it in a bounded child)."""
     warnings: list[str] = []
     lines = document_lines(path, limits, ref_pages, warnings)
-    refs, more, sure = references_from_lines(lines, ref_pages)
+    refs, more, sure = references_from_lines(lines, ref_pages, segmenter)
     warnings.extend(more)
     return ReadResult(references=refs, warnings=warnings, kind="pdf", pages=_list_pages(refs), confidence=sure)
 
@@ -173,7 +180,7 @@ def document_lines(
 ) -> list[Line]:
     """The PDF's lines in reading order, without running heads, page numbers and review line numbers:
     what the bibliography is looked for in (in this process; `read_pdf` bounds it in a child)."""
-    from citetracer.extract.pdfdoc import Document
+    from citetracer.extract.readers.pdfdoc import Document
 
     limits = limits or Limits()
     warnings = [] if warnings is None else warnings
@@ -219,7 +226,7 @@ def _pages_to_read(doc: Any, n: int, warnings: list[str], ref_pages: PageRange |
 
 
 def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str]) -> list[Page]:
-    from citetracer.extract.pdfdoc import PdfError
+    from citetracer.extract.readers.pdfdoc import PdfError
 
     texts = {}
     damaged = []
@@ -264,7 +271,7 @@ def _ocr_pages(doc: Any, todo: list[int], pages: dict[int, Page], limits: Limits
     if not limits.ocr:
         warnings.append(f"{len(todo)} page(s) have no text layer and OCR is off; they were skipped")
         return
-    from citetracer.extract import ocr
+    from citetracer.extract.readers import ocr
 
     problem = ocr.unavailable()
     if problem:
@@ -330,9 +337,12 @@ class ListReading:
     markers: Markers
 
 
-def read_list(lines: list[Line], ref_pages: PageRange | None = None) -> tuple[ListReading, list[str]]:
+def read_list(
+    lines: list[Line], ref_pages: PageRange | None = None, segmenter: Segmenter = "auto"
+) -> tuple[ListReading, list[str]]:
     """The reference blocks of the document's lines in reading order, and the warnings found on the way;
-    `ref_pages` (1-based, inclusive) sets the region's pages by hand."""
+    `ref_pages` (1-based, inclusive) sets the region's pages by hand, `segmenter` which segmenter's reading
+    is taken (config.Segmenter: the rules' and the model's are both read, for the confidence)."""
     warnings: list[str] = []
     region = find_region(lines) if ref_pages is None else region_in_pages(lines, *ref_pages)
     body = lines if region is None else lines[: region.start] + lines[region.end :]
@@ -361,8 +371,8 @@ def read_list(lines: list[Line], ref_pages: PageRange | None = None) -> tuple[Li
         reading = model.read(window, markers)
         marginals = reading.marginals
         learned = linecrf.blocks_from_labels(window, reading.labels)
-        if segmenter_mode() != "rules":
-            blocks = choose(blocks, learned, markers, segmenter_mode())
+        if segmenter != "rules":
+            blocks = choose(blocks, learned, markers, segmenter)
     if not marginals:
         sure = []
     elif max(sum(len(b.lines) for b in blocks) for blocks in (blocks, learned)) < linecrf.SHORT_LIST:
@@ -378,13 +388,13 @@ def read_list(lines: list[Line], ref_pages: PageRange | None = None) -> tuple[Li
 
 
 def references_from_lines(
-    lines: list[Line], ref_pages: PageRange | None = None
+    lines: list[Line], ref_pages: PageRange | None = None, segmenter: Segmenter = "auto"
 ) -> tuple[list[Reference], list[str], list[float]]:
     """Region, blocks and fields from the document's lines in reading order, with the plausibility
     warnings (`plausibility`, and `confidence`'s on DOIs and doubtful entries) and a confidence per
     reference (empty without the segmenter model); `ref_pages` (1-based, inclusive) sets the region's
     pages by hand."""
-    reading, warnings = read_list(lines, ref_pages)
+    reading, warnings = read_list(lines, ref_pages, segmenter)
     if reading.region is None:
         return [], warnings + plausibility.check([], reading.markers, []), []
     blocks = reading.blocks
@@ -416,24 +426,12 @@ def references_from_lines(
     return refs, warnings, sure
 
 
-#: Which segmenter reads the bibliography: "auto" (the learned one unless its reading fails the plausibility
-#: checks that the rules' reading passes), "rules-first" (the rules' reading unless it fails them and the
-#: learned one passes), "model" (always the learned one), "rules" (the hand-written one alone).
-SEGMENTERS = ("auto", "rules-first", "model", "rules")
-
-
-def segmenter_mode() -> str:
-    """The segmenter named by CITETRACER_SEGMENTER (default "auto")."""
-    mode = os.environ.get("CITETRACER_SEGMENTER", "auto").strip().lower()
-    return mode if mode in SEGMENTERS else "auto"
-
-
 def _end_of_pages(lines: list[Line], last_page: int) -> int:
     """One past the last line on 1-based page `last_page` or before it."""
     return max((k + 1 for k, ln in enumerate(lines) if ln.page <= last_page - 1), default=0)
 
 
-def choose(rules: list[Block], learned: list[Block], markers: Markers, mode: str) -> list[Block]:
+def choose(rules: list[Block], learned: list[Block], markers: Markers, mode: Segmenter) -> list[Block]:
     """The learned blocks, unless (mode "auto") the plausibility checks object to them and not to the rules'
     blocks, or both read a list of a few lines (`linecrf.SHORT_LIST`: the model weighs each line against
     the list's habits, which a few lines do not show): the rule path stays the fallback until the model

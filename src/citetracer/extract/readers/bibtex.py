@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from citetracer.extract.normalizers import clean_reference
+from citetracer.extract.fields.normalizers import clean_reference
 from citetracer.normalize.names import parse_people
 from citetracer.normalize.text import (
     arxiv_from_doi,

@@ -20,7 +20,7 @@ import shutil
 import subprocess
 from typing import TYPE_CHECKING
 
-from citetracer.extract.layout import Fragment, body_size
+from citetracer.extract.layout.page import Fragment, body_size
 
 if TYPE_CHECKING:
     from PIL.Image import Image

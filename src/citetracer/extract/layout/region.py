@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from citetracer.extract.layout import Line, body_size
+from citetracer.extract.layout.page import Line, body_size
 
 _NAMES = (
     "references",

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
-from citetracer.extract.normalizers import clean_reference
+from citetracer.extract.fields.normalizers import clean_reference
 from citetracer.records import Reference
 
 #: Resolution of the crops sent to the agent: legible for a vision model, small enough to send.
@@ -51,7 +51,7 @@ def crop_png(pdf: Path, ref: Reference, dpi: int = CROP_DPI) -> bytes | None:
         return None
     from PIL import Image
 
-    from citetracer.extract.pdfdoc import Document, PdfError
+    from citetracer.extract.readers.pdfdoc import Document, PdfError
 
     try:
         doc = Document(pdf)

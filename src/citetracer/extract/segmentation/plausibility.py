@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from citetracer.extract.markers import Markers
+from citetracer.extract.layout.markers import Markers
 from citetracer.records import Reference
 
 PREFIX = "bibliography check"

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from citetracer.extract.fields import DOI_PATTERN
-from citetracer.extract.layout import Line
-from citetracer.extract.plausibility import HINT, PREFIX
-from citetracer.extract.segment import Block, join_lines
+from citetracer.extract.fields.parser import DOI_PATTERN
+from citetracer.extract.layout.page import Line
+from citetracer.extract.segmentation.plausibility import HINT, PREFIX
+from citetracer.extract.segmentation.segment import Block, join_lines
 from citetracer.normalize.text import canonical_doi
 from citetracer.records import Reference
 

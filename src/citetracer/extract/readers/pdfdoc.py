@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 import pypdfium2 as pdfium
 import pypdfium2.raw as pdfium_c
 
-from citetracer.extract.layout import Fragment
+from citetracer.extract.layout.page import Fragment
 from citetracer.normalize.text import SPACING_ACCENTS
 
 if TYPE_CHECKING:

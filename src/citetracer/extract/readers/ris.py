@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from citetracer.extract.managed import MAX_NAMES, ManagedRecord, bounded, labelled, to_reference
+from citetracer.extract.readers.managed import MAX_NAMES, ManagedRecord, bounded, labelled, to_reference
 from citetracer.normalize.names import parse_person
 from citetracer.normalize.text import parse_year
 from citetracer.records import Person, Reference

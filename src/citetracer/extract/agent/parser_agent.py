@@ -1,7 +1,7 @@
 """Parser Agent: an LLM re-reads a reference block (image and text) and repairs the draft record.
 
-Implements `extract.repair.ParserAgent` (`repair(RepairRequest) -> Reference | None`),
-so `extract.repair.repair_references` drives it and keeps the extractor's
+Implements `extract.agent.repair.ParserAgent` (`repair(RepairRequest) -> Reference | None`),
+so `extract.agent.repair.repair_references` drives it and keeps the extractor's
 provenance (raw text, page, boxes, label). Two rules keep it cheap and honest:
 - only drafts that look broken are sent (`needs_repair`: no title, no authors,
   no year and no identifier, a run-on title, a title that is a venue name or
@@ -42,7 +42,7 @@ STRING_FIELDS = (*(f for f in FIELDS if f not in ("authors", "year")), "type")
 
 
 class RequestLike(Protocol):
-    """What `extract.repair.RepairRequest` carries."""
+    """What `extract.agent.repair.RepairRequest` carries."""
 
     text: str
     draft: Reference
@@ -132,7 +132,7 @@ def merge(draft: Reference, reply: ParserReply, text: str) -> Reference:
 
 def _agent_error(message: str) -> Exception:
     try:
-        from citetracer.extract.repair import AgentError
+        from citetracer.extract.agent.repair import AgentError
     except ImportError:  # pragma: no cover - the extractor without its repair hook
         return AgentFailed(message)
     return AgentError(message)
@@ -142,7 +142,7 @@ def repair_with_agent(
     settings: LLMSettings, path: Path, refs: list[Reference]
 ) -> tuple[list[Reference], list[str], list[list[AgentCall]]]:
     """Every reference of a PDF (crops) or text file offered to the Parser Agent, with its calls per reference."""
-    from citetracer.extract.repair import repair_references
+    from citetracer.extract.agent.repair import repair_references
 
     agent = LLMParserAgent(LLMClient.shared(settings))
     fixed, warnings = repair_references(path if path.suffix.lower() == ".pdf" else None, refs, agent)

@@ -1,8 +1,11 @@
 """Reference strings labelled by field: the anystyle XML and GROBID TEI training/evaluation layouts.
 
+A training reader, beside the trainer that uses it (train_parser.py) and outside the installed package: nothing
+that reads a paper imports it. bench/parser.py and the tests put scripts/ on sys.path to import it.
+
 Both layouts are read into one shape, a `LabelledString`: the reference text as a
 reader would see it and its parts in order, each part a field of the CRF's label
-set (extract/crf.py LABELS) or "other". The same reading serves the CRF training
+set (extract/fields/crf.py LABELS) or "other". The same reading serves the CRF training
 script (token labels) and bench/parser.py (gold field values), so the labels a
 model learns and the values it is scored on follow one convention:
 
