@@ -66,6 +66,17 @@ def test_the_store_warning_is_the_stores_once_and_whole(tmp_path: Path) -> None:
     assert len(store) == 1 and store[0]["descriptor"]["id"] == "citetracer/store-coverage"
 
 
+def test_the_table_on_the_terminal_says_the_store_warning_once(tmp_path: Path) -> None:
+    """The table says the store's warning under itself; said before it as well, a reader saw it twice."""
+    seed(tmp_path)
+    other = tmp_path / "other.bib"
+    other.write_text(Path(BIB).read_text(encoding="utf-8"), encoding="utf-8")
+    proc = run_cli(tmp_path, "check", "--offline", BIB, str(other))
+    assert proc.returncode == 1, proc.stderr
+    said = (proc.stdout + proc.stderr).replace("\n", " ")
+    assert said.count("store warning:") == 1, said
+
+
 def test_the_scan_reports_carry_the_store_warning(tmp_path: Path) -> None:
     seed(tmp_path)
     folder = tmp_path / "papers"

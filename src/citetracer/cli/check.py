@@ -113,6 +113,8 @@ def _check_inputs(
     An input that cannot be read is one line, and the others are still checked."""
     read_any = False
     said: set[str] = set()
+    # A table printed here says the store's warnings under itself: said before it too, they came twice.
+    table_here = args.format == "table" and args.output is None
     for given in args.files:
         progress.reading(Path(given))
         try:
@@ -120,7 +122,8 @@ def _check_inputs(
         except InputError as exc:
             progress.console.print(f"error: {exc}", style="red", highlight=False)
             continue
-        say_store_note(checker, progress.console, said)
+        if not table_here:
+            say_store_note(checker, progress.console, said)
         for warning in paper.warnings:
             progress.console.print(f"warning: {warning}", style="yellow", highlight=False)
         read_any = True
@@ -128,7 +131,8 @@ def _check_inputs(
         reports.begin(paper)
         report = checker.check(paper, on_done=progress.citation_done, on_result=reports.on_result)
         reports.end(paper, report, progress.console, said)
-        say_store_warnings(report.store_warnings, progress.console, said)
+        if not table_here:
+            say_store_warnings(report.store_warnings, progress.console, said)
         progress.paper_done()
     return read_any
 
