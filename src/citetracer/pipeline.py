@@ -44,6 +44,9 @@ class Paper:
 
     name: str
     read: ReadResult
+    #: The file read, while it exists (None for a text, or a fetched paper whose temporary PDF is gone): what
+    #: the Parser Agent rereads, whatever name the report gives the input.
+    path: Path | None = None
 
     @property
     def references(self) -> list[Reference]:
@@ -278,15 +281,19 @@ class Checker:
         name: str,
         on_done: Callable[[int], None] | None = None,
         on_result: Callable[[CitationResult], None] | None = None,
+        *,
+        path: Path | None = None,
     ) -> Report:
         """The report of references already read from `name` (`on_done`, `on_result` as in check_references;
-        with `on_result` the report's citations are left empty: they were handed over one by one)."""
+        with `on_result` the report's citations are left empty: they were handed over one by one). `path`: the
+        file they were read from, for the Parser Agent (default: `name`, when it names the file)."""
         refs, warnings = read.references, list(read.warnings)
         parser_calls: list[list[AgentCall]] = []
-        if self.settings.llm.enabled and Path(name).suffix.lower() in (".pdf", ".txt"):
+        source = path if path is not None else Path(name)
+        if self.settings.llm.enabled and source.suffix.lower() in (".pdf", ".txt") and source.is_file():
             from citetracer.extract.agent.parser_agent import repair_with_agent
 
-            refs, more, parser_calls = repair_with_agent(self.settings.llm, Path(name), refs)
+            refs, more, parser_calls = repair_with_agent(self.settings.llm, source, refs)
             warnings += more
         if on_result is not None and parser_calls:
             delivered = on_result
@@ -351,7 +358,8 @@ class Checker:
             finally:
                 folder.cleanup()
         path = Path(source)  # type: ignore[arg-type]
-        return Paper(str(path) if name is None else name, read_references(path, ref_pages, self.settings.segmenter))
+        read = read_references(path, ref_pages, self.settings.segmenter)
+        return Paper(str(path) if name is None else name, read, path)
 
     def check(
         self,
@@ -372,7 +380,7 @@ class Checker:
         if isinstance(source, Paper):
             if text is not None:
                 raise TypeError("give either a paper read (source) or a text of references (text=...)")
-            return self.check_read(source.read, source.name, on_done, on_result)
+            return self.check_read(source.read, source.name, on_done, on_result, path=source.path)
         if source is not None and text is None and not Path(source).exists():
             if not (isinstance(source, str) and looks_like_paper_id(source)):
                 hint = " (to check references given as a string, pass text=...)" if "\n" in str(source) else ""

@@ -134,3 +134,27 @@ def test_continuation_is_reported(tmp_path: Path) -> None:
         a = agent(fake, tmp_path)
         a.repair(RepairRequest(text=TEXT, draft=BROKEN, image_png=None))
     assert a.continuations == [0]
+
+
+def test_the_parser_agent_rereads_the_file_whatever_name_the_report_gives_it(
+    store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A web job names its report after the upload ('My paper (v2)'), not the file on disk: the Parser Agent
+    still rereads the file read."""
+    monkeypatch.setattr(fields, "default_labeller", lambda: None)
+    text = tmp_path / "upload-1234.txt"
+    text.write_text(
+        "[1] Krizhevsky A, Sutskever I, Hinton GE (2012) NIPS 25, pp 1097-1105, "
+        "ImageNet classification with deep convolutional neural networks\n",
+        encoding="utf-8",
+    )
+    fixed = {"title": "ImageNet classification with deep convolutional neural networks", "venue": "NIPS", "year": 2012}
+    base = {"store": store.path, "offline": True, "today_year": 2026, "remember_verified": False}
+    with FakeLLM() as fake:
+        fake.add(reply_json(fixed))
+        llm = {"base_url": fake.url, "model": "m", "cache": "", "max_retries": 0}
+        checker = Checker(Settings.model_validate({**base, "llm": llm}), store=store)
+        report = checker.check(checker.read(text, name="My paper (v2)"))
+    assert report.input == "My paper (v2)"
+    assert report.citations[0].reference.title == fixed["title"]
+    assert len(fake.requests) == 1
