@@ -21,6 +21,9 @@ RATE_BUDGET = "skipped (rate budget)"
 #: SourceOutcome.question of a search for every work of the cited authors in the cited year (a witness
 #: of where the work appeared, whatever its title there).
 AUTHORS_YEAR = "authors-year"
+#: SourceOutcome.question of a count of the records DBLP holds at the cited venue in the cited year: whether
+#: it lists that venue-year yet (its hits are the count).
+VENUE_YEAR = "venue-year"
 #: SourceOutcome.question of a search for the cited title without its subtitle: services that match every
 #: query word (OpenAlex treats the words as AND) cannot find a record that holds only the main title.
 MAIN_TITLE = "main-title"

@@ -68,3 +68,6 @@ VALID_AUTHOR_OVERLAP = 0.5
 NEIGHBOUR_TITLE_SIMILARITY = 0.5
 #: Agent verdicts are never reported as surer than this.
 MAX_AGENT_CONFIDENCE = 0.8
+#: Records DBLP must hold at a venue in a year for that venue-year to count as listed (ingested whole): a
+#: proceedings volume holds dozens to thousands of papers; a handful may be early records.
+VENUE_YEAR_LISTED = 20

@@ -120,6 +120,20 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "fea", "title": "Finite element analysis: Method, verification and validation",
      "authors": ["Barna Szabo", "Ivo Babuska"], "year": 2021, "venue": "Wiley", "type": "book",
      "services": ["openalex", "semanticscholar"]},
+    # This year's preprint, its authors' other work of the year, and ICLR 2026 as DBLP lists it (NeurIPS
+    # 2026 it does not list yet).
+    {"id": "now-arxiv", "title": "Annealed token routing for sparse mixture-of-experts decoders",
+     "authors": ["Lena Okafor", "Raj Pillai"], "year": 2026, "venue": ARXIV, "type": "preprint",
+     "arxiv_id": "2602.01111", "services": ["openalex", "semanticscholar", "arxiv"]},
+    {"id": "now-corr", "title": "Annealed token routing for sparse mixture-of-experts decoders",
+     "authors": ["Lena Okafor", "Raj Pillai"], "year": 2026, "venue": "CoRR", "type": "article",
+     "dblp_key": "journals/corr/abs-2602-01111", "services": ["dblp"]},
+    {"id": "now-other", "title": "Calibrated early exits for speculative decoding on edge devices",
+     "authors": ["Lena Okafor", "Raj Pillai"], "year": 2026, "venue": "AAAI", "type": "inproceedings",
+     "dblp_key": "conf/aaai/OkaforP26", "services": ["dblp", "openalex", "semanticscholar"]},
+    *[{"id": f"iclr26-{i}", "title": f"Benchmark study number {i} of iterative graph sparsifiers",
+       "authors": [f"Ida Vance{i}"], "year": 2026, "venue": "ICLR", "type": "inproceedings",
+       "dblp_key": f"conf/iclr/Vance{i}26", "services": ["dblp"]} for i in range(25)],
     # A journal article whose DOI a PDF's line break cuts in two.
     {"id": "cogsci", "title": "Controlled and automatic processing of visual search targets",
      "authors": ["Walter Schnell", "Jason Chen"], "year": 2003, "venue": "Cognitive Science", "type": "article",
@@ -204,6 +218,19 @@ def test_a_preprint_cited_as_published_where_dblp_lists_the_authors_year_is_caug
     )
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
     assert "listed every work of the cited authors in that year" in (r.verdict.basis or "")
+
+
+def test_this_years_venue_dblp_already_lists_witnesses_a_preprint_cited_as_published(
+    web: FakeWeb, tmp_path: Path
+) -> None:
+    """This year's proceedings may not be in DBLP yet; a venue-year it already lists (ICLR 2026 here) is read
+    whole, so a preprint cited there is caught, while one cited at a venue-year it does not list yet is not."""
+    cited = "Lena Okafor and Raj Pillai. Annealed token routing for sparse mixture-of-experts decoders. In {}, 2026."
+    r = check(web, tmp_path, cited.format("International Conference on Learning Representations (ICLR)"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    r = check(web, tmp_path, cited.format("Advances in Neural Information Processing Systems (NeurIPS)"))
+    assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
+    assert "may not list the proceedings of 2026 yet" in r.verdict.rationale
 
 
 def test_a_record_year_that_is_a_re_deposit_is_no_proof_of_a_wrong_year(web: FakeWeb, tmp_path: Path) -> None:

@@ -29,13 +29,13 @@ from typing import cast
 
 from citetracer.collect.choice import Choice, choose
 from citetracer.collect.connectors import Connector
-from citetracer.collect.connectors.dblp import Dblp, works_query
+from citetracer.collect.connectors.dblp import Dblp, venue_year_query, works_query
 from citetracer.collect.consult import consult
 from citetracer.collect.http import HttpClient
 from citetracer.collect.replies import answers_search
 from citetracer.collect.stage import HttpStage
 from citetracer.config import Settings
-from citetracer.evidence import AUTHORS_YEAR, MAIN_TITLE, EvidenceBundle, budget_end, is_budget_skip
+from citetracer.evidence import AUTHORS_YEAR, MAIN_TITLE, VENUE_YEAR, EvidenceBundle, budget_end, is_budget_skip
 from citetracer.normalize.kinds import SCHOLARLY_KINDS, work_kind
 from citetracer.normalize.text import main_title, title_form
 from citetracer.normalize.venues import is_preprint, venue_id
@@ -313,6 +313,22 @@ class ScholarStage(HttpStage):
             subject=f"authors-year:{works_query(reference)}",
             question=AUTHORS_YEAR,
         )
+        probe = venue_year_query(reference)
+        if probe is not None and reference.year is not None and reference.year >= self.settings.today_year:
+            # This year's proceedings may not be in DBLP yet: its list of the authors' works is a witness
+            # of the venue-year only once DBLP lists that venue-year (judge/facts/venue.py).
+            await consult(
+                self.http,
+                "dblp",
+                self.settings.sources["dblp"],
+                lambda call: DBLP_WORKS.venue_year_count(reference, call),
+                bundle,
+                deadline,
+                "whether dblp lists the cited venue-year yet",
+                start_by,
+                subject=f"venue-year:{probe}",
+                question=VENUE_YEAR,
+            )
 
     @staticmethod
     def _coverage(bundle: EvidenceBundle) -> None:

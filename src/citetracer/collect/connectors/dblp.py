@@ -21,6 +21,7 @@ from citetracer.collect.connectors import (
 from citetracer.collect.http import Call
 from citetracer.normalize.names import name_keys
 from citetracer.normalize.text import canonical_arxiv
+from citetracer.normalize.venues import venue_id
 from citetracer.records import Candidate, Reference
 
 #: How many works of the cited authors in the cited year to ask for: an answer counting no more is whole.
@@ -36,6 +37,15 @@ def works_query(reference: Reference) -> str | None:
     if not keys or reference.year is None:
         return None
     return " ".join(f"author:{k}" for k in keys) + f" year:{reference.year}"
+
+
+def venue_year_query(reference: Reference) -> str | None:
+    """DBLP's query for the records of the cited venue in the cited year (`venue:iclr year:2026`), or None
+    when the citation names no venue DBLP could list (a workshop, an unknown name) or no year."""
+    vid = venue_id(reference.venue)
+    if vid is None or vid.endswith("-workshop") or reference.year is None or not vid.isalnum():
+        return None
+    return f"venue:{vid} year:{reference.year}"
 
 
 def from_hit(hit: dict[str, Any]) -> Candidate | None:
@@ -115,6 +125,13 @@ class Dblp(SearchOnly):
         preprint and its proceedings version)."""
         found = await self._search(works_query(reference), WORKS_ROWS, call)
         return [c.model_copy(update={"found_by": "authors-year"}) for c in found]
+
+    async def venue_year_count(self, reference: Reference, call: Call) -> list[Candidate]:
+        """How many records DBLP holds at the cited venue in the cited year (the outcome's hits; no record
+        is kept as evidence): whether DBLP lists that venue-year yet, for a year its lag may not have
+        reached."""
+        await self._search(venue_year_query(reference), 1, call)
+        return []
 
     async def venues(self, query: str, call: Call) -> list[str]:
         """The venue names (and acronyms) DBLP's venue search answers for the words of a venue name

@@ -14,7 +14,7 @@ from functools import cache, lru_cache
 
 from citetracer.collect.connectors.dblp import WORKS_ROWS
 from citetracer.data import lexicon, lines
-from citetracer.evidence import AUTHORS_YEAR
+from citetracer.evidence import AUTHORS_YEAR, VENUE_YEAR
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.facts.authors import MOST, by_cited_people
 from citetracer.judge.facts.identity import record_is_book, versions_of
@@ -25,7 +25,7 @@ from citetracer.normalize.venue_kb import LIST_NAMES, Venue, alike_names, close_
 from citetracer.normalize.venues import is_preprint, spells, spells_any, venue_id, venue_kind
 from citetracer.records import FieldStatus
 from citetracer.sources import conference_year_listers
-from citetracer.thresholds import VERSION_TITLE_SIMILARITY
+from citetracer.thresholds import VENUE_YEAR_LISTED, VERSION_TITLE_SIMILARITY
 
 M, X, MISSING = FieldStatus.MATCH, FieldStatus.MISMATCH, FieldStatus.MISSING
 
@@ -88,6 +88,18 @@ def _asked(ctx: JudgeContext) -> str:
     return ", ".join(names) or "no source"
 
 
+def _venue_year_listed(ctx: JudgeContext) -> bool:
+    """Whether DBLP answered that it holds VENUE_YEAR_LISTED records or more at the cited venue in the cited
+    year: a venue-year it has ingested, which its lists then hold whole."""
+    return any(
+        o.source == VENUE_LISTER
+        and o.status == "answered"
+        and o.question == VENUE_YEAR
+        and (o.hits or 0) >= VENUE_YEAR_LISTED
+        for o in ctx.bundle.outcomes
+    )
+
+
 def venue_witness(ctx: JudgeContext, renamed: bool = False) -> tuple[bool, str]:
     """Whether a source that lists the cited venue-year whole was asked a question that would have shown
     the work there (so that its absence there is a fact), and which; else why not.
@@ -122,7 +134,7 @@ def venue_witness(ctx: JudgeContext, renamed: bool = False) -> tuple[bool, str]:
     if cited is None or cited.removesuffix("-workshop") not in _dblp_venues():
         return False, f"no source asked ({_asked(ctx)}) lists every paper of '{ctx.reference.venue}'"
     year = ctx.reference.year
-    if year is not None and year >= ctx.today_year:
+    if year is not None and year >= ctx.today_year and not _venue_year_listed(ctx):
         return False, f"dblp may not list the proceedings of {year} yet"
     works = [
         o
