@@ -61,3 +61,20 @@ def test_a_journal_named_for_software_is_still_a_journal() -> None:
         "journal={IEEE Transactions on Software Engineering}, year={2019}}"
     )
     assert kind(bib, ".bib") == "article"
+
+
+@pytest.mark.parametrize(
+    ("title", "paper"),
+    [
+        ("Starling-{7B}: Improving LLM Helpfulness and Harmlessness with RLAIF", False),
+        ("Qwen2.5-72B technical notes on instruction tuning and alignment", False),
+        ("Sparse attention routing improves long context retrieval in decoders", True),
+        ("Results on 3D point clouds across 2023 benchmarks for robots", True),
+    ],
+)
+def test_a_model_size_in_the_title_marks_a_model_release_not_a_paper(title: str, paper: bool) -> None:
+    """'7B', '72B', '350M': a model release (a blog, a model card), which no index holds whole."""
+    ref = read_text(
+        f"@misc{{k, title={{{title}}}, author={{Zhu, Banghua and Frick, Evan}}, year={{2023}}}}"
+    ).references[0]
+    assert (work_kind(ref)[0] == "paper") is paper

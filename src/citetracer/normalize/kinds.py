@@ -141,10 +141,13 @@ def work_kind(ref: Reference) -> tuple[str, str]:
     return "unknown", "it names no venue, type or identifier"
 
 
-#: Words by which a title names software or data rather than a study of something (a paper may be about a
+#: Words by which a title names software, data or a model rather than a study of something (a paper may be about a
 #: library; without a venue, nothing else tells the two apart, and no index holds software whole).
 _THING = re.compile(
-    r"\b(library|libraries|toolkit|toolbox|package|software|dataset|data set|corpus|platform|plugin|sdk|api)\b", re.I
+    r"\b(library|libraries|toolkit|toolbox|package|software|dataset|data set|corpus|platform|plugin|sdk|api)\b"
+    # a model's size in parameters ("Starling-7B", "Qwen2.5-72B"): a model release, often a blog or a model card
+    r"|\b\d+(?:\.\d+)?[bm]\b",
+    re.I,
 )
 #: Content words from which a title names a piece of research rather than a thing (a "Manual", "Python").
 PAPER_TITLE_WORDS = 4
