@@ -169,6 +169,16 @@ def test_a_journal_year_two_later_where_no_source_lists_that_volume_is_not_proof
     assert r.verdict.class_ == "Potential", r.verdict.rationale
 
 
+def test_a_journal_volume_the_author_wrote_pins_the_year(store: Store) -> None:
+    """Volume 42 of TPAMI appeared in 2020 (DBLP dates a record by its volume): a citation of that volume
+    dated 2018, or 2023, contradicts it; without a volume an earlier year may be an online-first date."""
+    for year in (2018, 2023):
+        r = check(store, focal(year, volume="42"))
+        assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+        assert "volume 42" in (r.verdict.basis or ""), r.verdict.basis
+    assert check(store, focal(2018)).verdict.class_ == "Potential"
+
+
 def test_a_year_the_doi_carries_settles_the_year(store: Store) -> None:
     """The record's date is the record's: a DOI that carries the cited year shows the citation right."""
     bib = resnet(2014).replace("year = {2014}", "year = {2014}, doi = {10.1109/CVPR.2014.90}")

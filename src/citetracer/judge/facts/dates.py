@@ -17,7 +17,9 @@ import re
 from dataclasses import dataclass
 
 from citetracer.judge.context import JudgeContext
+from citetracer.judge.facts.details import volume_number
 from citetracer.judge.facts.identity import record_is_book, versions_of
+from citetracer.judge.facts.reading import structured
 from citetracer.judge.facts.venue import venue_witness
 from citetracer.match.rules import Assessment
 from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi
@@ -74,6 +76,22 @@ def first_appearance(ctx: JudgeContext, a: Assessment) -> bool:
     return years == "venue" and kind in _ONCE
 
 
+def _volume_pins_year(ctx: JudgeContext, dated: list[Assessment]) -> str | None:
+    """Why the cited journal volume dates the work, or None: a volume the author wrote as a field that is
+    the volume of a version whose source dates records by their volume (DBLP) appeared in that record's
+    year, whatever other versions say (a re-deposit or a digitisation keeps its volume, not its year)."""
+    cited = volume_number(ctx.reference.volume) if structured(ctx.reference) else None
+    if cited is None:
+        return None
+    for v in dated:
+        c = v.candidate
+        journal = venue_kind(c.venue or c.venue_full, c.type) == "journal" and c.type != "inproceedings"
+        if journal and source_facts(c.source).years == "venue" and volume_number(c.volume) == cited:
+            where = f"[{c.source}:{c.id}] dates it by its volume"
+            return f"the cited volume {cited} of the journal appeared in {c.year} ({where})"
+    return None
+
+
 @dataclass(frozen=True)
 class YearFact:
     """The cited year against the identified work's versions: whether it contradicts them, and on what."""
@@ -109,6 +127,9 @@ def year_fact(ctx: JudgeContext, work: Assessment, same_venue: bool) -> YearFact
             f"the cited year is before the work's first appearance: its arXiv identifier "
             f"({canonical_arxiv(v.candidate.arxiv_id) or v.candidate.doi}) was issued in {year}",
         )
+    pinned = _volume_pins_year(ctx, dated) if same_venue else None
+    if pinned is not None:
+        return YearFact(True, pinned)
     if cited < earliest:
         first = [v for v in dated if v.candidate.year == earliest and first_appearance(ctx, v)]
         if first:
