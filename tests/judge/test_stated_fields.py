@@ -169,6 +169,17 @@ def test_a_journal_year_two_later_where_no_source_lists_that_volume_is_not_proof
     assert r.verdict.class_ == "Potential", r.verdict.rationale
 
 
+def test_a_two_page_item_under_a_works_title_in_a_later_volume_is_no_proof(store: Store) -> None:
+    """A journal prints a review or a notice under a work's title years later ('Reinforcement learning: An
+    introduction', IEEE TNN 16:285-286, 2005, a review of the 1998 book), and a venue-year DBLP holds whole
+    may leave such items out; an article-length citation of that later year is still caught."""
+    r = check(store, focal(2022, pages="285--286"))
+    assert r.verdict.class_ == "Potential", r.verdict.rationale
+    assert "short item" in r.verdict.rationale
+    r = check(store, focal(2022, pages="318--327"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+
+
 def test_a_journal_volume_the_author_wrote_pins_the_year(store: Store) -> None:
     """Volume 42 of TPAMI appeared in 2020 (DBLP dates a record by its volume): a citation of that volume
     dated 2018, or 2023, contradicts it; without a volume an earlier year may be an online-first date."""

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from citetracer.judge.context import JudgeContext
-from citetracer.judge.facts.details import volume_number
+from citetracer.judge.facts.details import page_range, volume_number
 from citetracer.judge.facts.identity import record_is_book, versions_of
 from citetracer.judge.facts.reading import structured
 from citetracer.judge.facts.venue import venue_witness
@@ -32,6 +32,8 @@ _YEAR = re.compile(r"(?<![\d.])(1[89]\d\d|20\d\d)(?![\d])")
 _DOI_YEAR = re.compile(r"[./_-]((?:19[5-9]|20[0-4])\d)[./_-]")
 #: Venue kinds that print a paper once: a later year at the same venue is not a later version of it.
 _ONCE = frozenset({"conference", "workshop"})
+#: A journal record of fewer pages than this (one or two) is a review, a notice or an erratum, not an article.
+SHORT_ITEM_PAGES = 2
 
 
 def doi_years(doi: str | None) -> set[int]:
@@ -153,6 +155,17 @@ def year_fact(ctx: JudgeContext, work: Assessment, same_venue: bool) -> YearFact
     if kind in _ONCE:
         return YearFact(
             True, "the work appeared at the cited conference in another year (a conference prints a paper once)"
+        )
+    short = [
+        f"{who} pages {pages}"
+        for who, pages in (("the cited", ctx.reference.pages), ("the record's", work.candidate.pages))
+        if (span := page_range(pages)) is not None and span[1] - span[0] < SHORT_ITEM_PAGES
+    ]
+    if short:
+        return YearFact(
+            False,
+            f"a short item ({short[0]}: a review, notice or erratum), whose title a journal prints again in "
+            "later volumes, and a venue-year held whole may leave such items out",
         )
     witnessed, why = venue_witness(ctx)
     if witnessed:
