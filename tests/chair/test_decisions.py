@@ -224,6 +224,17 @@ def test_dismissing_every_accusation_clears_the_exit_code_and_a_confirmation_set
     assert rescan.returncode == 1 and "1 papers with Hallucinated citations" in rescan.stderr
 
 
+def test_the_progress_of_a_rescan_says_its_count_is_before_the_chairs_calls(scanned: Path) -> None:
+    """The progress lines count papers with H as checked; the summary applies the calls. Once a folder holds
+    calls, the progress says which count it gives, so the two lines do not seem to disagree."""
+    home = scanned.parent
+    assert run_cli(home, "review", str(scanned), "--dismiss", "a:goodfellow2014gan", "--reason", "ok").returncode == 0
+    rescan = run_cli(home, "scan", str(home / "in"), "-o", str(scanned), "--offline", "--workers", "1", "--restart")
+    progress = [line for line in rescan.stderr.splitlines() if line.startswith("scan: ") and "/" in line]
+    assert progress and all("with Hallucinated citations as checked, before the chair's calls" in x for x in progress)
+    assert "(1 dismissed by the chair)" in rescan.stderr
+
+
 def test_a_folder_that_is_not_a_scan_is_a_clear_error(tmp_path: Path) -> None:
     proc = run_cli(tmp_path, "review", str(tmp_path))
     assert proc.returncode == 2 and "is not a scan's report folder" in proc.stderr

@@ -95,10 +95,13 @@ class ScanProgress:
     """Papers finished, with how many have Hallucinated citations so far: a bar on a terminal, plain lines
     (no control characters) elsewhere."""
 
-    def __init__(self, console: Console) -> None:
+    def __init__(self, console: Console, decided: bool = False) -> None:
         self.console = console
         self.bar = _bar(console) if console.is_terminal else None
         self.task: TaskID | None = None
+        #: The folder holds a chair's calls: the count as the papers finish is the checker's, before them
+        #: (the summary applies them), and says so.
+        self.as_checked = " as checked, before the chair's calls" if decided else ""
         self.flagged = 0
         self.total = 0
         self.done = 0
@@ -131,7 +134,9 @@ class ScanProgress:
         if entry.hallucinated:
             self.flagged += 1
         if self.bar is not None and self.task is not None:
-            self.bar.update(self.task, advance=1, description=f"papers ({self.flagged} with Hallucinated)")
+            self.bar.update(
+                self.task, advance=1, description=f"papers ({self.flagged} with Hallucinated{self.as_checked})"
+            )
         elif self.bar is None:
             self._plain_line()
 
@@ -142,7 +147,7 @@ class ScanProgress:
             return
         self._said_at = (self.done, now)
         self.console.print(
-            f"scan: {self.done}/{self.total} papers, {self.flagged} with Hallucinated citations, "
+            f"scan: {self.done}/{self.total} papers, {self.flagged} with Hallucinated citations{self.as_checked}, "
             f"{now - self._started:.0f} s",
             highlight=False,
         )

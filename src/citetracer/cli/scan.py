@@ -25,6 +25,7 @@ from citetracer.cli.extras import require
 from citetracer.cli.progress import ScanProgress
 from citetracer.config import Settings
 from citetracer.pipeline import Checker
+from citetracer.report.decisions import DECISIONS
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser, checking: argparse.ArgumentParser) -> None:
@@ -104,7 +105,8 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
         cluster=args.cluster,
     )
     try:
-        with ScanProgress(err) as progress:
+        decided = (args.output / DECISIONS).is_file() and (args.output / DECISIONS).stat().st_size > 0
+        with ScanProgress(err, decided) as progress:
             outcome = run_scan(paths, settings, options, progress=progress, context=context(settings))
     except (ScanError, JournalError, PoolError) as exc:
         err.print(f"error: {exc}", style="red", highlight=False)
