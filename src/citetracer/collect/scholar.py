@@ -24,14 +24,14 @@ from __future__ import annotations
 import asyncio
 import importlib
 import time
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from typing import cast
 
 from citetracer.collect.choice import Choice, choose
 from citetracer.collect.connectors import Connector
 from citetracer.collect.connectors.dblp import Dblp, venue_year_query, works_query
 from citetracer.collect.consult import consult
-from citetracer.collect.http import HttpClient
+from citetracer.collect.http import Call, HttpClient
 from citetracer.collect.replies import answers_search
 from citetracer.collect.stage import HttpStage
 from citetracer.config import Settings
@@ -39,7 +39,7 @@ from citetracer.evidence import AUTHORS_YEAR, MAIN_TITLE, VENUE_YEAR, EvidenceBu
 from citetracer.normalize.kinds import SCHOLARLY_KINDS, work_kind
 from citetracer.normalize.text import main_title, title_form
 from citetracer.normalize.venues import is_preprint, venue_id
-from citetracer.records import Reference, SourceOutcome
+from citetracer.records import Candidate, Reference, SourceOutcome
 from citetracer.sources import BROAD, SOURCES, Source, ranked, source_facts
 from citetracer.thresholds import BROAD_QUORUM
 
@@ -121,10 +121,10 @@ class ScholarStage(HttpStage):
         return found is not None
 
     @staticmethod
-    def _title_held(reference: Reference, bundle: EvidenceBundle) -> bool:
-        """Whether some record found has the cited title (whole, without its subtitle, or a qualifier apart)."""
+    def _same_title(reference: Reference, bundle: EvidenceBundle) -> list[Candidate]:
+        """The records found with the cited title (whole, without its subtitle, or a qualifier apart)."""
         title = reference.title or ""
-        return any(c.title and title_form(title, c.title) is not None for c in bundle.candidates)
+        return [c for c in bundle.candidates if c.title and title_form(title, c.title) is not None]
 
     async def _ask_main_title(self, reference: Reference, bundle: EvidenceBundle, deadline: float) -> None:
         """Search the cited title without its subtitle when no record found holds the whole title: a
@@ -132,7 +132,7 @@ class ScholarStage(HttpStage):
         title, so an absence is not read before this search too was answered (a failure of it leaves the
         absence unproven: collect/scholar.py _coverage)."""
         head = main_title(reference.title or "")
-        if head is None or self._title_held(reference, bundle):
+        if head is None or self._same_title(reference, bundle):
             return
         name = next((n for n in BROAD_CHAIN if n in bundle.broad_answered and self.http.breaker(n).allow()), None)
         if name is None:
@@ -159,7 +159,7 @@ class ScholarStage(HttpStage):
         complete = [n for n in bundle.broad_answered if kind not in SCHOLARLY_KINDS or kind in source_facts(n).kinds]
         if len(complete) >= BROAD_QUORUM:
             return None
-        if self._title_held(reference, bundle):
+        if self._same_title(reference, bundle):
             return None
         return self._broad_choice(reference, bundle, asked, start_by, SECOND_ORDER)
 
@@ -210,8 +210,7 @@ class ScholarStage(HttpStage):
         """Whether the records with the cited title leave what the citation states unconfirmed where
         Crossref, which holds deposited publishers' records whole, would state it: a publisher or a
         conference city none of them records, or more cited authors than a list whose source may cut it."""
-        title = reference.title or ""
-        same = [c for c in bundle.candidates if c.title and title_form(title, c.title) is not None]
+        same = ScholarStage._same_title(reference, bundle)
         if not same or any(c.source in DETAILS_ORDER for c in same):
             return False
         if reference.publisher and not any(c.publisher for c in same):
@@ -226,8 +225,7 @@ class ScholarStage(HttpStage):
         venue: whether the work appeared there is for a source listing that venue whole to say."""
         if not reference.venue or is_preprint(reference.venue):
             return False
-        title = reference.title or ""
-        same = [c for c in bundle.candidates if c.title and title_form(title, c.title) is not None]
+        same = ScholarStage._same_title(reference, bundle)
         return bool(same) and all(is_preprint(c.venue or c.venue_full) or c.type == "preprint" for c in same)
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
@@ -301,34 +299,44 @@ class ScholarStage(HttpStage):
         (judge/facts/venue.py)."""
         if works_query(reference) is None or venue_id(reference.venue) is None:
             return
-        await consult(
-            self.http,
-            "dblp",
-            self.settings.sources["dblp"],
-            lambda call: DBLP_WORKS.works_of_authors(reference, call),
-            bundle,
-            deadline,
-            VENUE_WITNESS,
-            start_by,
-            subject=f"authors-year:{works_query(reference)}",
-            question=AUTHORS_YEAR,
-        )
+        await self._ask_dblp(
+            DBLP_WORKS.works_of_authors, reference, bundle, deadline, start_by, VENUE_WITNESS, AUTHORS_YEAR,
+            f"authors-year:{works_query(reference)}",
+        )  # fmt: skip
         probe = venue_year_query(reference)
         if probe is not None and reference.year is not None and reference.year >= self.settings.today_year:
             # This year's proceedings may not be in DBLP yet: its list of the authors' works is a witness
             # of the venue-year only once DBLP lists that venue-year (judge/facts/venue.py).
-            await consult(
-                self.http,
-                "dblp",
-                self.settings.sources["dblp"],
-                lambda call: DBLP_WORKS.venue_year_count(reference, call),
-                bundle,
-                deadline,
-                "whether dblp lists the cited venue-year yet",
-                start_by,
-                subject=f"venue-year:{probe}",
-                question=VENUE_YEAR,
-            )
+            why = "whether dblp lists the cited venue-year yet"
+            await self._ask_dblp(
+                DBLP_WORKS.venue_year_count, reference, bundle, deadline, start_by, why, VENUE_YEAR,
+                f"venue-year:{probe}",
+            )  # fmt: skip
+
+    async def _ask_dblp(
+        self,
+        ask: Callable[[Reference, Call], Awaitable[list[Candidate]]],
+        reference: Reference,
+        bundle: EvidenceBundle,
+        deadline: float,
+        start_by: float | None,
+        why: str,
+        question: str,
+        subject: str,
+    ) -> None:
+        """Ask DBLP a question about the citation other than its title (`question`, remembered as `subject`)."""
+        await consult(
+            self.http,
+            "dblp",
+            self.settings.sources["dblp"],
+            lambda call: ask(reference, call),
+            bundle,
+            deadline,
+            why,
+            start_by,
+            subject=subject,
+            question=question,
+        )
 
     @staticmethod
     def _coverage(bundle: EvidenceBundle) -> None:

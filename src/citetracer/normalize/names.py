@@ -71,11 +71,16 @@ def _collective() -> frozenset[str]:
     return lexicon.words("collective")
 
 
+def _collective_word(word: str) -> bool:
+    """Whether a name's last word names a collective ("Team", "Consortium", "Inc.")."""
+    return latex_to_text(word).lower().strip(".,") in _collective()
+
+
 def is_collective(person: Person) -> bool:
     """Whether a name is a collective author's ("Vemeko FPGA Team", "R Core Team"), however a parser
     split it into given and family names: not a person."""
-    last = latex_to_text(person.family or "").split()[-1:] or [""]
-    return last[0].lower().strip(".,") in _collective()
+    last = (person.family or "").split()[-1:]
+    return bool(last) and _collective_word(last[0])
 
 
 def parse_person(text: str) -> Person | None:
@@ -90,7 +95,7 @@ def parse_person(text: str) -> Person | None:
         family_text, given_text = latex_to_text(family), latex_to_text(given)
         return Person(given=given_text or None, family=family_text)
     words = _words(text)
-    if len(words) >= 2 and latex_to_text(words[-1]).lower().strip(".,") in _collective():
+    if len(words) >= 2 and _collective_word(words[-1]):
         return Person(given=None, family=latex_to_text(" ".join(words)))  # "R Core Team": one author, named whole
     if len(words) > 2 and words[-1].lower().rstrip(".") in _SUFFIXES:
         words = words[:-1]  # "John Smith Jr." -> the suffix is not the family name

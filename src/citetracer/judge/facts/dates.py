@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 
 from citetracer.judge.context import JudgeContext
-from citetracer.judge.facts.details import page_range, volume_number
+from citetracer.judge.facts.details import journal_record, page_range, volume_number
 from citetracer.judge.facts.identity import record_is_book, versions_of
 from citetracer.judge.facts.reading import structured
 from citetracer.judge.facts.venue import venue_witness
@@ -87,8 +87,7 @@ def _volume_pins_year(ctx: JudgeContext, dated: list[Assessment]) -> str | None:
         return None
     for v in dated:
         c = v.candidate
-        journal = venue_kind(c.venue or c.venue_full, c.type) == "journal" and c.type != "inproceedings"
-        if journal and source_facts(c.source).years == "venue" and volume_number(c.volume) == cited:
+        if journal_record(c) and source_facts(c.source).years == "venue" and volume_number(c.volume) == cited:
             where = f"[{c.source}:{c.id}] dates it by its volume"
             return f"the cited volume {cited} of the journal appeared in {c.year} ({where})"
     return None

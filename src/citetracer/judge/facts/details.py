@@ -35,6 +35,11 @@ _NUMBER = re.compile(r"^\s*(?:vol\.?\s*|volume\s+)?(\d{1,5})\s*$", re.I)
 _MAX_PAGES = 1000
 
 
+def journal_record(c: Candidate) -> bool:
+    """Whether a record is of a journal article (a journal volume's, not a proceedings series')."""
+    return venue_kind(c.venue or c.venue_full, c.type) == "journal" and c.type != "inproceedings"
+
+
 def page_range(text: str | None) -> tuple[int, int] | None:
     """A page range as two numbers in order ("740-755", "pp. 740--755", "1054-8" for 1054-1058), or None
     for anything else: a lone number, an e-locator, a page count, two years."""
@@ -118,7 +123,7 @@ def _contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailContradic
         apart = cited and held and (cited[1] < held[0] or cited[0] > held[1]) and not own_pagination(cited, held)
         if cited and held and apart and "pages" not in found:
             found["pages"] = DetailContradiction("pages", ref.pages or "", c.pages or "", c)
-        journal = venue_kind(c.venue or c.venue_full, c.type) == "journal" and c.type not in ("inproceedings",)
+        journal = journal_record(c)
         # A volume cut from free text is a lone number our parser placed (a page, an issue, a year):
         # only a volume field the author wrote states one.
         cv, hv = volume_number(ref.volume) if structured(ref) else None, volume_number(c.volume)
