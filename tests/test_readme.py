@@ -44,3 +44,15 @@ def test_the_readme_names_the_codes_as_the_reports_legend_does() -> None:
     assert h4 is not None and h4.group(1).startswith(CODES["H4"].name + ":")
     for detail in ("pages", "volume", "issue", "publisher", "location"):
         assert detail in h4.group(1) and detail in CODES["H4"].meaning
+
+
+def test_ci_runs_the_readmes_test_command_as_written() -> None:
+    """CI (.ci/run) runs README's second command, the very line, from the repository root: if one of them
+    changes without the other, CI would no longer test what a user runs."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    first = re.search(r"```bash\n(.*?)```", text, re.S)
+    assert first is not None
+    test_line = first.group(1).splitlines()[1].strip()
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    commands = [line.strip() for line in ci if line.strip() and not line.lstrip().startswith("#")]
+    assert commands == ["set -euo pipefail", 'cd "$(dirname "$0")/.."', test_line]
