@@ -40,6 +40,8 @@ def test_fields_entities_homonyms_crossref_identifiers(tmp_path: Path, dump: Pat
         assert paper.arxiv_id == "1905.01234"
         assert paper.url == "https://dblp.org/rec/conf/nips/AmbiteW19"
         assert paper.pages == "1-9" and paper.year == 2019 and paper.type == "inproceedings"
+        # DBLP writes a proceedings paper's publisher only on its volume's record: the paper carries it.
+        assert paper.publisher == "Curran"
 
         corr = recs["journals/corr/abs-2001-00001"]
         assert corr.authors == [Person(given="Jürgen", family="Möller")]
@@ -62,6 +64,21 @@ def test_fields_entities_homonyms_crossref_identifiers(tmp_path: Path, dump: Pat
         stats = store.stats()
         assert stats["sources"] == {"dblp": "2020-05-02"}
         assert stats["by_type"]["article"] == 2
+
+
+def test_a_paper_read_for_judging_carries_its_volumes_title_and_publisher(
+    target: Path | str, dump: Path, dtd: Path
+) -> None:
+    """The records a citation is judged against (`records`, both backends) carry what their proceedings
+    volume states, the volume coming after its papers in the dump; a record of its own is left alone."""
+    ingest_dblp(target, dump, dtd, parallel=False)
+    with open_store(target) as store:
+        (rid,) = store.rids_by_doi("10.5555/3454287.3454288")
+        paper = store.records([rid])[rid]
+        assert paper.publisher == "Curran"
+        assert paper.venue_full == "Advances in Neural Information Processing Systems 32, NeurIPS 2019"
+        (jrid,) = store.rids_by_doi("10.1234/jmlr.2018.19.4")
+        assert store.records([jrid])[jrid].publisher is None  # no crossref: nothing is borrowed
 
 
 def test_parallel_parse_gives_the_same_store(tmp_path: Path, dump: Path, dtd: Path) -> None:

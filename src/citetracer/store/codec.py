@@ -87,6 +87,23 @@ def decode(data: bytes | str, key: str) -> WorkRecord:
     return WorkRecord.model_validate(obj)
 
 
+def with_volume(record: WorkRecord, volume_title: str | None, volume_data: bytes | str | None) -> WorkRecord:
+    """`record` with what its crossref target (a proceedings volume) states for it: the volume's title as
+    its venue's full name and the volume's publisher, where the record's own row names neither.
+
+    Why: DBLP writes a proceedings paper's publisher only on the volume's record, and a publisher the
+    citation states can be checked only against a record that holds one (judge/facts/details.py).
+    """
+    if volume_title and not record.venue_full:
+        record.venue_full = volume_title
+    if volume_data is not None and not record.publisher:
+        volume = json.loads(decode_text(volume_data if isinstance(volume_data, str) else bytes(volume_data)))
+        publisher = volume.get("publisher") if isinstance(volume, dict) else None
+        if isinstance(publisher, str) and publisher.strip():
+            record.publisher = publisher.strip()
+    return record
+
+
 def decode_text(data: bytes | str) -> str | bytes:
     """The JSON of a stored row, whichever format wrote it."""
     if isinstance(data, str):

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from citetracer.normalize.text import doi_prefix, parse_year
 from citetracer.records import Candidate, WorkRecord
 from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims
-from citetracer.store.codec import decode, pack, ranking_fields_of
+from citetracer.store.codec import decode, pack, ranking_fields_of, with_volume
 from citetracer.store.common import (
     BatchMeta,
     StoreError,
@@ -613,14 +613,11 @@ class Store(SqlStore):
         marks = ",".join("?" * len(skip))
         where = f"WHERE r.source NOT IN ({marks})" if skip else ""
         rows = self.db.execute(
-            f"SELECT r.key, r.data, x.title FROM records r LEFT JOIN xrefs x ON x.id = r.xref {where} ORDER BY r.rid",
+            f"SELECT r.key, r.data, x.title, v.data FROM records r {SQLITE.volume_join} {where} ORDER BY r.rid",
             skip,
         )
-        for key, data, xref_title in rows:
-            record = decode(data, key)
-            if xref_title and not record.venue_full:
-                record.venue_full = xref_title
-            yield record
+        for key, data, xref_title, volume in rows:
+            yield with_volume(decode(data, key), xref_title, volume)
 
     def claims(self) -> dict[str, Claim]:
         """What each source declares it is complete for (store/claims.py)."""

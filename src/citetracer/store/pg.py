@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from citetracer.normalize.text import doi_prefix
 from citetracer.records import Candidate, WorkRecord
 from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims
-from citetracer.store.codec import decode, pack
+from citetracer.store.codec import decode, pack, with_volume
 from citetracer.store.common import (
     BatchMeta,
     StoreError,
@@ -494,15 +494,12 @@ class PgStore(SqlStore):
         skip = sorted(exclude_sources or ())
         with psycopg.connect(_connect_url(self.path)) as conn, conn.cursor(name="all_records") as cur:
             cur.execute(
-                "SELECT r.key, r.data, x.title FROM records r LEFT JOIN xrefs x ON x.key = r.xref "
+                f"SELECT r.key, r.data, x.title, v.data FROM records r {POSTGRESQL.volume_join} "
                 "WHERE NOT (r.source = ANY(%s)) ORDER BY r.rid",
                 (skip,),
             )
-            for key, data, xref_title in cur:
-                record = decode(bytes(data), key)
-                if xref_title and not record.venue_full:
-                    record.venue_full = xref_title
-                yield record
+            for key, data, xref_title, volume in cur:
+                yield with_volume(decode(bytes(data), key), xref_title, volume)
 
     def claims(self) -> dict[str, Claim]:
         """What each source declares it is complete for (store/claims.py)."""

@@ -17,7 +17,7 @@ from typing import Any
 
 from citetracer.records import Candidate, WorkRecord
 from citetracer.store.claims import registries
-from citetracer.store.codec import decode, ranking_fields_of
+from citetracer.store.codec import decode, ranking_fields_of, with_volume
 from citetracer.store.common import RECORD_CACHE_SIZE, venue_key
 from citetracer.store.coverage import venue_year_coverage
 from citetracer.store.ranking import RankingFields
@@ -39,6 +39,12 @@ class Dialect:
     #: The join condition of a record (`r`) to its crossref target or venue (`x`): SQLite keeps the
     #: target's row id in `records.xref`, PostgreSQL its key.
     xref_join: str
+
+    @property
+    def volume_join(self) -> str:
+        """The joins of a record (`r`) to its crossref target (`x`) and that target's own record (`v`, a
+        proceedings volume's, when the store holds it)."""
+        return f"LEFT JOIN xrefs x ON {self.xref_join} LEFT JOIN records v ON v.key = x.key"
 
     def sql(self, query: str) -> str:
         """`query`, written with `?` placeholders and literal `%`, in this dialect (psycopg's `%s`
@@ -127,15 +133,13 @@ class SqlStore:
         if missing:
             where, params = self.dialect.any_of("r.rid", missing)
             rows = self._query(
-                f"SELECT r.rid, r.key, r.data, x.title FROM records r LEFT JOIN xrefs x ON {self.dialect.xref_join} "
-                f"WHERE {where}",
+                f"SELECT r.rid, r.key, r.data, x.title, v.data FROM records r {self.dialect.volume_join} WHERE {where}",
                 params,
             )
-            for rid, key, data, xref_title in rows:
+            for rid, key, data, xref_title, volume in rows:
                 # an older store's row may be plain JSON text, a newer one's compressed bytes (memoryview in PostgreSQL)
-                record = decode(data.encode() if isinstance(data, str) else bytes(data), key)
-                if xref_title and not record.venue_full:
-                    record.venue_full = xref_title
+                record = with_volume(decode(data.encode() if isinstance(data, str) else bytes(data), key), xref_title,
+                                     volume)  # fmt: skip
                 out[int(rid)] = record
                 if len(self._cache) >= RECORD_CACHE_SIZE:
                     self._cache.pop(next(iter(self._cache)))
