@@ -9,6 +9,7 @@ import pytest
 
 from citetracer.cli import main
 from citetracer.config import load_settings
+from citetracer.pipeline import Checker, Reader
 from tests.conftest import empty_config
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -108,10 +109,16 @@ def test_bad_inputs_exit_2_only_when_nothing_was_read(
     assert exc.value.code == 2
 
 
-def test_extract_json(capsys: pytest.CaptureFixture[str]) -> None:
+def test_extract_json(capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`extract` reads as `check` does (one reading path: `Checker.read` is the pipeline's `Reader.read`) and
+    opens no store: nothing is checked."""
+    store = tmp_path / "store.sqlite"
+    monkeypatch.setenv("CITETRACER_STORE", str(store))
     code, doc = run_json(capsys, ["extract", str(EXAMPLES / "references.bib"), "--format", "json"])
     assert code == 0
     assert doc["input"].endswith("references.bib") and len(doc["references"]) == 16
+    assert not store.exists()
+    assert Checker.read is Reader.read
 
 
 def test_mirror_stats(seeded: Path, capsys: pytest.CaptureFixture[str]) -> None:

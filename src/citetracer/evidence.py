@@ -73,10 +73,10 @@ class EvidenceBundle:
     #: Broad indexes (OpenAlex, Semantic Scholar, Crossref) that answered a title search.
     broad_answered: set[str] = field(default_factory=set)
     #: A venue name no packaged or stored list knows, and the names a complete online list of venues
-    #: (OpenAlex's sources) answered for it (collect/venuecheck.py).
+    #: (the "sources" venue list of data/source_facts.tsv: OpenAlex's sources) answered for it (collect/venuecheck.py).
     venue_answers: dict[str, list[str]] = field(default_factory=dict)
-    #: ... and the names DBLP's list of venues (every computer-science venue it indexes) answered for it.
-    dblp_venues: dict[str, list[str]] = field(default_factory=dict)
+    #: ... and the names the "computing" venue list (DBLP's: every computer-science venue it indexes) answered for it.
+    computing_venues: dict[str, list[str]] = field(default_factory=dict)
     #: When the citation's check began (monotonic): online stages' rate budgets count from here.
     opened: float = field(default_factory=time.monotonic)
     #: The evidence memo (collect/memo.py) the online stages replay from and record to, and the

@@ -57,7 +57,50 @@ class Paper:
         return self.read.warnings
 
 
-class Checker:
+class Reader:
+    """Reads inputs into Papers, not yet checked: the one reading path of every front end. `Checker.read` is this
+    `read`; `citetracer extract`, which checks nothing, reads through a Reader alone and so opens no store."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+
+    def read(
+        self,
+        source: str | Path | None = None,
+        ref_pages: PageRange | None = None,
+        *,
+        text: str | None = None,
+        name: str | None = None,
+    ) -> Paper:
+        """The references of a file (`source`: a path), of a paper named by `arXiv:ID`, `doi:10.x/y` or its landing
+        page's URL (a string; fetched as a PDF, online only, and read like a file), or of `text` (BibTeX, .bbl, one
+        reference per line), not yet checked. `ref_pages`: a PDF's bibliography pages, as `--ref-pages`; `name`:
+        the report's name for the input (default: the path or identifier as given, `<text>` for a text).
+
+        Raises InputError when nothing can be read, a missing file included (its message names the file).
+        """
+        if (source is None) == (text is None):
+            raise TypeError("give either a path (source) or a text of references (text=...)")
+        if text is not None:
+            read = read_text(text)
+            if not read.references:
+                raise InputError("no references found in the given text")
+            return Paper("<text>" if name is None else name, read)
+        if isinstance(source, str) and not Path(source).exists() and looks_like_paper_id(source):
+            from citetracer.collect.paperfetch import fetch_to_temp  # arXiv:ID, doi:..., a landing page URL
+
+            pdf, folder = fetch_to_temp(source, self.settings)
+            try:
+                read = read_references(pdf, ref_pages, self.settings.segmenter)
+                return Paper(source.strip() if name is None else name, read)
+            finally:
+                folder.cleanup()
+        path = Path(source)  # type: ignore[arg-type]
+        read = read_references(path, ref_pages, self.settings.segmenter)
+        return Paper(str(path) if name is None else name, read, path)
+
+
+class Checker(Reader):
     """Holds the store and the stages; reads inputs and checks their references through the cascade.
 
     The one entry point every front end uses (CLI, `citetracer.check()`, `citetracer scan`).
@@ -92,7 +135,7 @@ class Checker:
             settings = load_settings(Path(config) if config is not None else None, **flags)
         elif flags or config is not None:
             raise TypeError("give either settings or config/flags, not both")
-        self.settings = settings
+        super().__init__(settings)
         if store is None:
             if settings.read_only and isinstance(settings.store, Path) and not settings.store.exists():
                 raise StoreError(f"{settings.store}: no such store (read-only: none is created)")
@@ -325,41 +368,6 @@ class Checker:
             self._profile = StoreProfile.of(self.store)
         note = self._profile.paper_note(refs, self.store.knows_venue)
         return [note] if note else []
-
-    def read(
-        self,
-        source: str | Path | None = None,
-        ref_pages: PageRange | None = None,
-        *,
-        text: str | None = None,
-        name: str | None = None,
-    ) -> Paper:
-        """The references of a file (`source`: a path), of a paper named by `arXiv:ID`, `doi:10.x/y` or its landing
-        page's URL (a string; fetched as a PDF, online only, and read like a file), or of `text` (BibTeX, .bbl, one
-        reference per line), not yet checked. `ref_pages`: a PDF's bibliography pages, as `--ref-pages`; `name`:
-        the report's name for the input (default: the path or identifier as given, `<text>` for a text).
-
-        Raises InputError when nothing can be read, a missing file included (its message names the file).
-        """
-        if (source is None) == (text is None):
-            raise TypeError("give either a path (source) or a text of references (text=...)")
-        if text is not None:
-            read = read_text(text)
-            if not read.references:
-                raise InputError("no references found in the given text")
-            return Paper("<text>" if name is None else name, read)
-        if isinstance(source, str) and not Path(source).exists() and looks_like_paper_id(source):
-            from citetracer.collect.paperfetch import fetch_to_temp  # arXiv:ID, doi:..., a landing page URL
-
-            pdf, folder = fetch_to_temp(source, self.settings)
-            try:
-                read = read_references(pdf, ref_pages, self.settings.segmenter)
-                return Paper(source.strip() if name is None else name, read)
-            finally:
-                folder.cleanup()
-        path = Path(source)  # type: ignore[arg-type]
-        read = read_references(path, ref_pages, self.settings.segmenter)
-        return Paper(str(path) if name is None else name, read, path)
 
     def check(
         self,

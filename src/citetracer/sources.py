@@ -173,10 +173,20 @@ class SourceFacts:
     ingested_by: frozenset[str] = frozenset()
     #: Whether a complete mirror of it holds whole the computer-science conference venue-years of its snapshot.
     conference_years: bool = False
+    #: Whether it is the venue-year lister: asked online for every work of the cited authors in a year and
+    #: whether it lists a venue-year yet, its lists hold whole the venue-years it has ingested.
+    venue_years: bool = False
+    #: Its role in the venue check (collect/venuecheck.py), one of `VENUE_LISTS`, or None.
+    venue_list: str | None = None
 
 
 #: The choices of a broad index, each a column of data/source_facts.tsv ranking the broad indexes.
 CHOICES = ("fallback", "second", "witness", "details")
+#: The online lists of venues the venue check asks, in the order it asks them (data/source_facts.tsv "venue
+#: list"): "sources", a list of journals and conference series asked about any cited journal or conference
+#: name no local list knows; "computing", a list of every computer-science venue, asked about such a
+#: conference name.
+VENUE_LISTS = ("sources", "computing")
 
 
 def source_facts(name: str) -> SourceFacts:
@@ -191,7 +201,7 @@ def _source_facts() -> dict[str, SourceFacts]:
 
     out = {}
     for line in lines("source_facts.tsv"):
-        name, authors, kinds, years, broad, *ranks, ingested, conference_years, why = line.split("\t")
+        name, authors, kinds, years, broad, *ranks, ingested, conference_years, lister, role, why = line.split("\t")
         out[name] = SourceFacts(
             authors,
             _names(kinds),
@@ -201,6 +211,8 @@ def _source_facts() -> dict[str, SourceFacts]:
             ranks=tuple((c, int(r)) for c, r in zip(CHOICES, ranks, strict=True) if r != "-"),
             ingested_by=_names(ingested),
             conference_years=conference_years == "whole",
+            venue_years=lister == "yes",
+            venue_list=None if role == "-" else role,
         )
     return out
 
@@ -219,6 +231,19 @@ def ranked(choice: str) -> tuple[str, ...]:
 def conference_year_listers() -> frozenset[str]:
     """Sources whose complete mirror holds whole the computer-science conference venue-years it covers."""
     return frozenset(n for n, f in _source_facts().items() if f.conference_years)
+
+
+def venue_year_lister() -> str:
+    """The source that lists whole the venue-years it has ingested, asked online for the works of the cited
+    authors in a year and whether it lists a venue-year yet ("lists venue-years")."""
+    [name] = [n for n, f in _source_facts().items() if f.venue_years]
+    return name
+
+
+def venue_list(role: str) -> str:
+    """The source whose online list of venues plays `role` (one of `VENUE_LISTS`) in the venue check."""
+    [name] = [n for n, f in _source_facts().items() if f.venue_list == role]
+    return name
 
 
 #: The broad indexes, by name.

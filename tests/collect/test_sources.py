@@ -10,7 +10,18 @@ from citetracer.collect.http import HttpClient
 from citetracer.collect.scholar import REGISTRY
 from citetracer.collect.urlfetch import URL_ROUTES, UrlFetchStage
 from citetracer.config import DEFAULT_SOURCE_URLS, OnlineSettings, Settings
-from citetracer.sources import BROAD, BY_NAME, CHOICES, SOURCES, conference_year_listers, ranked, source_facts
+from citetracer.sources import (
+    BROAD,
+    BY_NAME,
+    CHOICES,
+    SOURCES,
+    VENUE_LISTS,
+    conference_year_listers,
+    ranked,
+    source_facts,
+    venue_list,
+    venue_year_lister,
+)
 
 #: DESIGN.md, 'Contracts': each online source's default base URL.
 CONTRACT_URLS = {
@@ -67,6 +78,19 @@ def test_the_source_facts_table_names_registered_sources_and_ranks_only_broad_in
     for name, f in facts.items():
         assert f.ingested_by <= BROAD - {name}, name
     assert conference_year_listers() <= set(BY_NAME)
+
+
+def test_each_part_a_source_plays_is_held_by_one_source_whose_connector_plays_it() -> None:
+    """The venue-year lister and the venue check's lists are asked for by their part (data/source_facts.tsv
+    "lists venue-years", "venue list"), never by name: each part is held by one source (the look-ups fail
+    on none or two), a Scholar Connector answering that part's questions."""
+    lister = REGISTRY[venue_year_lister()]
+    for method in ("works_query", "venue_year_query", "works_of_authors", "venue_year_count"):
+        assert callable(getattr(lister, method, None)), method
+    assert {source_facts(n).venue_list for n in BY_NAME} - {None} == set(VENUE_LISTS)
+    for role in VENUE_LISTS:
+        assert callable(getattr(REGISTRY[venue_list(role)], "venues", None)), role
+    assert (venue_year_lister(), venue_list("sources"), venue_list("computing")) == ("dblp", "openalex", "dblp")
 
 
 def test_routing_names_only_registered_scholar_connectors() -> None:

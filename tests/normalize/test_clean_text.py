@@ -15,7 +15,7 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 
 from citetracer.normalize.text import SPACING_ACCENTS, clean_text, fold
-from tests.extract.test_linear_time import MAX_GROWTH, growth
+from tests.extract.readers.test_linear_time import MAX_GROWTH, growth
 
 _DAMAGE = "".join(SPACING_ACCENTS) + "\u0301\u0308\ufb01\ufb02\ufb03\u00ad\u200b\u200c\u200d\ufeff\u202e"
 _DAMAGE += "\u00a0\u2009\ufffe\x02"

@@ -1,6 +1,7 @@
 """`citetracer extract FILE`: the references read from a file, printed without checking them.
 
-Part of the CLI front end: extract/ reads the file (no store is opened); this prints.
+Part of the CLI front end: the file is read as `check` reads it, by `Checker.read` (inherited from the
+pipeline's `Reader`, which opens no store: nothing is checked); this prints.
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from rich.text import Text
 
 from citetracer.cli.common import EXIT_OK, EXIT_USAGE, add_ref_pages, add_segmenter, open_out
 from citetracer.config import load_settings
-from citetracer.extract import InputError, read_references
+from citetracer.extract import InputError
+from citetracer.pipeline import Reader
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
@@ -36,23 +38,23 @@ def add_parser(sub: Any, common: argparse.ArgumentParser) -> None:
 
 
 def cmd_extract(args: argparse.Namespace, err: Console) -> int:
-    segmenter = load_settings(args.config, segmenter=args.segmenter).segmenter
+    reader = Reader(load_settings(args.config, segmenter=args.segmenter))
     try:
-        read = read_references(args.file, args.ref_pages, segmenter)
+        paper = reader.read(args.file, args.ref_pages)
     except InputError as exc:
         err.print(f"error: {exc}", style="red", highlight=False)
         return EXIT_USAGE
-    for warning in read.warnings:
+    for warning in paper.warnings:
         err.print(f"warning: {warning}", style="yellow", highlight=False)
     with ExitStack() as stack:
         out = open_out(stack, args.output)
         if args.format == "json":
-            doc = {"input": str(args.file), "references": [r.model_dump(mode="json") for r in read.references]}
+            doc = {"input": paper.name, "references": [r.model_dump(mode="json") for r in paper.references]}
             json.dump(doc, out, ensure_ascii=False, indent=2)
             out.write("\n")
         else:
             console = Console(file=out, markup=False) if args.output else Console(markup=False)
-            for i, r in enumerate(read.references, 1):
+            for i, r in enumerate(paper.references, 1):
                 authors = "; ".join(p.display() for p in r.authors) + (" et al." if r.et_al else "")
                 line = Text.assemble(
                     (str(r.label or i), "bold"),

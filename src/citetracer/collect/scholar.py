@@ -28,8 +28,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import cast
 
 from citetracer.collect.choice import Choice, choose
-from citetracer.collect.connectors import Connector
-from citetracer.collect.connectors.dblp import Dblp, venue_year_query, works_query
+from citetracer.collect.connectors import Connector, VenueYearLister
 from citetracer.collect.consult import consult
 from citetracer.collect.http import Call, HttpClient
 from citetracer.collect.replies import answers_search
@@ -40,7 +39,7 @@ from citetracer.normalize.kinds import SCHOLARLY_KINDS, work_kind
 from citetracer.normalize.text import main_title, title_form
 from citetracer.normalize.venues import is_preprint, venue_id
 from citetracer.records import Candidate, Reference, SourceOutcome
-from citetracer.sources import BROAD, SOURCES, Source, ranked, source_facts
+from citetracer.sources import BROAD, SOURCES, Source, ranked, source_facts, venue_year_lister
 from citetracer.thresholds import BROAD_QUORUM
 
 
@@ -64,7 +63,10 @@ DETAILS_WITNESS = (
     "a witness of what the citation states: the records found leave its publisher, place or authors unconfirmed"
 )
 MAIN_TITLE_WHY = "the cited title without its subtitle: no record found holds the whole cited title"
-DBLP_WORKS = Dblp()
+#: The source that lists venue-years whole (data/source_facts.tsv "lists venue-years": DBLP), asked for the
+#: works of the cited authors in a year, and its connector.
+VENUE_LISTER = venue_year_lister()
+LISTER = cast(VenueYearLister, REGISTRY[VENUE_LISTER])
 #: Broad indexes that list computer-science venue-years whole (Semantic Scholar ingests DBLP), in order ("witness").
 VENUE_WITNESS_ORDER = ranked("witness")
 #: Broad indexes that hold deposited publishers' records whole, in order ("details").
@@ -283,7 +285,7 @@ class ScholarStage(HttpStage):
                 available = available | {extra}
                 results[extra] = await self._ask(extra, reference, bundle, deadline, why, None)
             await self._ask_main_title(reference, bundle, deadline)
-        if not self.broad and self.settings.sources.get("dblp") and self._only_preprints(reference, bundle):
+        if not self.broad and self.settings.sources.get(VENUE_LISTER) and self._only_preprints(reference, bundle):
             await self._ask_works_of_authors(reference, bundle, deadline, start_by)
         for name in sorted(available - asked):
             bundle.outcomes.append(SourceOutcome(source=name, status="skipped", detail="not chosen for this citation"))
@@ -292,28 +294,29 @@ class ScholarStage(HttpStage):
     async def _ask_works_of_authors(
         self, reference: Reference, bundle: EvidenceBundle, deadline: float, start_by: float | None
     ) -> None:
-        """Ask DBLP for every work of the cited authors in the cited year, when the records with the cited
-        title are preprints while the citation names a computer-science venue DBLP lists whole: a title
-        search misses a proceedings version published under another title, this question does not. The
-        judge reads an answer that counts no more works than it returned as a witness of the venue-year
-        (judge/facts/venue.py)."""
-        if works_query(reference) is None or venue_id(reference.venue) is None:
+        """Ask the venue-year lister (DBLP) for every work of the cited authors in the cited year, when the
+        records with the cited title are preprints while the citation names a computer-science venue it lists
+        whole: a title search misses a proceedings version published under another title, this question does
+        not. The judge reads an answer that counts no more works than it returned as a witness of the
+        venue-year (judge/facts/venue.py)."""
+        works = LISTER.works_query(reference)
+        if works is None or venue_id(reference.venue) is None:
             return
-        await self._ask_dblp(
-            DBLP_WORKS.works_of_authors, reference, bundle, deadline, start_by, VENUE_WITNESS, AUTHORS_YEAR,
-            f"authors-year:{works_query(reference)}",
+        await self._ask_lister(
+            LISTER.works_of_authors, reference, bundle, deadline, start_by, VENUE_WITNESS, AUTHORS_YEAR,
+            f"authors-year:{works}",
         )  # fmt: skip
-        probe = venue_year_query(reference)
+        probe = LISTER.venue_year_query(reference)
         if probe is not None and reference.year is not None and reference.year >= self.settings.today_year:
             # This year's proceedings may not be in DBLP yet: its list of the authors' works is a witness
             # of the venue-year only once DBLP lists that venue-year (judge/facts/venue.py).
-            why = "whether dblp lists the cited venue-year yet"
-            await self._ask_dblp(
-                DBLP_WORKS.venue_year_count, reference, bundle, deadline, start_by, why, VENUE_YEAR,
+            why = f"whether {VENUE_LISTER} lists the cited venue-year yet"
+            await self._ask_lister(
+                LISTER.venue_year_count, reference, bundle, deadline, start_by, why, VENUE_YEAR,
                 f"venue-year:{probe}",
             )  # fmt: skip
 
-    async def _ask_dblp(
+    async def _ask_lister(
         self,
         ask: Callable[[Reference, Call], Awaitable[list[Candidate]]],
         reference: Reference,
@@ -324,11 +327,12 @@ class ScholarStage(HttpStage):
         question: str,
         subject: str,
     ) -> None:
-        """Ask DBLP a question about the citation other than its title (`question`, remembered as `subject`)."""
+        """Ask the venue-year lister a question about the citation other than its title (`question`,
+        remembered as `subject`)."""
         await consult(
             self.http,
-            "dblp",
-            self.settings.sources["dblp"],
+            VENUE_LISTER,
+            self.settings.sources[VENUE_LISTER],
             lambda call: ask(reference, call),
             bundle,
             deadline,

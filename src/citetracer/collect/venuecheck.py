@@ -9,17 +9,19 @@ series and repositories) is asked instead: one request, and only for a citation 
 was identified by its title while its venue is in no local list and close to nothing there.
 For a conference name, DBLP's list of venues (every computer-science venue it indexes) is asked
 too: OpenAlex's sources hold journals whole, not conferences. The names they answer are the facts
-the judge reads (judge/facts/venue.py); a failure is a gap.
+the judge reads (judge/facts/venue.py); a failure is a gap. Which source plays each part is a fact of
+data/source_facts.tsv ("venue list"), not named here.
 """
 
 from __future__ import annotations
 
 import time
+from typing import cast
 
-from citetracer.collect.connectors.dblp import Dblp
-from citetracer.collect.connectors.openalex import OpenAlex
+from citetracer.collect.connectors import VenueList
 from citetracer.collect.consult import consult
 from citetracer.collect.http import Call, HttpClient
+from citetracer.collect.scholar import REGISTRY
 from citetracer.collect.stage import HttpStage
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle
@@ -27,9 +29,14 @@ from citetracer.normalize.text import title_form
 from citetracer.normalize.venue_kb import VenueKB, venue_keys
 from citetracer.normalize.venues import is_preprint, venue_kind
 from citetracer.records import Candidate, Reference
+from citetracer.sources import venue_list
 
 #: Kinds of venue whose names OpenAlex's sources list holds (workshops it does not).
 LISTED_KINDS = ("journal", "conference")
+#: The source whose list of sources (journals, conference series, repositories) is asked first, and the one
+#: whose list of every computer-science venue is asked about a conference name (data/source_facts.tsv
+#: "venue list": OpenAlex, DBLP).
+SOURCES_LIST, COMPUTING_LIST = venue_list("sources"), venue_list("computing")
 
 
 class VenueStage(HttpStage):
@@ -39,8 +46,8 @@ class VenueStage(HttpStage):
         self.settings = settings
         self.http = http
         self.kb = kb
-        self.openalex = OpenAlex()
-        self.dblp = Dblp()
+        self.sources_list = cast(VenueList, REGISTRY[SOURCES_LIST])
+        self.computing_list = cast(VenueList, REGISTRY[COMPUTING_LIST])
 
     def wanted(self, reference: Reference, bundle: EvidenceBundle) -> bool:
         """Whether the cited venue needs the online list: a journal or conference name of a work found by its
@@ -56,7 +63,7 @@ class VenueStage(HttpStage):
         return self.kb.recognise(venue) is None and self.kb.nearest(venue) is None
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
-        base = self.settings.sources.get("openalex", "")
+        base = self.settings.sources.get(SOURCES_LIST, "")
         if not base or not self.wanted(reference, bundle):
             return
         venue = (reference.venue or "").strip()
@@ -68,23 +75,24 @@ class VenueStage(HttpStage):
         query = (venue_keys(venue) or (venue,))[0] or venue
 
         async def ask(call: Call) -> list[Candidate]:
-            names.extend(await self.openalex.sources(query, call))
+            names.extend(await self.sources_list.venues(query, call))
             return []
 
         deadline = time.monotonic() + self.settings.online.deadline
         why = "the cited venue is in no local venue list: OpenAlex's list of sources"
         # The answer is venue names, not candidates: it is not replayed from the evidence memo.
-        if await consult(self.http, "openalex", base, ask, bundle, deadline, why, memo=False) is not None:
+        if await consult(self.http, SOURCES_LIST, base, ask, bundle, deadline, why, memo=False) is not None:
             bundle.venue_answers[venue] = names
-        dblp = self.settings.sources.get("dblp", "")
-        if not dblp or venue_kind(venue, reference.type) != "conference":
+        computing = self.settings.sources.get(COMPUTING_LIST, "")
+        if not computing or venue_kind(venue, reference.type) != "conference":
             return
         listed: list[str] = []
 
-        async def ask_dblp(call: Call) -> list[Candidate]:
-            listed.extend(await self.dblp.venues(query, call))
+        async def ask_computing(call: Call) -> list[Candidate]:
+            listed.extend(await self.computing_list.venues(query, call))
             return []
 
         why = "the cited conference is in no local venue list: DBLP's list of computer-science venues"
-        if await consult(self.http, "dblp", dblp, ask_dblp, bundle, deadline, why, memo=False) is not None:
-            bundle.dblp_venues[venue] = listed
+        answer = await consult(self.http, COMPUTING_LIST, computing, ask_computing, bundle, deadline, why, memo=False)
+        if answer is not None:
+            bundle.computing_venues[venue] = listed

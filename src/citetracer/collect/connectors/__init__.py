@@ -44,6 +44,31 @@ class Connector(Protocol):
     async def search(self, reference: Reference, call: Call) -> list[Candidate]: ...
 
 
+class VenueYearLister(Protocol):
+    """A connector of the source that lists whole the venue-years it has ingested (data/source_facts.tsv "lists
+    venue-years"): asked for every work of the cited authors in the cited year, and how many records it holds
+    at the cited venue in the cited year. Each query is None when the citation lacks what it needs."""
+
+    name: str
+
+    def works_query(self, reference: Reference) -> str | None: ...
+
+    def venue_year_query(self, reference: Reference) -> str | None: ...
+
+    async def works_of_authors(self, reference: Reference, call: Call) -> list[Candidate]: ...
+
+    async def venue_year_count(self, reference: Reference, call: Call) -> list[Candidate]: ...
+
+
+class VenueList(Protocol):
+    """A connector of a source whose list of venues the venue check asks (data/source_facts.tsv "venue list"):
+    the venue names it answers for the words of a venue name."""
+
+    name: str
+
+    async def venues(self, query: str, call: Call) -> list[str]: ...
+
+
 class SearchOnly:
     """Base for connectors without identifier lookup."""
 

@@ -114,7 +114,12 @@ def from_record_xml(root: ET.Element) -> list[Candidate]:
 
 
 class Dblp(SearchOnly):
+    """DBLP's search: records by title, and as the venue-year lister (connectors.VenueYearLister) the works of
+    the cited authors in a year and the count of a venue-year; its list of venues (connectors.VenueList)."""
+
     name = "dblp"
+    works_query = staticmethod(works_query)
+    venue_year_query = staticmethod(venue_year_query)
 
     async def search(self, reference: Reference, call: Call) -> list[Candidate]:
         return await self._search(query_of(reference), SEARCH_ROWS, call)

@@ -85,10 +85,10 @@ class OpenAlex:
             raise no_record(self.name)
         return [cand]
 
-    async def sources(self, name: str, call: Call) -> list[str]:
+    async def venues(self, query: str, call: Call) -> list[str]:
         """The names (display, alternate and abbreviated titles) of the sources OpenAlex's list of journals,
-        conferences and repositories returns for a venue name (`/sources?search=`)."""
-        params = {"search": name[:200], "per-page": SEARCH_ROWS, "mailto": call.http.mailto}
+        conferences and repositories returns for a venue name (`/sources?search=`; connectors.VenueList)."""
+        params = {"search": query[:200], "per-page": SEARCH_ROWS, "mailto": call.http.mailto}
         data = await call.json("sources", params, search=True)
         call.total = count_of((data.get("meta") or {}).get("count") if isinstance(data, dict) else None)
         names: list[str] = []

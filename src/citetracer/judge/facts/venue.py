@@ -24,7 +24,7 @@ from citetracer.normalize.text import title_similarity, tokens
 from citetracer.normalize.venue_kb import LIST_NAMES, Venue, alike_names, close_names, venue_keys
 from citetracer.normalize.venues import is_preprint, spells, spells_any, venue_id, venue_kind
 from citetracer.records import FieldStatus
-from citetracer.sources import conference_year_listers
+from citetracer.sources import conference_year_listers, venue_year_lister
 from citetracer.thresholds import VENUE_YEAR_LISTED, VERSION_TITLE_SIMILARITY
 
 M, X, MISSING = FieldStatus.MATCH, FieldStatus.MISMATCH, FieldStatus.MISSING
@@ -39,27 +39,27 @@ SAME, PREPRINT, UNCONFIRMABLE, GAP, FABRICATED, DIFFERENT = (
     "different",
 )
 
-#: The source that lists whole venue-years of the computer-science venues it indexes (data/source_facts.tsv).
-#: Semantic Scholar ingests DBLP but keeps one record per work, often without its venue: its silence
-#: about a venue is no fact.
-VENUE_LISTER = "dblp"
+#: The source that lists whole venue-years of the computer-science venues it indexes (data/source_facts.tsv
+#: "lists venue-years": DBLP). Semantic Scholar ingests DBLP but keeps one record per work, often without its
+#: venue: its silence about a venue is no fact.
+VENUE_LISTER = venue_year_lister()
 
 
 @cache
-def _dblp_routes(rule: str) -> frozenset[str]:
-    """The values of a data/connector_routes.tsv rule that send a citation to DBLP: venue ids ("venue") or
-    words of a computer-science venue name ("word")."""
+def _lister_routes(rule: str) -> frozenset[str]:
+    """The values of a data/connector_routes.tsv rule that send a citation to the venue-year lister: venue ids
+    ("venue") or words of a computer-science venue name ("word")."""
     out: set[str] = set()
     for line in lines("connector_routes.tsv"):
         kind, values, connectors, _ = line.split("\t")
-        if kind == rule and "dblp" in connectors.split("|"):
+        if kind == rule and VENUE_LISTER in connectors.split("|"):
             out.update(values.split("|"))
     return frozenset(out)
 
 
-def _dblp_venues() -> frozenset[str]:
-    """The venue table's ids of the computer-science venues DBLP indexes."""
-    return _dblp_routes("venue")
+def _listed_venues() -> frozenset[str]:
+    """The venue table's ids of the computer-science venues the venue-year lister indexes."""
+    return _lister_routes("venue")
 
 
 @cache
@@ -89,8 +89,8 @@ def _asked(ctx: JudgeContext) -> str:
 
 
 def _venue_year_listed(ctx: JudgeContext) -> bool:
-    """Whether DBLP answered that it holds VENUE_YEAR_LISTED records or more at the cited venue in the cited
-    year: a venue-year it has ingested, which its lists then hold whole."""
+    """Whether the venue-year lister (DBLP) answered that it holds VENUE_YEAR_LISTED records or more at the
+    cited venue in the cited year: a venue-year it has ingested, which its lists then hold whole."""
     return any(
         o.source == VENUE_LISTER
         and o.status == "answered"
@@ -131,11 +131,11 @@ def venue_witness(ctx: JudgeContext, renamed: bool = False) -> tuple[bool, str]:
             held = f"which hold every article of {journal[0]}'s journals ({journal[1]})"
             return True, f"{' and '.join(indexes)}, {held}, answered a title search"
     cited = venue_id(ctx.reference.venue)
-    if cited is None or cited.removesuffix("-workshop") not in _dblp_venues():
+    if cited is None or cited.removesuffix("-workshop") not in _listed_venues():
         return False, f"no source asked ({_asked(ctx)}) lists every paper of '{ctx.reference.venue}'"
     year = ctx.reference.year
     if year is not None and year >= ctx.today_year and not _venue_year_listed(ctx):
-        return False, f"dblp may not list the proceedings of {year} yet"
+        return False, f"{VENUE_LISTER} may not list the proceedings of {year} yet"
     works = [
         o
         for o in bundle.outcomes
@@ -152,13 +152,14 @@ def venue_witness(ctx: JudgeContext, renamed: bool = False) -> tuple[bool, str]:
         for a in ctx.assessments
     )
     if known and others and any(o.hits is not None and o.hits <= WORKS_ROWS for o in works):
-        return True, "dblp, which lists its venue-years whole, listed every work of the cited authors in that year"
+        listed = "listed every work of the cited authors in that year"
+        return True, f"{VENUE_LISTER}, which lists its venue-years whole, {listed}"
     if not renamed and any(
         o.source == VENUE_LISTER and o.status == "answered" and o.question is None and o.hits is not None
         for o in bundle.outcomes
     ):
-        return True, "dblp, which lists its venue-years whole, answered a title search"
-    asked = "dblp's list of the cited authors' works in that year" if renamed else "dblp"
+        return True, f"{VENUE_LISTER}, which lists its venue-years whole, answered a title search"
+    asked = f"{VENUE_LISTER}'s list of the cited authors' works in that year" if renamed else VENUE_LISTER
     return False, f"{asked} was not read whole (asked: {_asked(ctx)})"
 
 
@@ -206,7 +207,7 @@ def _comprehensive(ctx: JudgeContext, kind: str | None, cited: str) -> str | Non
 
 def _computing_words_list() -> frozenset[str]:
     """Words of a computer-science venue name (the DBLP 'word' rule), without the kind words any venue has."""
-    return _dblp_routes("word") - {"workshop", "symposium", "conference", "proceedings", "transactions", "data"}
+    return _lister_routes("word") - {"workshop", "symposium", "conference", "proceedings", "transactions", "data"}
 
 
 def _computer_science(ctx: JudgeContext, work: Assessment) -> bool:
@@ -214,7 +215,8 @@ def _computer_science(ctx: JudgeContext, work: Assessment) -> bool:
     record of it): a conference it appeared at is then one DBLP lists."""
     for v in versions_of(ctx, work):
         vid = venue_id(v.candidate.venue or v.candidate.venue_full)
-        if v.candidate.source == "dblp" or (vid is not None and vid.removesuffix("-workshop") in _dblp_venues()):
+        listed = vid is not None and vid.removesuffix("-workshop") in _listed_venues()
+        if v.candidate.source == VENUE_LISTER or listed:
             return True
     return False
 
@@ -300,14 +302,14 @@ def _venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:
                 f"appeared in {shown}",
             )
         online = ctx.bundle.venue_answers.get(cited.strip())
-        dblp = ctx.bundle.dblp_venues.get(cited.strip())
-        close = next((n for n in [*(online or []), *(dblp or [])] if _alike(cited, n)), None)
+        cs_list = ctx.bundle.computing_venues.get(cited.strip())
+        close = next((n for n in [*(online or []), *(cs_list or [])] if _alike(cited, n)), None)
         if close is not None:
             return fact(GAP, f"the venue '{cited}' is in no local list; the online lists of venues have '{close}'")
         # DBLP lists every computer-science venue it indexes: a computer-science conference name like none of
         # them, nor of OpenAlex's sources, is no conference.
         computing = _computing_words(cited) or _computer_science(ctx, work)
-        if dblp is not None and online is not None and kind == "conference" and computing:
+        if cs_list is not None and online is not None and kind == "conference" and computing:
             return fact(
                 FABRICATED,
                 f"no conference named '{cited}' is in DBLP's list of computer-science venues nor OpenAlex's list of "

@@ -1,7 +1,7 @@
 """Every text reader stays linear on inputs nobody wrote by hand: hypothesis builds a short
 pattern from the characters and pieces that readers treat specially (braces, quotes, BibTeX and
 .bbl openers, initials, years, URLs, newlines), repeats it to two sizes, and the reader's time
-must grow about as its input does (tests/extract/test_linear_time.py explains the measure).
+must grow about as its input does (tests/extract/readers/test_linear_time.py explains the measure).
 
 A quadratic reader hides behind patterns its author never tried (a line number recounted per
 entry, a regex backtracking over a long run); a generated pattern finds those. It found one: the
@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from citetracer.extract import read_text
-from tests.extract.test_linear_time import MAX_GROWTH, best_of_three
+from tests.extract.readers.test_linear_time import MAX_GROWTH, best_of_three
 
 PIECES = [
     *"aZé0 9{}\"'\\,.;:=()[]-&%@#~\n\t",

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.extract import refsets
+from tests.extract.fields import refsets
 
 # The training reader lives beside its trainer (scripts/labelled.py, scripts/train_parser.py), outside the package.
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "scripts"))
 import labelled
 from labelled import read_anystyle, read_tei
 

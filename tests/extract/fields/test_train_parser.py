@@ -8,9 +8,9 @@ from pathlib import Path
 
 from citetracer.extract.fields.crf import Labeller, spans
 from citetracer.extract.fields.parser import model_input, parse_reference_string
-from tests.extract import refsets
+from tests.extract.fields import refsets
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "train_parser.py"
+SCRIPT = Path(__file__).resolve().parents[3] / "scripts" / "train_parser.py"
 
 
 def _train(data: Path, out: Path) -> subprocess.CompletedProcess[str]:

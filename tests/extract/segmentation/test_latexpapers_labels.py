@@ -8,7 +8,7 @@ from pathlib import Path
 
 from citetracer.extract.layout.page import Line
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
 import latexpapers
 
 BBL = r"""\begin{thebibliography}{2}
