@@ -199,7 +199,9 @@ def _publisher_acl(s: Sample, f: Fields, rng: random.Random) -> Fields | None:
 def _publisher_curran(s: Sample, f: Fields, rng: random.Random) -> Fields | None:
     """Curran Associates, which prints NeurIPS and ACL proceedings, for a paper of those."""
     venue = f"{s.venue_short} {s.venue}".lower()
-    if re.search(r"neurips|neural information processing|\bnips\b", venue) or (s.doi or "").startswith("10.18653/"):
+    # ICONIP's "Neural Information Processing" is Springer's, not the NeurIPS Foundation's
+    neurips = re.search(r"neurips|neural information processing systems|\bnips\b", venue)
+    if neurips or (s.doi or "").startswith("10.18653/"):
         return {**f, "publisher": "Curran Associates, Inc."}
     return None
 

@@ -49,6 +49,27 @@ RECORDS = "".join(
         ),
         _filler("CVPR", "cvpr", 2018, 30),
         _rec(
+            "inproceedings",
+            "conf/nips/Mingolla90",
+            ["Ennio Mingolla"],
+            "Neural Dynamics of Motion Segmentation and Grouping.",
+            1990,
+            booktitle="NIPS",
+            pages="342-348",
+            crossref="conf/nips/1990",
+        ),
+        _filler("NIPS", "nips", 1990, 30),
+        _rec(
+            "proceedings",
+            "conf/nips/1990",
+            [],
+            "Advances in Neural Information Processing Systems 3, [NIPS Conference, Denver, Colorado, USA, November "
+            "26-29, 1990]",
+            1990,
+            booktitle="NIPS",
+            publisher="Morgan Kaufmann",
+        ),
+        _rec(
             "article",
             "journals/pami/LinGGHD20",
             FOCAL,
@@ -351,6 +372,30 @@ def test_another_recognised_publisher_is_h4_and_an_unknown_one_a_gap(store: Stor
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
     assert "publisher" in r.verdict.fields
     assert check(store, ICCS % "Hypothetical Lab Press of Nowhere").verdict.class_ != "Hallucinated"
+
+
+def test_a_publisher_stated_only_on_the_proceedings_volume_is_a_fact(store: Store) -> None:
+    """DBLP names a paper's publisher on its volume's record only: read through the crossref, it is checked."""
+    assert check(store, resnet(2016)[:-1] + ", publisher = {IEEE}}").verdict.class_ == "Real"
+    r = check(store, resnet(2016)[:-1] + ", publisher = {Springer}}")
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "publisher" in r.verdict.fields and "IEEE Computer Society" in r.verdict.rationale
+
+
+NIPS90 = (
+    "@inproceedings{mingolla1990, title = {Neural Dynamics of Motion Segmentation and Grouping}, author = "
+    "{Mingolla, Ennio}, booktitle = {Advances in Neural Information Processing Systems 3}, year = {1990}, "
+    "pages = {342--348}, publisher = {%s}}"
+)
+
+
+def test_the_venues_printer_named_for_an_old_volume_is_no_contradiction(store: Store) -> None:
+    """Curran Associates prints NeurIPS: named for NIPS 1990 (Morgan Kaufmann's volume) it is a slip about
+    the right venue; a publisher with no tie to the venue or the volume is still another publisher."""
+    assert check(store, NIPS90 % "Morgan Kaufmann").verdict.class_ == "Real"
+    assert check(store, NIPS90 % "Curran Associates, Inc.").verdict.class_ == "Real"
+    r = check(store, NIPS90 % "Springer")
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
 
 
 def test_a_volume_read_from_free_text_is_no_fact(store: Store) -> None:

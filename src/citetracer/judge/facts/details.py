@@ -129,7 +129,7 @@ def _contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailContradic
         cv, hv = volume_number(ref.volume) if structured(ref) else None, volume_number(c.volume)
         if journal and cv is not None and hv is not None and cv != hv and "volume" not in found:
             found["volume"] = DetailContradiction("volume", ref.volume or "", c.volume or "", c)
-        if ref.publisher and c.publisher and publisher_relation(ref.publisher, c.publisher) == "different":
+        if ref.publisher and c.publisher and _other_publisher(ref.publisher, c):
             found.setdefault("publisher", DetailContradiction("publisher", ref.publisher, c.publisher, c))
         # A city is stated by Crossref's event location or inside a DBLP proceedings title, never read
         # out of another service's venue name ("Software Composition, 11th International Conference, SC").
@@ -138,6 +138,16 @@ def _contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailContradic
         if ref.location and place and not named_in_title and _places_differ(ref.location, place):
             found.setdefault("location", DetailContradiction("location", ref.location, place, c))
     return list(found.values())
+
+
+def _other_publisher(cited: str, c: Candidate) -> bool:
+    """Whether a cited publisher is another than the record's: a recognised publisher with no tie to the
+    record's, nor to the society whose venue the record names. Authors name a venue's present printer or
+    society for every year of it ("Curran Associates" for NIPS 1990, whose volume names Morgan Kaufmann):
+    a slip of bibliography about the right venue, not a detail invented for another work."""
+    if c.publisher is None or publisher_relation(cited, c.publisher) != "different":
+        return False
+    return not any(publisher_relation(cited, v) in ("same", "related") for v in (c.venue, c.venue_full) if v)
 
 
 def _words_in(short: str, long_: str) -> bool:
