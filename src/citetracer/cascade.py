@@ -19,6 +19,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from citetracer.collect.memo import EvidenceMemo, citation_subject
+from citetracer.collect.scholar import volume_unread
 from citetracer.collect.stage import AGENT_CALLS, Stage
 from citetracer.evidence import EvidenceBundle
 from citetracer.judge.context import JudgeContext
@@ -59,12 +60,15 @@ async def run_cascade(
     stage_calls: list[AgentCall] = []
     token = AGENT_CALLS.set(stage_calls)
     try:
-        for stage in stages:
+        for i, stage in enumerate(stages):
             await stage.collect(reference, bundle)
             assessments = assess_all(reference, bundle.candidates)
             ctx = make_context(reference, assessments, bundle, stage.name)
             verdict = judge(ctx)
-            if supports_real(verdict, ctx):
+            # A Real that leaves a cited publisher or place unread goes on to the stage reading the volume:
+            # a detail no record states is a gap a later stage can close (a fabricated one, a contradiction).
+            unread = volume_unread(reference, bundle) and any(s.witnesses_volumes for s in stages[i + 1 :])
+            if supports_real(verdict, ctx) and not unread:
                 break
     finally:
         AGENT_CALLS.reset(token)

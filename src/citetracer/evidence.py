@@ -27,6 +27,11 @@ VENUE_YEAR = "venue-year"
 #: SourceOutcome.question of a search for the cited title without its subtitle: services that match every
 #: query word (OpenAlex treats the words as AND) cannot find a record that holds only the main title.
 MAIN_TITLE = "main-title"
+#: The fields a second, fuller reading of one record may add to the first (see `EvidenceBundle.add`).
+DETAIL_FIELDS = ("venue_full", "publisher", "location", "pages", "volume", "issue")
+#: SourceOutcome.question of a record read with its proceedings volume (the volume lister's record by key,
+#: then its volume's): the publisher and the conference place a citation states, which its volume holds.
+VOLUME = "volume"
 
 
 class MemoAnswer(Protocol):
@@ -86,9 +91,14 @@ class EvidenceBundle:
     _seen: set[tuple[str, str, str | None, str | None]] = field(default_factory=set)
 
     def add(self, candidate: Candidate) -> bool:
-        """Add a candidate unless the same record (source, id, title, year) is already here."""
+        """Add a candidate unless the same record (source, id, title, year) is already here; a record read
+        again in more detail (with its proceedings volume) fills in what the first reading lacked."""
         key = (candidate.source, candidate.id, candidate.title, str(candidate.year))
         if key in self._seen:
+            first = next((c for c in self.candidates if (c.source, c.id, c.title, str(c.year)) == key), None)
+            for name in DETAIL_FIELDS if first is not None else ():
+                if getattr(first, name) is None and getattr(candidate, name) is not None:
+                    setattr(first, name, getattr(candidate, name))
             return False
         self._seen.add(key)
         self.candidates.append(candidate)

@@ -34,10 +34,19 @@ from citetracer.collect.http import Call, HttpClient
 from citetracer.collect.replies import answers_search
 from citetracer.collect.stage import HttpStage
 from citetracer.config import Settings
-from citetracer.evidence import AUTHORS_YEAR, MAIN_TITLE, VENUE_YEAR, EvidenceBundle, budget_end, is_budget_skip
+from citetracer.evidence import (
+    AUTHORS_YEAR,
+    MAIN_TITLE,
+    VENUE_YEAR,
+    VOLUME,
+    EvidenceBundle,
+    budget_end,
+    is_budget_skip,
+)
 from citetracer.normalize.kinds import SCHOLARLY_KINDS, work_kind
+from citetracer.normalize.places import location_of_proceedings
 from citetracer.normalize.text import main_title, title_form
-from citetracer.normalize.venues import is_preprint, venue_id
+from citetracer.normalize.venues import is_preprint, venue_id, venue_kind
 from citetracer.records import Candidate, Reference, SourceOutcome
 from citetracer.sources import BROAD, SOURCES, Source, ranked, source_facts, venue_year_lister
 from citetracer.thresholds import BROAD_QUORUM
@@ -73,6 +82,29 @@ VENUE_WITNESS_ORDER = ranked("witness")
 DETAILS_ORDER = ranked("details")
 
 
+VOLUME_WHY = "the cited publisher or place, which no record found states: the paper's proceedings volume"
+
+
+def volume_unread(reference: Reference, bundle: EvidenceBundle) -> bool:
+    """Whether the citation states a publisher or a conference place that no record with its title states,
+    while the volume lister's proceedings volume could and has not been read: a paper cited at a conference
+    (a journal's publisher is Crossref's to state), not yet asked about its volume, and no record of the
+    lister read with its volume (a mirror's record carries its volume's title and publisher)."""
+    if venue_kind(reference.venue, reference.type) == "journal":
+        return False
+    same = ScholarStage._same_title(reference, bundle)
+    if any(c.source == VENUE_LISTER and c.venue_full for c in same):
+        return False
+    if any(o.question == VOLUME for o in bundle.outcomes):
+        return False
+    publisher = bool(reference.publisher) and not any(c.publisher for c in same)
+    place = bool(reference.location) and not any(
+        c.location or (c.source == VENUE_LISTER and c.venue_full and location_of_proceedings(c.venue_full))
+        for c in same
+    )
+    return bool(same) and (publisher or place)
+
+
 class ScholarStage(HttpStage):
     """One tier of Scholar Connectors: the broad services, or the specialists (DBLP, PubMed, ...).
 
@@ -87,6 +119,8 @@ class ScholarStage(HttpStage):
         self.http = http
         self.broad = broad
         self.name = "connectors" if broad else "specialists"
+        #: The specialists, with the lister configured, read a paper's proceedings volume (`_ask_volume`).
+        self.witnesses_volumes = not broad and bool(settings.sources.get(VENUE_LISTER))
 
     def available(self) -> set[str]:
         """The configured connectors of this tier (broad indexes or specialists)."""
@@ -287,6 +321,8 @@ class ScholarStage(HttpStage):
             await self._ask_main_title(reference, bundle, deadline)
         if not self.broad and self.settings.sources.get(VENUE_LISTER) and self._only_preprints(reference, bundle):
             await self._ask_works_of_authors(reference, bundle, deadline, start_by)
+        if not self.broad and self.settings.sources.get(VENUE_LISTER) and volume_unread(reference, bundle):
+            await self._ask_volume(reference, bundle, deadline, start_by)
         for name in sorted(available - asked):
             bundle.outcomes.append(SourceOutcome(source=name, status="skipped", detail="not chosen for this citation"))
         self._coverage(bundle)
@@ -315,6 +351,20 @@ class ScholarStage(HttpStage):
                 LISTER.venue_year_count, reference, bundle, deadline, start_by, why, VENUE_YEAR,
                 f"venue-year:{probe}",
             )  # fmt: skip
+
+    async def _ask_volume(
+        self, reference: Reference, bundle: EvidenceBundle, deadline: float, start_by: float | None
+    ) -> None:
+        """Read the lister's record with the cited title together with its proceedings volume (two requests):
+        whether the cited publisher and place are the volume's is then a fact (judge/facts/details.py)."""
+        same = [c for c in self._same_title(reference, bundle) if c.source == VENUE_LISTER]
+        if not same:
+            return
+        key = same[0].id
+        await self._ask_lister(
+            lambda _ref, call: LISTER.with_volume(key, call), reference, bundle, deadline, start_by, VOLUME_WHY,
+            VOLUME, f"volume:{key}",
+        )  # fmt: skip
 
     async def _ask_lister(
         self,

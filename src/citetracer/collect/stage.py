@@ -30,6 +30,9 @@ class Stage:
     """One step of the cascade (Memory, URL Fetch, Scholar Connectors, Web Search)."""
 
     name: str
+    #: Whether this stage reads a paper's proceedings volume (collect/scholar.py `volume_unread`): the
+    #: cascade does not stop before it while a cited publisher or place is unread.
+    witnesses_volumes: bool = False
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
         """Add candidates and source outcomes for `reference` to `bundle`."""

@@ -47,7 +47,8 @@ class Connector(Protocol):
 class VenueYearLister(Protocol):
     """A connector of the source that lists whole the venue-years it has ingested (data/source_facts.tsv "lists
     venue-years"): asked for every work of the cited authors in the cited year, and how many records it holds
-    at the cited venue in the cited year. Each query is None when the citation lacks what it needs."""
+    at the cited venue in the cited year. Each query is None when the citation lacks what it needs. It lists
+    venue-years as volumes: a record with what its volume states (title, place, publisher) is read by key."""
 
     name: str
 
@@ -58,6 +59,8 @@ class VenueYearLister(Protocol):
     async def works_of_authors(self, reference: Reference, call: Call) -> list[Candidate]: ...
 
     async def venue_year_count(self, reference: Reference, call: Call) -> list[Candidate]: ...
+
+    async def with_volume(self, key: str, call: Call) -> list[Candidate]: ...
 
 
 class VenueList(Protocol):

@@ -77,6 +77,12 @@ def from_hit(hit: dict[str, Any]) -> Candidate | None:
     )
 
 
+def _child_text(rec: ET.Element, tag: str) -> str | None:
+    el = rec.find(tag)
+    text = "".join(el.itertext()).strip() if el is not None else ""
+    return text or None
+
+
 def from_record_xml(root: ET.Element) -> list[Candidate]:
     """`/rec/{key}.xml`: `<dblp><article key=...><author>...</author><title>...</title>...</dblp>`."""
     out = []
@@ -137,6 +143,23 @@ class Dblp(SearchOnly):
         reached."""
         await self._search(venue_year_query(reference), 1, call)
         return []
+
+    async def with_volume(self, key: str, call: Call) -> list[Candidate]:
+        """The record `key` with what its proceedings volume states (`/rec/{key}.xml`, then the volume's
+        `/rec/{crossref}.xml`): the volume's title as its venue's full name (DBLP writes the conference city
+        there) and the volume's publisher, which DBLP writes on the volume's record only. The record alone
+        when it has no volume; nothing when DBLP has no such key."""
+        root = await call.xml(f"rec/{key}.xml")
+        found = from_record_xml(root) if root is not None else []
+        if root is None or not found:
+            return []
+        paper = found[0].model_copy(update={"found_by": "dblp-volume"})
+        volume_key = _child_text(root[0], "crossref")
+        volume = await call.xml(f"rec/{volume_key}.xml") if volume_key else None
+        if volume is None or not len(volume):
+            return [paper]
+        title = (_child_text(volume[0], "title") or "").rstrip(".") or paper.venue_full
+        return [paper.model_copy(update={"venue_full": title, "publisher": _child_text(volume[0], "publisher")})]
 
     async def venues(self, query: str, call: Call) -> list[str]:
         """The venue names (and acronyms) DBLP's venue search answers for the words of a venue name

@@ -23,7 +23,7 @@ from citetracer.judge.facts.identity import specific, versions_of
 from citetracer.judge.facts.reading import structured
 from citetracer.match.rules import Assessment
 from citetracer.normalize.places import location_of_proceedings, parse_place, place_relation
-from citetracer.normalize.publishers import publisher_relation
+from citetracer.normalize.publishers import publisher_relation, recognise_publishers
 from citetracer.normalize.text import tokens
 from citetracer.normalize.venues import is_preprint, spells_any, venue_kind
 from citetracer.records import Candidate, FieldStatus
@@ -85,10 +85,11 @@ class DetailContradiction:
 
 
 def same_version(ctx: JudgeContext, work: Assessment) -> list[Assessment]:
-    """The records of the identified work (its own record, or one with the same DOI) whose venue is the
-    cited venue and whose year is the cited year, preprints left out: their details are the cited
-    version's. Records that merely share the title and people are not enough: a database paper titled
-    "GenBank" appears in the same journal every year."""
+    """The records of the identified work (its own record, one with the same DOI, or another source's
+    record of the whole cited title by the same people) whose venue is the cited venue and whose year is
+    the cited year, preprints left out: their details are the cited version's. Records that merely share
+    the title and people are not enough: a database paper titled "GenBank" appears in the same journal
+    every year."""
     ref = ctx.reference
     if not ref.venue or ref.year is None or is_preprint(ref.venue):
         return []
@@ -97,12 +98,19 @@ def same_version(ctx: JudgeContext, work: Assessment) -> list[Assessment]:
     out = []
     for v in versions_of(ctx, work):
         c = v.candidate
+        # Another source's record of the whole cited title by the same people (a version, versions_of), of the
+        # cited venue and year, is the cited version too: each source words its details for itself.
         same = c.work == work.candidate.work or (c.doi is not None and c.doi == work.candidate.doi)
+        same = same or (v.same_title and work.same_title)
         if not same or v.year_delta != 0 or is_preprint(c.venue or c.venue_full) or c.type == "preprint":
             continue
         names = [n for n in (c.venue, c.venue_full) if n]
         if v.status("venue") == M or spells_any(ref.venue, names):
             out.append(v)
+    # A DOI names one version: a record with the DOI of one of these is of the cited version however its
+    # source words the venue ("AMAST" for "Algebraic Methodology and Software Technology, ... AMAST").
+    dois = {v.candidate.doi for v in out if v.candidate.doi}
+    out += [v for v in versions_of(ctx, work) if v not in out and v.candidate.doi in dois and v.year_delta == 0]
     return out
 
 
@@ -142,11 +150,14 @@ def _contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailContradic
 
 def _other_publisher(cited: str, c: Candidate) -> bool:
     """Whether a cited publisher is another than the record's: a recognised publisher with no tie to the
-    record's, nor to the society whose venue the record names. Authors name a venue's present printer or
-    society for every year of it ("Curran Associates" for NIPS 1990, whose volume names Morgan Kaufmann):
+    record's, nor (for a printer) to the society whose venue the record names. Authors name a venue's
+    present printer for every year of it ("Curran Associates" for NIPS 1990, whose volume names Morgan Kaufmann):
     a slip of bibliography about the right venue, not a detail invented for another work."""
     if c.publisher is None or publisher_relation(cited, c.publisher) != "different":
         return False
+    printers = recognise_publishers(cited)
+    if not printers or any(p.role != "printer" for p in printers):
+        return True  # only a printer prints for a venue's society whoever published the volume
     return not any(publisher_relation(cited, v) in ("same", "related") for v in (c.venue, c.venue_full) if v)
 
 
