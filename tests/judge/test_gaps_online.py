@@ -138,6 +138,13 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "cogsci", "title": "Controlled and automatic processing of visual search targets",
      "authors": ["Walter Schnell", "Jason Chen"], "year": 2003, "venue": "Cognitive Science", "type": "article",
      "doi": "10.1207/s15516709cog2703_9"},
+    # A DOI-less proceedings paper: OpenAlex names its conference alone; DBLP's volume names the city and
+    # the publisher (on the volume's record only, as DBLP writes them).
+    {"id": "fjord", "title": "Incremental checkpointing of fjord streams on wimpy nodes",
+     "authors": ["Olga Petrenko", "Mads Krog"], "year": 2012, "venue": "EuroSys Workshops", "type": "inproceedings",
+     "dblp_key": "conf/eurosys/PetrenkoK12", "crossref": "conf/eurosys/2012w", "publisher": "ACM",
+     "proceedings_title": "Proceedings of the EuroSys 2012 Workshops, Bern, Switzerland, April 10, 2012",
+     "services": ["openalex", "dblp"]},
     # A deposit listing the first 8 of 9 authors.
     {"id": "iedb8", "title": "The immune epitope catalogue: a decade of curated assays",
      "authors": ["Randa Vitt", "Sam Mahal", "Jim Overby", "Sandy Dhan", "Silvia Marti", "Jay Cantor", "Derek Wheel",
@@ -531,3 +538,31 @@ def test_a_doi_cut_by_a_line_break_is_no_proof_of_a_missing_doi(web: FakeWeb, tm
     assert r.verdict.code != "H5", r.verdict.rationale
     r = check(web, tmp_path, cited.format(doi="10.1207/s15516709cog2703_77"))
     assert r.verdict.code == "H5", r.verdict.rationale
+
+
+FJORD = (
+    "@inproceedings{petrenko2012, title = {Incremental checkpointing of fjord streams on wimpy nodes}, author = "
+    "{Petrenko, Olga and Krog, Mads}, booktitle = {EuroSys Workshops}, year = {2012}, %s}"
+)
+
+
+def test_a_place_and_publisher_only_the_proceedings_volume_states_are_read_from_it(
+    web: FakeWeb, tmp_path: Path
+) -> None:
+    """OpenAlex identifies the work and states neither: DBLP's volume (two requests) does, so the honest
+    details stay Real and invented ones are contradictions, not gaps."""
+    honest = check(web, tmp_path, FJORD % "address = {Bern, Switzerland}, publisher = {ACM}")
+    assert honest.verdict.class_ == "Real", honest.verdict.rationale
+    assert any(o.source == "dblp" and o.question == "volume" for o in honest.cost.sources)
+    place = check(web, tmp_path, FJORD % "address = {Lisbon, Portugal}")
+    assert (place.verdict.class_, place.verdict.code) == ("Hallucinated", "H4"), place.verdict.rationale
+    assert "location" in place.verdict.fields
+    publisher = check(web, tmp_path, FJORD % "publisher = {Elsevier}")
+    assert (publisher.verdict.class_, publisher.verdict.code) == ("Hallucinated", "H4"), publisher.verdict.rationale
+    assert "publisher" in publisher.verdict.fields
+
+
+def test_a_citation_stating_no_publisher_or_place_costs_no_volume_request(web: FakeWeb, tmp_path: Path) -> None:
+    r = check(web, tmp_path, FJORD % "pages = {1--6}")
+    assert r.verdict.class_ == "Real", r.verdict.rationale
+    assert not any(o.question == "volume" for o in r.cost.sources)

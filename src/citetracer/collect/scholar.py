@@ -321,7 +321,10 @@ class ScholarStage(HttpStage):
             await self._ask_main_title(reference, bundle, deadline)
         if not self.broad and self.settings.sources.get(VENUE_LISTER) and self._only_preprints(reference, bundle):
             await self._ask_works_of_authors(reference, bundle, deadline, start_by)
-        if not self.broad and self.settings.sources.get(VENUE_LISTER) and volume_unread(reference, bundle):
+        if self.witnesses_volumes and volume_unread(reference, bundle):
+            if VENUE_LISTER not in asked and VENUE_LISTER in available:  # its record of the title comes first
+                asked.add(VENUE_LISTER)
+                await self._ask(VENUE_LISTER, reference, bundle, deadline, VOLUME_WHY, start_by)
             await self._ask_volume(reference, bundle, deadline, start_by)
         for name in sorted(available - asked):
             bundle.outcomes.append(SourceOutcome(source=name, status="skipped", detail="not chosen for this citation"))
