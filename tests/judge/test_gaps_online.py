@@ -145,6 +145,13 @@ RECORDS: list[dict[str, Any]] = [
      "dblp_key": "conf/eurosys/PetrenkoK12", "crossref": "conf/eurosys/2012w", "publisher": "ACM",
      "proceedings_title": "Proceedings of the EuroSys 2012 Workshops, Bern, Switzerland, April 10, 2012",
      "services": ["openalex", "dblp"]},
+    # OpenAlex's record names the first two of three authors; DBLP's, of the same proceedings paper, all three.
+    {"id": "quill-oa", "title": "Adaptive quill sampling for sparse neural radiance caches",
+     "authors": ["Noor Haddad", "Ilse Brandt"], "year": 2019, "venue": "ICCV", "type": "inproceedings",
+     "services": ["openalex"]},
+    {"id": "quill-dblp", "title": "Adaptive quill sampling for sparse neural radiance caches",
+     "authors": ["Noor Haddad", "Ilse Brandt", "Pavel Orlov"], "year": 2019, "venue": "ICCV",
+     "type": "inproceedings", "dblp_key": "conf/iccv/HaddadBO19", "services": ["dblp"]},
     # A deposit listing the first 8 of 9 authors.
     {"id": "iedb8", "title": "The immune epitope catalogue: a decade of curated assays",
      "authors": ["Randa Vitt", "Sam Mahal", "Jim Overby", "Sandy Dhan", "Silvia Marti", "Jay Cantor", "Derek Wheel",
@@ -566,3 +573,21 @@ def test_a_citation_stating_no_publisher_or_place_costs_no_volume_request(web: F
     r = check(web, tmp_path, FJORD % "pages = {1--6}")
     assert r.verdict.class_ == "Real", r.verdict.rationale
     assert not any(o.question == "volume" for o in r.cost.sources)
+
+
+QUILL = (
+    "@inproceedings{haddad2019, title = {Adaptive quill sampling for sparse neural radiance caches}, author = {%s}, "
+    "booktitle = {IEEE/CVF International Conference on Computer Vision}, year = {2019}}"
+)
+
+
+def test_a_name_a_cut_list_lacks_is_padding_where_a_whole_list_of_the_work_lacks_it_too(
+    web: FakeWeb, tmp_path: Path
+) -> None:
+    """OpenAlex's two names may be a cut list (a gap); DBLP's whole list of the same work is the fact: the
+    real third author is Real, an invented one padding (H3)."""
+    honest = check(web, tmp_path, QUILL % "Haddad, Noor and Brandt, Ilse and Orlov, Pavel")
+    assert honest.verdict.class_ == "Real", honest.verdict.rationale
+    (tmp_path / "padded").mkdir()  # a store of its own: the honest check's verified link is no evidence here
+    padded = check(web, tmp_path / "padded", QUILL % "Haddad, Noor and Brandt, Ilse and Castellanos, Elena")
+    assert (padded.verdict.class_, padded.verdict.code) == ("Hallucinated", "H3"), padded.verdict.rationale

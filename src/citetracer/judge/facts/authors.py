@@ -172,4 +172,26 @@ def _author_fact(ctx: JudgeContext, work: Assessment) -> AuthorFact | None:
     )
     k = len(cand.authors) - len(omitted)
     prefix = bool(omitted) and not unmatched and tuple(p.display() for p in cand.authors[k:]) == omitted
+    if not complete and unmatched:
+        why = _whole_list_witness(ctx, work, unmatched) or why
+        complete = why.startswith(_WITNESSED)
     return AuthorFact(complete, why, unmatched, omitted, prefix)
+
+
+_WITNESSED = "another record of the work holds its list whole"
+
+
+def _whole_list_witness(ctx: JudgeContext, work: Assessment, unmatched: tuple[str, ...]) -> str | None:
+    """Why the work's author list is known whole although its own record's may be cut: another record of
+    the work (the whole cited title, the same people) from a source holding lists whole lacks the same
+    cited names. One index's cut list is a gap; a whole list beside it is the fact."""
+    for a in ctx.assessments:
+        c = a.candidate
+        if a is work or not a.same_title or not c.authors or not same_people(c, work.candidate):
+            continue
+        if not record_authors_complete(c, ctx.reference.authors, ctx.bundle.closed_world)[0]:
+            continue
+        other = author_fact(ctx, a)  # complete, so it looks for no witness of its own
+        if other is not None and other.complete and set(unmatched) <= set(other.unmatched):
+            return f"{_WITNESSED} ({other.why}: [{c.source}:{c.id}] lacks them too)"
+    return None
