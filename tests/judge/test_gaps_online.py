@@ -152,6 +152,11 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "quill-dblp", "title": "Adaptive quill sampling for sparse neural radiance caches",
      "authors": ["Noor Haddad", "Ilse Brandt", "Pavel Orlov"], "year": 2019, "venue": "ICCV",
      "type": "inproceedings", "dblp_key": "conf/iccv/HaddadBO19", "services": ["dblp"]},
+    # A paper of a symposium no venue list knows, typed "article" as OpenAlex types proceedings papers.
+    {"id": "apnoms", "title": "Handover self-tuning from cell traces with gradient-boosted policies",
+     "authors": ["Wen Shu", "Chien Lee"], "year": 2014, "type": "article",
+     "venue": "The 16th Asia-Pacific Network Operations and Management Symposium, APNOMS 2014",
+     "services": ["openalex", "crossref"], "doi": "10.1109/apnoms.2014.6996512"},
     # A deposit listing the first 8 of 9 authors.
     {"id": "iedb8", "title": "The immune epitope catalogue: a decade of curated assays",
      "authors": ["Randa Vitt", "Sam Mahal", "Jim Overby", "Sandy Dhan", "Silvia Marti", "Jay Cantor", "Derek Wheel",
@@ -419,6 +424,18 @@ def test_a_conference_paper_cited_in_a_journal_held_whole_by_crossref_is_caught(
     )
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
     assert "every article" in (r.verdict.basis or ""), r.verdict.basis
+
+
+def test_a_journal_is_no_spelling_of_a_conference_no_list_knows(web: FakeWeb, tmp_path: Path) -> None:
+    """A symposium in no venue list against Physical Review Letters, held whole by Crossref: a journal and a
+    conference, not one venue written two ways, so the journal's silence is a fact; the symposium's own
+    name stays Real."""
+    cite = "Wen Shu and Chien Lee. Handover self-tuning from cell traces with gradient-boosted policies. %s, 2014."
+    r = check(web, tmp_path, cite % "Physical Review Letters")
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "a journal" in r.verdict.rationale
+    honest = check(web, tmp_path, cite % "In Asia-Pacific Network Operations and Management Symposium (APNOMS)")
+    assert honest.verdict.class_ == "Real", honest.verdict.rationale
 
 
 def test_a_journal_no_source_declares_whole_stays_a_gap(web: FakeWeb, tmp_path: Path) -> None:

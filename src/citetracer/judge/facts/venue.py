@@ -23,7 +23,7 @@ from citetracer.normalize.kinds import PUBLISHER_WORDS
 from citetracer.normalize.text import title_similarity, tokens
 from citetracer.normalize.venue_kb import LIST_NAMES, Venue, alike_names, close_names, venue_keys
 from citetracer.normalize.venues import is_preprint, spells, spells_any, venue_id, venue_kind
-from citetracer.records import FieldStatus
+from citetracer.records import Candidate, FieldStatus
 from citetracer.sources import conference_year_listers, venue_year_lister
 from citetracer.thresholds import VENUE_YEAR_LISTED, VERSION_TITLE_SIMILARITY
 
@@ -338,6 +338,14 @@ def _venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:
     if any(v.ids & recognised.ids for _, v in known):
         return fact(SAME, f"'{cited}' and {shown} are one venue in {', '.join(recognised.lists)}", recognised)
     shared = recognised.namespaces() & {ns for _, v in known for ns in v.namespaces()}
+    if not shared and _journal_against_meetings(ctx, recognised, versions_of(ctx, work)):
+        # A journal the lists know is no spelling of a conference: the lists need not know the conference.
+        return fact(
+            DIFFERENT,
+            f"that are a journal ('{cited}' is {recognised.name}, {', '.join(recognised.lists)}) and a conference "
+            f"or workshop ({shown})",
+            recognised,
+        )
     if not shared:
         unknown = ", ".join(n for n, v in work_venues if v is None) or shown
         return fact(
@@ -348,6 +356,24 @@ def _venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:
         )
     lists = ", ".join(LIST_NAMES[ns] for ns in sorted(shared, key=list(LIST_NAMES).index))
     return fact(DIFFERENT, f"that {lists} tell apart", recognised)
+
+
+_MEETINGS = frozenset({"conference", "workshop"})
+
+
+def _journal_against_meetings(ctx: JudgeContext, cited: Venue, versions: list[Assessment]) -> bool:
+    """Whether the cited venue is a journal of the journal list while every version of the work appeared at
+    a conference or workshop (by its venue's name and record type): two kinds of venue, never one venue
+    written two ways."""
+    if "journal" not in cited.namespaces() or venue_kind(ctx.reference.venue, ctx.reference.type) != "journal":
+        return False
+
+    def meeting(c: Candidate) -> bool:
+        # By the names first: an index types a proceedings paper "article" (OpenAlex) as often as not.
+        kinds = {venue_kind(n) for n in (c.venue, c.venue_full) if n} - {None}
+        return bool(kinds) and kinds <= _MEETINGS
+
+    return bool(versions) and all(meeting(v.candidate) for v in versions)
 
 
 def venue_conflict(ctx: JudgeContext, work: Assessment) -> tuple[str, str] | None:
