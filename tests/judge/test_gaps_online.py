@@ -157,6 +157,11 @@ RECORDS: list[dict[str, Any]] = [
      "authors": ["Wen Shu", "Chien Lee"], "year": 2014, "type": "article",
      "venue": "The 16th Asia-Pacific Network Operations and Management Symposium, APNOMS 2014",
      "services": ["openalex", "crossref"], "doi": "10.1109/apnoms.2014.6996512"},
+    # A workshop paper of a conference the venue table knows, under the workshop's own acronym.
+    {"id": "cvprw", "title": "Thermal saliency priors for drone footage under fog",
+     "authors": ["Ana Kovac", "Pim Steen"], "year": 2020, "type": "article",
+     "venue": "IEEE/CVF Conference on Computer Vision and Pattern Recognition Workshops, CVPRW 2020",
+     "services": ["openalex", "crossref"], "doi": "10.1109/cvprw50498.2020.00123"},
     # A deposit listing the first 8 of 9 authors.
     {"id": "iedb8", "title": "The immune epitope catalogue: a decade of curated assays",
      "authors": ["Randa Vitt", "Sam Mahal", "Jim Overby", "Sandy Dhan", "Silvia Marti", "Jay Cantor", "Derek Wheel",
@@ -608,3 +613,19 @@ def test_a_name_a_cut_list_lacks_is_padding_where_a_whole_list_of_the_work_lacks
     (tmp_path / "padded").mkdir()  # a store of its own: the honest check's verified link is no evidence here
     padded = check(web, tmp_path / "padded", QUILL % "Haddad, Noor and Brandt, Ilse and Castellanos, Elena")
     assert (padded.verdict.class_, padded.verdict.code) == ("Hallucinated", "H3"), padded.verdict.rationale
+
+
+def test_a_conference_naming_itself_by_another_acronym_is_another_conference(web: FakeWeb, tmp_path: Path) -> None:
+    """APNOMS, which no list knows, against WWW, which the venue table knows with its acronyms: two conferences.
+    A CVPR workshop ("CVPRW") cited as CVPR shares the acronym: never read as another conference."""
+    cite = "Wen Shu and Chien Lee. Handover self-tuning from cell traces with gradient-boosted policies. %s, 2014."
+    r = check(web, tmp_path, cite % "In Proceedings of the International World Wide Web Conference (WWW)")
+    assert r.verdict.class_ == "Hallucinated" and "venue" in r.verdict.fields, r.verdict.rationale
+    assert "APNOMS" in r.verdict.rationale
+    workshop = check(
+        web,
+        tmp_path,
+        "Ana Kovac and Pim Steen. Thermal saliency priors for drone footage under fog. In Proceedings of the IEEE/CVF "
+        "Conference on Computer Vision and Pattern Recognition (CVPR), 2020.",
+    )
+    assert workshop.verdict.class_ != "Hallucinated", workshop.verdict.rationale

@@ -76,6 +76,11 @@ def _alias_table() -> tuple[dict[str, str], dict[str, str], tuple[tuple[str, str
     return exact, acronyms, multi
 
 
+def acronyms_of(venue: str) -> frozenset[str]:
+    """The acronyms of the table's venue `venue` (an id of `venue_id`), folded: "www", "thewebconf"."""
+    return frozenset(word for word, vid in _alias_table()[1].items() if vid == venue)
+
+
 #: "X at Y", "X co-located with Y": X is the venue, Y only hosts it.
 _HOSTED = re.compile(r"\s(?:at|@|co-?located with|in conjunction with|held with|held at)\s.*$", re.IGNORECASE)
 

@@ -22,7 +22,7 @@ from citetracer.match.rules import Assessment
 from citetracer.normalize.kinds import PUBLISHER_WORDS
 from citetracer.normalize.text import title_similarity, tokens
 from citetracer.normalize.venue_kb import LIST_NAMES, Venue, alike_names, close_names, venue_keys
-from citetracer.normalize.venues import is_preprint, spells, spells_any, venue_id, venue_kind
+from citetracer.normalize.venues import acronyms_of, is_preprint, spells, spells_any, venue_id, venue_kind
 from citetracer.records import Candidate, FieldStatus
 from citetracer.sources import conference_year_listers, venue_year_lister
 from citetracer.thresholds import VENUE_YEAR_LISTED, VERSION_TITLE_SIMILARITY
@@ -346,6 +346,14 @@ def _venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:
             f"or workshop ({shown})",
             recognised,
         )
+    own = _another_meetings_acronym(ctx, versions_of(ctx, work)) if not shared else None
+    if own is not None:
+        # A conference names itself by its acronym: one the cited conference's names never use is another.
+        return fact(
+            DIFFERENT,
+            f"that are two conferences ('{cited}' is {recognised.name}; the record's names itself {own})",
+            recognised,
+        )
     if not shared:
         unknown = ", ".join(n for n, v in work_venues if v is None) or shown
         return fact(
@@ -374,6 +382,33 @@ def _journal_against_meetings(ctx: JudgeContext, cited: Venue, versions: list[As
         return bool(kinds) and kinds <= _MEETINGS
 
     return bool(versions) and all(meeting(v.candidate) for v in versions)
+
+
+#: An acronym as venue names print it: capitals (and digits), three or more characters ("APNOMS", "ECBS").
+_ACRONYM = re.compile(r"\b[A-Z][A-Z0-9]{2,}\b")
+#: Capitals in venue names that name a society or a part, not the meeting.
+_NOT_MEETING_ACRONYMS = frozenset(
+    "IEEE ACM USENIX SIAM AAAI IFIP IAPR ISCA ACL CVF ICST LNCS CEUR SPIE EURASIP IET WCCI II III IV VI VII VIII IX XI "
+    "XII XIII XIV XV XVI XVII XVIII XIX XX XXI".lower().split()
+)
+
+
+def _another_meetings_acronym(ctx: JudgeContext, versions: list[Assessment]) -> str | None:
+    """The acronym a conference no list knows names itself by, when the cited venue is a conference of the
+    venue table and every version of the work appeared at such a conference whose names share no acronym with
+    the cited conference's (neither holds the other: "CVPRW" is a CVPR workshop, "EMNLP-IJCNLP" an EMNLP)."""
+    cited_id = venue_id(ctx.reference.venue)
+    if cited_id is None or venue_kind(ctx.reference.venue) != "conference":
+        return None
+    theirs = set(acronyms_of(cited_id)) | {a.lower() for a in _ACRONYM.findall(ctx.reference.venue or "")}
+    names = [n for v in versions for n in (v.candidate.venue, v.candidate.venue_full) if n]
+    kinds = {venue_kind(n) for n in names} - {None}
+    if not kinds or not kinds <= _MEETINGS or any(venue_id(n) is not None for n in names):
+        return None
+    own = {a.lower() for n in names for a in _ACRONYM.findall(n)} - _NOT_MEETING_ACRONYMS
+    if not own or any(a in b or b in a for a in own for b in theirs):
+        return None
+    return sorted(own)[0].upper()
 
 
 def venue_conflict(ctx: JudgeContext, work: Assessment) -> tuple[str, str] | None:
