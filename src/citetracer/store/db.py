@@ -27,6 +27,7 @@ from typing import Any, Literal
 
 from citetracer.normalize.text import doi_prefix, parse_year
 from citetracer.records import WorkRecord
+from citetracer.store import memo
 from citetracer.store.codec import pack, ranking_fields_of
 from citetracer.store.common import (
     BatchMeta,
@@ -35,7 +36,6 @@ from citetracer.store.common import (
 )
 from citetracer.store.index import READ_ERRORS, IndexedWork, TitleIndex
 from citetracer.store.lock import StoreBusy, writer_lock
-from citetracer.store.memo import MemoTable
 from citetracer.store.sql import SET_META, SQLITE, SqlStore, Transaction
 from citetracer.store.swap import heal_index_pair, index_path, read_marker, write_marker
 from citetracer.store.turns import FileTurns
@@ -177,6 +177,7 @@ class Store(SqlStore):
         #: indexes them as they are instead of reading every row back.
         self._pending: list[tuple[int, tuple[str, ...], tuple[str, ...], int | None]] = []
         self._pending_seqs: list[int] = []
+        self.memo = memo.SqlMemo(self)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._connect()
         build = self._meta("build")
@@ -230,7 +231,7 @@ class Store(SqlStore):
         if "xref" not in columns:  # stores written before crossrefs were kept
             self.db.execute("ALTER TABLE records ADD COLUMN xref INTEGER")
         self.db.executescript(INDEXES)
-        self.memo = MemoTable(self.db)
+        memo.prepare(self.db)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('build', ?)", (uuid.uuid4().hex,))
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('seq', '0')")

@@ -30,7 +30,7 @@ from citetracer.normalize.text import doi_prefix
 from citetracer.records import WorkRecord
 from citetracer.store.codec import pack
 from citetracer.store.common import BatchMeta, StoreError, display_location
-from citetracer.store.memo import MemoEntry, decode_candidates, encode_candidates
+from citetracer.store.memo import SqlMemo
 from citetracer.store.pgschema import SchemaTooNew, migrate
 from citetracer.store.sql import POSTGRESQL, SqlStore, Transaction
 
@@ -165,7 +165,7 @@ class PgStore(SqlStore):
 
         self.index = PgIndex(self._rows)
         self.index.fields_of = self.ranking_fields
-        self.memo = PgMemo(self)
+        self.memo = SqlMemo(self)
         self._cache: dict[int, WorkRecord] = {}
         self._known_prefixes: set[str] | None = None
         self._source_dates: dict[str, str] | None = None
@@ -451,61 +451,6 @@ class PgStore(SqlStore):
             "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'"
         )
         return {"bytes": int(size[0])}
-
-
-class PgMemo:
-    """The evidence memo (store/memo.py) in PostgreSQL: same rows, same rules."""
-
-    def __init__(self, store: PgStore) -> None:
-        self.store = store
-
-    def get(self, source: str, subject: str) -> MemoEntry | None:
-        row = self.store._one(
-            "SELECT status, fetched_at, detail, candidates FROM memo WHERE source = %s AND subject = %s",
-            (source, subject),
-        )
-        if row is None:
-            return None
-        status, fetched_at, detail, blob = row
-        candidates = decode_candidates(bytes(blob))
-        if candidates is None or status not in ("answered", "failed"):
-            return None
-        return MemoEntry(source, subject, status, float(fetched_at), candidates, detail)
-
-    def put_many(self, entries: Sequence[MemoEntry]) -> int:
-        """Answers replace older rows; failures are kept only where no answer is (one transaction)."""
-        self.store._writable()
-        answers = [(e.source, e.subject, e.fetched_at, e.detail, encode_candidates(e.candidates)) for e in entries
-                   if e.status == "answered"]  # fmt: skip
-        failures = [(e.source, e.subject, e.fetched_at, e.detail, encode_candidates([])) for e in entries
-                    if e.status == "failed"]  # fmt: skip
-        with self.store.db.transaction(), self.store.db.cursor() as cur:
-            if answers:
-                cur.executemany(
-                    "INSERT INTO memo VALUES (%s, %s, 'answered', %s, %s, %s) ON CONFLICT (source, subject) DO UPDATE "
-                    "SET status = 'answered', fetched_at = excluded.fetched_at, detail = excluded.detail, "
-                    "candidates = excluded.candidates WHERE excluded.fetched_at >= memo.fetched_at "
-                    "OR memo.status = 'failed'",
-                    answers,
-                )
-            if failures:
-                cur.executemany(
-                    "INSERT INTO memo VALUES (%s, %s, 'failed', %s, %s, %s) ON CONFLICT (source, subject) DO UPDATE "
-                    "SET fetched_at = excluded.fetched_at, detail = excluded.detail WHERE memo.status = 'failed'",
-                    failures,
-                )
-        return len(entries)
-
-    def prune(self, before: float) -> int:
-        self.store._writable()
-        cur = self.store.db.execute("DELETE FROM memo WHERE fetched_at < %s", (before,))
-        return int(cur.rowcount)
-
-    def counts(self) -> dict[str, int]:
-        return {str(s): int(n) for s, n in self.store._rows("SELECT status, count(*) FROM memo GROUP BY status")}
-
-    def __len__(self) -> int:
-        return int(self.store._one("SELECT count(*) FROM memo")[0])
 
 
 def _count_terms(
