@@ -36,7 +36,8 @@ from citetracer.store.common import (
 )
 from citetracer.store.index import READ_ERRORS, IndexedWork, TitleIndex
 from citetracer.store.lock import StoreBusy, writer_lock
-from citetracer.store.sql import SET_META, SQLITE, SqlStore, Transaction
+from citetracer.store.sql import SqlStore
+from citetracer.store.sqlbase import SET_META, SQLITE, Transaction
 from citetracer.store.swap import heal_index_pair, index_path, read_marker, write_marker
 from citetracer.store.turns import FileTurns
 from citetracer.store.venues import TABLES as VENUE_TABLES

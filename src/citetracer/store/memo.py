@@ -32,7 +32,7 @@ from citetracer.records import Candidate
 from citetracer.store.codec import blob
 
 if TYPE_CHECKING:
-    from citetracer.store.sql import SqlStore
+    from citetracer.store.sqlbase import SqlBase
 
 TABLE = """
 CREATE TABLE IF NOT EXISTS memo (
@@ -113,7 +113,7 @@ def prepare(db: sqlite3.Connection) -> None:
 class SqlMemo:
     """Reads and writes of a store's `memo` table, the same on both backends (store/sql.py)."""
 
-    def __init__(self, store: SqlStore) -> None:
+    def __init__(self, store: SqlBase) -> None:
         self.store = store
 
     def get(self, source: str, subject: str) -> MemoEntry | None:

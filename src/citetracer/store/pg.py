@@ -32,7 +32,8 @@ from citetracer.store.codec import pack
 from citetracer.store.common import BatchMeta, StoreError, display_location
 from citetracer.store.memo import SqlMemo
 from citetracer.store.pgschema import SchemaTooNew, migrate
-from citetracer.store.sql import POSTGRESQL, SqlStore, Transaction
+from citetracer.store.sql import SqlStore
+from citetracer.store.sqlbase import POSTGRESQL, Transaction
 
 if TYPE_CHECKING:
     from citetracer.store.turns import PgTurns
