@@ -104,6 +104,12 @@ def with_volume(record: WorkRecord, volume_title: str | None, volume_data: bytes
     return record
 
 
+def blob(data: bytes | memoryview | str) -> bytes:
+    """A stored column's bytes as they come back: an older SQLite store's row may be plain JSON text, a
+    newer one's compressed bytes (a memoryview from PostgreSQL)."""
+    return data.encode() if isinstance(data, str) else bytes(data)
+
+
 def decode_text(data: bytes | str) -> str | bytes:
     """The JSON of a stored row, whichever format wrote it."""
     if isinstance(data, str):

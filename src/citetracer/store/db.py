@@ -20,35 +20,27 @@ import shutil
 import sqlite3
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Literal
 
 from citetracer.normalize.text import doi_prefix, parse_year
-from citetracer.records import Candidate, WorkRecord
-from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims
-from citetracer.store.codec import decode, pack, ranking_fields_of, with_volume
+from citetracer.records import WorkRecord
+from citetracer.store import memo
+from citetracer.store.codec import pack, ranking_fields_of
 from citetracer.store.common import (
     BatchMeta,
     StoreError,
-    batched,
-    evidence_records,
-    source_summaries,
-    totals,
-    unfinished_ingests,
     venue_key,
 )
 from citetracer.store.index import READ_ERRORS, IndexedWork, TitleIndex
 from citetracer.store.lock import StoreBusy, writer_lock
-from citetracer.store.memo import MemoTable
-from citetracer.store.rows import row_from_record
-from citetracer.store.sql import SET_META, SQLITE, SqlStore, TransactionMeta
+from citetracer.store.sql import SqlStore
+from citetracer.store.sqlbase import SET_META, SQLITE, Transaction
 from citetracer.store.swap import heal_index_pair, index_path, read_marker, write_marker
 from citetracer.store.turns import FileTurns
 from citetracer.store.venues import TABLES as VENUE_TABLES
-from citetracer.store.venues import VenueEntry, entry_rows
 
 SCHEMA_VERSION = "2"
 
@@ -153,6 +145,7 @@ class Store(SqlStore):
     """Records, the title/author index, and verified-citation links."""
 
     dialect = SQLITE
+    path: Path
 
     def __init__(
         self,
@@ -185,6 +178,7 @@ class Store(SqlStore):
         #: indexes them as they are instead of reading every row back.
         self._pending: list[tuple[int, tuple[str, ...], tuple[str, ...], int | None]] = []
         self._pending_seqs: list[int] = []
+        self.memo = memo.SqlMemo(self)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._connect()
         build = self._meta("build")
@@ -238,7 +232,7 @@ class Store(SqlStore):
         if "xref" not in columns:  # stores written before crossrefs were kept
             self.db.execute("ALTER TABLE records ADD COLUMN xref INTEGER")
         self.db.executescript(INDEXES)
-        self.memo = MemoTable(self.db)
+        memo.prepare(self.db)
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('build', ?)", (uuid.uuid4().hex,))
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
         self.db.execute("INSERT OR IGNORE INTO meta VALUES ('seq', '0')")
@@ -332,8 +326,7 @@ class Store(SqlStore):
         connection and index are reopened on the new files first, so the write lands in
         the store that is now in place and is never lost with the old file.
         """
-        if self.readonly:
-            raise StoreError(f"{self.path}: opened read-only")
+        self._writable()
         limit = self.lock_wait if wait == "default" else wait
         with writer_lock(self.path, limit, self.notify):
             if _file_id(self.path) != self._file_id:
@@ -357,17 +350,13 @@ class Store(SqlStore):
     def close(self) -> None:
         self.db.close()
 
-    def __enter__(self) -> Store:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
-
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self) -> Iterator[Transaction]:
+        """One write transaction, begun IMMEDIATE: SQLite's write lock is taken at the start, so a busy store
+        is waited for there (the connection's timeout) and not met halfway through."""
         self.db.execute("BEGIN IMMEDIATE")
         try:
-            yield self.db
+            yield Transaction(self.db, SQLITE)
         except BaseException:
             if self.db.in_transaction:  # SQLite rolled back itself on some errors (a full disk)
                 self.db.execute("ROLLBACK")
@@ -387,47 +376,27 @@ class Store(SqlStore):
         """The polite rates' turns shared by every process using this store (store/turns.py): a file beside it."""
         return FileTurns(self.path.with_name(self.path.name + ".turns"))
 
-    def unfinished_ingests(self) -> dict[str, dict[str, Any]]:
-        """Ingests (`mirror add`) that have not finished: still running, or interrupted (killed), with
-        how many records they had committed; the same command run again resumes them."""
-        return unfinished_ingests(self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'ingest:%'"))
-
     def _meta(self, key: str) -> str | None:
         return self.meta_value(key)
 
     def _rows(self, sql: str, params: Any = None) -> list[Any]:
         return self.db.execute(sql, params or ()).fetchall()
 
+    def _stream(self, sql: str, params: Sequence[Any]) -> Iterator[Any]:
+        """SQLite's cursor reads rows as they are asked for."""
+        return iter(self.db.execute(sql, params))
+
     # ------------------------------------------------------------------ writes
 
-    def upsert(
-        self,
-        records: Iterable[WorkRecord],
-        batch_size: int = 5000,
-        on_batch: Callable[[BatchMeta], None] | None = None,
-    ) -> int:
-        """Insert or replace records (by source and id); returns how many were written.
-
-        Each batch is one transaction under the writer lock (store/lock.py), so other
-        writers interleave between batches and none waits for a whole ingest; `on_batch`
-        runs inside each batch's transaction (an ingest records its progress there, so
-        what is committed and what the progress says never disagree). The index is
-        brought up to date every `INDEX_EVERY` records and at the end, which bounds the
-        index writer's memory whatever the number of records.
-        """
-        total = 0
-        batch: list[tuple[Any, ...]] = []
-        for record in records:
-            batch.append(row_from_record(record))
-            if len(batch) >= batch_size:
-                total += self.write_rows(batch, on_batch)
-                batch = []
+    def _end_upsert(self, batch: Sequence[tuple[Any, ...]], on_batch: Callable[[BatchMeta], None] | None) -> int:
+        """An upsert's last batch and the catch-up of the title index, under one hold of the writer lock:
+        the index (tantivy, beside the database) is brought up to date at the end of every upsert, and
+        every `INDEX_EVERY` records before (`write_rows`), which bounds the index writer's memory."""
         with self.writing():
-            if batch:
-                total += self._write_rows(batch, on_batch)
+            n = self._write_rows(batch, on_batch) if batch else 0
             self.sync_index()
             self._unindexed = 0
-        return total
+        return n
 
     def write_rows(self, rows: Sequence[tuple[Any, ...]], on_batch: Callable[[BatchMeta], None] | None = None) -> int:
         """Write rows (`store.rows.Row`, or the plain tuples mirror parsers make) in one transaction under the
@@ -472,16 +441,13 @@ class Store(SqlStore):
             for key, _, _, _, _, year, _, _, _, titles, surnames, _, _ in batch:
                 docs[key] = (rids[key], tuple(titles), tuple(surnames), year)
             if on_batch is not None:
-                on_batch(TransactionMeta(db.execute, SQLITE))
+                on_batch(db)
         self._pending.extend(docs.values())  # committed: the index may take them as they are
         self._pending_seqs.append(seq)
-        self._known_prefixes = None
-        self._venue_names.clear()
-        self._coverage.clear()
-        self._cache.clear()
+        self._forget()
         return len(batch)
 
-    def _xref(self, db: sqlite3.Connection, key: str, title: str | None = None) -> int:
+    def _xref(self, db: Transaction, key: str, title: str | None = None) -> int:
         """The id of a crossref target or venue (`xrefs`), made when new; `title` sets its name."""
         xid = self._xref_ids.get(key)
         if xid is None:
@@ -494,7 +460,7 @@ class Store(SqlStore):
             db.execute("UPDATE xrefs SET title = ? WHERE id = ?", (title, xid))
         return xid
 
-    def _count_batch(self, db: sqlite3.Connection, seq: int, rows: Sequence[tuple[Any, ...]]) -> None:
+    def _count_batch(self, db: Transaction, seq: int, rows: Sequence[tuple[Any, ...]]) -> None:
         """Bring the cached record counts by source and type, and by source and year (see `record_counts`,
         `years_by_source`), forward over this batch of upserts.
 
@@ -539,7 +505,7 @@ class Store(SqlStore):
         except (ValueError, TypeError, KeyError):
             return None
 
-    def _rids_of_keys(self, db: sqlite3.Connection, keys: Sequence[str]) -> dict[str, int]:
+    def _rids_of_keys(self, db: Transaction, keys: Sequence[str]) -> dict[str, int]:
         out: dict[str, int] = {}
         for start in range(0, len(keys), 500):
             chunk = keys[start : start + 500]
@@ -575,169 +541,39 @@ class Store(SqlStore):
         self.db.execute("UPDATE meta SET value = ? WHERE key = 'indexed_seq'", (str(current),))
         return n
 
-    def link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
-        """Remember, in one write, which evidence record proved each citation fingerprint.
-
-        Evidence from an online source is first stored as a record of its own (one batch,
-        one index commit), so every link points at a record that came from a source and
-        never at the citation's own fields. Waits for the writer lock like any write.
-        """
-        with self.writing():
-            return self._link_verified_many(links)
-
-    def _link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
-        fresh = evidence_records(links, self.rid_of)
-        if fresh:
-            self.upsert(fresh)
-        stamp = datetime.now(UTC).isoformat(timespec="seconds")
-        rows = []
-        for fingerprint, evidence, code in links:
-            rid = self.rid_of(evidence)
-            if rid is not None:
-                rows.append((fingerprint, rid, evidence.source, evidence.id, code, stamp))
-        if rows:
-            with self._transaction() as db:
-                db.executemany(
-                    "INSERT INTO verified VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(fingerprint) DO UPDATE SET "
-                    "rid=excluded.rid, source=excluded.source, source_id=excluded.source_id, "
-                    "code=excluded.code, verified_at=excluded.verified_at",
-                    rows,
-                )
-        return len(rows)
-
-    # ------------------------------------------------------------------- reads
-
-    def all_records(self, exclude_sources: set[str] | None = None) -> Iterator[WorkRecord]:
-        """Every record, in insertion order, optionally without some sources (streams; bounded memory)."""
-        skip = sorted(exclude_sources or ())
-        marks = ",".join("?" * len(skip))
-        where = f"WHERE r.source NOT IN ({marks})" if skip else ""
-        rows = self.db.execute(
-            f"SELECT r.key, r.data, x.title, v.data FROM records r {SQLITE.volume_join} {where} ORDER BY r.rid",
-            skip,
+    def _name_targets(self, tx: Transaction, names: Sequence[tuple[str, str]]) -> None:
+        """Insert-if-missing, then set the title: a store built before `xrefs.key` was unique may lack the
+        constraint an ON CONFLICT needs (the writer lock keeps another writer from coming between)."""
+        tx.executemany(
+            "INSERT INTO xrefs (key) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM xrefs WHERE key = ?)",
+            [(key, key) for key, _ in names],
         )
-        for key, data, xref_title, volume in rows:
-            yield with_volume(decode(data, key), xref_title, volume)
+        tx.executemany("UPDATE xrefs SET title = ? WHERE key = ?", [(title, key) for key, title in names])
 
-    def claims(self) -> dict[str, Claim]:
-        """What each source declares it is complete for (store/claims.py)."""
-        meta = dict(self.db.execute(f"SELECT key, value FROM meta WHERE {CLAIM_KEYS}"))
-        years = dict(self.db.execute("SELECT source, count(*) FROM complete_venue_years GROUP BY source"))
-        return read_claims(meta, years, set(self.record_counts()))
+    def _counts(self, name: str, query: str, params: Sequence[Any] = ()) -> dict[str, dict[str, int]]:
+        """The counts by source kept in `meta` under `name`, or `query`'s counted now and kept.
 
-    # ------------------------------------------------------------ venue knowledge
-
-    def put_venues(self, entries: Iterable[VenueEntry], batch_size: int = 5000) -> int:
-        """Add or replace venues of a sources snapshot (store/venues.py), one transaction per batch."""
-        return sum(self._put_venues(batch) for batch in batched(entries, batch_size))
-
-    def _put_venues(self, entries: Sequence[VenueEntry]) -> int:
-        with self.writing(), self._transaction() as db:
-            for entry in entries:
-                venue, names, years = entry_rows(entry)
-                for table in ("venue_names", "venue_year_works"):
-                    db.execute(f"DELETE FROM {table} WHERE venue = ?", (entry.id,))
-                db.execute("INSERT OR REPLACE INTO venues VALUES (?, ?, ?, ?, ?, ?, ?)", venue)
-                db.executemany("INSERT OR REPLACE INTO venue_names VALUES (?, ?, ?, ?)", names)
-                db.executemany("INSERT OR REPLACE INTO venue_year_works VALUES (?, ?, ?)", years)
-                db.execute(  # stores built before xrefs kept a unique key may lack its constraint
-                    "INSERT INTO xrefs (key) SELECT ? WHERE NOT EXISTS (SELECT 1 FROM xrefs WHERE key = ?)",
-                    (entry.id, entry.id),
-                )
-                db.execute("UPDATE xrefs SET title = ? WHERE key = ?", (entry.name, entry.id))
-        self._venue_names.clear()
-        self._coverage.clear()
-        self._cache.clear()
-        return len(entries)
-
-    def declare_complete_venue_years(self, source: str) -> int:
-        """Recompute the venue-years `source` holds whole: those where its records of the venue (by the
-        venue row the records point at) are at least the venue's own count; returns how many."""
-        with self.writing(), self._transaction() as db:
-            db.execute("DELETE FROM complete_venue_years WHERE source = ?", (source,))
-            db.execute(
-                "INSERT INTO complete_venue_years SELECT w.venue, w.year, ?, c.n, w.works FROM venue_year_works w "
-                "JOIN (SELECT x.key AS venue, r.year AS year, count(*) AS n FROM records r "
-                "JOIN xrefs x ON x.id = r.xref WHERE r.source = ? AND r.year IS NOT NULL GROUP BY x.key, r.year) c "
-                "ON c.venue = w.venue AND c.year = w.year WHERE w.works > 0 AND c.n >= w.works",
-                (source, source),
-            )
-            row = db.execute("SELECT count(*) FROM complete_venue_years WHERE source = ?", (source,)).fetchone()
-        self._coverage.clear()
-        return int(row[0])
-
-    def set_meta(self, key: str, value: str) -> None:
-        self._coverage.clear()  # completeness and snapshot dates decide coverage
-        with self.writing():
-            self.db.execute(SET_META, (key, value))
-
-    def record_counts(self) -> dict[str, dict[str, int]]:
-        """Records by source and type (type None as '?').
-
-        Counting 8M rows takes seconds, so the counts are kept in `meta` with the change
+        Counting 8M rows takes SQLite seconds, so the counts are kept in `meta` with the change
         counter they belong to (a bulk build writes them as it goes, each batch brings them
         forward); they are recounted only when a write has moved the counter otherwise.
         """
-        query = "SELECT source, coalesce(type, '?'), count(*) FROM records GROUP BY source, type"
-        return self._kept_counts("counts", query)
-
-    def _kept_counts(self, name: str, query: str) -> dict[str, dict[str, int]]:
-        """The counts by source kept in `meta` under `name` (see `record_counts`), or `query`'s
-        (source, key, count) rows counted now and kept."""
         seq = self._meta("seq")
         kept = self._cached_counts(name, int(seq or 0))
         if kept is not None:
             return {src: {k: int(n) for k, n in inner.items()} for src, inner in kept.items()}
-        counts: dict[str, dict[str, int]] = {}
-        for source, key, n in self.db.execute(query):
-            counts.setdefault(source, {})[str(key)] = int(n)
+        counts = super()._counts(name, query, params)
         if not self.readonly:
             # A busy store (another writer) or a read-only file: the counts stay uncached.
             with contextlib.suppress(sqlite3.Error, StoreBusy, StoreError), self.writing(wait=0):
                 if self._meta("seq") == seq:
-                    self.db.execute(
-                        SET_META,
-                        (name, json.dumps({"seq": seq, name: counts})),
-                    )
+                    self.db.execute(SET_META, (name, json.dumps({"seq": seq, name: counts})))
         return counts
 
-    def stats(self) -> dict[str, object]:
-        """Counts by source and type, dump dates and files, sizes on disk."""
-        by_source_type = self.record_counts()
-        by_source, by_type = totals(by_source_type)
-        verified = self.db.execute("SELECT count(*) FROM verified").fetchone()[0]
-        memo = self.memo.counts()
+    def _sizes(self) -> dict[str, object]:
+        """The SQLite file and the index directory beside it, in bytes."""
         size = self.path.stat().st_size if self.path.exists() else 0
         index_size = sum(f.stat().st_size for f in self.index.path.rglob("*") if f.is_file())
-        return {
-            "path": str(self.path),
-            "records": sum(by_source.values()),
-            "by_source": by_source,
-            "by_type": by_type,
-            "by_source_and_type": by_source_type,
-            "verified_links": verified,
-            "memo_answers": memo.get("answered", 0),
-            "memo_failures": memo.get("failed", 0),
-            "indexed_documents": self.index.count(),
-            "bytes": size + index_size,
-            "sqlite_bytes": size,
-            "index_bytes": index_size,
-            "sources": {
-                k.removeprefix("source_date:"): v
-                for k, v in self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'source_date:%'")
-            },
-            "unfinished_ingests": self.unfinished_ingests(),
-            "source_files": {
-                k.removeprefix("source_file:"): v
-                for k, v in self.db.execute("SELECT key, value FROM meta WHERE key LIKE 'source_file:%'")
-            },
-            "per_source": source_summaries(by_source, self.source_dates(), self.claims(), self.years_by_source()),
-        }
-
-    def years_by_source(self) -> dict[str, dict[int, int]]:
-        """Records per source and year (year 0: none), kept like `record_counts`."""
-        counts = self._kept_counts("years", "SELECT source, coalesce(year, 0), count(*) FROM records GROUP BY 1, 2")
-        return {src: {int(y): n for y, n in years.items()} for src, years in counts.items()}
+        return {"bytes": size + index_size, "sqlite_bytes": size, "index_bytes": index_size}
 
 
 def _file_id(path: Path) -> tuple[int, int] | None:

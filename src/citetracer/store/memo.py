@@ -9,9 +9,11 @@ answer replaces it, and a failure row is never replayed (collect/memo.py), so a
 source that failed is asked again next time.
 
 Freshness is not stored: the caller decides at read time from `fetched_at`,
-so changing the configured days applies to old rows too. The table is created
-with `CREATE TABLE IF NOT EXISTS` when a store opens, so stores written before
-the memo existed gain it on their next open and lose nothing.
+so changing the configured days applies to old rows too. A SQLite store's table is
+created with `CREATE TABLE IF NOT EXISTS` when the store opens (`prepare`), so stores
+written before the memo existed gain it on their next open and lose nothing; a
+PostgreSQL store's comes with its schema (store/pgschema.py). `SqlMemo` reads and
+writes it, once for both backends (their SQL differs only in spelling, store/sql.py).
 """
 
 from __future__ import annotations
@@ -22,11 +24,15 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import ValidationError
 
 from citetracer.records import Candidate
+from citetracer.store.codec import blob
+
+if TYPE_CHECKING:
+    from citetracer.store.sqlbase import SqlBase
 
 TABLE = """
 CREATE TABLE IF NOT EXISTS memo (
@@ -77,86 +83,84 @@ def decode_candidates(blob: bytes) -> list[Candidate] | None:
         return None
 
 
-def db_row(db: sqlite3.Connection, query: str) -> str | None:
-    row = db.execute(query).fetchone()
-    return str(row[0]) if row else None
+def prepare(db: sqlite3.Connection) -> None:
+    """Make a SQLite store's memo table if it has none, and bring an older memo to `FORMAT` (see there);
+    a no-op once done, or while another process writes the store (it, or the next open, upgrades).
+    A PostgreSQL store's schema makes its table (store/pgschema.py), with rows of this format from the start."""
+    db.executescript(TABLE)
+    row = db.execute("SELECT value FROM meta WHERE key = 'memo_format'").fetchone()
+    if row is not None and str(row[0]) >= FORMAT:
+        return
+    try:
+        db.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError:
+        return
+    try:
+        db.execute(
+            "DELETE FROM memo WHERE status = 'answered' AND subject NOT LIKE 'ref:%' AND candidates = ?",
+            (encode_candidates([]),),
+        )
+        db.execute(
+            "INSERT INTO meta VALUES ('memo_format', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            (FORMAT,),
+        )
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
 
 
-class MemoTable:
-    """Reads and writes of the `memo` table on a store's SQLite connection."""
+class SqlMemo:
+    """Reads and writes of a store's `memo` table, the same on both backends (store/sql.py)."""
 
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-        db.executescript(TABLE)
-        self._upgrade()
-
-    def _upgrade(self) -> None:
-        """Bring an older memo to `FORMAT` (see there); a no-op once done, or while the store is busy."""
-        row = db_row(self.db, "SELECT value FROM meta WHERE key = 'memo_format'")
-        if row is not None and row >= FORMAT:
-            return
-        try:
-            self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError:
-            return  # another process writes now: it (or the next open) upgrades
-        try:
-            self.db.execute(
-                "DELETE FROM memo WHERE status = 'answered' AND subject NOT LIKE 'ref:%' AND candidates = ?",
-                (encode_candidates([]),),
-            )
-            self.db.execute(
-                "INSERT INTO meta VALUES ('memo_format', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                (FORMAT,),
-            )
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+    def __init__(self, store: SqlBase) -> None:
+        self.store = store
 
     def get(self, source: str, subject: str) -> MemoEntry | None:
-        row = self.db.execute(
+        row = self.store._first(
             "SELECT status, fetched_at, detail, candidates FROM memo WHERE source = ? AND subject = ?",
             (source, subject),
-        ).fetchone()
+        )
         if row is None:
             return None
-        status, fetched_at, detail, blob = row
-        candidates = decode_candidates(blob)
+        status, fetched_at, detail, data = row
+        candidates = decode_candidates(blob(data))
         if candidates is None or status not in ("answered", "failed"):
             return None
         return MemoEntry(source, subject, status, float(fetched_at), candidates, detail)
 
     def put_many(self, entries: Sequence[MemoEntry]) -> int:
         """Write answers (replacing older rows) and failures (only where no answer is kept); one transaction."""
-        answers = [e for e in entries if e.status == "answered"]
-        failures = [e for e in entries if e.status == "failed"]
-        self.db.execute("BEGIN IMMEDIATE")
-        try:
-            self.db.executemany(
-                "INSERT INTO memo VALUES (?, ?, 'answered', ?, ?, ?) ON CONFLICT(source, subject) DO UPDATE SET "
-                "status='answered', fetched_at=excluded.fetched_at, detail=excluded.detail, "
-                "candidates=excluded.candidates WHERE excluded.fetched_at >= memo.fetched_at "
-                "OR memo.status = 'failed'",
-                [(e.source, e.subject, e.fetched_at, e.detail, encode_candidates(e.candidates)) for e in answers],
-            )
-            self.db.executemany(
-                "INSERT INTO memo VALUES (?, ?, 'failed', ?, ?, ?) ON CONFLICT(source, subject) DO UPDATE SET "
-                "fetched_at=excluded.fetched_at, detail=excluded.detail WHERE memo.status = 'failed'",
-                [(e.source, e.subject, e.fetched_at, e.detail, encode_candidates([])) for e in failures],
-            )
-        except BaseException:
-            self.db.execute("ROLLBACK")
-            raise
-        self.db.execute("COMMIT")
+        self.store._writable()
+        answers = [(e.source, e.subject, e.fetched_at, e.detail, encode_candidates(e.candidates)) for e in entries
+                   if e.status == "answered"]  # fmt: skip
+        failures = [(e.source, e.subject, e.fetched_at, e.detail, encode_candidates([])) for e in entries
+                    if e.status == "failed"]  # fmt: skip
+        with self.store._transaction() as tx:
+            if answers:
+                tx.executemany(
+                    "INSERT INTO memo VALUES (?, ?, 'answered', ?, ?, ?) ON CONFLICT (source, subject) DO UPDATE "
+                    "SET status = 'answered', fetched_at = excluded.fetched_at, detail = excluded.detail, "
+                    "candidates = excluded.candidates WHERE excluded.fetched_at >= memo.fetched_at "
+                    "OR memo.status = 'failed'",
+                    answers,
+                )
+            if failures:
+                tx.executemany(
+                    "INSERT INTO memo VALUES (?, ?, 'failed', ?, ?, ?) ON CONFLICT (source, subject) DO UPDATE "
+                    "SET fetched_at = excluded.fetched_at, detail = excluded.detail WHERE memo.status = 'failed'",
+                    failures,
+                )
         return len(entries)
 
     def prune(self, before: float) -> int:
         """Forget rows fetched before `before` (unix time): they are stale for every source."""
-        cur = self.db.execute("DELETE FROM memo WHERE fetched_at < ?", (before,))
-        return cur.rowcount
+        self.store._writable()
+        with self.store._transaction() as tx:
+            return int(tx.execute("DELETE FROM memo WHERE fetched_at < ?", (before,)).rowcount)
 
     def counts(self) -> dict[str, int]:
-        return {status: n for status, n in self.db.execute("SELECT status, count(*) FROM memo GROUP BY status")}
+        return {str(s): int(n) for s, n in self.store._query("SELECT status, count(*) FROM memo GROUP BY status")}
 
     def __len__(self) -> int:
-        return int(self.db.execute("SELECT count(*) FROM memo").fetchone()[0])
+        return int(self.store._first("SELECT count(*) FROM memo")[0])

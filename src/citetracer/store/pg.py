@@ -22,30 +22,18 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from citetracer.normalize.text import doi_prefix
-from citetracer.records import Candidate, WorkRecord
-from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims
-from citetracer.store.codec import decode, pack, with_volume
-from citetracer.store.common import (
-    BatchMeta,
-    StoreError,
-    batched,
-    display_location,
-    evidence_records,
-    source_summaries,
-    totals,
-    unfinished_ingests,
-)
-from citetracer.store.memo import MemoEntry, decode_candidates, encode_candidates
+from citetracer.records import WorkRecord
+from citetracer.store.codec import pack
+from citetracer.store.common import BatchMeta, StoreError, display_location
+from citetracer.store.memo import SqlMemo
 from citetracer.store.pgschema import SchemaTooNew, migrate
-from citetracer.store.rows import row_from_record
-from citetracer.store.sql import POSTGRESQL, SET_META, SqlStore, TransactionMeta
-from citetracer.store.venues import VenueEntry, entry_rows
+from citetracer.store.sql import SqlStore
+from citetracer.store.sqlbase import POSTGRESQL, Transaction
 
 if TYPE_CHECKING:
     from citetracer.store.turns import PgTurns
@@ -140,6 +128,8 @@ class PgStore(SqlStore):
     """A citetracer store in a PostgreSQL database (see the module docstring)."""
 
     dialect = POSTGRESQL
+    shared = True
+    label = "postgresql"
 
     def __init__(
         self,
@@ -176,7 +166,7 @@ class PgStore(SqlStore):
 
         self.index = PgIndex(self._rows)
         self.index.fields_of = self.ranking_fields
-        self.memo = PgMemo(self)
+        self.memo = SqlMemo(self)
         self._cache: dict[int, WorkRecord] = {}
         self._known_prefixes: set[str] | None = None
         self._source_dates: dict[str, str] | None = None
@@ -253,18 +243,23 @@ class PgStore(SqlStore):
         rows = self._rows(sql, params)
         return rows[0] if rows else None
 
-    def _writable(self) -> None:
-        if self.readonly:
-            raise StoreError(f"{display_location(self.path)}: opened read-only")
+    def _stream(self, sql: str, params: Sequence[Any]) -> Iterator[Any]:
+        """A server-side cursor, on a connection of its own (the store's stays free for other statements)."""
+        with psycopg.connect(_connect_url(self.path)) as conn, conn.cursor(name="stream") as cur:
+            cur.execute(sql, params)
+            yield from cur
+
+    @contextmanager
+    def _transaction(self) -> Iterator[Transaction]:
+        """One write transaction on a cursor of the store's connection; a lost server is one StoreError."""
+        try:
+            with self.db.transaction(), self.db.cursor() as cur:
+                yield Transaction(cur, POSTGRESQL)
+        except psycopg.OperationalError as exc:
+            raise StoreError(f"the store {display_location(self.path)} failed: {_first_line(exc)}") from exc
 
     def close(self) -> None:
         self.db.close()
-
-    def __enter__(self) -> PgStore:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
     @contextmanager
     def writing(self, wait: float | Literal["default"] | None = "default") -> Iterator[None]:
@@ -284,25 +279,6 @@ class PgStore(SqlStore):
         return PgTurns(self.path)
 
     # ------------------------------------------------------------------ writes
-
-    def upsert(
-        self,
-        records: Iterable[WorkRecord],
-        batch_size: int = 5000,
-        on_batch: Callable[[BatchMeta], None] | None = None,
-    ) -> int:
-        """Insert or replace records (by source and id), one transaction per batch; returns how many."""
-        self._writable()
-        total = 0
-        batch: list[tuple[Any, ...]] = []
-        for record in records:
-            batch.append(row_from_record(record))
-            if len(batch) >= batch_size:
-                total += self.write_rows(batch, on_batch=on_batch)
-                batch = []
-        if batch:
-            total += self.write_rows(batch, on_batch=on_batch)
-        return total
 
     def write_rows(
         self, rows: Sequence[tuple[Any, ...]], on_batch: Callable[[BatchMeta], None] | None = None, gen: int = 0
@@ -363,14 +339,11 @@ class PgStore(SqlStore):
                     cur.execute(
                         "INSERT INTO doi_prefixes SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING", (sorted(prefixes),)
                     )
+                tx = Transaction(cur, POSTGRESQL)
                 if xref_titles:
-                    cur.execute(
-                        "INSERT INTO xrefs SELECT * FROM unnest(%s::text[], %s::text[]) "
-                        "ON CONFLICT (key) DO UPDATE SET title = excluded.title",
-                        (list(xref_titles), list(xref_titles.values())),
-                    )
+                    self._name_targets(tx, list(xref_titles.items()))
                 if on_batch is not None:
-                    on_batch(TransactionMeta(self._rows, self.dialect))
+                    on_batch(tx)
         except psycopg.OperationalError as exc:
             raise StoreError(f"the store {display_location(self.path)} failed: {_first_line(exc)}") from exc
         self._forget()
@@ -411,11 +384,8 @@ class PgStore(SqlStore):
         return int(row[0])
 
     def _forget(self) -> None:
-        self._known_prefixes = None
-        self._venue_names.clear()
-        self._coverage.clear()
-        self._cache.clear()
-        self.index.forget()
+        super()._forget()
+        self.index.forget()  # its document frequencies and posting lists read before
 
     def sync_index(self) -> int:
         """The index is in the same transactions as the records; after many batches (an ingest's end), its
@@ -465,214 +435,23 @@ class PgStore(SqlStore):
         self.compact_postings()
         return n
 
-    def link_verified_many(self, links: Sequence[tuple[str, Candidate, str]]) -> int:
-        """Remember which evidence record proved each citation fingerprint (online evidence is stored first)."""
-        self._writable()
-        fresh = evidence_records(links, self.rid_of)
-        if fresh:
-            self.upsert(fresh)
-        stamp = datetime.now(UTC).isoformat(timespec="seconds")
-        rows = []
-        for fingerprint, evidence, code in links:
-            rid = self.rid_of(evidence)
-            if rid is not None:
-                rows.append((fingerprint, rid, evidence.source, evidence.id, code, stamp))
-        if rows:
-            with self.db.transaction(), self.db.cursor() as cur:
-                cur.executemany(
-                    "INSERT INTO verified VALUES (%s, %s, %s, %s, %s, %s) ON CONFLICT (fingerprint) DO UPDATE SET "
-                    "rid = excluded.rid, source = excluded.source, source_id = excluded.source_id, "
-                    "code = excluded.code, verified_at = excluded.verified_at",
-                    rows,
-                )
-        return len(rows)
+    def _name_targets(self, tx: Transaction, names: Sequence[tuple[str, str]]) -> None:
+        """One upsert, race-free: `put_venues` takes no lock (writers of other processes and machines come
+        between), where an insert-if-missing could collide; `xrefs.key` is the primary key of every
+        PostgreSQL store, so the ON CONFLICT always has its constraint."""
+        tx.execute(
+            "INSERT INTO xrefs SELECT * FROM unnest(?::text[], ?::text[]) "
+            "ON CONFLICT (key) DO UPDATE SET title = excluded.title",
+            ([key for key, _ in names], [title for _, title in names]),
+        )
 
-    # ------------------------------------------------------------------- reads
-
-    def all_records(self, exclude_sources: set[str] | None = None) -> Iterator[WorkRecord]:
-        """Every record in insertion order, streamed by a server-side cursor (bounded memory)."""
-        skip = sorted(exclude_sources or ())
-        with psycopg.connect(_connect_url(self.path)) as conn, conn.cursor(name="all_records") as cur:
-            cur.execute(
-                f"SELECT r.key, r.data, x.title, v.data FROM records r {POSTGRESQL.volume_join} "
-                "WHERE NOT (r.source = ANY(%s)) ORDER BY r.rid",
-                (skip,),
-            )
-            for key, data, xref_title, volume in cur:
-                yield with_volume(decode(bytes(data), key), xref_title, volume)
-
-    def claims(self) -> dict[str, Claim]:
-        """What each source declares it is complete for (store/claims.py)."""
-        meta = dict(self._rows(f"SELECT key, value FROM meta WHERE {CLAIM_KEYS.replace('%', '%%')}"))
-        years = dict(self._rows("SELECT source, count(*) FROM complete_venue_years GROUP BY source"))
-        return read_claims(meta, {str(k): int(v) for k, v in years.items()}, set(self.record_counts()))
-
-    # ------------------------------------------------------------ venue knowledge
-
-    def put_venues(self, entries: Iterable[VenueEntry], batch_size: int = 5000) -> int:
-        """Add or replace venues of a sources snapshot (store/venues.py), one transaction per batch."""
-        self._writable()
-        return sum(self._put_venues(batch) for batch in batched(entries, batch_size))
-
-    def _put_venues(self, entries: Sequence[VenueEntry]) -> int:
-        latest = {e.id: e for e in entries}
-        rows = [entry_rows(e) for e in latest.values()]
-        ids = list(latest)
-        try:
-            with self.db.transaction(), self.db.cursor() as cur:
-                cur.execute("DELETE FROM venue_names WHERE venue = ANY(%s)", (ids,))
-                cur.execute("DELETE FROM venue_year_works WHERE venue = ANY(%s)", (ids,))
-                cur.executemany(
-                    "INSERT INTO venues VALUES (%s, %s, %s, %s, %s, %s, %s) ON CONFLICT (id) DO UPDATE SET "
-                    "source = excluded.source, name = excluded.name, kind = excluded.kind, issn_l = excluded.issn_l, "
-                    "publisher = excluded.publisher, data = excluded.data",
-                    [venue for venue, _, _ in rows],
-                )
-                cur.executemany(
-                    "INSERT INTO venue_names VALUES (%s, %s, %s, %s) ON CONFLICT DO NOTHING",
-                    [name for _, names, _ in rows for name in names],
-                )
-                cur.executemany(
-                    "INSERT INTO venue_year_works VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
-                    [year for _, _, years in rows for year in years],
-                )
-                cur.execute(
-                    "INSERT INTO xrefs SELECT * FROM unnest(%s::text[], %s::text[]) "
-                    "ON CONFLICT (key) DO UPDATE SET title = excluded.title",
-                    (ids, [e.name for e in latest.values()]),
-                )
-        except psycopg.OperationalError as exc:
-            raise StoreError(f"the store {display_location(self.path)} failed: {_first_line(exc)}") from exc
-        self._forget()
-        return len(entries)
-
-    def declare_complete_venue_years(self, source: str) -> int:
-        """Recompute the venue-years `source` holds whole (see `Store.declare_complete_venue_years`)."""
-        self._writable()
-        with self.db.transaction(), self.db.cursor() as cur:
-            cur.execute("DELETE FROM complete_venue_years WHERE source = %s", (source,))
-            cur.execute(
-                "INSERT INTO complete_venue_years SELECT w.venue, w.year, %s, c.n, w.works FROM venue_year_works w "
-                "JOIN (SELECT xref AS venue, year, count(*) AS n FROM records WHERE source = %s AND year IS NOT NULL "
-                "AND xref IS NOT NULL GROUP BY xref, year) c ON c.venue = w.venue AND c.year = w.year "
-                "WHERE w.works > 0 AND c.n >= w.works",
-                (source, source),
-            )
-            row = cur.execute("SELECT count(*) FROM complete_venue_years WHERE source = %s", (source,)).fetchone()
-        self._forget()
-        return int(row[0]) if row else 0
-
-    def years_by_source(self) -> dict[str, dict[int, int]]:
-        """Records per source and year (year 0: none)."""
-        years: dict[str, dict[int, int]] = {}
-        for source, year, n in self._rows("SELECT source, coalesce(year, 0), count(*) FROM records GROUP BY 1, 2"):
-            years.setdefault(str(source), {})[int(year)] = int(n)
-        return years
-
-    # ---------------------------------------------------------------- metadata
-
-    def set_meta(self, key: str, value: str) -> None:
-        self._coverage.clear()  # completeness and snapshot dates decide coverage
-        self._writable()
-        self._set_meta(key, value)
-
-    def _set_meta(self, key: str, value: str) -> None:
-        self._query(SET_META, (key, value))
-
-    def record_counts(self) -> dict[str, dict[str, int]]:
-        counts: dict[str, dict[str, int]] = {}
-        for source, kind, n in self._rows("SELECT source, coalesce(type, '?'), count(*) FROM records GROUP BY 1, 2"):
-            counts.setdefault(source, {})[kind] = int(n)
-        return counts
-
-    def unfinished_ingests(self) -> dict[str, dict[str, Any]]:
-        """Ingests (`mirror add`) not finished: running (on this machine, or elsewhere) or interrupted."""
-        return unfinished_ingests(self._rows("SELECT key, value FROM meta WHERE key LIKE 'ingest:%%'"), check_host=True)
-
-    def stats(self) -> dict[str, object]:
-        """Counts by source and type, dump dates and files, sizes in the database."""
-        by_source_type = self.record_counts()
-        by_source, by_type = totals(by_source_type)
-        memo = self.memo.counts()
+    def _sizes(self) -> dict[str, object]:
+        """The tables of the store's schema, with their indexes and TOAST, in bytes."""
         size = self._one(
             "SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c "
             "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = current_schema() AND c.relkind = 'r'"
         )
-        metas = dict(self._rows("SELECT key, value FROM meta WHERE key LIKE 'source_%%'"))
-        return {
-            "path": display_location(self.path),
-            "backend": "postgresql",
-            "records": sum(by_source.values()),
-            "by_source": by_source,
-            "by_type": by_type,
-            "by_source_and_type": by_source_type,
-            "verified_links": int(self._one("SELECT count(*) FROM verified")[0]),
-            "memo_answers": memo.get("answered", 0),
-            "memo_failures": memo.get("failed", 0),
-            "indexed_documents": self.index.count(),
-            "bytes": int(size[0]),
-            "sources": {k.removeprefix("source_date:"): v for k, v in metas.items() if k.startswith("source_date:")},
-            "unfinished_ingests": self.unfinished_ingests(),
-            "source_files": {
-                k.removeprefix("source_file:"): v for k, v in metas.items() if k.startswith("source_file:")
-            },
-            "per_source": source_summaries(by_source, self.source_dates(), self.claims(), self.years_by_source()),
-        }
-
-
-class PgMemo:
-    """The evidence memo (store/memo.py) in PostgreSQL: same rows, same rules."""
-
-    def __init__(self, store: PgStore) -> None:
-        self.store = store
-
-    def get(self, source: str, subject: str) -> MemoEntry | None:
-        row = self.store._one(
-            "SELECT status, fetched_at, detail, candidates FROM memo WHERE source = %s AND subject = %s",
-            (source, subject),
-        )
-        if row is None:
-            return None
-        status, fetched_at, detail, blob = row
-        candidates = decode_candidates(bytes(blob))
-        if candidates is None or status not in ("answered", "failed"):
-            return None
-        return MemoEntry(source, subject, status, float(fetched_at), candidates, detail)
-
-    def put_many(self, entries: Sequence[MemoEntry]) -> int:
-        """Answers replace older rows; failures are kept only where no answer is (one transaction)."""
-        self.store._writable()
-        answers = [(e.source, e.subject, e.fetched_at, e.detail, encode_candidates(e.candidates)) for e in entries
-                   if e.status == "answered"]  # fmt: skip
-        failures = [(e.source, e.subject, e.fetched_at, e.detail, encode_candidates([])) for e in entries
-                    if e.status == "failed"]  # fmt: skip
-        with self.store.db.transaction(), self.store.db.cursor() as cur:
-            if answers:
-                cur.executemany(
-                    "INSERT INTO memo VALUES (%s, %s, 'answered', %s, %s, %s) ON CONFLICT (source, subject) DO UPDATE "
-                    "SET status = 'answered', fetched_at = excluded.fetched_at, detail = excluded.detail, "
-                    "candidates = excluded.candidates WHERE excluded.fetched_at >= memo.fetched_at "
-                    "OR memo.status = 'failed'",
-                    answers,
-                )
-            if failures:
-                cur.executemany(
-                    "INSERT INTO memo VALUES (%s, %s, 'failed', %s, %s, %s) ON CONFLICT (source, subject) DO UPDATE "
-                    "SET fetched_at = excluded.fetched_at, detail = excluded.detail WHERE memo.status = 'failed'",
-                    failures,
-                )
-        return len(entries)
-
-    def prune(self, before: float) -> int:
-        self.store._writable()
-        cur = self.store.db.execute("DELETE FROM memo WHERE fetched_at < %s", (before,))
-        return int(cur.rowcount)
-
-    def counts(self) -> dict[str, int]:
-        return {str(s): int(n) for s, n in self.store._rows("SELECT status, count(*) FROM memo GROUP BY status")}
-
-    def __len__(self) -> int:
-        return int(self.store._one("SELECT count(*) FROM memo")[0])
+        return {"bytes": int(size[0])}
 
 
 def _count_terms(
