@@ -27,12 +27,18 @@ from citetracer.normalize.publishers import publisher_relation, recognise_publis
 from citetracer.normalize.text import tokens
 from citetracer.normalize.venues import is_preprint, spells_any, venue_kind
 from citetracer.records import Candidate, FieldStatus
+from citetracer.sources import venue_year_lister
 
 M = FieldStatus.MATCH
 _RANGE = re.compile(r"^\s*(?:pp?\.?\s*|pages?\s+)?(\d{1,6})\s*(?:-+|\u2013|\u2014)\s*(\d{1,6})\s*\.?\s*$", re.I)
 _NUMBER = re.compile(r"^\s*(?:vol\.?\s*|volume\s+)?(\d{1,5})\s*$", re.I)
 #: A range longer than this is no page range of one work (a misread pair of numbers).
 _MAX_PAGES = 1000
+
+
+#: The source whose proceedings volumes' titles name the conference city (data/source_facts.tsv "lists
+#: venue-years": DBLP).
+VENUE_LISTER = venue_year_lister()
 
 
 def journal_record(c: Candidate) -> bool:
@@ -141,7 +147,8 @@ def _contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailContradic
             found.setdefault("publisher", DetailContradiction("publisher", ref.publisher, c.publisher, c))
         # A city is stated by Crossref's event location or inside a DBLP proceedings title, never read
         # out of another service's venue name ("Software Composition, 11th International Conference, SC").
-        place = c.location or (location_of_proceedings(c.venue_full) if c.venue_full and c.source == "dblp" else None)
+        volume = c.venue_full if c.source == VENUE_LISTER else None  # the lister's proceedings title names the city
+        place = c.location or (location_of_proceedings(volume) if volume else None)
         named_in_title = bool(ref.location) and _words_in(ref.location or "", c.venue_full or "")
         if ref.location and place and not named_in_title and _places_differ(ref.location, place):
             found.setdefault("location", DetailContradiction("location", ref.location, place, c))
