@@ -67,8 +67,9 @@ async def run_cascade(
             verdict = judge(ctx)
             # A Real that leaves a cited publisher or place unread goes on to the stage reading the volume:
             # a detail no record states is a gap a later stage can close (a fabricated one, a contradiction).
-            unread = volume_unread(reference, bundle) and any(s.witnesses_volumes for s in stages[i + 1 :])
-            if supports_real(verdict, ctx) and not unread:
+            if supports_real(verdict, ctx) and not (
+                any(s.witnesses_volumes for s in stages[i + 1 :]) and volume_unread(reference, bundle)
+            ):
                 break
     finally:
         AGENT_CALLS.reset(token)

@@ -44,7 +44,6 @@ from citetracer.evidence import (
     is_budget_skip,
 )
 from citetracer.normalize.kinds import SCHOLARLY_KINDS, work_kind
-from citetracer.normalize.places import location_of_proceedings
 from citetracer.normalize.text import main_title, title_form
 from citetracer.normalize.venues import is_preprint, venue_id, venue_kind
 from citetracer.records import Candidate, Reference, SourceOutcome
@@ -97,12 +96,13 @@ def volume_unread(reference: Reference, bundle: EvidenceBundle) -> bool:
         return False
     if any(o.question == VOLUME for o in bundle.outcomes):
         return False
+    return bool(same) and details_unstated(reference, same)
+
+
+def details_unstated(reference: Reference, same: list[Candidate]) -> bool:
+    """Whether the citation states a publisher or a conference place that none of these records states."""
     publisher = bool(reference.publisher) and not any(c.publisher for c in same)
-    place = bool(reference.location) and not any(
-        c.location or (c.source == VENUE_LISTER and c.venue_full and location_of_proceedings(c.venue_full))
-        for c in same
-    )
-    return bool(same) and (publisher or place)
+    return publisher or (bool(reference.location) and not any(c.location for c in same))
 
 
 class ScholarStage(HttpStage):
@@ -249,9 +249,7 @@ class ScholarStage(HttpStage):
         same = ScholarStage._same_title(reference, bundle)
         if not same or any(c.source in DETAILS_ORDER for c in same):
             return False
-        if reference.publisher and not any(c.publisher for c in same):
-            return True
-        if reference.location and not any(c.location for c in same):
+        if details_unstated(reference, same):
             return True
         return any(len(reference.authors) > len(c.authors) and source_facts(c.source).authors != "whole" for c in same)
 

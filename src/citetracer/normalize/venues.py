@@ -76,6 +76,7 @@ def _alias_table() -> tuple[dict[str, str], dict[str, str], tuple[tuple[str, str
     return exact, acronyms, multi
 
 
+@lru_cache(maxsize=4096)
 def acronyms_of(venue: str) -> frozenset[str]:
     """The acronyms of the table's venue `venue` (an id of `venue_id`), folded: "www", "thewebconf"."""
     return frozenset(word for word, vid in _alias_table()[1].items() if vid == venue)
