@@ -145,6 +145,12 @@ RECORDS: list[dict[str, Any]] = [
      "dblp_key": "conf/eurosys/PetrenkoK12", "crossref": "conf/eurosys/2012w", "publisher": "ACM",
      "proceedings_title": "Proceedings of the EuroSys 2012 Workshops, Bern, Switzerland, April 10, 2012",
      "services": ["openalex", "dblp"]},
+    # A conference paper whose year OpenAlex states alone; DBLP's volume dates the meeting.
+    {"id": "lattice", "title": "Sparse lattice hashing for streaming join estimation",
+     "authors": ["Ines Moura", "Tarek Haddou"], "year": 2015, "venue": "KDD", "type": "inproceedings",
+     "dblp_key": "conf/kdd/MouraH15", "crossref": "conf/kdd/2015", "publisher": "ACM",
+     "proceedings_title": "Proceedings of the 21th ACM SIGKDD International Conference on Knowledge Discovery and "
+     "Data Mining, Sydney, NSW, Australia, August 10-13, 2015", "services": ["openalex", "dblp"]},
     # OpenAlex's record names the first two of three authors; DBLP's, of the same proceedings paper, all three.
     {"id": "quill-oa", "title": "Adaptive quill sampling for sparse neural radiance caches",
      "authors": ["Noor Haddad", "Ilse Brandt"], "year": 2019, "venue": "ICCV", "type": "inproceedings",
@@ -595,6 +601,26 @@ def test_a_citation_stating_no_publisher_or_place_costs_no_volume_request(web: F
     r = check(web, tmp_path, FJORD % "pages = {1--6}")
     assert r.verdict.class_ == "Real", r.verdict.rationale
     assert not any(o.question == "volume" for o in r.cost.sources)
+
+
+LATTICE = (
+    "@inproceedings{moura, title = {Sparse lattice hashing for streaming join estimation}, author = {Moura, Ines "
+    "and Haddou, Tarek}, booktitle = {ACM SIGKDD International Conference on Knowledge Discovery and Data Mining}, "
+    "year = {%d}}"
+)
+
+
+def test_a_year_before_the_meeting_is_read_from_the_proceedings_volume(web: FakeWeb, tmp_path: Path) -> None:
+    """A year one off the records' is excused as a conference's and its proceedings' only where no volume
+    dates the meeting: DBLP's volume 'KDD, Sydney, August 10-13, 2015' (read when OpenAlex alone dates the
+    work) dates no paper of it in 2014 (P3), and its proceedings may be printed in 2016."""
+    early = check(web, tmp_path, LATTICE % 2014)
+    assert (early.verdict.class_, early.verdict.code) == ("Potential", "P3"), early.verdict.rationale
+    assert "year" in early.verdict.fields
+    assert any(o.source == "dblp" and o.question == "volume" for o in early.cost.sources)
+    for year in (2015, 2016):
+        r = check(web, tmp_path, LATTICE % year)
+        assert r.verdict.class_ == "Real", r.verdict.rationale
 
 
 QUILL = (

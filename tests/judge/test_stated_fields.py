@@ -180,6 +180,26 @@ def test_a_year_two_off_at_the_same_conference_is_caught(store: Store) -> None:
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
 
 
+def mingolla(year: int) -> str:
+    return (
+        "@inproceedings{mingolla, title = {Neural Dynamics of Motion Segmentation and Grouping}, author = "
+        f"{{Mingolla, Ennio}}, booktitle = {{Advances in Neural Information Processing Systems}}, year = {{{year}}}}}"
+    )
+
+
+def test_a_year_before_the_meeting_its_proceedings_title_names_is_no_slip(store: Store) -> None:
+    """A conference and its proceedings may be a year apart, the proceedings after the meeting, never
+    before it: the volume 'CVPR 2016, Las Vegas, June 27-30, 2016' dates no paper of it in 2015 (P3, the
+    year named), while the 1991 printing of the 1990 meeting's 'Advances in NIPS 3' stays Real."""
+    for text in (resnet(2015), mingolla(1989)):
+        r = check(store, text)
+        assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
+        assert "year" in r.verdict.fields, r.verdict.rationale
+    for text in (mingolla(1991), mingolla(1990), resnet(2016)):
+        r = check(store, text)
+        assert r.verdict.class_ == "Real", r.verdict.rationale
+
+
 def test_a_journal_year_two_later_where_the_store_lists_that_volume_is_caught(store: Store) -> None:
     r = check(store, focal(2022))
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale

@@ -81,14 +81,16 @@ VENUE_WITNESS_ORDER = ranked("witness")
 DETAILS_ORDER = ranked("details")
 
 
-VOLUME_WHY = "the cited publisher or place, which no record found states: the paper's proceedings volume"
+VOLUME_WHY = "the cited publisher, place or year, which no record found states or dates: the paper's proceedings volume"
 
 
 def volume_unread(reference: Reference, bundle: EvidenceBundle) -> bool:
-    """Whether the citation states a publisher or a conference place that no record with its title states,
-    while the volume lister's proceedings volume could and has not been read: a paper cited at a conference
-    (a journal's publisher is Crossref's to state), not yet asked about its volume, and no record of the
-    lister read with its volume (a mirror's record carries its volume's title and publisher)."""
+    """Whether the citation states a publisher, a conference place or a year that no record with its title
+    states, while the volume lister's proceedings volume could and has not been read: a paper cited at a
+    conference (a journal's publisher is Crossref's to state), not yet asked about its volume, and no record
+    of the lister read with its volume (a mirror's record carries its volume's title and publisher). A year
+    one off every record's is read there because the volume's title dates the meeting (judge/facts/dates.py
+    `meeting_years`): a conference and its proceedings may be a year apart, or the same year."""
     if venue_kind(reference.venue, reference.type) == "journal":
         return False
     same = ScholarStage._same_title(reference, bundle)
@@ -96,7 +98,13 @@ def volume_unread(reference: Reference, bundle: EvidenceBundle) -> bool:
         return False
     if any(o.question == VOLUME for o in bundle.outcomes):
         return False
-    return bool(same) and details_unstated(reference, same)
+    return bool(same) and (details_unstated(reference, same) or _year_one_off(reference, same))
+
+
+def _year_one_off(reference: Reference, same: list[Candidate]) -> bool:
+    """Whether the cited year is one off the year of every record with the cited title."""
+    years = {c.year for c in same if c.year is not None}
+    return reference.year is not None and bool(years) and all(abs(reference.year - y) == 1 for y in years)
 
 
 def details_unstated(reference: Reference, same: list[Candidate]) -> bool:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from citetracer.judge.context import JudgeContext, known_registrants
 from citetracer.judge.facts.authors import SOME, author_fact, by_cited_people
-from citetracer.judge.facts.dates import venue_name_year
+from citetracer.judge.facts.dates import meeting_years, venue_name_year
 from citetracer.judge.facts.details import detail_contradictions
 from citetracer.judge.facts.identifiers import absent_identifier
 from citetracer.judge.facts.identity import (
@@ -155,6 +155,9 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
             # later version (its record's year is the first one's).
             return f"the year {ctx.reference.year} is a later version's: the preprint's first version is of {years}"
         venue_matches = any(v.status("venue") == M for v in versions) or (fact is not None and fact.relation == SAME)
+        dated = meeting_years(versions)
+        if dated and ctx.reference.year not in dated:
+            return None  # a year before the meeting the proceedings' title names, or after their printing (P3)
         if venue_matches and venue_kind(ctx.reference.venue, ctx.reference.type) == "conference":
             return (
                 f"the year {ctx.reference.year} is one off the record's ({years}): a conference and its "

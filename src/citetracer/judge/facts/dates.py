@@ -52,6 +52,19 @@ def venue_name_year(venue: str | None) -> int | None:
     return years.pop() if len(years) == 1 else None
 
 
+def meeting_years(versions: list[Assessment]) -> set[int]:
+    """The years a proceedings paper may be dated, where a record's own proceedings title names its
+    meeting's year: the meeting's, the next (proceedings are printed at the meeting or after it: "NIPS 18,
+    2006" for the 2005 meeting) and the record's own. Never a year before the meeting: "KDD '15, Sydney,
+    August 10-13, 2015" dates no paper of it in 2014. Empty when no record's venue names a single year."""
+    years: set[int] = set()
+    for v in versions:
+        meeting = venue_name_year(v.candidate.venue_full)
+        if meeting is not None and v.candidate.year is not None and abs(meeting - v.candidate.year) <= 1:
+            years |= {meeting, meeting + 1, v.candidate.year}
+    return years
+
+
 def arxiv_year(a: Assessment) -> int | None:
     """The year an arXiv identifier of the record was issued (its first version: "2602.12233" is February
     2026; "hep-th/9901001" January 1999), or None."""
