@@ -151,6 +151,19 @@ def test_the_connectors_read_the_details_they_parse(web: FakeWeb) -> None:
     assert rec.pages == "740-755"
 
 
+def test_a_dblp_search_hit_is_of_the_kind_its_record_is(web: FakeWeb) -> None:
+    """DBLP's search answers a type in words ("Journal Articles"); its record's XML, a tag ("article"): one
+    paper read either way is one kind, which the judge reads (a conference prints a paper once)."""
+    hit = get_json(web, "dblp", "/search/publ/api?q=LIBSVM+library+support+vector&format=json")
+    assert hit["result"]["hits"]["hit"][0]["info"]["type"] == "Journal Articles"
+    article = from_hit(hit["result"]["hits"]["hit"][0])
+    assert article is not None and article.type == "article"
+    hit = get_json(web, "dblp", "/search/publ/api?q=Microsoft+COCO+common+objects&format=json")
+    [paper] = [from_hit(h) for h in hit["result"]["hits"]["hit"] if h["info"]["key"] == "conf/eccv/LinMBHPRDZ14"]
+    [rec] = from_record_xml(ET.fromstring(get(web, "dblp", "/rec/conf/eccv/LinMBHPRDZ14.xml")))
+    assert paper is not None and paper.type == rec.type == "inproceedings"
+
+
 def test_another_version_does_not_inherit_the_details(tmp_path: Path) -> None:
     from tests.fakeweb.corpus import records_of
 

@@ -151,6 +151,14 @@ RECORDS: list[dict[str, Any]] = [
      "dblp_key": "conf/kdd/MouraH15", "crossref": "conf/kdd/2015", "publisher": "ACM",
      "proceedings_title": "Proceedings of the 21th ACM SIGKDD International Conference on Knowledge Discovery and "
      "Data Mining, Sydney, NSW, Australia, August 10-13, 2015", "services": ["openalex", "dblp"]},
+    # A paper of a conference no venue list knows: OpenAlex types it "article", DBLP as a conference paper.
+    {"id": "gossip", "title": "Bounded gossip for quorum repair in wide-area object stores",
+     "authors": ["Lotte Brenner", "Kofi Mensah"], "year": 2015, "venue": "WADOS", "type": "inproceedings",
+     "dblp_key": "conf/wados/BrennerM15", "services": ["dblp"]},
+    {"id": "gossip-oa", "title": "Bounded gossip for quorum repair in wide-area object stores",
+     "authors": ["Lotte Brenner", "Kofi Mensah"], "year": 2015, "type": "inproceedings",
+     "venue": "9th International Conference on Wide-Area Distributed Object Stores, WADOS 2015",
+     "services": ["openalex"]},
     # OpenAlex's record names the first two of three authors; DBLP's, of the same proceedings paper, all three.
     {"id": "quill-oa", "title": "Adaptive quill sampling for sparse neural radiance caches",
      "authors": ["Noor Haddad", "Ilse Brandt"], "year": 2019, "venue": "ICCV", "type": "inproceedings",
@@ -621,6 +629,24 @@ def test_a_year_before_the_meeting_is_read_from_the_proceedings_volume(web: Fake
     for year in (2015, 2016):
         r = check(web, tmp_path, LATTICE % year)
         assert r.verdict.class_ == "Real", r.verdict.rationale
+
+
+GOSSIP = (
+    "Lotte Brenner and Kofi Mensah. Bounded gossip for quorum repair in wide-area object stores. In 9th "
+    "International Conference on Wide-Area Distributed Object Stores, WADOS, %d."
+)
+
+
+@pytest.mark.parametrize("year", [2013, 2017])
+def test_a_conference_paper_two_years_off_is_caught_whatever_one_index_types_it(
+    web: FakeWeb, tmp_path: Path, year: int
+) -> None:
+    """OpenAlex types a proceedings paper "article" as it does a journal's; DBLP's search answers the
+    paper's kind in words ("Conference and Workshop Papers"). Read as DBLP's record tag, the conference
+    that prints a paper once dates it: two years off either way is H4, not a journal's later review."""
+    r = check(web, tmp_path, GOSSIP % year)
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert check(web, tmp_path, GOSSIP % 2015).verdict.class_ == "Real"
 
 
 QUILL = (

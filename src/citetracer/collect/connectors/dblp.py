@@ -48,6 +48,21 @@ def venue_year_query(reference: Reference) -> str | None:
     return f"venue:{vid} year:{reference.year}"
 
 
+#: DBLP's publication types (its search API's `type`) as the record tags of its XML (`from_record_xml`, the
+#: mirror), which the judge's venue kinds read: a search hit and a mirror record of one paper are one kind.
+SEARCH_TYPES = {
+    "Conference and Workshop Papers": "inproceedings",
+    "Journal Articles": "article",
+    "Books and Theses": "book",
+    "Parts in Books or Collections": "incollection",
+    "Editorship": "proceedings",
+    "Reference Works": "reference",
+    "Informal and Other Publications": "misc",
+    "Informal Publications": "misc",
+    "Data and Artifacts": "data",
+}
+
+
 def from_hit(hit: dict[str, Any]) -> Candidate | None:
     info = (hit or {}).get("info") or {}
     if not info.get("key"):
@@ -71,7 +86,7 @@ def from_hit(hit: dict[str, Any]) -> Candidate | None:
         year=info.get("year"),
         doi=info.get("doi"),
         arxiv_id=canonical_arxiv(ee) if ee and "arxiv" in ee else None,
-        type=info.get("type"),
+        type=SEARCH_TYPES.get(info.get("type") or "", info.get("type")),
         pages=info.get("pages"),
         volume=info.get("volume"),
     )

@@ -24,6 +24,7 @@ from citetracer.judge.facts.venue import venue_witness
 from citetracer.match.rules import Assessment
 from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi
 from citetracer.normalize.venues import venue_kind
+from citetracer.records import FieldStatus
 from citetracer.sources import source_facts
 
 _YEAR = re.compile(r"(?<![\d.])(1[89]\d\d|20\d\d)(?![\d])")
@@ -32,6 +33,7 @@ _YEAR = re.compile(r"(?<![\d.])(1[89]\d\d|20\d\d)(?![\d])")
 _DOI_YEAR = re.compile(r"[./_-]((?:19[5-9]|20[0-4])\d)[./_-]")
 #: Venue kinds that print a paper once: a later year at the same venue is not a later version of it.
 _ONCE = frozenset({"conference", "workshop"})
+M = FieldStatus.MATCH
 #: A journal record of fewer pages than this (one or two) is a review, a notice or an erratum, not an article.
 SHORT_ITEM_PAGES = 2
 
@@ -116,6 +118,14 @@ class YearFact:
     basis: str
 
 
+def _printed_once(ctx: JudgeContext, work: Assessment, dated: list[Assessment]) -> bool:
+    """Whether the work's venue prints a paper once (a conference or a workshop), by the work's record or
+    any version's at the cited venue: DBLP types a paper by its kind, while OpenAlex types a proceedings
+    paper "article" as it does a journal's, so one index's type does not make the venue a journal."""
+    at_venue = [work, *(v for v in dated if v.status("venue") == M)]
+    return any(venue_kind(v.candidate.venue or ctx.reference.venue, v.candidate.type) in _ONCE for v in at_venue)
+
+
 def year_fact(ctx: JudgeContext, work: Assessment, same_venue: bool) -> YearFact:
     """Whether the cited year, two or more years off every version of the work, contradicts a fact.
 
@@ -163,8 +173,7 @@ def year_fact(ctx: JudgeContext, work: Assessment, same_venue: bool) -> YearFact
             False,
             "a citation dated after the work may cite a later version, or a review, erratum or reply of that title",
         )
-    kind = venue_kind(work.candidate.venue or ctx.reference.venue, work.candidate.type)
-    if kind in _ONCE:
+    if _printed_once(ctx, work, dated):
         return YearFact(
             True, "the work appeared at the cited conference in another year (a conference prints a paper once)"
         )
