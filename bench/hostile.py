@@ -7,8 +7,10 @@ printed a traceback, and its first stderr line. The suite passes when no case pr
 traceback, runs past 60 s or uses more than 1.5 GB.
 
 Then the second campaign's cases (bench/hostile_cases.py, issue 41): hand-written hostile PDFs through
-`check` and `scan`, BibTeX and LaTeX bombs, hostile mirror inputs, hostile text in every report format, a
-truncated store and a full disk, each with its outcome, seconds and peak memory.
+`check` and `scan`, BibTeX, .bbl and LaTeX bombs, hostile mirror inputs, hostile text in every report
+format, a truncated store and a full disk, each with its outcome, seconds and peak memory; and its cases of
+several processes on one store (bench/hostile_runs.py): ingests killed -9 at 20 random points, two scans
+writing to one store, a title index garbled or deleted mid-check, PostgreSQL down at the first open.
 
 Then the web app and archive cases (bench/hostile_web.py): a real `citetracer serve` per case,
 its outcome, seconds and peak memory: file-read attempts, tar and zip member bombs, a disk-filling
@@ -47,6 +49,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bench.hostile_cases import campaign_cases  # noqa: E402
+from bench.hostile_runs import CASES as RUN_CASES  # noqa: E402
 from bench.hostile_web import print_table, run_web_cases, web_job_figure  # noqa: E402
 from bench.spawner import spawner  # noqa: E402
 from tests.fakeweb.server import FakeWeb, Fault, closed_url  # noqa: E402
@@ -302,7 +305,21 @@ def run_suite(tmp: Path, env: dict[str, str], web: FakeWeb | None, campaign_only
         lines = [line for line in err.splitlines() if line.strip() and not any(n in line for n in STANDING)]
         results.append(Result(name, code, seconds, peak, "Traceback" in err, (lines[0] if lines else "")[:110]))
         print(f"  {name}: exit {code}, {seconds:.1f}s", file=sys.stderr, flush=True)
-    return results
+    return results + [run_case(tmp, env, case) for case in RUN_CASES]
+
+
+def run_case(tmp: Path, env: dict[str, str], case: str) -> Result:
+    """One case of bench/hostile_runs.py (several processes on one store): its seconds are its slowest
+    process's (the bound is per process), its peak the highest of the driver and the processes it waited for."""
+    folder, result = tmp / f"runs-{case}", tmp / f"runs-{case}.json"
+    argv = [sys.executable, str(ROOT / "bench" / "hostile_runs.py"), case, str(folder), str(result)]
+    code, total, peak, err = spawner().run(argv, env, str(ROOT), 3600, SAFETY_BYTES, None)
+    got = json.loads(result.read_text()) if result.exists() else {"outcome": err.strip()[-110:], "seconds": [total]}
+    slowest = max(got["seconds"], default=total)
+    note = f"{got['outcome']} ({len(got['seconds'])} processes, {total:.0f} s in all)"
+    name = RUN_CASES[case][0]
+    print(f"  {name}: exit {code}, {total:.1f}s", file=sys.stderr, flush=True)
+    return Result(name, code, slowest, peak, "Traceback" in err, note)
 
 
 def figures(

@@ -3,7 +3,7 @@
 Every input is made by tests/hostile_files.py, the same files the tests use: hand-written PDFs (nesting,
 page trees, Flate and JBIG2 bombs, damaged xref tables, encryption, HTML saved as .pdf) through `check`
 and `scan`; BibTeX and LaTeX (@string bombs, deep braces, million-character fields, \\input of files
-outside, mixed encodings); mirror inputs (deep JSON, a 3 GB line, compressed, broken arXiv and OpenAlex
+outside, mixed encodings; a hostile .bbl); mirror inputs (deep JSON, a 3 GB line, compressed, broken arXiv and OpenAlex
 records, truncated and corrupt gzip); hostile text in a store's records; a truncated store, and a full
 disk (a file-size limit: RLIMIT_FSIZE) under `mirror add` and `check`.
 Each case is (name, CLI arguments, what to do just before, the file-size limit or None).
@@ -33,9 +33,9 @@ def _none() -> None:
     return None
 
 
-def pdf_cases(tmp: Path, off: list[str]) -> list[Case]:
-    folder = tmp / "pdfs"
-    folder.mkdir()
+def hostile_pdfs(folder: Path) -> dict[str, Path]:
+    """The hand-written hostile PDFs, made in `folder`: {case name: path}."""
+    folder.mkdir(parents=True, exist_ok=True)
     made = {
         "nested arrays, 200k deep": H.pdf_nested_arrays(folder / "nested-arrays.pdf"),
         "nested dictionaries, 200k deep": H.pdf_nested_dicts(folder / "nested-dicts.pdf"),
@@ -50,6 +50,12 @@ def pdf_cases(tmp: Path, off: list[str]) -> list[Case]:
     }
     for how in ("garbage", "past-eof", "loop", "huge-size", "none"):
         made[f"xref {how}"] = H.pdf_bad_xref(folder / f"xref-{how}.pdf", how)
+    return made
+
+
+def pdf_cases(tmp: Path, off: list[str]) -> list[Case]:
+    folder = tmp / "pdfs"
+    made = hostile_pdfs(folder)
     out: list[Case] = [(f"PDF: {name}", ["check", str(path), *off], _none, None) for name, path in made.items()]
     out.append(
         (f"scan of the {len(made)} PDFs above", ["scan", str(folder), "-o", str(tmp / "pdf-scan"), *off], _none, None)
@@ -69,6 +75,7 @@ def bibtex_cases(tmp: Path, off: list[str]) -> list[Case]:
         "BibTeX: UTF-8 with a Latin-1 entry": H.bib_mixed_encodings(tmp / "mixed.bib"),
         "LaTeX: \\input and \\bibliography outside": H.tex_includes(tmp / "tex", secret),
         "JSONL references nested 200k deep": H.jsonl_deep_nesting(tmp / "deep-refs.jsonl"),
+        ".bbl: deep, huge, unbalanced, bad bytes, \\input outside": H.bbl_hostile(tmp / "bbl" / "refs.bbl", secret),
     }
     return [(name, ["check", str(path), *off], _none, None) for name, path in made.items()]
 
@@ -168,7 +175,7 @@ def text_cases(tmp: Path) -> list[Case]:
     )
     out: list[Case] = [("text: seed a store of hostile records", ["mirror", "add", str(folder / "evil.jsonl"), *store],
                         _none, None)]  # fmt: skip
-    for fmt in ("table", "markdown", "html", "sarif"):
+    for fmt in ("table", "markdown", "html", "sarif", "csv"):
         args = ["check", str(bib), "--offline", *store, "--format", fmt, "-o", str(folder / f"r.{fmt}")]
         out.append((f"text: escapes, bidi, homoglyphs (--format {fmt})", args, _none, None))
     return out

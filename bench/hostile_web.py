@@ -148,6 +148,22 @@ def upload_and_wait(name: str, data: bytes, copies: int = 1) -> Callable[[LiveSe
     return case
 
 
+def hostile_pdfs(live: LiveServer, tmp: Path) -> tuple[str, str]:
+    """The 15 hand-written hostile PDFs of bench/hostile_cases.py uploaded as two jobs (20 files at most a job)."""
+    from bench.hostile_cases import hostile_pdfs as make
+
+    files = [(p.name, p.read_bytes()) for p in sorted(make(tmp / "pdfs").values())]
+    states = []
+    for batch in (files[:8], files[8:]):
+        status, body = live.post(files=batch, timeout=120)
+        states.append(_ended(live, body["id"], 300) if status == 202 else {"status": str(status)})
+    warnings = [w for s in states for w in s.get("warnings", [])]
+    refused = sum("not a readable PDF" in w or "encrypted" in w or "an HTML page" in w for w in warnings)
+    leaked = sum(str(tmp) in w for w in warnings)
+    outcome = "/".join(s["status"] for s in states)
+    return outcome, f"{len(files)} PDFs in 2 jobs: {refused} refused by name, {len(warnings)} warnings, {leaked} paths"
+
+
 def disk_fill(live: LiveServer, tmp: Path) -> tuple[str, str]:
     data = fill_zip(1990, 100_000)
     status, body = live.post(files=[("fill.zip", data)])
@@ -238,6 +254,7 @@ def cases() -> list[tuple[str, Case, tuple[str, ...]]]:
     tar_xz = cached("folders-1m.tar.xz", lambda: folder_entries_tar(1_000_000, "xz"))
     return [
         ("web: file-read attempts (4 texts naming server paths)", file_reads, ()),
+        ("web: 15 hostile PDFs uploaded (bombs, xref, encrypted, HTML)", hostile_pdfs, ()),
         ("web: .tar.gz of 2M folder entries", upload_and_wait("bomb.tar.gz", tar_gz), ()),
         ("web: .tar.xz of 1M folder entries", upload_and_wait("bomb.tar.xz", tar_xz), ()),
         ("web: six .tar.xz bombs of 1M entries at once", upload_and_wait("bomb.tar.xz", tar_xz, 6), ()),

@@ -274,6 +274,25 @@ def bib_mixed_encodings(path: Path) -> Path:
     return path
 
 
+BBL_ITEM = "\\bibitem{{{key}}} A. Writer. {title}. In Proc. of Tests, 2019.\n"
+
+
+def bbl_hostile(path: Path, outside: Path, open_items: int = 5000) -> Path:
+    """A .bbl of a good item beside hostile ones: braces 200,000 deep, a 2-million-character item,
+    `open_items` items with unbalanced braces, an optional label of 100,000 '[', bytes that are not UTF-8, and
+    \\input/\\include of a file outside its folder (a .bbl is read alone: never followed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    head = "\\begin{thebibliography}{9}\n" + f"\\input{{{outside}}}\n\\include{{{outside.with_suffix('')}}}\n"
+    text = head + BBL_ITEM.format(key="good", title="A good title in a bbl")
+    text += "\\bibitem{deep} A. B. " + "{" * 200_000 + "x" + "}" * 200_000 + " 2019.\n"
+    text += "\\bibitem{huge} A. B. " + "word " * 400_000 + "2019.\n"
+    text += "".join(f"\\bibitem{{open{i}}} A. B. {{{{{{ An open title, 2019.\n" for i in range(open_items))
+    text += "\\bibitem[" + "[" * 100_000 + "]{label} A. Title. 2019.\n"
+    data = text.encode("utf-8") + b"\\bibitem{bytes} M. M\xfcller. A title \xff\xfe\xc3( with bad bytes. 2019.\n"
+    path.write_bytes(data + b"\\end{thebibliography}\n")
+    return path
+
+
 def tex_includes(folder: Path, outside: Path) -> Path:
     """A .tex that \\input's and \\include's a file outside its folder and names a \\bibliography there
     (absolute and through '..'), plus a good .bib beside it that it also names."""

@@ -173,16 +173,20 @@ def _cli(store: Path, *args: str | Path) -> subprocess.Popen[str]:
     return subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
-def _finish(store: Path, *args: str | Path) -> None:
+def _finish(store: Path, *args: str | Path) -> float:
+    start = time.monotonic()
     proc = _cli(store, *args)
     _, err = proc.communicate(timeout=600)
     assert proc.returncode == 0, err
+    return time.monotonic() - start
 
 
-def kill_rounds(tmp_path: Path, rounds: int, seed: int, size: int) -> None:
+def kill_rounds(tmp_path: Path, rounds: int, seed: int, size: int) -> list[float]:
     """`rounds` ingests (add, dblp, arxiv, openalex in turn), each killed with SIGKILL at a random moment;
     after each, the store opens and still answers for the records of every ingest that finished before
-    it; then each ingest run again finishes with every record."""
+    it; then each ingest run again finishes with every record. The seconds of each process after a kill
+    and of each whole ingest (for bench/hostile_runs.py)."""
+    seconds: list[float] = []
     rng = random.Random(seed)
     store = tmp_path / "s.sqlite"
     (tmp_path / "dblp.dtd").write_text(DTD, encoding="utf-8")
@@ -202,18 +206,22 @@ def kill_rounds(tmp_path: Path, rounds: int, seed: int, size: int) -> None:
         if proc.poll() is None:
             proc.send_signal(signal.SIGKILL)
         proc.communicate(timeout=120)
+        start = time.monotonic()
         got = stats(tmp_path, store)
         assert got["by_source"].get("base") == 300, (round_, name, got)
+        seconds.append(time.monotonic() - start)
         bib = _base_bib(tmp_path)
+        start = time.monotonic()
         check = run_cli(tmp_path, "check", str(bib), "--offline", "--store", str(store), "--format", "json")
         assert check.returncode == 0 and json.loads(check.stdout)["summary"]["real"] == 1, (round_, name, check.stderr)
-    for name in order:
-        _finish(store, *jobs[name])
+        seconds.append(time.monotonic() - start)
+    seconds += [_finish(store, *jobs[name]) for name in order]
     got = stats(tmp_path, store)
     assert got["by_source"]["base"] == 300 and got["by_source"]["mine"] == size
     assert got["by_source"]["dblp"] == size and got["by_source"]["arxiv"] == size
     assert got["by_source"]["openalex"] == 4 * (size // 4)
     assert not list(tmp_path.glob("s.sqlite.building-*"))
+    return seconds
 
 
 def _base_bib(tmp_path: Path) -> Path:

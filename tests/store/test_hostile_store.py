@@ -230,6 +230,73 @@ def test_a_check_survives_its_index_garbled_or_deleted_midway(tmp_path: Path) ->
             print("the check ended before its index was garbled")
 
 
+#: A process that waits (inotify) for FOLDER to be made anew, then deletes the first segment file tantivy
+#: creates in it (a 32-hex name) the moment it appears, and ends: someone deleting the title index while a
+#: check that found it damaged rebuilds it.
+DELETER = r"""
+import ctypes, os, struct, sys
+libc = ctypes.CDLL("libc.so.6", use_errno=True)
+IN_CREATE, IN_ISDIR = 0x100, 0x40000000
+folder = sys.argv[1].encode()
+parent, name = os.path.split(folder)
+fd = libc.inotify_init()
+libc.inotify_add_watch(fd, parent, IN_CREATE)
+print("watching", flush=True)
+
+def events():
+    while True:
+        data = os.read(fd, 65536)
+        at = 0
+        while at < len(data):
+            wd, mask, _, size = struct.unpack_from("iIII", data, at)
+            yield wd, mask, data[at + 16 : at + 16 + size].rstrip(b"\0")
+            at += 16 + size
+
+inside = None
+for wd, mask, got in events():
+    if inside is None and mask & IN_ISDIR and got == name:
+        inside = libc.inotify_add_watch(fd, folder, IN_CREATE)
+    elif wd == inside and len(got.split(b".", 1)[0]) == 32 and b"." in got:
+        os.unlink(os.path.join(folder, got))
+        print("deleted", got.decode(), flush=True)
+        break
+"""
+
+
+def test_an_index_deleted_while_the_open_rebuilds_it_is_rebuilt_again(tmp_path: Path) -> None:
+    """Found by bench/hostile.py: the index deleted as a check opened the store, the check's rebuild lost its
+    files under it and ended with 'internal error: ValueError: Failed to open file for read' (exit 3)."""
+    store = seeded(tmp_path, 30_000)
+    bib = tmp_path / "few.bib"
+    bib.write_text("".join(H.ENTRY.format(key=f"k{i}", title=f"A good record number {i}") for i in range(20)))
+    first = run_cli(tmp_path, "check", str(bib), "--offline", "--store", str(store), "--format", "json")
+    want = json.loads(first.stdout)
+    index = store.with_name("s.sqlite.index")
+    (index / "meta.json").unlink()  # the open finds the index damaged and rebuilds it
+    deleter = subprocess.Popen([sys.executable, "-c", DELETER, str(index)], stdout=subprocess.PIPE, text=True)
+    assert deleter.stdout is not None and deleter.stdout.readline() == "watching\n"
+    proc = run_cli(tmp_path, "check", str(bib), "--offline", "--store", str(store), "--format", "json")
+    deleted, _ = deleter.communicate(timeout=60)
+    assert deleted.startswith("deleted "), deleted
+    assert "Traceback" not in proc.stderr and "internal error" not in proc.stderr, proc.stderr
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["summary"] == want["summary"]
+    assert "the title index changed under its rebuild" in proc.stderr, proc.stderr
+
+
+def test_an_index_path_that_is_a_file_is_one_clear_error(tmp_path: Path) -> None:
+    store = seeded(tmp_path)
+    index = store.with_name("s.sqlite.index")
+    shutil.rmtree(index)
+    index.write_text("not a folder")
+    proc = run_cli(tmp_path, "check", str(EXAMPLE_BIB), "--offline", "--store", str(store))
+    assert proc.returncode == 2
+    assert one_clear_error(proc) == (
+        f"error: {index} is a file, not the store's title index folder; move it away and run again"
+    )
+    assert index.read_text() == "not a folder"
+
+
 # ------------------------------------------------------------------ PostgreSQL down at the first open
 
 

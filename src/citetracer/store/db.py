@@ -90,6 +90,9 @@ XREF_CACHE_SIZE = 200_000
 INDEX_EVERY = 100_000
 #: ... and at least this long before healing the index pair at open (another process may be swapping).
 HEAL_WAIT = 60.0
+#: Rebuilds of the title index tried before giving up: its files deleted under the first (by whoever
+#: removed the damaged index the rebuild replaces) fail it, and the next one finds the folder quiet.
+REBUILD_TRIES = 2
 
 #: Bytes of the store file read through a memory map (SQLite lowers this to its compiled limit).
 MMAP_BYTES = 4 << 30
@@ -180,6 +183,10 @@ class Store(SqlStore):
         self._pending_seqs: list[int] = []
         self.memo = memo.SqlMemo(self)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if index_path(self.path).exists() and not index_path(self.path).is_dir():  # never removed: not ours
+            raise StoreError(
+                f"{index_path(self.path)} is a file, not the store's title index folder; move it away and run again"
+            )
         self._connect()
         build = self._meta("build")
         if not readonly and read_marker(index_path(self.path)) != build:
@@ -282,15 +289,36 @@ class Store(SqlStore):
                     pass
             if self.notify is not None:
                 self.notify(f"{self.path}: the title index is rebuilt from its records ({why})")
-            folder = index_path(self.path)
-            shutil.rmtree(folder, ignore_errors=True)
-            write_marker(folder, str(self._meta("build")))
-            self._reset_index()
-            self.index = TitleIndex(folder)
-            self.index.fields_of = self.ranking_fields
-            n = self.sync_index()
-            self.index.on_damage = self._index_damaged
-            return n
+            for attempt in range(REBUILD_TRIES):
+                try:
+                    return self._rebuild_index()
+                except INDEX_ERRORS as exc:
+                    if storage_failure(exc, self.path) is not None:
+                        raise  # a full disk: writing() says so
+                    detail = (str(exc).splitlines() or [type(exc).__name__])[0][:160]
+                    if attempt + 1 == REBUILD_TRIES:
+                        raise StoreError(
+                            f"{self.path}: the title index could not be rebuilt from its records ({detail}); "
+                            "run `citetracer mirror reindex` when nothing else uses the store"
+                        ) from exc
+                    self.problems.append(
+                        f"{self.path}: the title index changed under its rebuild ({detail}); built again"
+                    )
+            raise AssertionError("unreachable")
+
+    def _rebuild_index(self) -> int:
+        """The index made anew in an empty folder and filled from every record. Files of it deleted while it
+        is written (someone removing the index as a check rebuilds it) fail tantivy's commit with an error
+        of INDEX_ERRORS, which `reindex` answers by building again."""
+        folder = index_path(self.path)
+        shutil.rmtree(folder, ignore_errors=True)
+        write_marker(folder, str(self._meta("build")))
+        self._reset_index()
+        self.index = TitleIndex(folder)
+        self.index.fields_of = self.ranking_fields
+        n = self.sync_index()
+        self.index.on_damage = self._index_damaged
+        return n
 
     def _index_damaged(self, exc: BaseException) -> TitleIndex:
         """The title index failed while in use (a segment file garbled or deleted under a running check):

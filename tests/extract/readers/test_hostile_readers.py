@@ -119,3 +119,17 @@ def test_jsonl_nested_deeper_than_the_stack_is_skipped_line_by_line(tmp_path: Pa
     got, err = checked(tmp_path, H.jsonl_deep_nesting(tmp_path / "deep.jsonl"))
     assert len(got) == 3
     assert err.count("JSON nested too deep; skipped") == 2
+
+
+def test_a_hostile_bbl_is_read_in_bounds_and_opens_no_other_file(tmp_path: Path) -> None:
+    secret = tmp_path / "outside" / "secret.tex"
+    secret.parent.mkdir()
+    secret.write_text("\\bibitem{secret} S. Secret. A secret title outside. 2019.\n", encoding="utf-8")
+    bbl = H.bbl_hostile(tmp_path / "paper" / "refs.bbl", secret, open_items=300)
+    got, err = checked(tmp_path, bbl)
+    assert "secret" not in json.dumps(got) and "secret" not in err
+    assert got["good"]["reference"]["title"] == "A good title in a bbl"
+    assert {"deep", "huge", "bytes"} <= set(got) and sum(k.startswith("open") for k in got) == 300
+    assert "\\bibitem 'huge' is 2,000,0" in err and "only its first 6,000 were read" in err
+    assert "not valid UTF-8 from byte" in err
+    assert got["bytes"]["reference"]["authors"][0]["family"] == "Müller"
