@@ -118,6 +118,7 @@ def test_records_added_today_do_not_make_an_old_mirror_new(dblp_2016: Path, tmp_
     assert profile.cannot_confirm()[0] == "works of 2015 or later (the newest snapshot, dblp, is of 2016-01-01)"
     note = profile.paper_note(read_text(JOURNAL_PAPER_2020S).references, lambda v: False)
     assert note is not None and "15 of 15 citations are from 2015 or later" in note
+    assert "it holds computer science venues (DBLP); mine's own records." in note  # not a bare "; mine."
     # Declared complete, the same file is a mirror of its own: its date counts.
     complete = run_cli(
         tmp_path, "mirror", "add", str(records), "--source", "mine2", "--complete-venues", "--store", str(dblp_2016)

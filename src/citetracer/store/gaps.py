@@ -174,7 +174,7 @@ class StoreProfile:
         unknown = [v for v in venues if not knows_venue(v)]
         if self._matters(len(unknown), total):
             shown = "; ".join(list(dict.fromkeys(v.strip()[:60].strip() for v in unknown))[:EXAMPLES])
-            holds = "; ".join(mirror_fields().get(s.name, s.name) for s in self.sources)
+            holds = "; ".join(mirror_fields().get(s.name, f"{s.name}'s own records") for s in self.sources)
             parts.append(
                 f"{len(unknown)} of {total} name venues none of its records carries ({shown}), and it holds {holds}"
             )
