@@ -627,8 +627,8 @@ def p1_title_alone(ctx: JudgeContext) -> Finding | None:
     book = work_kind(ctx.reference)[0] == "book" and not any(record_is_book(a.candidate) for a in others)
     if book:
         why = "the cited work is a book and they are not: talks, articles and reviews appear under a book's title"
-    elif all(not a.candidate.authors for a in others):
-        why = "they name no authors, and a title this short is shared by many works"
+    elif any(not a.candidate.authors for a in others):
+        why = "they name none of its authors, and a title this short is shared by many works"
     else:
         why = "they are by other people, and a title this short is shared by many works"
     return Finding(
