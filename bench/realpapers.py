@@ -341,7 +341,21 @@ def held_slice(store: Store, papers: list[Paper], quiet: bool) -> dict[str, int]
     return dict(counts)
 
 
-def report(title: str, papers: list[Paper], quiet: bool) -> dict[str, Any]:
+def listed(papers: list[Paper], codes: frozenset[str]) -> None:
+    """Every citation whose verdict has one of `codes`, with the record it was taken as (the first evidence)."""
+    for p in papers:
+        for r in p.results:
+            if r.verdict.code not in codes:
+                continue
+            print(f"- {p.name} [{r.id}] {r.verdict.code} {r.verdict.fields}: {short(r.verdict.rationale, 300)}")
+            print(f"    cited: {short(r.reference.raw, 220)}")
+            for e in r.verdict.evidence[:1]:
+                people = ", ".join(e.get("authors") or []) or "no authors"
+                where = f"[{e.get('source')}:{e.get('id')}]"
+                print(f"    record: {where} {e.get('title')!r}; {short(people, 120)}; {e.get('year')}")
+
+
+def report(title: str, papers: list[Paper], quiet: bool, show: frozenset[str] = frozenset()) -> dict[str, Any]:
     print(f"\n## {title}\n")
     if not quiet:
         print("| paper | refs | gold | R | P | H |")
@@ -361,6 +375,10 @@ def report(title: str, papers: list[Paper], quiet: bool) -> dict[str, Any]:
             codes[r.verdict.code] += 1
             print(f"- **{p.name}** [{r.id}] {r.verdict.code} {r.verdict.fields}: {short(r.verdict.rationale, 260)}")
             print(f"    cited: {short(r.reference.raw, 220)}")
+    if show:
+        print(f"\ncitations coded {', '.join(sorted(show))}:")
+        listed(papers, show)
+    every = Counter(r.verdict.code for p in papers for r in p.results)
     total = sum(len(p.results) for p in papers)
     hall = sum(p.count("Hallucinated") for p in papers)
     pot = sum(p.count("Potential") for p in papers)
@@ -371,6 +389,7 @@ def report(title: str, papers: list[Paper], quiet: bool) -> dict[str, Any]:
         f"**{hall} Hallucinated = {share:.2%}** (target <= {TARGET_SHARE:.1%}); "
         f"**papers with any: {len(accused)}** (target <= {TARGET_PAPERS}); codes {dict(codes.most_common())}"
     )
+    print(f"every code: {dict(sorted(every.items()))}")
     return {
         "papers": len(papers),
         "citations": total,
@@ -401,11 +420,15 @@ def main() -> int:
     parser.add_argument("--part", default="report", choices=("tune", "report", "all"), help="citeaudit half")
     parser.add_argument("--json", type=Path, help="write the totals as JSON here")
     parser.add_argument("--quiet", action="store_true", help="no per-paper table (flags and totals only)")
+    parser.add_argument(
+        "--list", default="", metavar="CODES", help="also list the citations of these codes with their record (P3,P2)"
+    )
     args = parser.parse_args()
     if not (SHARED / "pdfs").is_dir() or not WORLD.exists():
         print(f"../shared data not found at {SHARED}: nothing to measure")
         return 0
     sets = [s for s in args.sets.split(",") if s]
+    show = frozenset(c for c in args.list.split(",") if c)
     print(f"# python bench/realpapers.py --stores {args.stores} --sets {args.sets}")
     totals: dict[str, Any] = {}
     for kind in [k for k in args.stores.split(",") if k]:
@@ -426,7 +449,7 @@ def main() -> int:
                 continue
             if not args.no_pdf:
                 papers = run_pdfs(checker, sets)
-                totals[f"{kind}/pdf"] = report(f"PDFs, {kind} store", papers, args.quiet)
+                totals[f"{kind}/pdf"] = report(f"PDFs, {kind} store", papers, args.quiet, show)
                 totals[f"{kind}/pdf"]["held"] = held_slice(checker.store, papers, args.quiet)
             if not args.no_gold:
                 gold, skipped = run_gold(checker, sets)
@@ -434,6 +457,7 @@ def main() -> int:
                     f"gold lists (no extraction; {skipped} JOSE references without DOI left out), {kind} store",
                     gold,
                     args.quiet,
+                    show,
                 )
                 totals[f"{kind}/gold"]["held"] = held_slice(checker.store, gold, args.quiet)
             print(f"\n# {kind} store: {time.perf_counter() - t:.0f} s")

@@ -98,3 +98,31 @@ def test_the_cli_says_it_once_per_paper(dblp_2016: Path, tmp_path: Path) -> None
     assert proc.returncode == 0, proc.stderr
     assert proc.stderr.count("warning: offline, the store cannot confirm much of this paper: 15 of 15") == 1
     assert any(w.startswith("offline, the store cannot confirm") for w in json.loads(proc.stdout)["store_warnings"])
+
+
+def test_records_added_today_do_not_make_an_old_mirror_new(dblp_2016: Path, tmp_path: Path) -> None:
+    """A file of records added as they come (`mirror add`, complete for nothing) is dated the day it was added:
+    that date holds no year whole, so the DBLP snapshot of 2016 still bounds what the store confirms, and a
+    2020s paper is told so (the 845k-record DBLP store plus world.jsonl said nothing of the years)."""
+    records = tmp_path / "mine.jsonl"
+    records.write_text(
+        json.dumps({"id": "m1", "title": "A Record Of My Own", "authors": ["Jane Doe"], "year": 2025, "venue": "X"})
+        + "\n",
+        encoding="utf-8",
+    )
+    proc = run_cli(tmp_path, "mirror", "add", str(records), "--source", "mine", "--store", str(dblp_2016))
+    assert proc.returncode == 0, proc.stderr
+    with Store(dblp_2016) as store:
+        profile = StoreProfile.of(store)
+    assert profile.newest is not None and profile.newest.name == "dblp"
+    assert profile.cannot_confirm()[0] == "works of 2015 or later (the newest snapshot, dblp, is of 2016-01-01)"
+    note = profile.paper_note(read_text(JOURNAL_PAPER_2020S).references, lambda v: False)
+    assert note is not None and "15 of 15 citations are from 2015 or later" in note
+    assert "it holds computer science venues (DBLP); mine's own records." in note  # not a bare "; mine."
+    # Declared complete, the same file is a mirror of its own: its date counts.
+    complete = run_cli(
+        tmp_path, "mirror", "add", str(records), "--source", "mine2", "--complete-venues", "--store", str(dblp_2016)
+    )
+    assert complete.returncode == 0, complete.stderr
+    with Store(dblp_2016) as store:
+        assert StoreProfile.of(store).newest.name == "mine2"  # type: ignore[union-attr]

@@ -211,3 +211,60 @@ def test_processes_opening_a_new_store_at_once_all_succeed(tmp_path: Path) -> No
             proc.join(timeout=60)
         got = [results.get(timeout=5) for _ in procs]
         assert got == ["ok"] * 6, got
+
+
+def test_the_writer_lock_excludes_threads_of_one_process(tmp_path: Path) -> None:
+    """The lock is re-entrant within a thread, not across threads: another thread of the same process waits
+    (or is told the store is busy) like another process would."""
+    import threading
+
+    from citetracer.store.lock import StoreBusy, writer_lock
+
+    path = tmp_path / "s.sqlite"
+    taken, release, seen = threading.Event(), threading.Event(), []
+
+    def hold() -> None:
+        with writer_lock(path), writer_lock(path):  # re-entrant in its own thread
+            taken.set()
+            release.wait(10)
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert taken.wait(10)
+    try:
+        with writer_lock(path, wait=0):
+            seen.append("entered")
+    except StoreBusy:
+        seen.append("busy")
+    release.set()
+    holder.join(10)
+    assert seen == ["busy"]
+    with writer_lock(path, wait=0):  # free again once the holder is done
+        pass
+
+
+def test_threads_opening_a_new_store_at_once_all_succeed(tmp_path: Path) -> None:
+    """The web app's worker threads each open the store: on a new store, two of them healing its index at once
+    raced on the BUILD marker (FileNotFoundError, "cannot open the checker": 2 runs in 20 with 4 threads)."""
+    import threading
+
+    from citetracer.store.db import Store
+
+    for attempt in range(10):
+        path = tmp_path / f"t{attempt}.sqlite"
+        errors: list[str] = []
+        barrier = threading.Barrier(4)
+
+        def open_it(path: Path = path, errors: list[str] = errors, barrier: threading.Barrier = barrier) -> None:
+            barrier.wait(10)
+            try:
+                Store(path).close()
+            except Exception as exc:  # any failure to open is what is tested
+                errors.append(repr(exc))
+
+        threads = [threading.Thread(target=open_it) for _ in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(60)
+        assert errors == [], errors

@@ -628,10 +628,15 @@ def p1_title_alone(ctx: JudgeContext) -> Finding | None:
     others = ctx.title_matches[:2]
     named = "; ".join(_cite(a.candidate) for a in others)
     book = work_kind(ctx.reference)[0] == "book" and not any(record_is_book(a.candidate) for a in others)
-    why = "journals print reviews under a book's title" if book else "the title is shared by many works"
+    if book:
+        why = "the cited work is a book and they are not: talks, articles and reviews appear under a book's title"
+    elif any(not a.candidate.authors for a in others):
+        why = "they name none of its authors, and a title this short is shared by many works"
+    else:
+        why = "they are by other people, and a title this short is shared by many works"
     return Finding(
         "P1",
-        f"no record of this work: the records with its title are by other people ({named}); {why}",
+        f"no record of this work: the records with its title are other works ({named}); {why}",
         evidence=[a.candidate for a in others],
     )
 

@@ -21,7 +21,7 @@ from functools import cache
 from citetracer.normalize.venues import is_preprint
 from citetracer.records import Reference
 from citetracer.store.api import StoreAPI
-from citetracer.store.claims import ARXIV_IDS
+from citetracer.store.claims import ARXIV_IDS, Claim
 from citetracer.store.coverage import snapshot_covers
 
 #: The command that builds the mirrors an offline check of a field needs (mirror/setup.py FIELDS), named by
@@ -50,12 +50,23 @@ class SourceProfile:
     snapshot: str | None
     #: The newest year the source has records of.
     last_year: int | None
+    #: Whether the source declares itself complete for anything (whole venues, an identifier registry,
+    #: venue-years): a file of records added as they come (`mirror add` without `--complete-venues`) is dated
+    #: when it was added, and holds no year whole whatever that date.
+    complete: bool = True
 
     def covers_year(self, year: int) -> bool:
-        """Whether the source's snapshot was taken late enough to hold the works of `year`."""
+        """Whether the source's snapshot was taken late enough to hold the works of `year` (never, for a source
+        complete for nothing)."""
+        if not self.complete:
+            return False
         if self.snapshot:
             return snapshot_covers(self.snapshot, year)
         return self.last_year is not None and year < self.last_year
+
+
+def _complete(claim: Claim | None) -> bool:
+    return claim is not None and bool(claim.whole_venues or claim.identifiers or claim.venue_years)
 
 
 @dataclass
@@ -78,6 +89,7 @@ class StoreProfile:
                 sum(kinds.values()),
                 dates.get(name),
                 max((y for y, n in years.get(name, {}).items() if y and n), default=None),
+                _complete(claims.get(name)),
             )
             for name, kinds in sorted(counts.items())
             if sum(kinds.values())
@@ -87,11 +99,13 @@ class StoreProfile:
 
     @property
     def newest(self) -> SourceProfile | None:
-        """The source whose snapshot reaches furthest (a dated snapshot, else the newest records)."""
-        dated = [s for s in self.sources if s.snapshot]
+        """The complete source whose snapshot reaches furthest (a dated snapshot, else the newest records); None
+        when no source is complete for anything (the store's warning says so)."""
+        whole = [s for s in self.sources if s.complete]
+        dated = [s for s in whole if s.snapshot]
         if dated:
             return max(dated, key=lambda s: s.snapshot or "")
-        return max(self.sources, key=lambda s: s.last_year or 0, default=None)
+        return max(whole, key=lambda s: s.last_year or 0, default=None)
 
     def first_uncovered_year(self) -> int | None:
         """The first year no source's snapshot holds whole (None: an empty store)."""
@@ -160,7 +174,7 @@ class StoreProfile:
         unknown = [v for v in venues if not knows_venue(v)]
         if self._matters(len(unknown), total):
             shown = "; ".join(list(dict.fromkeys(v.strip()[:60].strip() for v in unknown))[:EXAMPLES])
-            holds = "; ".join(mirror_fields().get(s.name, s.name) for s in self.sources)
+            holds = "; ".join(mirror_fields().get(s.name, f"{s.name}'s own records") for s in self.sources)
             parts.append(
                 f"{len(unknown)} of {total} name venues none of its records carries ({shown}), and it holds {holds}"
             )

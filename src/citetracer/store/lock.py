@@ -1,4 +1,4 @@
-"""One writer at a time per store, across processes: an advisory lock on `<store>.lock`.
+"""One writer at a time per store, across processes and threads: an advisory lock on `<store>.lock`.
 
 Why: SQLite serialises its own transactions, but a store is more than one
 transaction. tantivy allows one index writer at a time (a second one failed
@@ -17,8 +17,12 @@ busy beyond a short wait.
 
 The lock is `flock(2)` on a file that is never deleted: the kernel releases
 it when its holder dies (kill -9 included), so a killed writer never leaves a
-stale lock. It is re-entrant within a process (a build that opens the old
-store while holding the lock does not wait for itself). The file holds a line
+stale lock. It is re-entrant within a thread (a build that opens the old
+store while holding the lock does not wait for itself), and the threads of one
+process exclude each other like processes do (each takes it on a descriptor of
+its own, and flock treats those apart): the web app's worker threads each open
+the store, and two of them healing a new store's index at once raced on its
+BUILD marker ("cannot open the checker"). The file holds a line
 naming the holder, for the message other writers print while they wait.
 """
 
@@ -28,6 +32,7 @@ import contextlib
 import fcntl
 import os
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -48,7 +53,8 @@ class _Held:
     depth: int
 
 
-_HELD: dict[str, _Held] = {}
+#: The locks held, by store and thread.
+_HELD: dict[tuple[str, int], _Held] = {}
 
 
 def lock_path(db_path: Path) -> Path:
@@ -59,9 +65,13 @@ def _key(db_path: Path) -> str:
     return str(lock_path(Path(os.path.abspath(db_path))))
 
 
+def _mine(db_path: Path) -> tuple[str, int]:
+    return _key(db_path), threading.get_ident()
+
+
 def held(db_path: Path) -> bool:
-    """Whether this process holds the store's writer lock."""
-    return _key(db_path) in _HELD
+    """Whether this thread holds the store's writer lock."""
+    return _mine(db_path) in _HELD
 
 
 def _try(fd: int) -> bool:
@@ -95,7 +105,7 @@ def writer_lock(
     `notify` is told once, in one line, whom we wait for. Raises StoreBusy when the
     wait runs out (at once for `wait=0`).
     """
-    key = _key(db_path)
+    key = _mine(db_path)
     mine = _HELD.get(key)
     if mine is not None:
         mine.depth += 1
@@ -104,7 +114,7 @@ def writer_lock(
         finally:
             mine.depth -= 1
         return
-    path = Path(key)
+    path = Path(key[0])
     path.parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:

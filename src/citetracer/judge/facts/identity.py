@@ -73,15 +73,36 @@ def _title_alone(ctx: JudgeContext, a: Assessment) -> bool:
     Programming", "Software") or the two are different kinds (a book against a talk or an article), and a
     record of another kind under a short title is not it either, even by one of its authors (Boyd and
     Vandenberghe's book "Convex Optimization" against Boyd's talk of that title): the citation is then
-    unverified, never another work cited with conflicts."""
+    unverified, never another work cited with conflicts.
+
+    A record that names no authors shares none of the cited ones (an untitled-by-people column "Software"
+    is no one's software), unless its year and venue are the cited ones too, which identify a short title
+    (`identified`). The title shared is the shorter of the two when one is the other without its subtitle:
+    "Convex Optimization" is short even when the record's title goes on ("...: from embedded real-time to
+    large-scale distributed")."""
     other_kind = work_kind(ctx.reference)[0] == "book" and not record_is_book(a.candidate)
     cmp = a.authors
-    strangers = bool(ctx.reference.authors) and cmp is not None and not cmp.matched + cmp.variants + cmp.given_conflicts
-    if not strangers and not other_kind:
+    cited = bool(ctx.reference.authors)
+    strangers = cited and cmp is not None and not cmp.matched + cmp.variants + cmp.given_conflicts
+    unnamed = cited and not a.candidate.authors and not _year_and_venue(ctx, a)
+    if not strangers and not unnamed and not other_kind:
         return False
-    if strangers and other_kind:
+    if (strangers or unnamed) and other_kind:
         return True
-    return not specific(ctx, a)
+    return not _shared_title_specific(ctx, a)
+
+
+def _year_and_venue(ctx: JudgeContext, a: Assessment) -> bool:
+    """Whether the record states the cited year and a venue that matches the cited one."""
+    return ctx.reference.year is not None and a.year_delta == 0 and bool(ctx.reference.venue) and a.status("venue") == M
+
+
+def _shared_title_specific(ctx: JudgeContext, a: Assessment) -> bool:
+    """Whether the title the citation and the record share names one work: the record's title, or the cited
+    one when it is only the record's title without its subtitle (then it must be long enough by itself)."""
+    if a.title_form == "subtitle" and len(content_words(ctx.reference.title)) < SPECIFIC_TITLE_WORDS:
+        return False
+    return specific(ctx, a)
 
 
 def renamed(a: Assessment) -> bool:
