@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from citetracer.extract import read_text
-from citetracer.normalize.kinds import work_kind
+from citetracer.normalize.kinds import names_a_thing, work_kind
 
 
 def kind(text: str, suffix: str = "") -> str:
@@ -53,6 +53,25 @@ def test_people_a_specific_title_and_a_year_with_no_venue_are_a_paper(text: str)
 )
 def test_what_marks_another_kind_or_too_little_is_no_paper(text: str, suffix: str, expected: str) -> None:
     assert kind(text, suffix) == expected
+
+
+@pytest.mark.parametrize(
+    ("title", "thing"),
+    [
+        ("Interpreto: A Visualization Library for Transformers", True),
+        ("Tyee: A Unified, Modular, and Fully-Integrated Configurable Toolkit for Physiological Health Care", True),
+        ("Diffprivlib: the IBM differential privacy library", True),
+        ("A Python package for topological data analysis", True),
+        ("Qwen2.5-72B technical report", True),
+        ("Low-throughput analysis of snap-through stability limits of monostable beams in a rotating platform", False),
+        ("TagLabel: RFID Based Orientation and Material Sensing for Automated Package Inspection", False),
+        ("A Reproducibility Study on a Standard Image Dataset", False),
+    ],
+)
+def test_a_thing_is_named_by_the_head_of_its_title_not_by_what_a_study_is_of(title: str, thing: bool) -> None:
+    """Software and data are named by the head phrase of the title or subtitle; a thing word after a
+    preposition is what a paper studies, and such a citation with people, a year and no venue is a paper."""
+    assert names_a_thing(title) is thing
 
 
 def test_a_journal_named_for_software_is_still_a_journal() -> None:

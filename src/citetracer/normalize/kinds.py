@@ -144,11 +144,25 @@ def work_kind(ref: Reference) -> tuple[str, str]:
 #: Words by which a title names software, data or a model rather than a study of something (a paper may be about a
 #: library; without a venue, nothing else tells the two apart, and no index holds software whole).
 _THING = re.compile(
-    r"\b(library|libraries|toolkit|toolbox|package|software|dataset|data set|corpus|platform|plugin|sdk|api)\b"
-    # a model's size in parameters ("Starling-7B", "Qwen2.5-72B"): a model release, often a blog or a model card
-    r"|\b\d+(?:\.\d+)?[bm]\b",
-    re.I,
+    r"\b(library|libraries|toolkit|toolbox|package|software|dataset|data set|corpus|platform|plugin|sdk|api)\b", re.I
 )
+#: A model's size in parameters ("Starling-7B", "Qwen2.5-72B"): a model release, often a blog or a model card.
+_MODEL_SIZE = re.compile(r"\b\d+(?:\.\d+)?[bm]\b", re.I)
+#: Where a title's (or its subtitle's) head phrase ends: what it names comes before ("Interpreto: A Visualization
+#: Library for ...", "Tyee: A Unified, Modular, and Fully-Integrated Configurable Toolkit for ..."); a thing word
+#: after it is what a study is of or on ("analysis of ... in a fixed rotating platform", "Sensing for Automated
+#: Package Inspection").
+_HEAD_END = re.compile(r"\b(?:for|of|on|in|with|to|from|via|using|through|towards?|by|at|under|over|into)\b", re.I)
+_PARTS = re.compile(r"\s*(?::|\s[-\u2013\u2014]\s)\s*")
+
+
+def names_a_thing(title: str) -> bool:
+    """Whether a title names software, data or a model, by the words that head it or its subtitle."""
+    if _MODEL_SIZE.search(title):
+        return True
+    return any(_THING.search(_HEAD_END.split(part, maxsplit=1)[0]) for part in _PARTS.split(title) if part.strip())
+
+
 #: Content words from which a title names a piece of research rather than a thing (a "Manual", "Python").
 PAPER_TITLE_WORDS = 4
 _STOP = frozenset("a an the of for and in on to with by from at via its is are as or into using".split())
@@ -161,7 +175,7 @@ def _reads_as_paper(ref: Reference) -> bool:
     LLM-written bibliographies list most, and what two broad indexes hold whole."""
     people = [p for p in ref.authors if p.given and p.family and not is_collective(p)]
     words = [w for w in tokens(ref.title or "") if w not in _STOP]
-    if _THING.search(ref.title or ""):
+    if names_a_thing(ref.title or ""):
         return False  # "LibContinual: A Comprehensive Library ...": a thing of software or data, named by its title
     return bool(people) and len(words) >= PAPER_TITLE_WORDS and ref.year is not None
 
