@@ -159,6 +159,14 @@ RECORDS: list[dict[str, Any]] = [
      "authors": ["Lotte Brenner", "Kofi Mensah"], "year": 2015, "type": "inproceedings",
      "venue": "9th International Conference on Wide-Area Distributed Object Stores, WADOS 2015",
      "services": ["openalex"]},
+    # A journal article DBLP holds whose Crossref record carries the issue's year, two after DBLP's
+    # (the volume's year, which DBLP dates its articles by).
+    {"id": "hammer-cr", "title": "Iterative identification of sampled Hammerstein systems with sparse output gaps",
+     "authors": ["Lina Xiang", "Rui Deng"], "year": 2015, "venue": "European Journal of Operational Research",
+     "type": "article", "volume": "90", "doi": "10.1016/j.ejor.2015.01.991", "services": ["crossref", "openalex"]},
+    {"id": "hammer-dblp", "title": "Iterative identification of sampled Hammerstein systems with sparse output gaps",
+     "authors": ["Lina Xiang", "Rui Deng"], "year": 2013, "venue": "Eur. J. Oper. Res.", "type": "article",
+     "volume": "90", "dblp_key": "journals/eor/XiangD13", "services": ["dblp"]},
     # OpenAlex's record names the first two of three authors; DBLP's, of the same proceedings paper, all three.
     {"id": "quill-oa", "title": "Adaptive quill sampling for sparse neural radiance caches",
      "authors": ["Noor Haddad", "Ilse Brandt"], "year": 2019, "venue": "ICCV", "type": "inproceedings",
@@ -371,6 +379,20 @@ def test_names_beyond_a_record_cut_at_eight_are_not_padding(web: FakeWeb, tmp_pa
         "Lea Berg, et al. A multi-site benchmark of foundation models for retinal imaging. Nature Medicine, 2024.",
     )
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_a_cited_selection_reaches_past_a_record_cut_by_the_names_it_skips(web: FakeWeb, tmp_path: Path) -> None:
+    """The citation skips the record's third and fourth names: its ninth name stands where the work's
+    eleventh may, past the record's cut at eight, so it is no padding (P3 names the skipped ones); a
+    stranger among the first names the record lists is still H3."""
+    skipping = (
+        "Ada Quinn, Bo Reyes, Eli Uhl, Fay Vo, Gus Wren, Hal Xu, Kai Abe, and Lea Berg. A multi-site benchmark of "
+        "foundation models for retinal imaging. Nature Medicine, 2024."
+    )
+    r = check(web, tmp_path, skipping)
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+    r = check(web, tmp_path, skipping.replace("Bo Reyes", "Nora Falk"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
 
 
 def test_an_invented_name_inside_a_whole_list_is_still_padding(web: FakeWeb, tmp_path: Path) -> None:
@@ -647,6 +669,24 @@ def test_a_conference_paper_two_years_off_is_caught_whatever_one_index_types_it(
     r = check(web, tmp_path, GOSSIP % year)
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
     assert check(web, tmp_path, GOSSIP % 2015).verdict.class_ == "Real"
+
+
+HAMMER = (
+    "@article{xiang, title = {Iterative identification of sampled Hammerstein systems with sparse output gaps}, "
+    "author = {Xiang, Lina and Deng, Rui}, journal = {European Journal of Operational Research}, "
+    "volume = {90}, year = {%d}}"
+)
+
+
+def test_a_year_years_off_every_index_record_is_dated_by_the_listers_record(web: FakeWeb, tmp_path: Path) -> None:
+    """Crossref's and OpenAlex's 2015 may be an issue's or a re-deposit's year; DBLP, asked because the cited
+    year is years off theirs, dates the article by its volume: the volume's 2013 is Real, and 2011 with that
+    volume is H4 (it appeared in 2013)."""
+    honest = check(web, tmp_path, HAMMER % 2013)
+    assert honest.verdict.class_ == "Real", honest.verdict.rationale
+    assert any(o.source == "dblp" and o.status == "answered" for o in honest.cost.sources)
+    early = check(web, tmp_path, HAMMER % 2011)
+    assert (early.verdict.class_, early.verdict.code) == ("Hallucinated", "H4"), early.verdict.rationale
 
 
 QUILL = (

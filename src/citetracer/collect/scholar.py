@@ -48,7 +48,7 @@ from citetracer.normalize.text import main_title, title_form
 from citetracer.normalize.venues import is_preprint, venue_id, venue_kind
 from citetracer.records import Candidate, Reference, SourceOutcome
 from citetracer.sources import BROAD, SOURCES, Source, ranked, source_facts, venue_year_lister
-from citetracer.thresholds import BROAD_QUORUM
+from citetracer.thresholds import BROAD_QUORUM, VERSION_YEARS
 
 
 def connector_of(source: Source) -> Connector:
@@ -105,6 +105,21 @@ def _year_one_off(reference: Reference, same: list[Candidate]) -> bool:
     """Whether the cited year is one off the year of every record with the cited title."""
     years = {c.year for c in same if c.year is not None}
     return reference.year is not None and bool(years) and all(abs(reference.year - y) == 1 for y in years)
+
+
+YEAR_WHY = "the cited year, years off every record found, which the lister's record dates by its proceedings or volume"
+
+
+def year_undated(reference: Reference, bundle: EvidenceBundle) -> bool:
+    """Whether the cited year is more than a version's years off every record with the cited title while no
+    record of the venue-year lister is among them: an index's year may be a re-deposit or an online-first
+    date (judge/facts/dates.py), while the lister dates a proceedings paper by its proceedings and a journal
+    article by its volume, which makes the difference a fact or clears it."""
+    same = ScholarStage._same_title(reference, bundle)
+    years = {c.year for c in same if c.year is not None}
+    if reference.year is None or not years or any(c.source == VENUE_LISTER for c in same):
+        return False
+    return all(abs(reference.year - y) > VERSION_YEARS for y in years)
 
 
 def details_unstated(reference: Reference, same: list[Candidate]) -> bool:
@@ -327,6 +342,9 @@ class ScholarStage(HttpStage):
             await self._ask_main_title(reference, bundle, deadline)
         if not self.broad and self.settings.sources.get(VENUE_LISTER) and self._only_preprints(reference, bundle):
             await self._ask_works_of_authors(reference, bundle, deadline, start_by)
+        if self.witnesses_volumes and VENUE_LISTER in available - asked and year_undated(reference, bundle):
+            asked.add(VENUE_LISTER)
+            await self._ask(VENUE_LISTER, reference, bundle, deadline, YEAR_WHY, start_by)
         if self.witnesses_volumes and volume_unread(reference, bundle):
             if VENUE_LISTER not in asked and VENUE_LISTER in available:  # its record of the title comes first
                 asked.add(VENUE_LISTER)

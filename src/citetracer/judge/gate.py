@@ -214,17 +214,20 @@ def _doi_names(ctx: JudgeContext, work: Assessment) -> bool:
 
 def _head_contradicted(ctx: JudgeContext, work: Assessment) -> bool:
     """A record that may have cut its author list still knows the authors it lists: a cited name inside
-    the record's span (among the cited list's first as many names as the record holds) that no record
-    author explains cannot be the cut's doing; nor can a cited list none of whose names is among a
-    record's three or more."""
+    the record's span (among the cited list's first as many names as the record holds, less the record's
+    names the citation leaves out: a cited list that skips two of them reaches two names further into the
+    work's list) that no record author explains cannot be the cut's doing; nor can a cited list none of
+    whose names is among a record's three or more."""
     cmp = work.authors
     if cmp is None:
         return False
     if len(work.candidate.authors) >= 3 and cmp.matched + cmp.variants + cmp.given_conflicts == 0:
         return True
     fact = author_fact(ctx, work)
-    span = {p.display() for p in ctx.reference.authors[: len(work.candidate.authors)]}
-    return fact is not None and any(n in span for n in fact.unmatched)
+    if fact is None:
+        return False
+    span = {p.display() for p in ctx.reference.authors[: len(work.candidate.authors) - cmp.uncited]}
+    return any(n in span for n in fact.unmatched)
 
 
 def _h4(ctx: JudgeContext, f: Finding) -> Decision:
