@@ -44,17 +44,12 @@ def _timed(cmd: list[str], env: dict[str, str]) -> tuple[subprocess.Popen[str], 
 
 
 def two_scans(folder: Path) -> Outcome:
-    from tests.store.test_hostile_store import seeded, stats
-    from tests.web.conftest import EXAMPLE_BIB
+    from tests.store.test_hostile_store import scan_folders, seeded, stats
 
     store = seeded(folder, 2000)
     env = {**os.environ, "PYTHONPATH": str(SRC), "CITETRACER_HTTP_CACHE": "", "CITETRACER_STORE": str(store)}
     runs = []
-    for name in ("a", "b"):
-        papers = folder / f"in-{name}"
-        papers.mkdir()
-        for k in range(6):
-            (papers / f"{name}{k}.bib").write_text(EXAMPLE_BIB.read_text(encoding="utf-8"), encoding="utf-8")
+    for name, papers in zip(("a", "b"), scan_folders(folder), strict=True):
         out = str(folder / f"out-{name}")
         cmd = [sys.executable, "-m", "citetracer", "scan", str(papers), "-o", out, "--offline", "--workers", "2"]
         runs.append(_timed(cmd, env))

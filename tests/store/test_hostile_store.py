@@ -343,15 +343,21 @@ def test_a_postgresql_login_refused_is_an_error_at_once(own_pg_server: pgserver.
 # ------------------------------------------------------------------ two scans, one store
 
 
-def test_two_scans_writing_to_one_store_both_finish_and_agree(tmp_path: Path) -> None:
-    store = seeded(tmp_path, 2000)
+def scan_folders(root: Path, names: tuple[str, ...] = ("a", "b"), papers: int = 6) -> list[Path]:
+    """One folder of `papers` copies of the example .bib per name (the two scans' inputs; bench/hostile_runs.py)."""
     folders = []
-    for name in ("a", "b"):
-        folder = tmp_path / f"in-{name}"
+    for name in names:
+        folder = root / f"in-{name}"
         folder.mkdir()
-        for k in range(6):
+        for k in range(papers):
             (folder / f"{name}{k}.bib").write_text(EXAMPLE_BIB.read_text(encoding="utf-8"), encoding="utf-8")
         folders.append(folder)
+    return folders
+
+
+def test_two_scans_writing_to_one_store_both_finish_and_agree(tmp_path: Path) -> None:
+    store = seeded(tmp_path, 2000)
+    folders = scan_folders(tmp_path)
     env = {**os.environ, "PYTHONPATH": str(SRC), "CITETRACER_HTTP_CACHE": "", "CITETRACER_STORE": str(store)}
     procs = [
         subprocess.Popen(
