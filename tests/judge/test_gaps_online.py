@@ -98,6 +98,10 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "cut8", "title": "A multi-site benchmark of foundation models for retinal imaging",
      "authors": ["Ada Quinn", "Bo Reyes", "Cai Sato", "Dee Tan", "Eli Uhl", "Fay Vo", "Gus Wren", "Hal Xu"],
      "year": 2024, "venue": "Nature Medicine", "type": "article", "doi": "10.1038/s41591-024-01234-5"},
+    # OpenAlex's record of a long author list, cut at its first 8 names with no marker.
+    {"id": "cut8-oa", "title": "Federated calibration of wearable glucose sensors across clinical sites",
+     "authors": ["Ana Lund", "Ben Moss", "Cai Zhang", "Dan Ruiz", "Eva Holm", "Finn Berg", "Gia Tran", "Hugo Lam"],
+     "year": 2023, "venue": "npj Digital Medicine", "type": "article", "services": ["openalex"]},
     # A whole list (DBLP) that a fabrication pads inside.
     {"id": "whole3", "title": "Sublinear regret for adversarial bandits with delayed graph feedback",
      "authors": ["Iris Olsen", "Jon Park", "Kim Lund"], "year": 2019, "venue": "COLT", "type": "inproceedings",
@@ -392,6 +396,20 @@ def test_a_cited_selection_reaches_past_a_record_cut_by_the_names_it_skips(web: 
     r = check(web, tmp_path, skipping)
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
     r = check(web, tmp_path, skipping.replace("Bo Reyes", "Nora Falk"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
+
+
+def test_a_name_paired_only_by_its_surname_may_be_one_the_citation_skipped(web: FakeWeb, tmp_path: Path) -> None:
+    """The citation skips the record's 'Cai Zhang' and 'Dan Ruiz' and names a 'Tom Zhang' (another person of
+    that surname, a given-name conflict): its names after the record's eight may lie past OpenAlex's cut,
+    so 'Ivo Park' is no padding; a stranger among the record's first names is still H3."""
+    cited = (
+        "Ana Lund, Ben Moss, Eva Holm, Finn Berg, Gia Tran, Hugo Lam, Ivo Park, and Tom Zhang. Federated calibration "
+        "of wearable glucose sensors across clinical sites. npj Digital Medicine, 2023."
+    )
+    r = check(web, tmp_path, cited)
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+    r = check(web, tmp_path, cited.replace("Ben Moss", "Nora Falk"))
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
 
 

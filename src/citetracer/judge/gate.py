@@ -215,9 +215,9 @@ def _doi_names(ctx: JudgeContext, work: Assessment) -> bool:
 def _head_contradicted(ctx: JudgeContext, work: Assessment) -> bool:
     """A record that may have cut its author list still knows the authors it lists: a cited name inside
     the record's span (among the cited list's first as many names as the record holds, less the record's
-    names the citation leaves out: a cited list that skips two of them reaches two names further into the
-    work's list) that no record author explains cannot be the cut's doing; nor can a cited list none of
-    whose names is among a record's three or more."""
+    names the citation leaves out or names by a family name only: a cited list that skips two of them
+    reaches two names further into the work's list) that no record author explains cannot be the cut's
+    doing; nor can a cited list none of whose names is among a record's three or more."""
     cmp = work.authors
     if cmp is None:
         return False
@@ -226,7 +226,10 @@ def _head_contradicted(ctx: JudgeContext, work: Assessment) -> bool:
     fact = author_fact(ctx, work)
     if fact is None:
         return False
-    span = {p.display() for p in ctx.reference.authors[: len(work.candidate.authors) - cmp.uncited]}
+    # Record names no cited name is, or that a cited name matches by its family name only (another person
+    # of that name: "Tong Zhang" for "Yihan Zhang"), may be ones the citation skipped.
+    skipped = cmp.uncited + cmp.given_conflicts
+    span = {p.display() for p in ctx.reference.authors[: len(work.candidate.authors) - skipped]}
     return any(n in span for n in fact.unmatched)
 
 
