@@ -68,7 +68,7 @@ def two_scans(folder: Path) -> Outcome:
 
 
 def index_midcheck(folder: Path) -> Outcome:
-    from tests.store.test_hostile_store import _garble, seeded
+    from tests.store.test_hostile_store import damage_index, seeded
 
     store = seeded(folder, 30_000)
     bib = folder / "many.bib"
@@ -86,11 +86,7 @@ def index_midcheck(folder: Path) -> Outcome:
         proc, start = _timed([*cmd, "--format", "json", "-o", str(out)], env)
         time.sleep(min(2.5, seconds[0] / 3))  # a third of the way through the check
         midway = proc.poll() is None
-        index = copy.with_name("s.sqlite.index")
-        if damage == "garble":
-            _garble(index)
-        else:
-            shutil.rmtree(index)
+        damage_index(copy, damage)
         _, err = proc.communicate(timeout=600)
         seconds.append(time.monotonic() - start)
         (copy.parent / "stderr.txt").write_text(err, encoding="utf-8")

@@ -385,31 +385,34 @@ def test_names_beyond_a_record_cut_at_eight_are_not_padding(web: FakeWeb, tmp_pa
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
 
 
-def test_a_cited_selection_reaches_past_a_record_cut_by_the_names_it_skips(web: FakeWeb, tmp_path: Path) -> None:
-    """The citation skips the record's third and fourth names: its ninth name stands where the work's
-    eleventh may, past the record's cut at eight, so it is no padding (P3 names the skipped ones); a
-    stranger among the first names the record lists is still H3."""
-    skipping = (
-        "Ada Quinn, Bo Reyes, Eli Uhl, Fay Vo, Gus Wren, Hal Xu, Kai Abe, and Lea Berg. A multi-site benchmark of "
-        "foundation models for retinal imaging. Nature Medicine, 2024."
-    )
-    r = check(web, tmp_path, skipping)
-    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
-    r = check(web, tmp_path, skipping.replace("Bo Reyes", "Nora Falk"))
-    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
-
-
-def test_a_name_paired_only_by_its_surname_may_be_one_the_citation_skipped(web: FakeWeb, tmp_path: Path) -> None:
-    """The citation skips the record's 'Cai Zhang' and 'Dan Ruiz' and names a 'Tom Zhang' (another person of
-    that surname, a given-name conflict): its names after the record's eight may lie past OpenAlex's cut,
-    so 'Ivo Park' is no padding; a stranger among the record's first names is still H3."""
-    cited = (
-        "Ana Lund, Ben Moss, Eva Holm, Finn Berg, Gia Tran, Hugo Lam, Ivo Park, and Tom Zhang. Federated calibration "
-        "of wearable glucose sensors across clinical sites. npj Digital Medicine, 2023."
-    )
+@pytest.mark.parametrize(
+    ("cited", "first_name"),
+    [
+        # It skips the record's third and fourth names: its ninth stands where the work's eleventh may.
+        (
+            "Ada Quinn, Bo Reyes, Eli Uhl, Fay Vo, Gus Wren, Hal Xu, Kai Abe, and Lea Berg. A multi-site benchmark "
+            "of foundation models for retinal imaging. Nature Medicine, 2024.",
+            "Bo Reyes",
+        ),
+        # It skips 'Cai Zhang' and 'Dan Ruiz' and names a 'Tom Zhang' (another person of that surname, a
+        # given-name conflict): 'Ivo Park' may lie past OpenAlex's cut.
+        (
+            "Ana Lund, Ben Moss, Eva Holm, Finn Berg, Gia Tran, Hugo Lam, Ivo Park, and Tom Zhang. Federated "
+            "calibration of wearable glucose sensors across clinical sites. npj Digital Medicine, 2023.",
+            "Ben Moss",
+        ),
+    ],
+    ids=["names-skipped", "a-name-paired-by-surname-only"],
+)
+def test_a_cited_selection_reaches_past_a_record_cut_by_the_names_it_skips(
+    web: FakeWeb, tmp_path: Path, cited: str, first_name: str
+) -> None:
+    """A cited selection reaches as many names further into the work's list as it skips of the record's
+    (a record name a cited one matches by surname only may be one of them), so a name past the record's
+    cut is no padding (P3 names the skipped ones); a stranger among the record's first names is still H3."""
     r = check(web, tmp_path, cited)
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
-    r = check(web, tmp_path, cited.replace("Ben Moss", "Nora Falk"))
+    r = check(web, tmp_path, cited.replace(first_name, "Nora Falk"))
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
 
 

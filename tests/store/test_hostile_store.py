@@ -181,6 +181,15 @@ def _garble(index: Path) -> None:
                 fh.write(bytes(f.stat().st_size))
 
 
+def damage_index(store: Path, damage: str) -> None:
+    """Garble the store's title index or delete it ("garble" or "delete"), as a disk or a user might."""
+    index = store.with_name(store.name + ".index")
+    if damage == "garble":
+        _garble(index)
+    else:
+        shutil.rmtree(index)
+
+
 @pytest.mark.parametrize("how", ["search", "by_authors"])
 def test_a_garbled_index_under_an_open_store_is_rebuilt_and_answers(tmp_path: Path, how: str) -> None:
     store_path = seeded(tmp_path, 5000)
@@ -217,11 +226,7 @@ def test_a_check_survives_its_index_garbled_or_deleted_midway(tmp_path: Path) ->
             env=env, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
         time.sleep(2.5)
-        index = copy.with_name("s.sqlite.index")
-        if damage == "garble":
-            _garble(index)
-        else:
-            shutil.rmtree(index)
+        damage_index(copy, damage)
         _, err = proc.communicate(timeout=300)
         assert proc.returncode == 0, err
         assert "Traceback" not in err and "internal error" not in err, err
