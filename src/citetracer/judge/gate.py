@@ -42,6 +42,7 @@ from citetracer.judge.facts.reading import (
 )
 from citetracer.judge.facts.venue import spelled, venue_conflict, venue_names, venue_witness, version_at_cited_venue
 from citetracer.match.rules import Assessment
+from citetracer.normalize.opposites import opposed_words
 from citetracer.normalize.text import canonical_doi
 from citetracer.records import FieldStatus
 from citetracer.thresholds import (
@@ -111,7 +112,37 @@ def _h1(ctx: JudgeContext, f: Finding) -> Decision:
             f"{renamed.title_similarity:.0%} alike: the work may be cited under another of its titles (papers are "
             "renamed between versions, and the sources searched show only the latest)"
         )
-    return _admit(f"absence where the search covers the citation ({absence.basis})")
+    return _admit(f"absence where the search covers the citation ({absence.basis}){_opposed_note(ctx)}")
+
+
+def _opposed(ctx: JudgeContext, a: Assessment) -> tuple[str, str] | None:
+    """The words by which the cited title says the opposite of a record's title, if any."""
+    if not ctx.reference.title or not a.candidate.title:
+        return None
+    return opposed_words(ctx.reference.title, a.candidate.title)
+
+
+def _opposed_note(ctx: JudgeContext) -> str:
+    """Why the cited authors' most alike work is not the cited one under another title, when its title says the
+    opposite (a version is renamed, not turned into its opposite): said beside an absence that stands."""
+    for a in sorted(ctx.assessments, key=lambda x: x.title_similarity, reverse=True):
+        if a.title_similarity < RENAMED_TITLE_SIMILARITY:
+            break
+        words = _opposed(ctx, a) if by_cited_people(a, MOST) else None
+        if words is not None:
+            cited, theirs = words
+            said = (
+                f"says '{cited}' where it says '{theirs}'"
+                if cited and theirs
+                else f"adds '{cited}'"
+                if cited
+                else f"drops its '{theirs}'"
+            )
+            return (
+                f"; the cited authors' {label(a)} '{a.candidate.title}' ({a.candidate.year}) is no other title of it: "
+                f"the cited title {said} (a version is renamed, not turned into its opposite)"
+            )
+    return ""
 
 
 def _another_title_of_theirs(ctx: JudgeContext) -> Assessment | None:
@@ -126,6 +157,8 @@ def _another_title_of_theirs(ctx: JudgeContext) -> Assessment | None:
             continue
         if a.status("venue") == X and venue_conflict(ctx, a) is not None:
             continue
+        if _opposed(ctx, a) is not None:
+            continue  # a version is renamed, not turned into its opposite ("inefficient" for "efficient")
         return a
     return None
 

@@ -214,6 +214,8 @@ def title_form(cited: str, found: str) -> str | None:
 
 #: Words a title may open or close with around the same work's other title ("An overview of ...").
 _FRAMING = frozenset("a an the of on in to for and towards toward overview survey review study note".split())
+#: Words that, added to a title, say the opposite of it ("Non-convex ..." around "Convex ...").
+NEGATORS = frozenset({"non", "not", "no", "without", "anti", "un"})
 
 
 def title_inside(cited: str, found: str, min_words: int = 4) -> bool:
@@ -229,7 +231,7 @@ def title_inside(cited: str, found: str, min_words: int = 4) -> bool:
     for i in range(len(long_) - len(short) + 1):
         if long_[i : i + len(short)] == short:
             extra = long_[:i] + long_[i + len(short) :]
-            return len(extra) <= max(3, len(short) // 2)
+            return len(extra) <= max(3, len(short) // 2) and not NEGATORS & set(extra)
     return False
 
 
