@@ -115,11 +115,12 @@ def title_doubt(ref: Reference) -> str | None:
 
 def names_in_text(ref: Reference, record: Candidate) -> bool:
     """Whether the record's authors that the parsed list lacks are all in the reference's text:
-    then the field parser, not the citation, lost them."""
+    then the field parser, not the citation, lost them. A record author the parsed list holds with given and
+    family names swapped ("Gokhman Ruslan" for Ruslan Gokhman) was read, not lost."""
     raw = raw_words(ref)
     if not raw.strip() or not record.authors:
         return False
-    cited = {k for p in ref.authors for k in surname_keys(p.family)}
+    cited = {k for p in ref.authors for part in (p.family, p.given or "") for k in surname_keys(part)}
     lacking = [p for p in record.authors if not set(surname_keys(p.family)) & cited]
     families = [" ".join(title_words(p.family)) for p in lacking]
     families = [f for f in families if f]
