@@ -164,6 +164,14 @@ def names(raw: str) -> list[tuple[str | None, str]]:
             "Imaging and Vision, 2006.",
             [("K.", "Hüper"), ("M.", "Kleinsteuber"), ("F.", "Silva Leite")],
         ),
+        (  # a Portuguese name of five words, closed by "and" (CiteAudit: read as the title)
+            "João Lucas Luz Lima Sarcinelli and Diego Furtado Silva. Learning to rank citations. In SBBD, 2021.",
+            [("João Lucas Luz Lima", "Sarcinelli"), ("Diego Furtado", "Silva")],
+        ),
+        (  # "An" a given name inside a list, not a title's first word (CiteAudit: the list ended before it)
+            "Wei Chen, Chaojun Xu, An He, Xintong Lv, and Yu Zhang. 2023. A survey of graph learning. arXiv.",
+            [("Wei", "Chen"), ("Chaojun", "Xu"), ("An", "He"), ("Xintong", "Lv"), ("Yu", "Zhang")],
+        ),
         (  # glued initials after a given name, then a family name of two particles
             "Tycho F.A. van der Ouderaa and Mark van der Wilk. Learning invariant weights in neural networks.",
             [("Tycho F.A.", "van der Ouderaa"), ("Mark", "van der Wilk")],
@@ -209,3 +217,26 @@ def test_title_words_are_not_names() -> None:
         "Labour",
     )
     assert names("Rethinking Architecture: A Reader in Cultural Theory. London: Routledge, 1997.") == []
+
+
+@pytest.mark.parametrize(
+    ("raw", "people", "title"),
+    [
+        ("Jane Smith, Karl Jones, An Introduction, Springer, 2013.", 2, "An Introduction"),
+        (
+            "Jane Smith, Robust Deep Graph Neural Networks and Large Models. Venue, 2020.",
+            1,
+            "Robust Deep Graph Neural Networks and Large Models",
+        ),
+        (
+            "Jane Smith. Deep Learning For Large Scale Graph Neural Networks and Applications. Springer, 2013.",
+            1,
+            "Deep Learning For Large Scale Graph Neural Networks and Applications",
+        ),
+    ],
+)
+def test_long_names_and_given_names_like_an_leave_titles_alone(raw: str, people: int, title: str) -> None:
+    """The siblings of the two rules above: a one-word title after "An" is no surname, and a title of many
+    capitalised words with an "and" after a name already read is no long name."""
+    ref = parse_reference_string(raw, labeller=None)
+    assert len(ref.authors) == people and ref.title == title

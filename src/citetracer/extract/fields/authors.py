@@ -31,9 +31,13 @@ _INIT_BARE = re.compile(r"^[A-Z]{1,3}$|^[A-Z]{1,2}-[A-Z]{1,2}$")
 _ROLE_MARK = re.compile(r"^\(?([^\W\d_]+)\.?\)?$")
 _ROLES = words("role")
 _ABBREVIATIONS = words("abbreviation")
+_TITLE_STOP = words("title-stop")
 _AND = frozenset({"and", "&", "und", "et", "y", "e", "a", "dan"})  # lower case only but "and", "und", "&"
 _SUFFIX = frozenset({"jr", "sr", "ii", "iii", "iv", "2nd", "3rd"})
 MAX_NAME_TOKENS = 4  # words of one name besides its particles ("G. L. Van der Heijde" is four)
+#: Words of one name that a list closes explicitly (a comma, "and"): Portuguese and Spanish names run to five or
+#: six ("João Lucas Luz Lima Sarcinelli and Diego Furtado Silva").
+LONG_NAME_TOKENS = 6
 _GLUED_PARTICLE = re.compile(r"^(?:de|da|di|du|del|van|von|le|la)[A-Z][a-z]")
 #: Initials in parentheses after the surname (French: "Blancquaert (G.), Deschodt (L.).", "ARNAUD (A.-F.),").
 _BRACKETED_INITIALS = re.compile(r"^\(((?:[A-Z][a-z]?\.?[-–]?){1,4})\)([,.;:]*)$")
@@ -211,8 +215,8 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
             break
         if (
             kind == OTHER
-            or sum(k != PARTICLE for _, k in cur) >= MAX_NAME_TOKENS
-            or (not cur and core.lower() in TITLE_OPENERS)
+            or (sum(k != PARTICLE for _, k in cur) >= MAX_NAME_TOKENS and (pieces or not _long_name(toks, i, cur)))
+            or (not cur and core.lower() in TITLE_OPENERS and not _name_in_list(toks, i, pieces))
         ):
             cut = _title_after_initials(cur, pieces)
             if cut:
@@ -276,6 +280,50 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
     if not people:
         return [], False, 0
     return people, good_etal, good_end
+
+
+def _name_in_list(toks: list[tuple[int, int, str]], i: int, pieces: list[list[tuple[str, int]]]) -> bool:
+    """Whether a word that opens titles ("An") is a given name here: inside a list of names (one read before it,
+    closed by a comma), followed by a short surname that a comma closes ("..., Chaojun Xu, An He, Xintong Lv,
+    ..."). A one-word title after it would be a longer word ("..., An Introduction, Springer")."""
+    if not pieces or i == 0 or not toks[i - 1][2].endswith(",") or toks[i][2] != toks[i][2].rstrip(",.;:"):
+        return False
+    nxt = (toks[i + 1][2] if i + 1 < len(toks) else "").removesuffix(",")
+    return len(nxt) <= 3 and toks[i + 1][2].endswith(",") and _kind(nxt, None) == NAME
+
+
+def _long_name(toks: list[tuple[int, int, str]], i: int, cur: list[tuple[str, int]]) -> bool:
+    """Whether the list's first name goes on past MAX_NAME_TOKENS words to an "and" that joins another name:
+    the words from `i` on are capitalised names, no word is a title's function word, the name stays within
+    LONG_NAME_TOKENS words, and after "and" comes a name of two words or more closed by a period or comma
+    ("João Lucas Luz Lima Sarcinelli and Diego Furtado Silva."). Only the first: after a name the list already
+    read, so many capitalised words are a title ("Jane Smith, Robust Deep Graph Neural Networks and Large
+    Models."); a title in capitals otherwise ends in a colon, a comma or words no name has."""
+    if any(k != NAME for _, k in cur) or any(w.lower() in _TITLE_STOP for w, _ in cur):
+        return False
+    words = len(cur)
+    for j in range(i, len(toks)):
+        tok = toks[j][2]
+        if tok != tok.rstrip(",.;:") or _kind(tok, None) != NAME or tok.lower() in _TITLE_STOP:
+            return False
+        words += 1
+        if words > LONG_NAME_TOKENS:
+            return False
+        if j + 1 < len(toks) and toks[j + 1][2].lower() in ("and", "&"):
+            return _a_name_follows(toks, j + 2)
+    return False
+
+
+def _a_name_follows(toks: list[tuple[int, int, str]], j: int) -> bool:
+    """Whether one to MAX_NAME_TOKENS capitalised names or initials from `j` make a name a period or comma closes."""
+    for k in range(j, min(j + MAX_NAME_TOKENS, len(toks))):
+        tok = toks[k][2]
+        bare = tok.rstrip(",.;:")
+        if _kind(bare, None) not in (NAME, INIT, PARTICLE):
+            return False
+        if tok != bare:
+            return k > j and tok[len(bare) :][:1] in (".", ",")
+    return False
 
 
 def _title_after_initials(cur: list[tuple[str, int]], pieces: list[list[tuple[str, int]]]) -> int:
