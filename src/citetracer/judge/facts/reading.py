@@ -86,6 +86,10 @@ _NOTE_LABEL = re.compile(r"^\s*(comment|note|notes|url|available|accessed|retrie
 _SENTENCE_BREAK = re.compile(r"\b[^\W\d_]{3,}\.\s+[A-Z]")
 #: Words a title may hold that are not capitalised name parts.
 _LOWER_OK = lexicon.words("name-lower")
+#: A word no person is named: an English abstract noun's ending after four letters or more
+#: ("Aggregation", "Robustness", "Complexity", "Methodology", "Analysis"). Endings that names share are left
+#: out: "-ence" (Lawrence, Florence), "-ance" (Constance), "-ing" (Manning, Fleming), "-ment" under eight (Clement).
+_NOMINAL = re.compile(r"^[^\W\d_]{4,}(?:tion|sion|ness|ity|ology|ysis|ism|ment)s?$", re.I)
 
 
 def title_doubt(ref: Reference) -> str | None:
@@ -93,7 +97,8 @@ def title_doubt(ref: Reference) -> str | None:
     people's names ("Maximilian Probst Gutenberg, and Sushant Sachdeva"), as a note ("Comment: A previous
     version ..."), or as two fields run together ("van der Ouderaa and Mark van der Wilk. Learning invariant
     weights ..."). Absence of such a "title" proves nothing about the work. A title the author wrote as a
-    field is theirs."""
+    field is theirs, and one holding a word no person is named ("Motivated Reasoning and Information
+    Aggregation") is a title in title case, not names."""
     if structured(ref):
         return None
     title = (ref.title or "").strip()
@@ -106,7 +111,8 @@ def title_doubt(ref: Reference) -> str | None:
     words = re.findall(r"[^\W\d_][\w'.-]*", title)
     lowered = [w for w in words if w[:1].islower() and w.lower() not in _LOWER_OK]
     joined = re.search(r",\s+(and|&)\s+[A-Z]|\b[A-Z][a-z]+\s+(and|&)\s+[A-Z][a-z]+\s+[A-Z]", title)
-    if words and not lowered and joined and len(words) <= 12:
+    nominal = any(_NOMINAL.match(w) for w in words)
+    if words and not lowered and joined and not nominal and len(words) <= 12:
         return (
             f"the parsed title '{title[:60]}' reads as people's names (the field parser may have cut the text wrongly)"
         )
