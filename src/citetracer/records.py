@@ -13,7 +13,7 @@ are null, `class` is spelled `class` on the wire.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field
 from typing_extensions import TypedDict  # pydantic validates typing.TypedDict only from Python 3.12
@@ -33,6 +33,22 @@ FIELDS: tuple[str, ...] = (
     "location",
     "url",
 )
+
+_Model = TypeVar("_Model", bound=BaseModel)
+_set = object.__setattr__
+
+
+def construct(cls: type[_Model], values: dict[str, Any]) -> _Model:
+    """`cls.model_construct(**values)` for already-validated values that name every field of `cls`, in
+    its field order: the same object without model_construct's per-field loop (2.5 us, not 6: the
+    matcher builds one per field per candidate). A model with aliases, extras or a post-init hook
+    needs model_construct itself."""
+    model = cls.__new__(cls)
+    _set(model, "__dict__", values)
+    _set(model, "__pydantic_fields_set__", set(values))
+    _set(model, "__pydantic_extra__", None)
+    _set(model, "__pydantic_private__", None)
+    return model
 
 
 class Person(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from citetracer.match.rules import COMPARERS, assess, assess_all
 from citetracer.normalize.names import parse_person
-from citetracer.records import FIELDS, Candidate, FieldStatus, Person, Reference, Residual
+from citetracer.records import FIELDS, Candidate, FieldComparison, FieldStatus, Person, Reference, Residual
 
 M, MISS, X = FieldStatus.MATCH, FieldStatus.MISSING, FieldStatus.MISMATCH
 
@@ -156,3 +156,13 @@ def test_a_title_variant_by_the_same_people_with_a_name_spelt_apart_is_one_work(
         title=f"An overview of {TITLE}", authors=people("Kaiming He", "Xiangyu Zhang", "Shaoqing Ren", "Ada Lovelace")
     )
     assert assess(cite(), stranger).title_form is None
+
+
+def test_a_comparison_is_the_object_model_construct_builds() -> None:
+    # match/rules.py builds comparisons through records.construct, not model_construct: the same object.
+    a = assess(cite(pages="1-9"), record(pages="770-778"))
+    for name, built in a.fields.items():
+        expected = FieldComparison.model_construct(**dict(built))
+        assert built == expected and repr(built) == repr(expected), name
+        assert built.model_fields_set == set(FieldComparison.model_fields)
+        assert built.model_dump_json() == expected.model_dump_json()

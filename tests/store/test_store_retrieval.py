@@ -347,3 +347,19 @@ def test_the_author_pass_scores_with_the_rarer_terms_within_its_postings() -> No
     small = _AuthorChoice({"chang": 1_500, "huang": 3_100, "chen": 6_500, "dual": 2_800, "of": 50_000}, 200_000)
     small.by_authors(["chang", "huang", "chen"], 2011, 10, "Dual of")  # a small store: every term counts
     assert small.asked == [["chang", "huang", "chen", "|", "dual", "|"]]
+
+
+def test_ranking_fields_read_after_a_write_are_the_new_ones(tmp_path: Path) -> None:
+    # Ranking fields are cached per row, like records: a write to the store forgets them.
+    s = open_store(tmp_path / "s.sqlite")
+    try:
+        s.upsert([WorkRecord(source="t", id="w", title="Sparse Coding of Natural Images", year=2001)])
+        rid = s.rid_of_key("t:w")
+        assert rid is not None
+        assert s.ranking_fields([rid])[rid].titles == ["Sparse Coding of Natural Images"]
+        s.upsert([WorkRecord(source="t", id="w", title="Sparse Coding for Natural Images", year=2002)])
+        assert s.rid_of_key("t:w") == rid
+        again = s.ranking_fields([rid])[rid]
+        assert (again.titles, again.year) == (["Sparse Coding for Natural Images"], 2002)
+    finally:
+        s.close()

@@ -24,7 +24,15 @@ from citetracer.evidence import EvidenceBundle
 from citetracer.normalize.names import compare_author_lists, family_keys
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, title_key, tokens
 from citetracer.normalize.venues import is_preprint
-from citetracer.records import Candidate, IdentifierKind, IdentifierLookup, Reference, SourceOutcome, WorkRecord
+from citetracer.records import (
+    Candidate,
+    IdentifierKind,
+    IdentifierLookup,
+    Reference,
+    SourceOutcome,
+    WorkRecord,
+    construct,
+)
 from citetracer.store.api import StoreAPI
 from citetracer.store.claims import ARXIV_IDS, doi_claim_kinds, issued_before, registered_before
 from citetracer.store.db import venue_key
@@ -47,13 +55,16 @@ def fingerprint(reference: Reference) -> str:
 def candidates_of(record: WorkRecord, found_by: str) -> list[Candidate]:
     """One candidate per rendering of the stored work (records are validated when stored)."""
     key = f"{record.source}:{record.id}"
-    base = {name: getattr(record, name) for name in Candidate.model_fields}
-    out = [Candidate.model_construct(**{**base, "work": key, "found_by": found_by})]
+    base = {name: getattr(record, name) for name in _CANDIDATE_FIELDS}
+    out = [construct(Candidate, {**base, "work": key, "found_by": found_by})]
     for variant in record.variants:
-        data = {name: getattr(variant, name) for name in Candidate.model_fields}
+        data = {name: getattr(variant, name) for name in _CANDIDATE_FIELDS}
         data.update(work=key, found_by=found_by, id=f"{record.id}#v{len(out)}")
-        out.append(Candidate.model_construct(**data))
+        out.append(construct(Candidate, data))
     return out
+
+
+_CANDIDATE_FIELDS = tuple(Candidate.model_fields)
 
 
 #: How the memory stage's outcome (its `detail`) says that a complete arXiv snapshot lacks the cited id.

@@ -30,7 +30,7 @@ from citetracer.normalize.text import (
 )
 from citetracer.normalize.venue_kb import close_names, venue_keys
 from citetracer.normalize.venues import is_preprint, same_venue, spells
-from citetracer.records import Candidate, FieldComparison, FieldStatus, Reference, Residual
+from citetracer.records import Candidate, FieldComparison, FieldStatus, Reference, Residual, construct
 from citetracer.thresholds import PUBLISHER_RATIO, VERSION_YEARS
 
 M, MISS, X = FieldStatus.MATCH, FieldStatus.MISSING, FieldStatus.MISMATCH
@@ -112,14 +112,17 @@ def _cmp(
     note: str | None = None,
 ) -> FieldComparison:
     # Built without validation: every value here comes from already-validated models.
-    return FieldComparison.model_construct(
-        field=name,
-        status=status,
-        residual=residual,
-        cited=None if cited is None else str(cited),
-        found=None if found is None else str(found),
-        similarity=similarity,
-        note=note,
+    return construct(
+        FieldComparison,
+        {
+            "field": name,
+            "status": status,
+            "residual": residual,
+            "cited": None if cited is None else str(cited),
+            "found": None if found is None else str(found),
+            "similarity": similarity,
+            "note": note,
+        },
     )
 
 

@@ -211,6 +211,7 @@ def _nickname_table() -> tuple[dict[str, frozenset[str]], dict[str, frozenset[st
     )
 
 
+@lru_cache(maxsize=65536)
 def is_nickname(a: str, b: str) -> bool:
     """Whether the table pairs two folded given names: one a nickname of the other, or both
     nicknames of one name ("Bill" and "Will", both of William)."""

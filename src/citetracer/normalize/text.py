@@ -192,6 +192,7 @@ def main_title(title: str) -> str | None:
     return " ".join(head.split())
 
 
+@lru_cache(maxsize=65536)
 def title_form(cited: str, found: str) -> str | None:
     """'exact' when equal up to case, punctuation, spacing, hyphenation and markup; 'subtitle' when
     one is the other without its subtitle; 'qualifier' when equal up to an edition, a bracketed

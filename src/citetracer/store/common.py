@@ -26,6 +26,8 @@ T = TypeVar("T")
 #: Parsed records kept in memory per open store (a bibliography cites few works twice,
 #: but a batch run revisits the same near neighbours often).
 RECORD_CACHE_SIZE = 20_000
+#: Ranking fields (titles, surname keys, year) kept per open store: a few hundred bytes each.
+RANKING_CACHE_SIZE = 50_000
 
 
 class StoreError(Exception):

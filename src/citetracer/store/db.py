@@ -36,6 +36,7 @@ from citetracer.store.common import (
 )
 from citetracer.store.index import READ_ERRORS, IndexedWork, TitleIndex
 from citetracer.store.lock import StoreBusy, writer_lock
+from citetracer.store.ranking import RankingFields
 from citetracer.store.sql import SqlStore
 from citetracer.store.sqlbase import SET_META, SQLITE, Transaction
 from citetracer.store.swap import heal_index_pair, index_path, read_marker, write_marker
@@ -201,6 +202,7 @@ class Store(SqlStore):
         #: Venue-year coverage, once per venue-year (store/coverage.py reads the venue-year's records).
         self._coverage: dict[tuple[str, int | None], tuple[int, str]] = {}
         self._cache: dict[int, WorkRecord] = {}
+        self._ranking: dict[int, RankingFields] = {}
         if not readonly:
             self._catch_up_index()
 
@@ -363,6 +365,7 @@ class Store(SqlStore):
                 self._open_index()
                 self._known_prefixes, self._source_dates = None, None
                 self._venue_names, self._cache, self._xref_ids, self._coverage = {}, {}, {}, {}
+                self._ranking = {}
                 self._pending, self._pending_seqs = [], []
             try:
                 yield

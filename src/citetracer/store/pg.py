@@ -36,6 +36,7 @@ from citetracer.store.sql import SqlStore
 from citetracer.store.sqlbase import POSTGRESQL, Transaction
 
 if TYPE_CHECKING:
+    from citetracer.store.ranking import RankingFields
     from citetracer.store.turns import PgTurns
 
 try:
@@ -168,6 +169,7 @@ class PgStore(SqlStore):
         self.index.fields_of = self.ranking_fields
         self.memo = SqlMemo(self)
         self._cache: dict[int, WorkRecord] = {}
+        self._ranking: dict[int, RankingFields] = {}
         self._known_prefixes: set[str] | None = None
         self._source_dates: dict[str, str] | None = None
         self._venue_names: dict[str, list[str]] = {}

@@ -19,6 +19,7 @@ from citetracer.records import Candidate, WorkRecord
 from citetracer.store.claims import CLAIM_KEYS, Claim, read_claims, registries
 from citetracer.store.codec import blob, decode, ranking_fields_of, with_volume
 from citetracer.store.common import (
+    RANKING_CACHE_SIZE,
     RECORD_CACHE_SIZE,
     BatchMeta,
     display_location,
@@ -119,14 +120,25 @@ class SqlStore(SqlVenues):
     def ranking_fields(self, rids: Sequence[int]) -> dict[int, RankingFields]:
         """Titles (first the record's, then its renderings'), surname keys and year of these rows, for ranking.
 
-        Reads them straight out of each row's JSON: much cheaper than building records.
+        Reads them straight out of each row's JSON: much cheaper than building records. Recently read
+        ones come from a cache, cleared with the record cache: a search's first pass revisits the same
+        near neighbours (nine reads in ten on HALLMARK dev).
         """
         ids = list(dict.fromkeys(rids))
-        if not ids:
-            return {}
-        where, params = self.dialect.any_of("rid", ids)
+        cache = self._ranking
+        out = {rid: cache[rid] for rid in ids if rid in cache}
+        missing = [rid for rid in ids if rid not in out]
+        if not missing:
+            return out
+        where, params = self.dialect.any_of("rid", missing)
         rows = self._query(f"SELECT rid, data, year FROM records WHERE {where}", params)
-        return {int(rid): ranking_fields_of(blob(data), year) for rid, data, year in rows}
+        for rid, data, year in rows:
+            fields = ranking_fields_of(blob(data), year)
+            out[int(rid)] = fields
+            if len(cache) >= RANKING_CACHE_SIZE:
+                cache.pop(next(iter(cache)))
+            cache[int(rid)] = fields
+        return out
 
     def link_verified(self, fingerprint: str, evidence: Candidate, code: str) -> None:
         """Remember that a citation with this fingerprint was proved by this evidence record."""

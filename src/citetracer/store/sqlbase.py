@@ -14,10 +14,13 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self
 
 from citetracer.records import WorkRecord
 from citetracer.store.common import BatchMeta, StoreError, display_location
+
+if TYPE_CHECKING:
+    from citetracer.store.ranking import RankingFields
 
 
 @dataclass(frozen=True)
@@ -106,6 +109,7 @@ class SqlBase:
     index: Any
     memo: Any
     _cache: dict[int, WorkRecord]
+    _ranking: dict[int, RankingFields]
     _known_prefixes: set[str] | None
     _source_dates: dict[str, str] | None
     _venue_names: dict[str, list[str]]
@@ -160,6 +164,7 @@ class SqlBase:
         self._venue_names.clear()
         self._coverage.clear()
         self._cache.clear()
+        self._ranking.clear()
 
     def __enter__(self) -> Self:
         return self

@@ -304,6 +304,29 @@ def test_memory_limit_is_a_clear_error(make_pdf: Callable[..., Path], tmp_path: 
     assert out.stdout.strip() == f"ERROR {scan}: needed more than 2 MB; stopped", out.stdout + out.stderr
 
 
+def test_the_reader_s_code_is_loaded_once_per_process_not_per_pdf(make_pdf: Callable[..., Path]) -> None:
+    """Each PDF is read in a forked child; the code it needs (the PDF parser, the OCR engine's Python side,
+    which imports pandas) is imported in the parent before the fork, so a scan's next PDF inherits it."""
+    path = make_pdf([BODY])
+    script = (
+        "import sys; from pathlib import Path\n"
+        "from citetracer.extract.readers.pdf import read_pdf\n"
+        "before = {m for m in ('citetracer.extract.readers.pdfdoc', 'pytesseract') if m in sys.modules}\n"
+        "read_pdf(Path(sys.argv[1]))\n"
+        "after = {m for m in ('citetracer.extract.readers.pdfdoc', 'pytesseract') if m in sys.modules}\n"
+        "print(sorted(before), sorted(after))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=120)
+    wanted = ["citetracer.extract.readers.pdfdoc"] + (["pytesseract"] if _installed("pytesseract") else [])
+    assert out.stdout.strip() == f"[] {wanted}", out.stdout + out.stderr
+
+
+def _installed(module: str) -> bool:
+    import importlib.util
+
+    return importlib.util.find_spec(module) is not None
+
+
 def _allocate_under_limit(extra: int, conn: Any) -> None:
     _limit_memory(extra)
     try:

@@ -107,6 +107,9 @@ def _extract_or_error(
 
 
 def _isolated(path: Path, limits: Limits, ref_pages: PageRange | None, segmenter: Segmenter) -> ReadResult:
+    # Imported here once, the forked child inherits the reader's code: imported in each child, pytesseract
+    # (which imports pandas) cost ~0.4 CPU-s per PDF of a scan, a third of a paper's reading.
+    _preload(limits)
     ctx = multiprocessing.get_context("fork")
     receiver, sender = ctx.Pipe(duplex=False)
     proc = ctx.Process(target=_child, args=(path, limits, ref_pages, segmenter, sender), daemon=True)
@@ -138,7 +141,8 @@ def _preload(limits: Limits) -> None:
     """Import, before the memory cap, the code the reader may need: a module loaded under the cap maps
     its shared libraries inside the budget meant for the PDF, and failing there surfaced as whatever
     import ran first (pytesseract's said "the 'ocr' extra is not installed", and the scan was read as
-    having no text), so one budget gave a clear error or a wrong result depending on the heap's state."""
+    having no text), so one budget gave a clear error or a wrong result depending on the heap's state.
+    The parent calls it before forking (the child then finds it all imported), the child again (a no-op)."""
     import citetracer.extract.readers.pdfdoc  # noqa: F401
 
     if limits.ocr:
