@@ -102,6 +102,10 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "cut8-oa", "title": "Federated calibration of wearable glucose sensors across clinical sites",
      "authors": ["Ana Lund", "Ben Moss", "Cai Zhang", "Dan Ruiz", "Eva Holm", "Finn Berg", "Gia Tran", "Hugo Lam"],
      "year": 2023, "venue": "npj Digital Medicine", "type": "article", "services": ["openalex"]},
+    # OpenAlex's record of a two-author paper: a short list, no service's cut length.
+    {"id": "short2-oa", "title": "Predicting the containment time of wildfires from satellite burn scars",
+     "authors": ["Shashank Bhardwaj", "Mina Okafor"], "year": 2025, "type": "article",
+     "venue": "Remote Sensing of Environment", "services": ["openalex"]},
     # A whole list (DBLP) that a fabrication pads inside.
     {"id": "whole3", "title": "Sublinear regret for adversarial bandits with delayed graph feedback",
      "authors": ["Iris Olsen", "Jon Park", "Kim Lund"], "year": 2019, "venue": "COLT", "type": "inproceedings",
@@ -425,6 +429,19 @@ def test_an_invented_name_inside_a_whole_list_is_still_padding(web: FakeWeb, tmp
     )
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
     assert "Aria Lin" in r.verdict.rationale
+
+
+def test_a_name_appended_to_a_short_list_no_service_cuts_is_padding(web: FakeWeb, tmp_path: Path) -> None:
+    """Services cut long lists at round lengths, or leave many names out; a short list continued by one or two
+    names is a fabrication's padding (CiteAudit: 'Bhardwaj Shashank and Sarah Thompson'). Three names or more
+    beyond it read as a cut list, not padding."""
+    title = "Predicting the containment time of wildfires from satellite burn scars. Remote Sensing of Environment, "
+    title += "2025."
+    r = check(web, tmp_path, f"Shashank Bhardwaj, Mina Okafor, and Sarah Thompson. {title}")
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
+    assert "Sarah Thompson" in r.verdict.rationale
+    r = check(web, tmp_path, f"Shashank Bhardwaj, Mina Okafor, Ivo Park, Lea Berg, and Kai Abe. {title}")
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
 
 
 def test_names_regrouped_by_extraction_are_not_invented_authors(web: FakeWeb, tmp_path: Path) -> None:

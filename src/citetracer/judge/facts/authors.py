@@ -93,8 +93,8 @@ def record_authors_complete(cand: Candidate, cited: list[Person], closed_world: 
     """Whether a record's author list is the work's whole list, and why: by what its source declares
     (data/source_facts.tsv), unless the list shows it was cut: it ends with "and others", or the cited
     list continues it (the record's authors are the cited list's first, in order) past a length at
-    which services cut lists, or by CUT_BEYOND names or more. A store declared complete holds lists
-    whole."""
+    which services cut lists, or by CUT_BEYOND names or more. A short list continued by a name or two is
+    not cut: that is how a fabrication pads a list. A store declared complete holds lists whole."""
     n = len(cand.authors)
     if cand.authors_truncated:
         return False, f"the {cand.source} record ends its author list with 'and others'"
@@ -112,8 +112,6 @@ def record_authors_complete(cand: Candidate, cited: list[Person], closed_world: 
         return False, f"{cand.source} does not hold author lists whole"
     if n >= LONG_AUTHOR_LIST or n in CUT_LENGTHS:
         return False, f"the {cand.source} record lists {n} authors, and {cand.source} may cut long lists"
-    if continued:
-        return False, f"the {cand.source} record's {n} authors are the cited list's first (a list cut short)"
     return True, f"the {cand.source} record's list of {n} is short and carries no 'et al.'"
 
 
