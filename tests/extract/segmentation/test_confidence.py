@@ -143,3 +143,45 @@ def test_a_footnote_the_rules_leave_out_under_the_list_makes_no_reference_doubtf
     assert len(result.references) == 23
     assert all(c >= LOW_CONFIDENCE for c in result.confidence), result.confidence
     assert not [w for w in result.warnings if "low confidence" in w]
+
+
+def test_a_doi_left_out_as_a_page_foot_is_said_unless_every_page_prints_it() -> None:
+    """The layout drops running heads and feet before the list is read, so a DOI among them never reaches the DOI
+    count: an entry whose last lines were taken for a foot was lost silently. A DOI on one page's foot that no
+    reference carries is now said; the journal's foot that cites the paper itself on every page is not."""
+
+    def at(page: int, text: str) -> Line:
+        return Line(text=text, page=page, column=0, x0=72, y0=790, x1=500, y1=798, size=8.0)
+
+    listed = [at(3, "Doe, J. (2020). A study. https://doi.org/10.1000/aaa"), at(4, "Roe, R. (2021). B. 10.1000/bbb")]
+    refs = [
+        Reference(raw=ln.text, doi=doi, page=4) for ln, doi in zip(listed, ["10.1000/aaa", "10.1000/bbb"], strict=True)
+    ]
+    own = "Doe et al., (2021). Our tool. Journal of Open Education, 4(40), 99. https://doi.org/10.21105/joe.00099"
+    furniture = [at(p, own) for p in range(6)]
+    assert doi_warnings(listed, refs, furniture) == []
+    lost = at(3, "Computing Education, 13(2), 130-139. https://doi.org/10.1000/ccc")
+    warnings = doi_warnings(listed, refs, [*furniture, lost])
+    assert len(warnings) == 1 and "10.1000/ccc" in warnings[0] and "page(s) 4" in warnings[0]
+    # A foot on a page the list does not reach is not the list's.
+    assert doi_warnings(listed, refs, [*furniture, at(1, lost.text)]) == []
+
+
+def test_entries_taken_for_page_feet_are_not_lost_silently(make_pdf: Callable[..., Path]) -> None:
+    """Two pages of a list ending on entries that read alike but for their numbers: the layout takes the pair for a
+    running foot and drops both entries before the list is read. Their DOIs were counted nowhere; now a warning
+    says an entry may have been lost."""
+    entries = [
+        (
+            f"Author{k}, A., & Writer, B. ({2000 + k}). A study of teaching things, part {k}. Journal of",
+            f"Computing Education, {k}(2), {10 * k}-{10 * k + 9}. https://doi.org/10.1000/x{k}y",
+        )
+        for k in range(1, 24)
+    ]
+    body = [(167, 100 + 14 * i, f"Body line {i}, citing Author1 (2001) and others in the text.", 10) for i in range(12)]
+    first = [(167, 370, "References", 12, "B"), *_journal_list(entries[:13], 400)]
+    second = _journal_list(entries[13:], 80)
+    result = read_references(make_pdf([body, first, second]))
+    assert len(result.references) < 23  # the layout's loss, which this test does not mend
+    lost = [w for w in result.warnings if "running heads or feet" in w]
+    assert len(lost) == 1 and "10.1000/x13y" in lost[0]
