@@ -426,6 +426,7 @@ def references_from_lines(
         refs.append(ref)
         if reading.confidence:
             sure.append(reading.confidence[k - 1])
+            ref.confidence = sure[-1]
     if len(blocks) > MAX_REFERENCES:
         warnings.append(f"more than {MAX_REFERENCES} references; the rest ignored")
     seen = what_was_seen(lines, blocks)
