@@ -373,3 +373,32 @@ def test_output_to_a_pipe_or_device_is_written_not_replaced(seeded: Path, tmp_pa
     reader.join(60)
     assert code == 1 and b'"citations"' in got[0]
     assert fifo.is_fifo()  # a report renamed over it once made /dev/null a regular file
+
+
+def test_a_pdf_read_reports_its_pages_count_and_a_confidence_per_reference(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Every PDF read says where its list was read, how many references, and how sure it is of each: `extract` and
+    `check` print the reading's line after the warnings, their JSON carries it ("reading") with each
+    reference's confidence (null for inputs read without layout), and the HTML and Markdown reports show it."""
+    from tests.scan.conftest import make_pdf
+
+    pdf = make_pdf(tmp_path / "paper.pdf", 1)
+    code, doc = run_json(capsys, ["extract", str(pdf), "--format", "json"])
+    assert code == 0 and doc["reading"]["pages"] == [2] and doc["reading"]["references"] == 3
+    assert doc["reading"]["summary"].startswith("3 references from page 2")
+    assert all(0.0 <= r["confidence"] <= 1.0 for r in doc["references"])
+    main(["extract", str(pdf)])
+    assert "read: " in capsys.readouterr().err
+    store = str(tmp_path / "s.sqlite")
+    main(["check", str(pdf), "--offline", "--store", store, "--format", "json"])
+    captured = capsys.readouterr()
+    report = json.loads(captured.out)
+    assert report["reading"]["references"] == 3 and "3 references from page 2" in captured.err
+    assert all(0.0 <= c["reference"]["confidence"] <= 1.0 for c in report["citations"])
+    shown = {"html": '<p class="reading">read: 3 references from page 2', "markdown": "Read: 3 references from page 2"}
+    for fmt, line in shown.items():
+        main(["check", str(pdf), "--offline", "--store", store, "--format", fmt])
+        assert line in capsys.readouterr().out, fmt
+    code, doc = run_json(capsys, ["extract", str(EXAMPLES / "references.bib"), "--format", "json"])
+    assert "reading" not in doc and doc["references"][0]["confidence"] is None

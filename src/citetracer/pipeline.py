@@ -358,7 +358,12 @@ class Checker(Reader):
         first = [self.store_note] if self.store_note is not None else []
         gaps = self._paper_gaps(refs)  # offline: what the store cannot confirm of these citations, and why
         return Report(
-            version=__version__, input=name, citations=results, warnings=warnings + notes, store_warnings=first + gaps
+            version=__version__,
+            input=name,
+            citations=results,
+            warnings=warnings + notes,
+            store_warnings=first + gaps,
+            reading=read.reading(),
         )
 
     def _paper_gaps(self, refs: list[Reference]) -> list[str]:

@@ -103,6 +103,10 @@ class Reference(Work):
     label: str | None = None
     page: int | None = None
     boxes: list[Box] = Field(default_factory=list)
+    #: A PDF's: how sure its reader is of where this reference starts and ends, in [0, 1]
+    #: (extract/segmentation/confidence.py); None for other inputs, and without the line segmenter's model.
+    #: Below its LOW_CONFIDENCE the reading warns too.
+    confidence: float | None = None
 
     def provided_fields(self) -> list[str]:
         """The bibliographic fields this reference actually states."""
@@ -327,6 +331,16 @@ class CitationResult(BaseModel):
         return data
 
 
+class ReadingSummary(BaseModel):
+    """What a PDF's reading says of itself: the pages its list was read from (1-based), how many references it
+    read, how many of them with low confidence (`Reference.confidence`), and the one line that says so."""
+
+    pages: list[int] = Field(default_factory=list)
+    references: int = 0
+    low_confidence: int = 0
+    summary: str = ""
+
+
 class Report(BaseModel):
     """Everything `check()` found for one input."""
 
@@ -338,6 +352,8 @@ class Report(BaseModel):
     #: What the store cannot confirm offline (empty, no complete source, cited years past its newest snapshot):
     #: a warning about the store, not the paper, so reports say it once and never count it as the paper's.
     store_warnings: list[str] = Field(default_factory=list)
+    #: A PDF's reading: its list's pages, entry count and doubtful entries (None for inputs without layout).
+    reading: ReadingSummary | None = None
 
     def summary(self) -> dict[str, int]:
         """The contract's summary: total, real, potential and hallucinated counts."""
@@ -378,6 +394,8 @@ class Report(BaseModel):
             "store_warnings": self.store_warnings,
             "citations": [c.to_json_dict() for c in self.citations],
         }
+        if self.reading is not None:
+            doc["reading"] = self.reading.model_dump(mode="json")
         if any(c.cost.agents for c in self.citations):
             doc["llm"] = self.llm_totals()
         return doc

@@ -50,7 +50,7 @@ def test_scan_writes_every_report_of_the_contract(
         main(["check", str(papers / source), "--store", str(seeded), "--offline", "--format", "json"])
         alone = json.loads(capsys.readouterr().out)
         assert verdicts(doc) == verdicts(alone) and doc["summary"] == alone["summary"]
-        assert doc["input"].endswith(source)
+        assert doc["input"].endswith(source) and doc.get("reading") == alone.get("reading")
     assert not (out / "papers" / "empty.json").exists()
 
     # summary.csv: one row per paper, riskiest first, the unreadable one last
@@ -76,6 +76,7 @@ def test_scan_writes_every_report_of_the_contract(
     pdf = (papers / "paper.pdf").resolve().as_uri()  # outside the report folder: by its absolute URL
     assert f'href="{pdf}"' in page and "not checked: " in page
     assert page.count('class="paper card"') == 4
+    assert page.count('<p class="reading">read: 3 references from page 2') == 1  # the PDF's reading, as `check`'s
 
     # summary.md for a review comment, results.sarif for the BibTeX inputs
     md = (out / "summary.md").read_text()

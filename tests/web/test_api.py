@@ -159,6 +159,7 @@ def test_a_pdf_is_read_in_its_child_process_and_served_at_its_pages(client: Test
     assert state["progress"]["total"] == state["report"]["summary"]["total"] >= 1
     page = client.get(f"/jobs/{job_id}").text
     assert f'href="/jobs/{job_id}/pdf/1"' in page and f'href="/jobs/{job_id}/pdf/1#page=' in page
+    assert state["report"]["reading"]["pages"] == [2] and '<p class="reading">read: ' in page  # as `check`'s
     served = client.get(f"/jobs/{job_id}/pdf/1")
     assert served.status_code == 200 and served.headers["content-type"] == "application/pdf"
     assert served.content == pdf.read_bytes()

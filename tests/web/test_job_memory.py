@@ -19,7 +19,7 @@ import pytest
 from citetracer.config import Settings
 from citetracer.extract import read_references
 from citetracer.pipeline import Checker
-from citetracer.records import CitationResult, Report
+from citetracer.records import CitationResult, ReadingSummary, Report
 from citetracer.report.bibfix import BibFixer
 from citetracer.report.render import write_markdown
 from citetracer.web import jobs
@@ -47,10 +47,15 @@ def test_a_large_job_keeps_no_copy_of_each_citation_and_writes_whole_reports(
     alive: list[int] = []
     end = JobReports.end
 
-    def counted_end(self: JobReports, warnings: list[str], store_warnings: list[str] | None = None) -> None:
+    def counted_end(
+        self: JobReports,
+        warnings: list[str],
+        store_warnings: list[str] | None = None,
+        reading: ReadingSummary | None = None,
+    ) -> None:
         gc.collect()  # the paper's last citation is written
         alive.append(sum(isinstance(o, CitationResult) for o in gc.get_objects()))
-        end(self, warnings, store_warnings)
+        end(self, warnings, store_warnings, reading)
 
     monkeypatch.setattr(JobReports, "end", counted_end)
     bib_text = many_copies(COPIES)

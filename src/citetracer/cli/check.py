@@ -21,6 +21,7 @@ from citetracer.cli.common import (
     FORMATTER,
     add_ref_pages,
     check_settings,
+    say_reading,
     say_store_note,
     say_store_warnings,
 )
@@ -126,6 +127,7 @@ def _check_inputs(
             say_store_note(checker, progress.console, said)
         for warning in paper.warnings:
             progress.console.print(f"warning: {warning}", style="yellow", highlight=False)
+        say_reading(paper, progress.console)
         read_any = True
         progress.checking(len(paper.references))
         reports.begin(paper)

@@ -20,7 +20,7 @@ from citetracer.cli.argparser import SuggestingParser
 from citetracer.cli.extras import require
 from citetracer.config import SEGMENTERS, Settings, is_store_url, load_settings
 from citetracer.extract import PageRange, parse_page_range
-from citetracer.pipeline import Checker
+from citetracer.pipeline import Checker, Paper
 from citetracer.report.views import SHOW_CHOICES
 from citetracer.store.api import display_location
 
@@ -237,3 +237,11 @@ def notify(err: Console) -> Callable[[str], None]:
         err.print(message, style="yellow", highlight=False)
 
     return say
+
+
+def say_reading(paper: Paper, err: Console) -> None:
+    """One line on a PDF's reading, after its warnings: the list's pages, how many references, how many read with
+    low confidence ("read: paper.pdf: 42 references from pages 9-11 (2 read with low confidence)")."""
+    reading = paper.read.reading()
+    if reading is not None:
+        err.print(f"read: {paper.name}: {reading.summary}", highlight=False)

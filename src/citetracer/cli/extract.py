@@ -15,9 +15,10 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from citetracer.cli.common import EXIT_OK, EXIT_USAGE, add_ref_pages, add_segmenter, open_out
+from citetracer.cli.common import EXIT_OK, EXIT_USAGE, add_ref_pages, add_segmenter, open_out, say_reading
 from citetracer.config import load_settings
 from citetracer.extract import InputError
+from citetracer.extract.segmentation.confidence import LOW_CONFIDENCE
 from citetracer.pipeline import Reader
 
 
@@ -46,10 +47,14 @@ def cmd_extract(args: argparse.Namespace, err: Console) -> int:
         return EXIT_USAGE
     for warning in paper.warnings:
         err.print(f"warning: {warning}", style="yellow", highlight=False)
+    say_reading(paper, err)
     with ExitStack() as stack:
         out = open_out(stack, args.output)
         if args.format == "json":
-            doc = {"input": paper.name, "references": [r.model_dump(mode="json") for r in paper.references]}
+            doc: dict[str, Any] = {"input": paper.name}
+            if (reading := paper.read.reading()) is not None:
+                doc["reading"] = reading.model_dump(mode="json")
+            doc["references"] = [r.model_dump(mode="json") for r in paper.references]
             json.dump(doc, out, ensure_ascii=False, indent=2)
             out.write("\n")
         else:
@@ -62,5 +67,7 @@ def cmd_extract(args: argparse.Namespace, err: Console) -> int:
                     (r.title or "", "italic"),
                     f" {r.venue or ''} {r.doi or ''} {r.arxiv_id or ''}",
                 )
+                if r.confidence is not None and r.confidence < LOW_CONFIDENCE:
+                    line.append(f" (read with low confidence: {r.confidence:.0%})", "yellow")
                 console.print(line, highlight=False)
     return EXIT_OK

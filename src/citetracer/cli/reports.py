@@ -106,7 +106,7 @@ class StreamedReports:
     def end(self, paper: Paper, report: Report, console: Console, said: set[str]) -> None:
         """An input checked: its warnings and the store's to the document; the run's own notes (the store
         busy, no network) said on the terminal too, as the document may be in a file."""
-        self.writer.end(report.warnings, report.store_warnings)
+        self.writer.end(report.warnings, report.store_warnings, reading=report.reading)
         for note in [w for w in report.warnings if w not in paper.warnings and w not in said]:
             console.print(f"warning: {note}", style="yellow", highlight=False)
 
@@ -220,7 +220,7 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
             markdown.begin(r.input)
             for c in r.citations:
                 markdown.citation(c)
-            markdown.end(r.warnings, r.store_warnings)
+            markdown.end(r.warnings, r.store_warnings, reading=r.reading)
     elif args.format == "html":
         html = _html_report(args, out, [r.input for r in reports], context)
         html.begin()
@@ -228,7 +228,7 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
             html.begin_paper(r.input, pdf=_local_pdf(r.input), warnings=r.warnings)
             for c in r.citations:
                 html.citation(c)
-            html.end_paper(paper_counts(r), store_warnings=r.store_warnings)
+            html.end_paper(paper_counts(r), store_warnings=r.store_warnings, reading=r.reading)
         html.end()
     elif args.format == "csv":
         rows = CitationCsv(out)

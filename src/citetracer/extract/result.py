@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from citetracer.records import Reference
+from citetracer.records import ReadingSummary, Reference
 
 #: Largest text input accepted (a bibliography is never this big; a mistake or an attack is).
 MAX_TEXT_BYTES = 50 * 1024 * 1024
@@ -47,6 +47,17 @@ class ReadResult:
     #: front end shows.
     pages: list[int] = field(default_factory=list)
     confidence: list[float] = field(default_factory=list)
+
+    def reading(self) -> ReadingSummary | None:
+        """A PDF's pages, entry count and doubtful entries, as reports show them (None for other inputs)."""
+        from citetracer.extract.segmentation.confidence import LOW_CONFIDENCE
+
+        if self.kind != "pdf":
+            return None
+        low = sum(1 for c in self.confidence if c < LOW_CONFIDENCE)
+        return ReadingSummary(
+            pages=self.pages, references=len(self.references), low_confidence=low, summary=self.summary()
+        )
 
     def summary(self) -> str:
         """One line on what was read: "42 references from pages 9-11 (2 read with low confidence)"."""

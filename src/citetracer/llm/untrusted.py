@@ -34,7 +34,7 @@ def unquote(label: str, text: str) -> Any:
 
 def reference_data(ref: Reference) -> dict[str, Any]:
     """A reference as an agent is shown it: its fields, authors as display names, no layout."""
-    data = ref.model_dump(mode="json", exclude={"boxes", "page", "label"}, exclude_none=True)
+    data = ref.model_dump(mode="json", exclude={"boxes", "page", "label", "confidence"}, exclude_none=True)
     data["authors"] = [p.display() for p in ref.authors] + (["et al."] if ref.et_al else [])
     data.pop("et_al", None)
     return {k: v for k, v in data.items() if v not in (None, "", [])}

@@ -24,7 +24,7 @@ from typing import IO
 from urllib.parse import quote
 
 from citetracer.normalize.names import NameMatch, compare_people, parse_person
-from citetracer.records import CitationResult, Person
+from citetracer.records import CitationResult, Person, ReadingSummary
 from citetracer.report.held import HeldRanks
 from citetracer.report.lookup import lookup_links
 from citetracer.report.storenotes import StoreNotes
@@ -85,6 +85,7 @@ tr.riskp td.pn{color:var(--p);font-weight:600}tr.unread td{color:var(--mute);fon
 .paper{display:flex;flex-direction:column;scroll-margin-top:110px}.paper>*{order:3}
 .paper h2{order:0;font-size:17px;margin:0 0 4px;word-break:break-all}
 .paper .counts{order:1;margin:0 0 8px;color:var(--mute)}.paper ul.warn{order:2}
+.paper .reading{order:1;margin:-4px 0 8px;color:var(--mute);font-size:13px}
 .paper .counts b.H{color:var(--h)}.paper .counts b.P{color:var(--p)}.paper .counts b.R{color:var(--r)}
 ul.warn{margin:4px 0 8px;padding-left:20px;color:var(--p);overflow-wrap:anywhere}
 .cite{border:1px solid var(--line);border-left:6px solid var(--line);border-radius:6px;padding:8px 12px;
@@ -434,12 +435,17 @@ class HtmlReport:
         self._pending[reading_rank(c) if self.sort == "attention" else 0].write(self._citation_html(c))
 
     def end_paper(
-        self, counts: PaperCounts, warnings: list[str] | None = None, store_warnings: list[str] | None = None
+        self,
+        counts: PaperCounts,
+        warnings: list[str] | None = None,
+        store_warnings: list[str] | None = None,
+        reading: ReadingSummary | None = None,
     ) -> None:
         """Write the paper's cards in reading order (Hallucinated, then P3, P2, P1, Real; input order within
         each; `sort="id"`: input order) and its counts; `warnings`: all of the paper's, when some were known
         only at its end (the run's own, e.g. no source answered); `store_warnings`: what the store cannot
-        confirm of it, said once for the report in its own section (report/storenotes.py)."""
+        confirm of it, said once for the report in its own section (report/storenotes.py); `reading`, a PDF's,
+        in one line under the counts (the list's pages, how many references, how many read with low confidence)."""
         self._store.add(counts.file, store_warnings or [])
         late = [w for w in warnings or [] if w not in self._warnings]
         if late:
@@ -447,7 +453,10 @@ class HtmlReport:
             self.out.write(f'<ul class="warn" title="warnings">{items}</ul>\n')
             self._warnings += late
         self._pending.copy_to(self.out)
-        self.out.write(f'<p class="counts">{_counts_html(counts)}</p>\n</section>\n')
+        self.out.write(f'<p class="counts">{_counts_html(counts)}</p>\n')
+        if reading is not None:
+            self.out.write(f'<p class="reading">read: {esc(reading.summary)}</p>\n')
+        self.out.write("</section>\n")
         self._rows.append(_PaperRow(self._anchor, counts.file, counts, warnings=self._warnings))
 
     def skipped_paper(

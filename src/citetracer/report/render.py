@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from citetracer.records import CitationResult, Report
+from citetracer.records import CitationResult, ReadingSummary, Report
 from citetracer.report.held import HeldRanks
 from citetracer.report.lookup import lookup_links
 from citetracer.report.views import (
@@ -71,7 +71,7 @@ def write_markdown(report: Report, out: IO[str], show: str | None = None, sort: 
     markdown.begin(report.input)
     for c in report.citations:
         markdown.citation(c)
-    markdown.end(report.warnings, report.store_warnings)
+    markdown.end(report.warnings, report.store_warnings, reading=report.reading)
 
 
 class MarkdownReport:
@@ -129,12 +129,18 @@ class MarkdownReport:
         ]
         self.rows[reading_rank(c) if self.sort == "attention" else 0].write("| " + " | ".join(cells) + " |\n")
 
-    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
-        """Write the input's comment; `store_warnings` are said once per document, as the store's."""
+    def end(
+        self, warnings: list[str], store_warnings: list[str] | None = None, reading: ReadingSummary | None = None
+    ) -> None:
+        """Write the input's comment; `store_warnings` are said once per document, as the store's; `reading`, a
+        PDF's, in one line under the counts (the list's pages, how many references, how many read with low
+        confidence)."""
         out, s = self.out, self.counts
         out.write(f"# citetracer report: {markdown_text(self.name)}\n\n")
         out.write(f"{s['total']} citations: {s['real']} Real, {s['potential']} Potential, ")
         out.write(f"{s['hallucinated']} Hallucinated.\n\n")
+        if reading is not None:
+            out.write(f"Read: {markdown_text(reading.summary)}.\n\n")
         out.write(f"<sub>{LEGEND}.</sub>\n\n")
         if self.rows.pieces:
             out.write("| id | verdict | codes | fields | citation | why |\n|---|---|---|---|---|---|\n")

@@ -32,7 +32,7 @@ from collections import Counter
 from pathlib import Path
 from typing import IO, Any
 
-from citetracer.records import CitationResult, Report
+from citetracer.records import CitationResult, ReadingSummary, Report
 from citetracer.report.bibfix import BibFixer, ResultsOnDisk
 from citetracer.report.csv_report import CitationCsv, citation_row
 from citetracer.report.held import HeldRanks
@@ -106,7 +106,9 @@ class JsonlStream:
     def write(self, c: CitationResult) -> None:
         self.out.write(json.dumps(c.to_json_dict(), ensure_ascii=False) + "\n")
 
-    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
+    def end(
+        self, warnings: list[str], store_warnings: list[str] | None = None, reading: ReadingSummary | None = None
+    ) -> None:
         self.out.flush()
 
     def close(self) -> None:
@@ -138,13 +140,17 @@ class JsonStream(JsonlStream):
         self.out.write(("\n    " if self.first else ",\n    ") + text)
         self.first = False
 
-    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
+    def end(
+        self, warnings: list[str], store_warnings: list[str] | None = None, reading: ReadingSummary | None = None
+    ) -> None:
         assert self.paper is not None
         tail: dict[str, Any] = {
             "summary": self.paper.counts,
             "warnings": warnings,
             "store_warnings": list(store_warnings or []),
         }
+        if reading is not None:
+            tail["reading"] = reading.model_dump(mode="json")
         llm = self.paper.llm()
         if llm is not None:
             tail["llm"] = llm
@@ -179,7 +185,9 @@ class CsvStream(JsonlStream):
         else:
             self.writers[reading_rank(c)].writerow(citation_row(self.paper.report.input, c))
 
-    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
+    def end(
+        self, warnings: list[str], store_warnings: list[str] | None = None, reading: ReadingSummary | None = None
+    ) -> None:
         if self.held is not None:
             self.held.copy_to(self.out)
         super().end(warnings)
@@ -197,7 +205,9 @@ class SarifStream(JsonlStream):
         assert self.paper is not None
         self.sarif.add(self.paper.report.input, c)
 
-    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
+    def end(
+        self, warnings: list[str], store_warnings: list[str] | None = None, reading: ReadingSummary | None = None
+    ) -> None:
         for w in warnings:
             self.sarif.note(w)
         for w in store_warnings or []:
@@ -224,10 +234,12 @@ class HtmlStream(JsonlStream):
     def write(self, c: CitationResult) -> None:
         self.html.citation(c)
 
-    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
+    def end(
+        self, warnings: list[str], store_warnings: list[str] | None = None, reading: ReadingSummary | None = None
+    ) -> None:
         assert self.paper is not None
         counts = self.paper.paper_counts(len(warnings))
-        self.html.end_paper(counts, warnings=warnings, store_warnings=store_warnings)
+        self.html.end_paper(counts, warnings=warnings, store_warnings=store_warnings, reading=reading)
         self.out.flush()
 
     def close(self) -> None:
@@ -250,8 +262,10 @@ class MarkdownStream(JsonlStream):
     def write(self, c: CitationResult) -> None:
         self.markdown.citation(c)
 
-    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
-        self.markdown.end(warnings, store_warnings)
+    def end(
+        self, warnings: list[str], store_warnings: list[str] | None = None, reading: ReadingSummary | None = None
+    ) -> None:
+        self.markdown.end(warnings, store_warnings, reading=reading)
         self.out.flush()
 
 

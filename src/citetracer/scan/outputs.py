@@ -25,7 +25,7 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import IO
 
-from citetracer.records import CitationResult, Report
+from citetracer.records import CitationResult, ReadingSummary, Report
 from citetracer.report.csv_report import CitationCsv, PaperCsv, cell
 from citetracer.report.decisions import EXPORT_COLUMNS, Call, DecisionBook, Decisions, export_row, reference_key
 from citetracer.report.html_report import HtmlReport
@@ -63,6 +63,7 @@ def load_report(path: Path) -> Report:
         citations=[CitationResult.model_validate(c) for c in doc.get("citations", [])],
         warnings=list(doc.get("warnings", [])),
         store_warnings=list(doc.get("store_warnings", [])),
+        reading=ReadingSummary.model_validate(doc["reading"]) if isinstance(doc.get("reading"), dict) else None,
     )
 
 
@@ -216,7 +217,7 @@ def write_outputs(
             if show == "flagged":  # a list to act on: H, then P3, then P2, as `check --format csv --show flagged`
                 for c in in_reading_order(x for x in report.citations if is_shown(x, show)):
                     citations_csv.add(e.file, c)
-            html.end_paper(counts, store_warnings=report.store_warnings)
+            html.end_paper(counts, store_warnings=report.store_warnings, reading=report.reading)
         html.end()
         review.write(outs["summary.md"])
         if sarif:

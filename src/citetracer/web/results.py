@@ -18,7 +18,7 @@ import zipfile
 from pathlib import Path
 from typing import IO
 
-from citetracer.records import CitationResult
+from citetracer.records import CitationResult, ReadingSummary
 from citetracer.report.bibfix import BibFixer, ResultsOnDisk
 from citetracer.report.csv_report import CitationCsv
 from citetracer.report.html_report import HtmlReport
@@ -130,20 +130,23 @@ class JobReports:
         if self.has_bib:
             self.fixer.add(c)
 
-    def end(self, warnings: list[str], store_warnings: list[str] | None = None) -> None:
+    def end(
+        self, warnings: list[str], store_warnings: list[str] | None = None, reading: ReadingSummary | None = None
+    ) -> None:
         """The paper's last citation was given; `warnings` are all of its warnings, `store_warnings` what the
-        store cannot confirm of it (said once per report, as the store's: report/storenotes.py)."""
+        store cannot confirm of it (said once per report, as the store's: report/storenotes.py); `reading`, a
+        PDF's: its list's pages, how many references, how many read with low confidence."""
         assert self.paper is not None and self.json.paper is not None
         store = list(store_warnings or [])
-        self.json.end(warnings, store)
+        self.json.end(warnings, store, reading=reading)
         for w in warnings:
             self.sarif.note(w)
         for w in store:
             self.sarif.store_note(w)
         counts = self.json.paper.paper_counts(len(warnings))
-        self.html.end_paper(counts, warnings=warnings, store_warnings=store)
-        self.file_html.end_paper(counts, warnings=warnings, store_warnings=store)
-        self.md.end(warnings, store)
+        self.html.end_paper(counts, warnings=warnings, store_warnings=store, reading=reading)
+        self.file_html.end_paper(counts, warnings=warnings, store_warnings=store, reading=reading)
+        self.md.end(warnings, store, reading=reading)
         self.paper = None
 
     def unreadable(self, name: str, why: str) -> None:

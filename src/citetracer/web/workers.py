@@ -242,7 +242,11 @@ def run_job(
 
             report = checker.check(result, on_result=judged)
             result.references.clear()  # checked: its memory goes to the next paper and the corrected BibTeX
-            reports.end([public(w) for w in report.warnings], [public(w) for w in report.store_warnings])
+            reports.end(
+                [public(w) for w in report.warnings],
+                [public(w) for w in report.store_warnings],
+                reading=report.reading,
+            )
         for name, why in unread:
             reports.unreadable(name, why)
         reports.close()

@@ -96,5 +96,15 @@ def repair_references(pdf: Path | None, refs: list[Reference], agent: ParserAgen
             continue
         # The agent's fields are cleaned like the parser's (a model copies ligatures and split accents from the text).
         fixed = clean_reference(fixed)
-        out.append(fixed.model_copy(update={"raw": ref.raw, "page": ref.page, "boxes": ref.boxes, "label": ref.label}))
+        out.append(
+            fixed.model_copy(
+                update={
+                    "raw": ref.raw,
+                    "page": ref.page,
+                    "boxes": ref.boxes,
+                    "label": ref.label,
+                    "confidence": ref.confidence,
+                }
+            )
+        )
     return out, warnings

@@ -75,6 +75,9 @@ class Page:
     gutter: float | None = None
     gutters: list[float] = field(default_factory=list)
     ocr: bool = False
+    #: The lines `drop_running_text` took for running heads, feet and page numbers (what the reading never sees:
+    #: a DOI among them that no reference carries is an entry's end lost, confidence.doi_warnings).
+    furniture: list[Line] = field(default_factory=list)
 
 
 #: Share of the page height at the top and bottom where running heads and page numbers live.
@@ -515,6 +518,7 @@ def drop_running_text(pages: list[Page]) -> int:
                 and not _YEAR_CLOSING.match(text)
             ) or (_margin_key(text) in deep and _edge_line(ln, page, apart=False) and not _YEAR_CLOSING.match(text)):
                 dropped += 1
+                page.furniture.append(ln)
                 continue
             kept.append(ln)
         page.lines = kept

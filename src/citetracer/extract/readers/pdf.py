@@ -20,6 +20,7 @@ import multiprocessing
 import re
 import time
 import traceback
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -173,17 +174,23 @@ def extract(
 ) -> ReadResult:
     """The reader itself, in this process (read_pdf wraps it in a bounded child)."""
     warnings: list[str] = []
-    lines = document_lines(path, limits, ref_pages, warnings)
-    refs, more, sure = references_from_lines(lines, ref_pages, segmenter)
+    furniture: list[Line] = []
+    lines = document_lines(path, limits, ref_pages, warnings, furniture)
+    refs, more, sure = references_from_lines(lines, ref_pages, segmenter, furniture)
     warnings.extend(more)
     return ReadResult(references=refs, warnings=warnings, kind="pdf", pages=_list_pages(refs), confidence=sure)
 
 
 def document_lines(
-    path: Path, limits: Limits | None = None, ref_pages: PageRange | None = None, warnings: list[str] | None = None
+    path: Path,
+    limits: Limits | None = None,
+    ref_pages: PageRange | None = None,
+    warnings: list[str] | None = None,
+    furniture: list[Line] | None = None,
 ) -> list[Line]:
     """The PDF's lines in reading order, without running heads, page numbers and review line numbers:
-    what the bibliography is looked for in (in this process; `read_pdf` bounds it in a child)."""
+    what the bibliography is looked for in (in this process; `read_pdf` bounds it in a child). The running
+    heads, feet and page numbers left out are added to `furniture` when given."""
     from citetracer.extract.readers.pdfdoc import Document
 
     limits = limits or Limits()
@@ -197,6 +204,8 @@ def document_lines(
         indices = _pages_to_read(doc, n, warnings, ref_pages)
         pages = _read_pages(doc, indices, limits, warnings)
     drop_running_text(pages)  # running heads are expected: not worth a warning
+    if furniture is not None:
+        furniture.extend(ln for p in pages for ln in p.furniture)
     return [ln for p in pages for ln in p.lines]
 
 
@@ -392,12 +401,15 @@ def read_list(
 
 
 def references_from_lines(
-    lines: list[Line], ref_pages: PageRange | None = None, segmenter: Segmenter = "auto"
+    lines: list[Line],
+    ref_pages: PageRange | None = None,
+    segmenter: Segmenter = "auto",
+    furniture: Sequence[Line] = (),
 ) -> tuple[list[Reference], list[str], list[float]]:
     """Region, blocks and fields from the document's lines in reading order, with the plausibility
     warnings (`plausibility`, and `confidence`'s on DOIs and doubtful entries) and a confidence per
     reference (empty without the segmenter model); `ref_pages` (1-based, inclusive) sets the region's
-    pages by hand."""
+    pages by hand; `furniture`: the running heads and feet the layout left out (`document_lines`)."""
     reading, warnings = read_list(lines, ref_pages, segmenter)
     if reading.region is None:
         return [], warnings + plausibility.check([], reading.markers, []), []
@@ -418,12 +430,13 @@ def references_from_lines(
         refs.append(ref)
         if reading.confidence:
             sure.append(reading.confidence[k - 1])
+            ref.confidence = sure[-1]
     if len(blocks) > MAX_REFERENCES:
         warnings.append(f"more than {MAX_REFERENCES} references; the rest ignored")
     seen = what_was_seen(lines, blocks)
     pages = sorted({ln.page + 1 for b in blocks for ln in b.lines})
     warnings.extend(plausibility.check(refs, reading.markers, pages, seen))
-    warnings.extend(doi_warnings(reading.listed, refs))
+    warnings.extend(doi_warnings(reading.listed, refs, furniture))
     low = low_confidence_warning(refs, sure) if sure else None
     if low:
         warnings.append(low)

@@ -322,7 +322,7 @@ def reference_from_json(obj: dict[str, Any]) -> Reference:
         data["title"] = clean_title(str(data["title"]))
     if data.get("label") is None and data.get("id") is not None:
         data["label"] = str(data["id"])
-    known = set(Reference.model_fields)
+    known = set(Reference.model_fields) - {"confidence"}  # a PDF reader's measure, never an input's
     return clean_reference(Reference.model_validate({k: v for k, v in data.items() if k in known}))
 
 

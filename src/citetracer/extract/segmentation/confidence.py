@@ -93,12 +93,41 @@ def _distinct(dois: list[str]) -> list[str]:
     return sorted(out, key=dois.index)
 
 
-def doi_warnings(listed: Sequence[Line], refs: Sequence[Reference]) -> list[str]:
+def furniture_dois(furniture: Sequence[Line], pages: set[int]) -> list[tuple[int, str]]:
+    """(page, DOI) for each DOI printed in a line the layout left out as a running head, foot or page number
+    (`furniture`) on one of `pages`, unless the same DOI is printed that way on two pages or more: a journal's
+    foot that cites the paper itself (JOSE's, on every page) is furniture, a DOI on one page's foot is the
+    end of an entry set where a foot would be."""
+    found = [(ln.page, d) for ln in furniture for d in _dois(ln.text)]
+    pages_of: dict[str, set[int]] = {}
+    for page, d in found:
+        pages_of.setdefault(d, set()).add(page)
+    return [(page, d) for page, d in found if page in pages and len(pages_of[d]) == 1]
+
+
+def _carries(carried: Sequence[str], doi: str) -> bool:
+    return any(c.startswith(doi) or doi.startswith(c) for c in carried)
+
+
+def doi_warnings(listed: Sequence[Line], refs: Sequence[Reference], furniture: Sequence[Line] = ()) -> list[str]:
     """Warnings when the DOIs printed among the list's lines (`listed`: from its first reference's first line
-    to its last reference's last line, whatever the reading kept) and those its references carry disagree."""
+    to its last reference's last line, whatever the reading kept) and those its references carry disagree;
+    `furniture`: the lines the layout left out as running heads and feet (a DOI there, on a page of the list,
+    that no reference carries is an entry's end taken for a foot)."""
     printed = list_dois(listed)
+    at_foot = furniture_dois(furniture, {ln.page for ln in listed})
+    carried_dois = [d for ref in refs for d in _dois(ref.raw or "") + ([ref.doi] if ref.doi else [])]
+    out = []
+    dropped = [(page, doi) for page, doi in at_foot if not _carries(carried_dois, doi)]
+    if dropped:
+        pages = ", ".join(str(p + 1) for p in sorted({p for p, _d in dropped}))
+        out.append(
+            f"{PREFIX}: {len(dropped)} DOI(s) printed at the top or foot of page(s) {pages} (first: {dropped[0][1]})"
+            f" were left out as running heads or feet, and no reference carries them: an entry (or its end) may"
+            f" have been lost ({HINT})"
+        )
     if not printed:
-        return []
+        return out
     carried: dict[str, int] = {}
     several = []
     for k, ref in enumerate(refs):
@@ -107,8 +136,7 @@ def doi_warnings(listed: Sequence[Line], refs: Sequence[Reference]) -> list[str]
             carried[d] = k
         if len(distinct) >= 2:
             several.append(ref)
-    lost = [d for d in printed if not any(c.startswith(d) or d.startswith(c) for c in carried)]
-    out = []
+    lost = [d for d in printed if not _carries(list(carried), d)]
     if lost:
         out.append(
             f"{PREFIX}: the list prints {len(printed)} DOIs but the {len(refs)} references read carry"

@@ -460,17 +460,25 @@ class Segmenter:
         for j, (k, label) in enumerate(zip(order, tagger.tag(feats), strict=True)):
             labels[k] = label
             marginals[k] = {name: tagger.marginal(name, j) for name in LABELS}
-        return Reading(_overrule(lines, window, markers, labels), marginals)
+        labels, left_out = _overrule(lines, window, markers, labels)
+        # A line the rules' filters leave out is O by the rules, as page furniture is: the model's doubt about
+        # it (it would have read a footnote under the list, or a journal's citation line at the foot of the
+        # page, into the reference above) is no doubt about the reading taken.
+        for k in left_out:
+            marginals[k] = dict(CERTAIN_O)
+        return Reading(labels, marginals)
 
 
-def _overrule(lines: Sequence[Line], window: Sequence[Line], markers: Markers | None, labels: list[str]) -> list[str]:
-    """The model's labels with the rules that stand over it applied."""
+def _overrule(
+    lines: Sequence[Line], window: Sequence[Line], markers: Markers | None, labels: list[str]
+) -> tuple[list[str], list[int]]:
+    """The model's labels with the rules that stand over it applied, and the lines the rules' filters left out."""
     # What the rules leave out inside their region (a footnote under the list, a float set in the
     # body's larger type) stays out: those filters are the rule path's most precise part.
     rule_end, _starts, kept = rule_reading(window, markers)
-    if kept:
-        labels = ["O" if k < rule_end and k not in kept and label != "O" else label for k, label in enumerate(labels)]
-    return join_split_entries(lines, close_at_back_matter(lines, labels))
+    left_out = [k for k, label in enumerate(labels) if kept and k < rule_end and k not in kept and label != "O"]
+    labels = ["O" if k in left_out else label for k, label in enumerate(labels)]
+    return join_split_entries(lines, close_at_back_matter(lines, labels)), left_out
 
 
 def close_at_back_matter(lines: Sequence[Line], labels: list[str]) -> list[str]:
