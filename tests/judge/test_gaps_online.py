@@ -106,6 +106,16 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "short2-oa", "title": "Predicting the containment time of wildfires from satellite burn scars",
      "authors": ["Shashank Bhardwaj", "Mina Okafor"], "year": 2025, "type": "article",
      "venue": "Remote Sensing of Environment", "services": ["openalex"]},
+    # One title held by two works: a 2022 article by some people, and the 2025 "Towards ..." version of
+    # that title by others (a later paper of the same project).
+    {"id": "fields22", "title":
+     "High resolution, annual maps of field boundaries for smallholder-dominated croplands at national scales",
+     "authors": ["Lyndon Estes", "Su Ye", "Lei Song", "Boka Luo"], "year": 2022,
+     "venue": "Frontiers in Artificial Intelligence", "type": "article", "services": ["openalex"]},
+    {"id": "fields25", "title":
+     "Towards high-resolution annual maps of field boundaries for smallholder-dominated croplands at national scales",
+     "authors": ["Sara Khallaghi", "Rahebe Abedi", "Hanan Abou Ali", "Mary Dziedzorm Asipunu"], "year": 2025,
+     "type": "preprint", "services": ["openalex"]},
     # A whole list (DBLP) that a fabrication pads inside.
     {"id": "whole3", "title": "Sublinear regret for adversarial bandits with delayed graph feedback",
      "authors": ["Iris Olsen", "Jon Park", "Kim Lund"], "year": 2019, "venue": "COLT", "type": "inproceedings",
@@ -442,6 +452,22 @@ def test_a_name_appended_to_a_short_list_no_service_cuts_is_padding(web: FakeWeb
     assert "Sarah Thompson" in r.verdict.rationale
     r = check(web, tmp_path, f"Shashank Bhardwaj, Mina Okafor, Ivo Park, Lea Berg, and Kai Abe. {title}")
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+
+
+def test_the_authors_own_title_with_framing_words_is_no_chimera(web: FakeWeb, tmp_path: Path) -> None:
+    """The cited title is a 2022 work's by others, and, with "Towards" before it, the cited authors' own 2025
+    work: that is their work cited under another of its titles, not their names put on someone else's title.
+    Their names on a title that is not theirs in any form are still an accusation (H3 or H6)."""
+    title = "High-resolution annual maps of field boundaries for smallholder-dominated croplands at national scales"
+    r = check(web, tmp_path, f"[12] Sara Khallaghi et al. {title}, 2025. Frontiers in Artificial Intelligence. 2")
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
+    r = check(
+        web,
+        tmp_path,
+        "Sara Khallaghi, Rahebe Abedi, and Hanan Abou Ali. A relational calculus for quantified constraint "
+        "satisfaction over trees. Journal of the ACM, 2025.",
+    )
+    assert r.verdict.class_ == "Hallucinated" and r.verdict.code in ("H3", "H6"), r.verdict.rationale
 
 
 def test_names_regrouped_by_extraction_are_not_invented_authors(web: FakeWeb, tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ from citetracer.judge.facts.reading import (
 from citetracer.judge.facts.venue import spelled, venue_conflict, venue_names, venue_witness, version_at_cited_venue
 from citetracer.match.rules import Assessment
 from citetracer.normalize.opposites import opposed_words
-from citetracer.normalize.text import canonical_doi
+from citetracer.normalize.text import canonical_doi, title_form, title_inside
 from citetracer.records import FieldStatus
 from citetracer.thresholds import (
     IMPLAUSIBLE_FUTURE,
@@ -163,6 +163,34 @@ def _another_title_of_theirs(ctx: JudgeContext) -> Assessment | None:
     return None
 
 
+def _their_version_of_the_title(ctx: JudgeContext, work: Assessment) -> Assessment | None:
+    """A record other than `work`, by the cited people, of the cited year (or one off), whose title is the cited
+    title with a few words around it or without its subtitle ("Towards high-resolution annual maps ..." for
+    "High-resolution annual maps ..."): the cited authors' own work, cited under another of its titles. Then the
+    same title held by others' work is a shared title, not their names put on it (H3, H6)."""
+    cited = ctx.reference.title or ""
+    for a in ctx.assessments:
+        title = a.candidate.title or ""
+        if a is work or not title or not by_cited_people(a, MOST):
+            continue
+        if a.year_delta is not None and abs(a.year_delta) > VERSION_YEARS:
+            continue
+        if _opposed(ctx, a) is None and (title_inside(cited, title) or title_form(cited, title) is not None):
+            return a
+    return None
+
+
+def _their_version_withheld(ctx: JudgeContext, work: Assessment) -> Decision | None:
+    own = _their_version_of_the_title(ctx, work)
+    if own is None:
+        return None
+    year = f", {own.candidate.year}" if own.candidate.year else ""
+    return _withhold(
+        f"the cited authors' own '{own.candidate.title}'{year} {label(own)} is the cited title in another form: "
+        "their work cited under another of its titles, which a work by others shares"
+    )
+
+
 def _h2(ctx: JudgeContext, f: Finding) -> Decision:
     shape = not_a_citation(ctx.reference) or text_trouble(ctx.reference) or title_doubt(ctx.reference)
     if shape:
@@ -205,6 +233,9 @@ def _h3(ctx: JudgeContext, f: Finding) -> Decision:
     why, how = identified(ctx, work, need_authors=False)
     if why:
         return _withhold(why)
+    theirs = _their_version_withheld(ctx, work)
+    if theirs is not None:
+        return theirs
     agree = _years_agree(ctx, work) and _venue_agrees(ctx, work)
     if _doi_names(ctx, work):
         how += " and the cited DOI, which is the record's"
@@ -364,6 +395,9 @@ def _h6(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold(why)
     if "doi" in f.fields:
         return _admit(f"identified by {how}; the DOI's record is another work")
+    theirs = _their_version_withheld(ctx, work)
+    if theirs is not None:
+        return theirs
     unique = title_specificity(ctx, work, UNIQUE_TITLE_WORDS, UNIQUE_SHARED)
     if not unique.specific:
         return _withhold(
