@@ -8,18 +8,13 @@ must still be caught. Real pipeline, real HTTP, an empty store, a fake web on 12
 
 from __future__ import annotations
 
-import asyncio
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from citetracer.config import OnlineSettings, Settings
-from citetracer.extract import read_text
-from citetracer.pipeline import Checker
-from citetracer.records import CitationResult
+from tests.fakeweb.checking import check, serve
 from tests.fakeweb.server import FakeWeb
 
 ARXIV = "arXiv (Cornell University)"
@@ -213,29 +208,7 @@ RECORDS: list[dict[str, Any]] = [
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FakeWeb]:
-    path = tmp_path_factory.mktemp("gaps") / "records.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
-    with FakeWeb(path) as server:
-        yield server
-
-
-def check(web: FakeWeb, tmp_path: Path, text: str, title: str | None = None) -> CitationResult:
-    sources = {**Settings().sources, **web.sources(), "searxng": ""}
-    online = OnlineSettings(http_cache="", rate_limits={"*": 0}, retries=1, fetch_pages=False, memo=False)
-    settings = Settings(
-        store=tmp_path / "store.sqlite", sources=sources, mailto="t@example.org", online=online, today_year=2026
-    )
-    read = read_text(text)
-    assert len(read.references) == 1, read.warnings
-    references = read.references
-    if title is not None:
-        references = [references[0].model_copy(update={"title": title})]
-    checker = Checker(settings)
-    try:
-        [result] = asyncio.run(checker.check_references(references))
-    finally:
-        checker.close()
-    return result
+    yield from serve(RECORDS, tmp_path_factory.mktemp("gaps"))
 
 
 def test_a_published_paper_whose_index_records_are_its_preprint_is_not_accused(web: FakeWeb, tmp_path: Path) -> None:

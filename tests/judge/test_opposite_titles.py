@@ -9,18 +9,13 @@ Real pipeline, real HTTP, an empty store, a fake web on 127.0.0.1.
 
 from __future__ import annotations
 
-import asyncio
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from citetracer.config import OnlineSettings, Settings
-from citetracer.extract import read_text
-from citetracer.pipeline import Checker
-from citetracer.records import CitationResult
+from tests.fakeweb.checking import check, serve
 from tests.fakeweb.server import FakeWeb
 
 RECORDS: list[dict[str, Any]] = [
@@ -33,24 +28,7 @@ RECORDS: list[dict[str, Any]] = [
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FakeWeb]:
-    path = tmp_path_factory.mktemp("opposites") / "records.jsonl"
-    path.write_text("".join(json.dumps(r) + "\n" for r in RECORDS))
-    with FakeWeb(path) as server:
-        yield server
-
-
-def check(web: FakeWeb, tmp_path: Path, text: str) -> CitationResult:
-    sources = {**Settings().sources, **web.sources(), "searxng": ""}
-    online = OnlineSettings(http_cache="", rate_limits={"*": 0}, retries=1, fetch_pages=False, memo=False)
-    settings = Settings(
-        store=tmp_path / "store.sqlite", sources=sources, mailto="t@example.org", online=online, today_year=2026
-    )
-    checker = Checker(settings)
-    try:
-        [result] = asyncio.run(checker.check_references(read_text(text).references))
-    finally:
-        checker.close()
-    return result
+    yield from serve(RECORDS, tmp_path_factory.mktemp("opposites"))
 
 
 def test_a_title_saying_the_opposite_of_the_authors_work_is_no_renaming_of_it(web: FakeWeb, tmp_path: Path) -> None:
