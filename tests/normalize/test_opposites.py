@@ -73,8 +73,13 @@ def test_opposite_is_symmetric_and_never_a_word_with_itself() -> None:
     assert not opposite("bit", "unit")  # a prefix swap needs a stem of some letters
 
 
-def test_a_negator_around_a_title_makes_no_variant_of_it() -> None:
+def test_a_negator_before_a_title_makes_no_variant_of_it() -> None:
     assert title_inside(
         "An overview of convex relaxations of sparse regression", "Convex relaxations of sparse regression"
     )
     assert not title_inside("Non convex relaxations of sparse regression", "Convex relaxations of sparse regression")
+    # after the title, "without" qualifies it (RRHF's arXiv title against its NeurIPS one, online a false H2)
+    assert title_inside(
+        "RRHF: Rank responses to align language models with human feedback",
+        "RRHF: Rank Responses to Align Language Models with Human Feedback without tears",
+    )

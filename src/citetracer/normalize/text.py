@@ -215,7 +215,7 @@ def title_form(cited: str, found: str) -> str | None:
 
 #: Words a title may open or close with around the same work's other title ("An overview of ...").
 _FRAMING = frozenset("a an the of on in to for and towards toward overview survey review study note".split())
-#: Words that, added to a title, say the opposite of it ("Non-convex ..." around "Convex ...").
+#: Words that, put before a title, say the opposite of it ("Non-convex ..." around "Convex ...").
 NEGATORS = frozenset({"non", "not", "no", "without", "anti", "un"})
 
 
@@ -232,7 +232,10 @@ def title_inside(cited: str, found: str, min_words: int = 4) -> bool:
     for i in range(len(long_) - len(short) + 1):
         if long_[i : i + len(short)] == short:
             extra = long_[:i] + long_[i + len(short) :]
-            return len(extra) <= max(3, len(short) // 2) and not NEGATORS & set(extra)
+            # a negator just before the title turns it into its opposite ("Non-convex ..."); one after it
+            # qualifies it ("... with human feedback without tears")
+            negated = i > 0 and long_[i - 1] in NEGATORS
+            return len(extra) <= max(3, len(short) // 2) and not negated
     return False
 
 
