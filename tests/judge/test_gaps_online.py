@@ -111,6 +111,11 @@ RECORDS: list[dict[str, Any]] = [
      "Towards high-resolution annual maps of field boundaries for smallholder-dominated croplands at national scales",
      "authors": ["Sara Khallaghi", "Rahebe Abedi", "Hanan Abou Ali", "Mary Dziedzorm Asipunu"], "year": 2025,
      "type": "preprint", "services": ["openalex"]},
+    # One work as OpenAlex and Crossref both hold it: two records, one title, four authors.
+    {"id": "puncta", "title": "Extraction of fluorescent cell puncta by adaptive fuzzy segmentation",
+     "authors": ["Tuan D. Pham", "Denis I. Crane", "Tuan H. Tran", "Tam H. Nguyen"], "year": 2004,
+     "venue": "Bioinformatics", "type": "article", "doi": "10.1093/bioinformatics/bth213",
+     "services": ["openalex", "crossref"]},
     # A whole list (DBLP) that a fabrication pads inside.
     {"id": "whole3", "title": "Sublinear regret for adversarial bandits with delayed graph feedback",
      "authors": ["Iris Olsen", "Jon Park", "Kim Lund"], "year": 2019, "venue": "COLT", "type": "inproceedings",
@@ -441,6 +446,18 @@ def test_the_authors_own_title_with_framing_words_is_no_chimera(web: FakeWeb, tm
         "satisfaction over trees. Journal of the ACM, 2025.",
     )
     assert r.verdict.class_ == "Hallucinated" and r.verdict.code in ("H3", "H6"), r.verdict.rationale
+
+
+def test_another_record_of_the_same_work_is_no_other_title_of_theirs(web: FakeWeb, tmp_path: Path) -> None:
+    """Crossref's record of the very work OpenAlex holds (the same title) is not "the cited authors' own work under
+    another title": a made-up name added to the list is still padding (bench/fields.py author-added, online)."""
+    r = check(
+        web,
+        tmp_path,
+        "Tuan D. Pham, Denis I. Crane, Tuan H. Tran, Aria Petrov, and Tam H. Nguyen. Extraction of fluorescent cell "
+        "puncta by adaptive fuzzy segmentation. Bioinformatics, 20(14):2189-2196, 2004.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
 
 
 def test_names_regrouped_by_extraction_are_not_invented_authors(web: FakeWeb, tmp_path: Path) -> None:

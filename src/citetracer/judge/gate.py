@@ -164,14 +164,21 @@ def _another_title_of_theirs(ctx: JudgeContext) -> Assessment | None:
 
 
 def _their_version_of_the_title(ctx: JudgeContext, work: Assessment) -> Assessment | None:
-    """A record other than `work`, by the cited people, of the cited year (or one off), whose title is the cited
-    title with a few words around it or without its subtitle ("Towards high-resolution annual maps ..." for
-    "High-resolution annual maps ..."): the cited authors' own work, cited under another of its titles. Then the
-    same title held by others' work is a shared title, not their names put on it (H3, H6)."""
-    cited = ctx.reference.title or ""
+    """When the identified work is by none of the cited people: a record of another work, by the cited people, of
+    the cited year (or one off), whose title is the cited one with a few words around it or without its subtitle
+    ("Towards high-resolution annual maps ..." for "High-resolution annual maps ..."): the cited authors' own
+    work, cited under another of its titles. Then the same title held by others' work is a shared title, not
+    their names put on it (H3, H6). Another record of the identified work itself (the same title) is no such
+    witness: a name added to a list is judged against the work's own records."""
+    if by_cited_people(work, SOME, names=1):
+        return None
+    cited, found = ctx.reference.title or "", work.candidate.title or ""
     for a in ctx.assessments:
         title = a.candidate.title or ""
-        if a is work or not title or not by_cited_people(a, MOST):
+        same_work = a.candidate.work is not None and a.candidate.work == work.candidate.work
+        if a is work or not title or same_work or title_form(found, title) == "exact":
+            continue
+        if not by_cited_people(a, MOST):
             continue
         if a.year_delta is not None and abs(a.year_delta) > VERSION_YEARS:
             continue
