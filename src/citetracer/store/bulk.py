@@ -19,6 +19,7 @@ exactly as it was, and `abort()` (or the next build) deletes the leftovers.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import sqlite3
@@ -154,9 +155,14 @@ class BulkBuild:
         self.add_rows((row,))
 
     def add_rows(self, rows: Iterable[tuple[Any, ...]]) -> None:
-        """Add rows (a `Row`, or the plain tuple of its 13 fields as parser processes send them)."""
+        """Add rows (a `Row`, or the plain tuple of its 13 fields as parser processes send them).
+
+        The cyclic garbage collector is paused meanwhile (the rows' tuples are many and in no cycle).
+        """
         out, pending, prefixes, xref_ids = self.rows, self.pending, self.prefixes, self.xref_ids
         rid = self.next_rid
+        collecting = gc.isenabled()
+        gc.disable()
         try:
             for key, source, kind, doi, arxiv, year, vkey, data, xref, titles, surnames, xref_title, packed in rows:
                 if doi:
@@ -179,6 +185,8 @@ class BulkBuild:
                     out, pending = self.rows, self.pending
         finally:
             self.next_rid = rid
+            if collecting:
+                gc.enable()
 
     def add_all(self, records: Iterable[WorkRecord]) -> None:
         for record in records:
