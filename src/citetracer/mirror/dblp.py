@@ -22,6 +22,7 @@ rebuilt beside the old one and swapped in, so a failure at any point leaves it u
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 import re
@@ -56,7 +57,7 @@ from citetracer.normalize.text import canonical_arxiv, canonical_doi, parse_year
 from citetracer.store.codec import pack
 from citetracer.store.common import venue_key
 from citetracer.store.index import index_tokens
-from citetracer.store.rows import Row, present
+from citetracer.store.rows import Row
 
 #: Record fields copied as they are: (JSON name, DBLP element).
 _OPTIONAL = (("pages", "pages"), ("volume", "volume"), ("issue", "number"), ("publisher", "publisher"))
@@ -109,28 +110,52 @@ _HOMONYM = re.compile(r"\s+\d{4}$")
 
 def person(name: str) -> dict[str, str] | None:
     """A DBLP author string as a Person's JSON fields (homonym number dropped: "Wei Wang 0001")."""
-    return person_fields(_HOMONYM.sub("", name.strip()))
+    name = name.strip()
+    if name[-1:].isdigit():  # what `_HOMONYM` can match ends in a digit (`\d` is a subset of `str.isdigit`)
+        name = _HOMONYM.sub("", name)
+    return person_fields(name)
 
 
-@lru_cache(maxsize=200_000)  # per parser process: ~100 MB each; DBLP names are Zipf-distributed
 def author(name: str) -> tuple[dict[str, str], tuple[str, ...]] | None:
-    """A DBLP author string as (Person JSON fields, surname index keys); cached, names repeat a lot."""
+    """A DBLP author string as (Person JSON fields, surname index keys)."""
     fields = person(name)
     if fields is None:
         return None
-    return fields, surname_keys(fields["family"])
+    family = fields["family"]
+    # A family name of ASCII letters alone has one key, itself lower-cased (what `surname_keys` gives it).
+    return fields, (family.lower(),) if family.isascii() and family.isalpha() else surname_keys(family)
+
+
+@lru_cache(maxsize=200_000)  # per parser process; DBLP names are Zipf-distributed
+def _author_json(name: str) -> tuple[str, tuple[str, ...]] | None:
+    """`author(name)` as (the Person's JSON, as `_JSON` writes it in the record, surname keys); cached."""
+    got = author(name)
+    if got is None:
+        return None
+    fields, keys = got
+    if all(type(v) is str for v in fields.values()):
+        return "{" + ",".join([f"{_QUOTE(k)}:{_QUOTE(v)}" for k, v in fields.items()]) + "}", keys
+    return _JSON(fields), keys
 
 
 _year = lru_cache(maxsize=4096)(parse_year)
 _venue_key = lru_cache(maxsize=200_000)(venue_key)
 _KINDS = frozenset(RECORD_TAGS)
+#: A JSON string literal, escaped exactly as `_JSON` escapes strings (the same C function).
+_QUOTE = json.encoder.encode_basestring
+_PEOPLE = frozenset(("author", "editor"))
+#: The JSON of the fields written after the title, in the order a record's JSON has them.
+_OPTIONAL_JSON = tuple((tag, f',"{name}":') for name, tag in _OPTIONAL)
+_TYPE_JSON = {kind: f',"type":{_QUOTE(kind)}}}' for kind in RECORD_TAGS}
 
 
 def _text(elem: Any) -> str:
-    text = "".join(elem.itertext()) if len(elem) else elem.text or ""
+    text = "".join(elem.itertext()) if len(elem) else elem.text
+    if not text:
+        return ""
     if len(text) > MAX_FIELD_CHARS:
         text = text[:MAX_FIELD_CHARS]
-    if "  " in text or "\n" in text or "\t" in text or text[:1].isspace() or text[-1:].isspace():
+    if "  " in text or "\n" in text or "\t" in text or text[0].isspace() or text[-1].isspace():
         return " ".join(text.split())
     return text
 
@@ -149,18 +174,30 @@ def _identifiers(links: list[str], volume: str | None) -> tuple[str | None, str 
 
 def parse_row(elem: Any, packed: bool = False) -> Row | None:
     """One record element as a store row; None when it has no key or no title."""
+    fields = _row_fields(elem, packed)
+    return None if fields is None else Row(*fields)
+
+
+def _row_fields(elem: Any, packed: bool) -> tuple[Any, ...] | None:
+    """`parse_row`'s row as the plain tuple of its fields (what the parser processes send).
+
+    The record's JSON is written piece by piece, each value escaped by the encoder `_JSON` uses,
+    in the order of `_JSON` over the dict {title, authors, venue, venue_full, year, doi, arxiv_id,
+    pages, volume, issue, publisher, type} with only the present values: the same bytes, without
+    building the dict, and each author's JSON made once per distinct name (`_author_json`).
+    """
     key = elem.get("key")
     if not key:
         return None
-    authors: list[tuple[dict[str, str], tuple[str, ...]]] = []
-    editors: list[tuple[dict[str, str], tuple[str, ...]]] = []
+    authors: list[tuple[str, tuple[str, ...]]] = []
+    editors: list[tuple[str, tuple[str, ...]]] = []
     links: list[str] = []
     fields: dict[str, str] = {}
     for child in elem:
         tag = child.tag
-        if tag == "author" or tag == "editor":
+        if tag in _PEOPLE:
             bucket = authors if tag == "author" else editors
-            if len(bucket) < MAX_PEOPLE and (p := author(_text(child))) is not None:
+            if len(bucket) < MAX_PEOPLE and (p := _author_json(_text(child))) is not None:
                 bucket.append(p)
         elif tag == "ee":
             links.append(_text(child))
@@ -184,21 +221,32 @@ def parse_row(elem: Any, packed: bool = False) -> Row | None:
     year = _year(year_s) if year_s else None
     people = authors or editors
     # The row's key gives source, id and URL; only what is present is written.
-    data: dict[str, Any] = {"title": title}
+    out = ['{"title":', _QUOTE(title)]
+    surnames: tuple[str, ...] = ()
     if people:
-        data["authors"] = [p[0] for p in people]
-    data.update(present(venue=venue, venue_full=title if kind == "proceedings" else None, year=year, doi=doi,
-                        arxiv_id=arxiv))  # fmt: skip
-    for name, tag in _OPTIONAL:
+        out.append(',"authors":[')
+        out.append(",".join([p[0] for p in people]))
+        out.append("]")
+        for p in people:
+            surnames += p[1]
+    if venue:
+        out += (',"venue":', _QUOTE(venue))
+    proceedings = kind == "proceedings"
+    if proceedings:
+        out += (',"venue_full":', out[1])
+    if year:
+        out += (',"year":', str(year))
+    if doi:
+        out += (',"doi":', _QUOTE(doi))
+    if arxiv:
+        out += (',"arxiv_id":', _QUOTE(arxiv))
+    for tag, name in _OPTIONAL_JSON:
         value = fields.get(tag)
         if value:
-            data[name] = value
-    data["type"] = kind
-    surnames: tuple[str, ...] = ()
-    for p in people:
-        surnames += p[1]
-    json_bytes = _JSON(data).encode()
-    return Row(
+            out += (name, _QUOTE(value))
+    out.append(_TYPE_JSON.get(kind) or f',"type":{_QUOTE(kind)}}}')
+    json_bytes = "".join(out).encode()
+    return (
         f"{SOURCE}:{key}",
         SOURCE,
         kind,
@@ -210,7 +258,7 @@ def parse_row(elem: Any, packed: bool = False) -> Row | None:
         fields.get("crossref") or None,
         (" ".join(index_tokens(title)),),
         surnames,
-        title if kind == "proceedings" else None,
+        title if proceedings else None,
         packed,
     )
 
@@ -226,7 +274,21 @@ class ChunkRows:
 
 
 def chunk_rows(chunk: Chunk, path: Path, parser: etree.XMLParser, packed: bool) -> ChunkRows:
-    """Parse one chunk (safely, see `safexml`) and turn its records into rows."""
+    """Parse one chunk (safely, see `safexml`) and turn its records into rows.
+
+    The cyclic garbage collector is paused meanwhile: a chunk's rows and the caches' entries are
+    hundreds of thousands of new objects, none in a cycle, that it would otherwise scan again and again.
+    """
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _chunk_rows(chunk, path, parser, packed)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _chunk_rows(chunk: Chunk, path: Path, parser: etree.XMLParser, packed: bool) -> ChunkRows:
     root = parse_chunk(chunk, path, parser).getroot()
     out = ChunkRows([], Counter(), Counter(), None)
     max_mdate = ""
@@ -238,12 +300,12 @@ def chunk_rows(chunk: Chunk, path: Path, parser: etree.XMLParser, packed: bool) 
         if kind == "www":
             out.skipped["www"] += 1
         elif kind in _KINDS:  # anything else is an element DBLP may add one day, not a record type we know
-            row = parse_row(elem, packed)
+            row = _row_fields(elem, packed)
             if row is None:
                 out.skipped["no key or title"] += 1
             else:
                 out.by_type[kind] += 1
-                out.rows.append(tuple(row))
+                out.rows.append(row)
     out.max_mdate = max_mdate or None
     return out
 

@@ -19,9 +19,11 @@ exactly as it was, and `abort()` (or the next build) deletes the leftovers.
 from __future__ import annotations
 
 import contextlib
+import gc
 import json
 import os
 import sqlite3
+import threading
 import uuid
 from collections import Counter
 from collections.abc import Iterable
@@ -63,6 +65,33 @@ def clean_leftovers(target: Path) -> None:
             remove_store_files(base)
 
 
+class _Committing(threading.Thread):
+    """The title index's writer committing (and merging) in a thread; `join` raises what it raised."""
+
+    def __init__(self, writer: Any) -> None:
+        super().__init__(name="index-commit", daemon=True)
+        self.writer = writer
+        self.failure: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self.writer.commit()
+            self.writer.wait_merging_threads()
+        except BaseException as exc:  # a Rust panic is a BaseException; raised again in the caller's thread
+            self.failure = exc
+
+    def wait(self) -> None:
+        """Until the commit is over, whatever its outcome."""
+        super().join()
+
+    def join(self, timeout: float | None = None) -> None:
+        """Until the commit is over; raises what it raised."""
+        super().join(timeout)
+        if self.failure is not None:
+            raise self.failure
+
+
 class BulkBuild:
     """A new store under construction; see the module docstring."""
 
@@ -92,7 +121,7 @@ class BulkBuild:
         self.index = TitleIndex(index_dir)
         self.writer = self.index.index.writer(heap_size=INDEX_HEAP, num_threads=1)
         self.next_rid = 1
-        self.rows: list[tuple[object, ...]] = []
+        self.rows: list[tuple[Any, ...]] = []
         self.pending: list[tuple[int, tuple[str, ...], tuple[str, ...], int | None]] = []
         self.prefixes: set[str] = set()
         self.xref_ids: dict[str, int] = {}
@@ -126,35 +155,38 @@ class BulkBuild:
         self.add_rows((row,))
 
     def add_rows(self, rows: Iterable[tuple[Any, ...]]) -> None:
-        """Add rows (a `Row`, or the plain tuple of its 13 fields as parser processes send them)."""
-        out, pending, counts, prefixes, years = self.rows, self.pending, self.counts, self.prefixes, self.years
-        for key, source, kind, doi, arxiv, year, vkey, data, xref, titles, surnames, xref_title, packed in rows:
-            rid = self.next_rid
-            self.next_rid = rid + 1
-            if doi:
-                prefixes.add(doi_prefix(doi))
-            if xref_title:
-                self.set_xref_title(key, xref_title)
-            out.append(
-                (
-                    rid,
-                    key,
-                    source,
-                    kind,
-                    doi,
-                    arxiv,
-                    year,
-                    vkey,
-                    data if packed else pack(data),
-                    self.xref_id(f"{source}:{xref}") if xref else None,
-                )
-            )
-            pending.append((rid, titles, surnames, year))
-            counts[(source, kind or "?")] += 1
-            years[(source, year or 0)] += 1
-            if len(out) >= BATCH:
-                self.flush()
-                out, pending = self.rows, self.pending
+        """Add rows (a `Row`, or the plain tuple of its 13 fields as parser processes send them).
+
+        The cyclic garbage collector is paused meanwhile (the rows' tuples are many and in no cycle).
+        """
+        out, pending, prefixes, xref_ids = self.rows, self.pending, self.prefixes, self.xref_ids
+        rid = self.next_rid
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            for key, source, kind, doi, arxiv, year, vkey, data, xref, titles, surnames, xref_title, packed in rows:
+                if doi:
+                    prefixes.add(doi_prefix(doi))
+                if xref_title:
+                    self.set_xref_title(key, xref_title)
+                if xref:
+                    xkey = f"{source}:{xref}"
+                    xid = xref_ids.get(xkey)
+                    if xid is None:
+                        xid = self.xref_id(xkey)
+                else:
+                    xid = None
+                out.append((rid, key, source, kind, doi, arxiv, year, vkey, data if packed else pack(data), xid))
+                pending.append((rid, titles, surnames, year))
+                rid += 1
+                if len(out) >= BATCH:
+                    self.next_rid = rid
+                    self.flush()
+                    out, pending = self.rows, self.pending
+        finally:
+            self.next_rid = rid
+            if collecting:
+                gc.enable()
 
     def add_all(self, records: Iterable[WorkRecord]) -> None:
         for record in records:
@@ -164,6 +196,9 @@ class BulkBuild:
         if not self.rows:
             return
         self.db.executemany(_INSERT, self.rows)
+        # counted per batch (Counter.update counts in C): (source, type) and (source, year) of every row
+        self.counts.update([(row[2], row[3] or "?") for row in self.rows])
+        self.years.update([(row[2], row[6] or 0) for row in self.rows])
         for rid, titles, surnames, year in self.pending:
             add_fields(self.writer, rid, titles, surnames, year)
         self.db.executemany("INSERT OR IGNORE INTO doi_prefixes VALUES (?)", [(p,) for p in self.prefixes])
@@ -272,15 +307,21 @@ class BulkBuild:
             for (source, year), n in sorted(self.years.items()):
                 years.setdefault(source, {})[year] = n
             self.set_meta("years", json.dumps({"seq": "1", "years": years}))
-        self._copy_links()
-        self.db.execute("COMMIT")
-        self.writer.commit()
-        self.writer.wait_merging_threads()
-        self.db.executescript(INDEXES)
-        self.db.execute("PRAGMA locking_mode=NORMAL")
-        self.db.execute("PRAGMA journal_mode=DELETE")
-        self.db.execute("PRAGMA analysis_limit=1000")
-        self.db.execute("ANALYZE")
+        # The title index is committed in a thread meanwhile: tantivy and SQLite both release the GIL, so
+        # its segment is written on one core while SQLite builds its indexes on the other.
+        indexing = _Committing(self.writer)
+        try:
+            self._copy_links()
+            self.db.execute("COMMIT")
+            self.db.executescript(INDEXES)
+            self.db.execute("PRAGMA locking_mode=NORMAL")
+            self.db.execute("PRAGMA journal_mode=DELETE")
+            self.db.execute("PRAGMA analysis_limit=1000")
+            self.db.execute("ANALYZE")
+        except BaseException:
+            indexing.wait()  # SQLite's failure (a full disk, say) is the one raised
+            raise
+        indexing.join()
         self.db.close()
         write_marker(index_path(self.path), self.build)
         replace_store(self.path, self.target)
