@@ -6,7 +6,7 @@ import csv
 import io
 from pathlib import Path
 
-from citetracer.records import Report
+from citetracer.records import ReadingSummary, Report
 from citetracer.report.csv_report import CITATION_COLUMNS, PAPER_COLUMNS, CitationCsv, PaperCsv, cell
 from citetracer.report.views import paper_counts
 
@@ -63,3 +63,6 @@ def test_paper_rows_follow_the_contract(checked_bib: tuple[Path, Report]) -> Non
     ]
     assert table[1][8] == "only 2 references found"
     assert table[2][0] == "broken.pdf" and table[2][7] == "not checked"
+    assert table[1][-2:] == ["", ""] and table[2][-2:] == ["", ""]  # no PDF reading: empty, not zero
+    papers.add(paper_counts(report), reading=ReadingSummary(pages=[9, 10, 11, 14], references=40, low_confidence=2))
+    assert list(csv.reader(io.StringIO(buf.getvalue())))[3][-2:] == ["9-11, 14", "2"]

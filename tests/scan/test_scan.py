@@ -64,6 +64,10 @@ def test_scan_writes_every_report_of_the_contract(
         str(ex["potential"]),
         str(ex["hallucinated"]),
     )
+    # the PDF's row says which pages its list was read from and how many entries were doubtful; the .bib's is empty
+    pdf_row = next(r for r in rows if Path(r["file"]).name == "paper.pdf")
+    assert (pdf_row["pages_read"], pdf_row["low_confidence"]) == ("2", "0")
+    assert (rows[0]["pages_read"], rows[0]["low_confidence"]) == ("", "")
     # citations.csv: one row per citation of every checked paper
     cites = list(csv.DictReader((out / "citations.csv").open()))
     assert len(cites) == sum(int(r["references"]) for r in rows)

@@ -13,7 +13,8 @@ from __future__ import annotations
 import csv
 from typing import IO
 
-from citetracer.records import CitationResult
+from citetracer.extract.segmentation.plausibility import page_list
+from citetracer.records import CitationResult, ReadingSummary
 from citetracer.report.views import (
     PaperCounts,
     cited_value,
@@ -65,6 +66,8 @@ PAPER_COLUMNS = (
     "note",
     "dismissed",
     "confirmed",
+    "pages_read",
+    "low_confidence",
 )
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -134,8 +137,10 @@ class PaperCsv:
         self.writer = csv.writer(out, lineterminator="\n")
         self.writer.writerow(PAPER_COLUMNS)
 
-    def add(self, counts: PaperCounts, notes: list[str] | None = None) -> None:
-        """One row per checked paper: its counts, warnings and top codes."""
+    def add(self, counts: PaperCounts, notes: list[str] | None = None, reading: ReadingSummary | None = None) -> None:
+        """One row per checked paper: its counts, warnings and top codes, and for a PDF the pages its list was
+        read from and how many entries were read with low confidence (a chair sorts by it to see which papers'
+        lists to look at; empty for inputs read without layout)."""
         row = [
             counts.file,
             counts.references,
@@ -148,9 +153,11 @@ class PaperCsv:
             " | ".join(notes or []),
             counts.dismissed,
             counts.confirmed,
+            page_list(reading.pages) if reading is not None else "",
+            reading.low_confidence if reading is not None else "",
         ]
         self.writer.writerow([cell(x) for x in row])
 
     def add_unchecked(self, file: str, error: str) -> None:
         """One row for a paper that could not be checked, with the reason."""
-        self.writer.writerow([cell(x) for x in (file, 0, 0, 0, 0, 0, "", "not checked", error, 0, 0)])
+        self.writer.writerow([cell(x) for x in (file, 0, 0, 0, 0, 0, "", "not checked", error, 0, 0, "", "")])

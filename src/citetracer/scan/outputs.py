@@ -190,13 +190,14 @@ def write_outputs(
                     sarif.note(f"{e.file}: not checked: {why}", level="error")
                 continue
             counts = counts_by_key.get(e.key) or entry_counts(e)
-            papers_csv.add(counts, e.warnings)
             report_file = folder / "papers" / f"{e.name}.json"
             try:
                 report = decisions.apply(load_report(report_file), e.file, e.key)
             except (OSError, ValueError) as exc:
+                papers_csv.add(counts, e.warnings)
                 html.unreadable_paper(e.file, f"its report {report_file.name} cannot be read ({exc})")
                 continue
+            papers_csv.add(counts, e.warnings, report.reading)
             for c in report.citations:
                 if c.decision is not None and (call := decisions.find(e.file, e.key, reference_key(c.reference))):
                     found.setdefault(id(call), c)
