@@ -50,25 +50,28 @@ class ReadResult:
 
     def reading(self) -> ReadingSummary | None:
         """A PDF's pages, entry count and doubtful entries, as reports show them (None for other inputs)."""
-        from citetracer.extract.segmentation.confidence import LOW_CONFIDENCE
-
         if self.kind != "pdf":
             return None
-        low = sum(1 for c in self.confidence if c < LOW_CONFIDENCE)
+        low = self.low_confidence()
         return ReadingSummary(
             pages=self.pages, references=len(self.references), low_confidence=low, summary=self.summary()
         )
 
+    def low_confidence(self) -> int:
+        """How many references were read with a confidence below LOW_CONFIDENCE."""
+        from citetracer.extract.segmentation.confidence import LOW_CONFIDENCE
+
+        return sum(1 for c in self.confidence if c < LOW_CONFIDENCE)
+
     def summary(self) -> str:
         """One line on what was read: "42 references from pages 9-11 (2 read with low confidence)"."""
-        from citetracer.extract.segmentation.confidence import LOW_CONFIDENCE
         from citetracer.extract.segmentation.plausibility import page_list
 
         n = len(self.references)
         out = f"{n} reference{'s' if n != 1 else ''}"
         if self.pages:
             out += f" from page{'s' if len(self.pages) > 1 else ''} {page_list(self.pages)}"
-        low = sum(1 for c in self.confidence if c < LOW_CONFIDENCE)
+        low = self.low_confidence()
         if low:
             out += f" ({low} read with low confidence)"
         return out
