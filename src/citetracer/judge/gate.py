@@ -43,6 +43,7 @@ from citetracer.judge.facts.reading import (
 from citetracer.judge.facts.venue import spelled, venue_conflict, venue_names, venue_witness, version_at_cited_venue
 from citetracer.match.rules import Assessment
 from citetracer.normalize.opposites import opposed_words
+from citetracer.normalize.rewording import swapped_in_place
 from citetracer.normalize.text import canonical_doi, title_form, title_inside
 from citetracer.records import FieldStatus
 from citetracer.thresholds import (
@@ -122,26 +123,39 @@ def _opposed(ctx: JudgeContext, a: Assessment) -> tuple[str, str] | None:
     return opposed_words(ctx.reference.title, a.candidate.title)
 
 
+def _no_other_title(ctx: JudgeContext, a: Assessment) -> str | None:
+    """Why a record's title, alike the cited one, is no other title of the cited work, if it is not: the cited
+    title says the opposite of it, or rewrites it word for word in place (a version is renamed, not turned into
+    its opposite nor made up from the other word by word)."""
+    words = _opposed(ctx, a)
+    if words is not None:
+        cited, theirs = words
+        said = (
+            f"says '{cited}' where it says '{theirs}'"
+            if cited and theirs
+            else (f"adds '{cited}'" if cited else f"drops its '{theirs}'")
+        )
+        return f"the cited title {said} (a version is renamed, not turned into its opposite)"
+    swaps = swapped_in_place(ctx.reference.title or "", a.candidate.title or "")
+    if swaps:
+        said = ", ".join(f"'{c}' for '{t}'" for c, t in swaps)
+        return (
+            f"the cited title keeps its words in place but swaps {said} (a version is renamed, not made up from "
+            "another title word for word)"
+        )
+    return None
+
+
 def _opposed_note(ctx: JudgeContext) -> str:
     """Why the cited authors' most alike work is not the cited one under another title, when its title says the
-    opposite (a version is renamed, not turned into its opposite): said beside an absence that stands."""
+    opposite or is rewritten word for word (see `_no_other_title`): said beside an absence that stands."""
     for a in sorted(ctx.assessments, key=lambda x: x.title_similarity, reverse=True):
         if a.title_similarity < RENAMED_TITLE_SIMILARITY:
             break
-        words = _opposed(ctx, a) if by_cited_people(a, MOST) else None
-        if words is not None:
-            cited, theirs = words
-            said = (
-                f"says '{cited}' where it says '{theirs}'"
-                if cited and theirs
-                else f"adds '{cited}'"
-                if cited
-                else f"drops its '{theirs}'"
-            )
-            return (
-                f"; the cited authors' {label(a)} '{a.candidate.title}' ({a.candidate.year}) is no other title of it: "
-                f"the cited title {said} (a version is renamed, not turned into its opposite)"
-            )
+        why = _no_other_title(ctx, a) if by_cited_people(a, MOST) else None
+        if why is not None:
+            title, year = a.candidate.title, a.candidate.year
+            return f"; the cited authors' {label(a)} '{title}' ({year}) is no other title of it: {why}"
     return ""
 
 
@@ -157,8 +171,8 @@ def _another_title_of_theirs(ctx: JudgeContext) -> Assessment | None:
             continue
         if a.status("venue") == X and venue_conflict(ctx, a) is not None:
             continue
-        if _opposed(ctx, a) is not None:
-            continue  # a version is renamed, not turned into its opposite ("inefficient" for "efficient")
+        if _no_other_title(ctx, a) is not None:
+            continue  # a version is renamed, not turned into its opposite nor rewritten word for word
         return a
     return None
 
