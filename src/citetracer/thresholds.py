@@ -71,3 +71,6 @@ MAX_AGENT_CONFIDENCE = 0.8
 #: Records DBLP must hold at a venue in a year for that venue-year to count as listed (ingested whole): a
 #: proceedings volume holds dozens to thousands of papers; a handful may be early records.
 VENUE_YEAR_LISTED = 20
+#: Years after which DBLP may still not list a venue-year: it ingests a proceedings volume weeks to months
+#: after the meeting, so a conference of last December may be missing in the autumn.
+LISTER_LAG_YEARS = 1

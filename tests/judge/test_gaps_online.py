@@ -149,6 +149,17 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "now-other", "title": "Calibrated early exits for speculative decoding on edge devices",
      "authors": ["Lena Okafor", "Raj Pillai"], "year": 2026, "venue": "AAAI", "type": "inproceedings",
      "dblp_key": "conf/aaai/OkaforP26", "services": ["dblp", "openalex", "semanticscholar"]},
+    # Last year's preprint and its authors' other work of that year: NeurIPS of last December, which DBLP does
+    # not list yet.
+    {"id": "last-arxiv", "title": "Sparse reward relabelling for long-horizon robotic assembly",
+     "authors": ["Tomas Brenner", "Ayla Demir"], "year": 2025, "venue": ARXIV, "type": "preprint",
+     "arxiv_id": "2507.02222", "services": ["openalex", "semanticscholar", "arxiv"]},
+    {"id": "last-corr", "title": "Sparse reward relabelling for long-horizon robotic assembly",
+     "authors": ["Tomas Brenner", "Ayla Demir"], "year": 2025, "venue": "CoRR", "type": "article",
+     "dblp_key": "journals/corr/abs-2507-02222", "services": ["dblp"]},
+    {"id": "last-other", "title": "Tactile servoing with learned contact manifolds",
+     "authors": ["Tomas Brenner", "Ayla Demir"], "year": 2025, "venue": "ICRA", "type": "inproceedings",
+     "dblp_key": "conf/icra/BrennerD25", "services": ["dblp", "openalex", "semanticscholar"]},
     *[{"id": f"iclr26-{i}", "title": f"Benchmark study number {i} of iterative graph sparsifiers",
        "authors": [f"Ida Vance{i}"], "year": 2026, "venue": "ICLR", "type": "inproceedings",
        "dblp_key": f"conf/iclr/Vance{i}26", "services": ["dblp"]} for i in range(25)],
@@ -273,6 +284,19 @@ def test_this_years_venue_dblp_already_lists_witnesses_a_preprint_cited_as_publi
     r = check(web, tmp_path, cited.format("Advances in Neural Information Processing Systems (NeurIPS)"))
     assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
     assert "may not list the proceedings of 2026 yet" in r.verdict.rationale
+
+
+def test_last_years_venue_dblp_does_not_list_yet_witnesses_nothing(web: FakeWeb, tmp_path: Path) -> None:
+    """DBLP ingests a proceedings volume weeks to months after the meeting: last December's conference may not
+    be in it yet, so its list of the authors' works of that year lacking the paper proves nothing."""
+    r = check(
+        web,
+        tmp_path,
+        "Tomas Brenner and Ayla Demir. Sparse reward relabelling for long-horizon robotic assembly. In Advances "
+        "in Neural Information Processing Systems (NeurIPS), 2025.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
+    assert "may not list the proceedings of 2025 yet" in r.verdict.rationale
 
 
 def test_a_record_year_that_is_a_re_deposit_is_no_proof_of_a_wrong_year(web: FakeWeb, tmp_path: Path) -> None:

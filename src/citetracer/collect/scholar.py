@@ -48,7 +48,7 @@ from citetracer.normalize.text import main_title, title_form
 from citetracer.normalize.venues import is_preprint, venue_id, venue_kind
 from citetracer.records import Candidate, Reference, SourceOutcome
 from citetracer.sources import BROAD, SOURCES, Source, ranked, source_facts, venue_year_lister
-from citetracer.thresholds import BROAD_QUORUM, VERSION_YEARS
+from citetracer.thresholds import BROAD_QUORUM, LISTER_LAG_YEARS, VERSION_YEARS
 
 
 def connector_of(source: Source) -> Connector:
@@ -370,8 +370,9 @@ class ScholarStage(HttpStage):
             f"authors-year:{works}",
         )  # fmt: skip
         probe = LISTER.venue_year_query(reference)
-        if probe is not None and reference.year is not None and reference.year >= self.settings.today_year:
-            # This year's proceedings may not be in DBLP yet: its list of the authors' works is a witness
+        recent = reference.year is not None and reference.year >= self.settings.today_year - LISTER_LAG_YEARS
+        if probe is not None and recent:
+            # A recent year's proceedings may not be in DBLP yet: its list of the authors' works is a witness
             # of the venue-year only once DBLP lists that venue-year (judge/facts/venue.py).
             why = f"whether {VENUE_LISTER} lists the cited venue-year yet"
             await self._ask_lister(

@@ -25,7 +25,7 @@ from citetracer.normalize.venue_kb import LIST_NAMES, Venue, alike_names, close_
 from citetracer.normalize.venues import acronyms_of, is_preprint, spells, spells_any, venue_id, venue_kind
 from citetracer.records import Candidate, FieldStatus
 from citetracer.sources import conference_year_listers, venue_year_lister
-from citetracer.thresholds import VENUE_YEAR_LISTED, VERSION_TITLE_SIMILARITY
+from citetracer.thresholds import LISTER_LAG_YEARS, VENUE_YEAR_LISTED, VERSION_TITLE_SIMILARITY
 
 M, X, MISSING = FieldStatus.MATCH, FieldStatus.MISMATCH, FieldStatus.MISSING
 
@@ -134,7 +134,7 @@ def venue_witness(ctx: JudgeContext, renamed: bool = False) -> tuple[bool, str]:
     if cited is None or cited.removesuffix("-workshop") not in _listed_venues():
         return False, f"no source asked ({_asked(ctx)}) lists every paper of '{ctx.reference.venue}'"
     year = ctx.reference.year
-    if year is not None and year >= ctx.today_year and not _venue_year_listed(ctx):
+    if year is not None and year >= ctx.today_year - LISTER_LAG_YEARS and not _venue_year_listed(ctx):
         return False, f"{VENUE_LISTER} may not list the proceedings of {year} yet"
     works = [
         o
