@@ -139,6 +139,8 @@ class JobReports:
         assert self.paper is not None and self.json.paper is not None
         store = list(store_warnings or [])
         self.json.end(warnings, store, reading=reading)
+        if reading is not None:
+            self.sarif.reading(str(self.paper.path), reading)
         for w in warnings:
             self.sarif.note(w)
         for w in store:
