@@ -402,3 +402,70 @@ def test_a_pdf_read_reports_its_pages_count_and_a_confidence_per_reference(
         assert line in capsys.readouterr().out, fmt
     code, doc = run_json(capsys, ["extract", str(EXAMPLES / "references.bib"), "--format", "json"])
     assert "reading" not in doc and doc["references"][0]["confidence"] is None
+
+
+def test_check_jsonl_csv_and_sarif_of_a_pdf_say_where_its_list_was_read(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`--format jsonl|csv|sarif` carry the reading too: each JSONL line its paper's `reading`, each CSV row
+    `confidence`, `pages_read` and `low_confidence`, the SARIF run its `properties.readings` and a notification."""
+    import csv
+    import io
+
+    from tests.scan.conftest import make_pdf
+
+    pdf = make_pdf(tmp_path / "paper.pdf", 1)
+    check = ["check", str(pdf), "--offline", "--store", str(tmp_path / "s.sqlite"), "--format"]
+    main([*check, "jsonl"])
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 3 and all(x["reading"]["pages"] == [2] and x["reading"]["references"] == 3 for x in lines)
+    assert all("verdict" in x for x in lines)  # the CITATION's keys as they were
+    main([*check, "csv"])
+    rows = list(csv.DictReader(io.StringIO(capsys.readouterr().out)))
+    assert [(r["pages_read"], r["low_confidence"]) for r in rows] == [("2", "0")] * 3
+    assert all(0.0 <= float(r["confidence"]) <= 1.0 for r in rows)
+    main([*check, "sarif"])
+    run = json.loads(capsys.readouterr().out)["runs"][0]
+    assert run["properties"]["readings"][0]["summary"] == "3 references from page 2"
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    (note,) = [n for n in notes if n.get("descriptor", {}).get("id") == "citetracer/reading"]
+    assert note["level"] == "note" and note["message"]["text"] == f"{pdf}: 3 references from page 2"
+
+
+def test_a_pdf_without_a_reference_list_says_so_in_every_report_and_exits_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, seeded: Path
+) -> None:
+    """A PDF with text but no reference list is not a paper citing nothing: the terminal and every report say no list
+    was found and which pages were searched, and `check` exits 2 as for an input nothing could be read from (the
+    other inputs still decide the code)."""
+    from tests.extract.conftest import build_pdf, column
+
+    body = ["A study of things", "We measure how things behave under load and write it down.", "Conclusion"]
+    pdf = build_pdf(
+        tmp_path / "slides.pdf", [column(body, 72, 90), column(["Appendix", "More of the method."], 72, 90)]
+    )
+    said = "no reference list found in the PDF (pages 1-2 searched)"
+    check = ["check", str(pdf), "--offline", "--store", str(seeded)]
+    assert main(check) == 2
+    captured = capsys.readouterr()
+    assert f"read: {pdf}: {said}" in captured.err and "0 references" not in captured.err
+    shown = " ".join(captured.out.split())  # as the terminal wraps it
+    assert "No reference list found in the PDF (pages 1-2 searched): nothing was checked" in shown
+    code, doc = run_json(capsys, [*check, "--format", "json"])
+    assert code == 2 and doc["reading"]["summary"] == said and doc["reading"]["searched"] == [1, 2]
+    assert main([*check, "--format", "jsonl"]) == 2
+    (line,) = map(json.loads, capsys.readouterr().out.splitlines())
+    assert line["input"] == str(pdf) and line["reading"]["references"] == 0 and "id" not in line
+    assert main([*check, "--format", "csv"]) == 2
+    assert f"{pdf},,,,,,,,,,,,,{said}," in capsys.readouterr().out
+    assert main([*check, "--format", "sarif"]) == 2
+    notes = json.loads(capsys.readouterr().out)["runs"][0]["invocations"][0]["toolExecutionNotifications"]
+    assert {"level": "error", "text": f"{pdf}: {said}"} in [{"level": n["level"], **n["message"]} for n in notes]
+    assert main([*check, "--format", "markdown"]) == 2
+    assert "0 citations" not in capsys.readouterr().out
+    assert main([*check, "--format", "html"]) == 2
+    assert "No reference list found in the PDF (pages 1-2 searched)" in capsys.readouterr().out
+    both = ["check", str(pdf), str(EXAMPLES / "references.bib"), "--offline", "--store", str(seeded)]
+    assert main([*both, "--format", "jsonl"]) == 1  # the other input decides: the .bib's Hallucinated citations
+    assert main(["extract", str(pdf)]) == 2
+    assert said in capsys.readouterr().err

@@ -333,12 +333,20 @@ class CitationResult(BaseModel):
 
 class ReadingSummary(BaseModel):
     """What a PDF's reading says of itself: the pages its list was read from (1-based), how many references it
-    read, how many of them with low confidence (`Reference.confidence`), and the one line that says so."""
+    read, how many of them with low confidence (`Reference.confidence`), and the one line that says so. When it read
+    no reference, `searched` names the pages it looked through, so a report can say plainly that the PDF shows no
+    list there rather than print an empty table (and the user can point `--ref-pages` elsewhere)."""
 
     pages: list[int] = Field(default_factory=list)
     references: int = 0
     low_confidence: int = 0
     summary: str = ""
+    searched: list[int] = Field(default_factory=list)
+
+    @property
+    def no_list(self) -> bool:
+        """Whether no reference list was found: nothing of the PDF can be checked."""
+        return self.references == 0
 
 
 class Report(BaseModel):

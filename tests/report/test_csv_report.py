@@ -66,3 +66,29 @@ def test_paper_rows_follow_the_contract(checked_bib: tuple[Path, Report]) -> Non
     assert table[1][-2:] == ["", ""] and table[2][-2:] == ["", ""]  # no PDF reading: empty, not zero
     papers.add(paper_counts(report), reading=ReadingSummary(pages=[9, 10, 11, 14], references=40, low_confidence=2))
     assert list(csv.reader(io.StringIO(buf.getvalue())))[3][-2:] == ["9-11, 14", "2"]
+
+
+def test_a_pdfs_rows_say_where_its_list_was_read_and_a_pdf_without_a_list_is_one_row(
+    checked_bib: tuple[Path, Report],
+) -> None:
+    """A CSV alone says where a PDF's list was read and how far to trust it: each row its entry's confidence and its
+    paper's `pages_read` and `low_confidence` (as summary.csv has them; empty for other inputs), and a PDF in which no
+    list was found one row with no id or class whose reason says so."""
+    _, report = checked_bib
+    c = report.citations[0].model_copy(deep=True)
+    c.reference.confidence = 0.4
+    reading = ReadingSummary(pages=[9, 10, 11], references=40, low_confidence=2)
+    buf = io.StringIO()
+    rows = CitationCsv(buf)
+    rows.add("paper.pdf", c, reading)
+    rows.add(report.input, report.citations[1])
+    none = ReadingSummary(searched=[1, 2], summary="no reference list found in the PDF (pages 1-2 searched)")
+    rows.no_list("slides.pdf", none)
+    pdf, bib, empty = csv.DictReader(io.StringIO(buf.getvalue()))
+    assert list(CITATION_COLUMNS[-3:]) == ["confidence", "pages_read", "low_confidence"]
+    assert (pdf["confidence"], pdf["pages_read"], pdf["low_confidence"]) == ("0.40", "9-11", "2")
+    assert (bib["confidence"], bib["pages_read"], bib["low_confidence"]) == ("", "", "")
+    assert empty["file"] == "slides.pdf" and empty["id"] == empty["class"] == ""
+    assert (
+        empty["reason"] == "no reference list found in the PDF (pages 1-2 searched)" and empty["low_confidence"] == "0"
+    )

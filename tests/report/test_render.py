@@ -88,3 +88,44 @@ def test_markdown_rows_spilled_to_disk_read_as_kept_in_memory(monkeypatch: pytes
     text = in_memory.getvalue()
     assert "300 citations: 100 Real, 0 Potential, 200 Hallucinated." in text
     assert text.count("| **Hallucinated** |") == 200 and "Not listed: 100 Real." in text
+
+
+def test_jsonl_lines_of_a_pdf_carry_its_reading_and_a_pdf_without_a_list_is_one_line() -> None:
+    """JSONL is read line by line, so each line of a PDF's citations carries its paper's reading beside the CITATION's
+    own keys (which stay as they were); a PDF in which no list was found is one line saying so, not no line."""
+    import json
+
+    from citetracer.records import ReadingSummary
+    from citetracer.report.render import write_jsonl
+
+    report = _report()
+    report.reading = ReadingSummary(
+        pages=[9, 10], references=1, low_confidence=1, summary="1 reference from pages 9-10"
+    )
+    out = io.StringIO()
+    write_jsonl(report, out)
+    (line,) = map(json.loads, out.getvalue().splitlines())
+    assert line["id"] == "k1" and line["verdict"]["code"] == "H1"
+    assert line["reading"] == {**report.reading.model_dump(), "searched": []}
+    none = Report(version="t", input="slides.pdf", warnings=["no bibliography found"])
+    none.reading = ReadingSummary(searched=[1, 2], summary="no reference list found in the PDF (pages 1-2 searched)")
+    out = io.StringIO()
+    write_jsonl(none, out)
+    (line,) = map(json.loads, out.getvalue().splitlines())
+    assert "id" not in line and line["input"] == "slides.pdf" and line["reading"]["references"] == 0
+    assert line["reading"]["searched"] == [1, 2] and line["warnings"] == ["no bibliography found"]
+
+
+def test_markdown_and_table_say_no_list_was_found_instead_of_an_empty_table() -> None:
+    from citetracer.records import ReadingSummary
+
+    none = Report(version="t", input="slides.pdf")
+    none.reading = ReadingSummary(searched=[1, 2], summary="no reference list found in the PDF (pages 1-2 searched)")
+    md = io.StringIO()
+    write_markdown(none, md)
+    assert "**No reference list found in the PDF \\(pages 1-2 searched\\): nothing was checked" in md.getvalue()
+    assert "0 citations" not in md.getvalue()
+    buf = io.StringIO()
+    print_table(none, Console(file=buf, width=200, color_system=None))
+    assert "slides.pdf: No reference list found in the PDF (pages 1-2 searched)" in buf.getvalue()
+    assert "┃ id" not in buf.getvalue() and "0 citations" not in buf.getvalue()

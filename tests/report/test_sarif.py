@@ -108,3 +108,36 @@ def test_the_validator_catches_a_broken_document(checked_bib: tuple[Path, Report
         assert "message" in str(exc)
     else:
         raise AssertionError("an invalid SARIF document passed validation")
+
+
+def test_a_pdfs_reading_is_in_the_run_properties_and_a_notification_at_the_pdf(tmp_path: Path) -> None:
+    """Each PDF's reading goes in the run's property bag and is a notification at the PDF: `note` for a sure
+    reading, `warning` when entries were read with low confidence, `error` when no list was found (the log stays
+    valid SARIF 2.1.0)."""
+    from citetracer.records import ReadingSummary
+    from citetracer.report.sarif import READING_NOTE
+
+    sure = ReadingSummary(pages=[9], references=3, summary="3 references from page 9")
+    doubtful = ReadingSummary(pages=[9, 10], references=5, low_confidence=2, summary="5 references (2 read with...)")
+    none = ReadingSummary(searched=[1, 2], summary="no reference list found in the PDF (pages 1-2 searched)")
+    buf = io.StringIO()
+    writer = SarifWriter(buf, base_dir=tmp_path)
+    writer.begin()
+    for name, reading in (("a.pdf", sure), ("b.pdf", doubtful), ("c.pdf", none)):
+        writer.reading(str(tmp_path / name), reading)
+    writer.end()
+    doc = json.loads(buf.getvalue())
+    validate(doc)
+    run = doc["runs"][0]
+    readings = run["properties"]["readings"]
+    assert [(r["references"], r["low_confidence"], r["pages"]) for r in readings] == [
+        (3, 0, [9]),
+        (5, 2, [9, 10]),
+        (0, 0, []),
+    ]
+    assert readings[2]["searched"] == [1, 2] and readings[0]["input"] == str(tmp_path / "a.pdf")
+    notes = run["invocations"][0]["toolExecutionNotifications"]
+    assert [n["level"] for n in notes] == ["note", "warning", "error"]
+    assert all(n["descriptor"]["id"] == READING_NOTE for n in notes)
+    assert notes[2]["locations"][0]["physicalLocation"]["artifactLocation"] == {"uri": "c.pdf", "uriBaseId": "SRCROOT"}
+    assert notes[2]["message"]["text"].endswith("c.pdf: no reference list found in the PDF (pages 1-2 searched)")

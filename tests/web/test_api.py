@@ -160,6 +160,10 @@ def test_a_pdf_is_read_in_its_child_process_and_served_at_its_pages(client: Test
     page = client.get(f"/jobs/{job_id}").text
     assert f'href="/jobs/{job_id}/pdf/1"' in page and f'href="/jobs/{job_id}/pdf/1#page=' in page
     assert state["report"]["reading"]["pages"] == [2] and '<p class="reading">read: ' in page  # as `check`'s
+    rows = list(csv.DictReader(io.StringIO(client.get(f"/api/jobs/{job_id}/report.csv").text)))
+    assert {(r["pages_read"], r["low_confidence"]) for r in rows} == {("2", "0")}  # the CSV and SARIF say it too
+    sarif = json.loads(client.get(f"/api/jobs/{job_id}/report.sarif").text)["runs"][0]
+    assert sarif["properties"]["readings"][0]["pages"] == [2]
     served = client.get(f"/jobs/{job_id}/pdf/1")
     assert served.status_code == 200 and served.headers["content-type"] == "application/pdf"
     assert served.content == pdf.read_bytes()

@@ -95,13 +95,15 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
                 StreamedReports(args, settings, stack) if args.format in STREAMED else WholeReports(args, settings)
             )
             with CheckProgress(err, enabled=_any_pdf(args.files)) as progress:
-                read_any = _check_inputs(args, checker, reports, progress)
+                read_any, listed_any = _check_inputs(args, checker, reports, progress)
             reports.close(read_any, err)
     finally:
         checker.close()
     if not read_any:
         return EXIT_USAGE
     reports.write(err)
+    if not listed_any:  # only PDFs without a reference list: nothing was checked, as for an unreadable input
+        return EXIT_USAGE
     if args.exit_zero:
         return EXIT_OK
     return EXIT_HALLUCINATED if reports.hallucinated else EXIT_OK
@@ -109,10 +111,11 @@ def cmd_check(args: argparse.Namespace, err: Console) -> int:
 
 def _check_inputs(
     args: argparse.Namespace, checker: Checker, reports: StreamedReports | WholeReports, progress: CheckProgress
-) -> bool:
-    """Read and check each input in turn, its problems and warnings said as they come; whether any was read.
-    An input that cannot be read is one line, and the others are still checked."""
-    read_any = False
+) -> tuple[bool, bool]:
+    """Read and check each input in turn, its problems and warnings said as they come; whether any was read, and
+    whether any had references. An input that cannot be read is one line, and the others are still checked; a PDF
+    in which no reference list was found is read (its reports say so) but has nothing to check."""
+    read_any = listed_any = False
     said: set[str] = set()
     # A table printed here says the store's warnings under itself: said before it too, they came twice.
     table_here = args.format == "table" and args.output is None
@@ -129,6 +132,7 @@ def _check_inputs(
             progress.console.print(f"warning: {warning}", style="yellow", highlight=False)
         say_reading(paper, progress.console)
         read_any = True
+        listed_any = listed_any or bool(paper.references)
         progress.checking(len(paper.references))
         reports.begin(paper)
         report = checker.check(paper, on_done=progress.citation_done, on_result=reports.on_result)
@@ -136,7 +140,7 @@ def _check_inputs(
         if not table_here:
             say_store_warnings(report.store_warnings, progress.console, said)
         progress.paper_done()
-    return read_any
+    return read_any, listed_any
 
 
 def _any_pdf(inputs: list[str]) -> bool:

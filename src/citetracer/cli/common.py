@@ -28,8 +28,9 @@ EXIT_OK, EXIT_HALLUCINATED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_CODES = """exit codes:
   0  nothing Hallucinated (or --exit-zero)
   1  at least one citation is Hallucinated
-  2  usage or input error: nothing at all could be read (other inputs are still checked,
-     each problem reported on one line), or the store was kept busy by another process
+  2  usage or input error: nothing at all could be read, a PDF in which no reference list was
+     found included (other inputs are still checked, each problem reported on one line), or the
+     store was kept busy by another process
   3  internal failure (a bug): one line on stderr, the traceback with CITETRACER_DEBUG=1
 """
 #: How the commands with long help texts lay them out (the exit codes kept as written).
@@ -244,4 +245,4 @@ def say_reading(paper: Paper, err: Console) -> None:
     low confidence ("read: paper.pdf: 42 references from pages 9-11 (2 read with low confidence)")."""
     reading = paper.read.reading()
     if reading is not None:
-        err.print(f"read: {paper.name}: {reading.summary}", highlight=False)
+        err.print(f"read: {paper.name}: {reading.summary}", style="red" if reading.no_list else None, highlight=False)

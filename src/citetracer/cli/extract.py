@@ -48,11 +48,12 @@ def cmd_extract(args: argparse.Namespace, err: Console) -> int:
     for warning in paper.warnings:
         err.print(f"warning: {warning}", style="yellow", highlight=False)
     say_reading(paper, err)
+    reading = paper.read.reading()
     with ExitStack() as stack:
         out = open_out(stack, args.output)
         if args.format == "json":
             doc: dict[str, Any] = {"input": paper.name}
-            if (reading := paper.read.reading()) is not None:
+            if reading is not None:
                 doc["reading"] = reading.model_dump(mode="json")
             doc["references"] = [r.model_dump(mode="json") for r in paper.references]
             json.dump(doc, out, ensure_ascii=False, indent=2)
@@ -70,4 +71,4 @@ def cmd_extract(args: argparse.Namespace, err: Console) -> int:
                 if r.confidence is not None and r.confidence < LOW_CONFIDENCE:
                     line.append(f" (read with low confidence: {r.confidence:.0%})", "yellow")
                 console.print(line, highlight=False)
-    return EXIT_OK
+    return EXIT_USAGE if reading is not None and reading.no_list else EXIT_OK  # as `check`: nothing was read

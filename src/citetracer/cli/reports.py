@@ -99,7 +99,7 @@ class StreamedReports:
             self.on_result = _both(self.writer.citation, self.fixes.citation)
 
     def begin(self, paper: Paper) -> None:
-        self.writer.begin(paper.name, paper.warnings)
+        self.writer.begin(paper.name, paper.warnings, paper.read.reading())
         if self.fixes is not None:
             self.fixes.begin(paper.name)
 
@@ -235,17 +235,21 @@ def write_reports(reports: list[Report], args: argparse.Namespace, out: IO[str],
         for r in reports:
             shown = visible(r.citations, show)  # every citation: data in input order; flagged: H, P3, P2 first
             for c in in_reading_order(shown) if sort == "attention" or (sort is None and show == "flagged") else shown:
-                rows.add(r.input, c)
+                rows.add(r.input, c, r.reading)
+            if r.reading is not None and r.reading.no_list:
+                rows.no_list(r.input, r.reading)
     elif args.format == "sarif":
         sarif = SarifWriter(out)
         sarif.begin()
         for r in reports:
+            for c in r.citations:
+                sarif.add(r.input, c)
+            if r.reading is not None:
+                sarif.reading(r.input, r.reading)
             for w in r.warnings:
                 sarif.note(w)
             for w in r.store_warnings:
                 sarif.store_note(w)
-            for c in r.citations:
-                sarif.add(r.input, c)
         sarif.end()
     else:
         console = Console(file=out, markup=False) if args.output else Console(markup=False)

@@ -47,14 +47,22 @@ class ReadResult:
     #: front end shows.
     pages: list[int] = field(default_factory=list)
     confidence: list[float] = field(default_factory=list)
+    #: A PDF's: the 1-based pages its list was looked for in (those read, or `--ref-pages`), what a reading that
+    #: found no list names.
+    searched: list[int] = field(default_factory=list)
 
     def reading(self) -> ReadingSummary | None:
         """A PDF's pages, entry count and doubtful entries, as reports show them (None for other inputs)."""
         if self.kind != "pdf":
             return None
         low = self.low_confidence()
+        searched = [] if self.references else self.searched
         return ReadingSummary(
-            pages=self.pages, references=len(self.references), low_confidence=low, summary=self.summary()
+            pages=self.pages,
+            references=len(self.references),
+            low_confidence=low,
+            summary=self.summary(),
+            searched=searched,
         )
 
     def low_confidence(self) -> int:
@@ -64,10 +72,16 @@ class ReadResult:
         return sum(1 for c in self.confidence if c < LOW_CONFIDENCE)
 
     def summary(self) -> str:
-        """One line on what was read: "42 references from pages 9-11 (2 read with low confidence)"."""
+        """One line on what was read: "42 references from pages 9-11 (2 read with low confidence)", or, for a PDF
+        that shows none, "no reference list found in the PDF (pages 1-8 searched)": "0 references" beside a
+        warning read as a paper citing nothing."""
         from citetracer.extract.segmentation.plausibility import page_list
 
         n = len(self.references)
+        if n == 0 and self.kind == "pdf":
+            where = self.searched
+            searched = f" (page{'s' if len(where) > 1 else ''} {page_list(where)} searched)" if where else ""
+            return f"no reference list found in the PDF{searched}"
         out = f"{n} reference{'s' if n != 1 else ''}"
         if self.pages:
             out += f" from page{'s' if len(self.pages) > 1 else ''} {page_list(self.pages)}"

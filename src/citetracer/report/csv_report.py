@@ -52,6 +52,11 @@ CITATION_COLUMNS = (
     "decision_reason",
     "decision_by",
     "decision_at",
+    # a PDF's reading: how sure the reader is of this entry's bounds, and its paper's list pages and doubtful
+    # entries (as summary.csv has them), so a CSV alone says where the list was read and how far to trust it
+    "confidence",
+    "pages_read",
+    "low_confidence",
 )
 #: The contract's columns first (docs/contract.md); the rest may grow at the end.
 PAPER_COLUMNS = (
@@ -93,13 +98,22 @@ class CitationCsv:
         self.writer = csv.writer(out, lineterminator="\n")
         self.writer.writerow(CITATION_COLUMNS)
 
-    def add(self, file: str, c: CitationResult) -> None:
-        """One row per citation: file, id, verdict, the cited fields and the record it rests on."""
-        self.writer.writerow(citation_row(file, c))
+    def add(self, file: str, c: CitationResult, reading: ReadingSummary | None = None) -> None:
+        """One row per citation: file, id, verdict, the cited fields and the record it rests on; `reading`, its
+        paper's when a PDF."""
+        self.writer.writerow(citation_row(file, c, reading))
+
+    def no_list(self, file: str, reading: ReadingSummary) -> None:
+        """The one row of a PDF in which no reference list was found: no id and no class, the reason saying so
+        (a CSV without a row of the paper read as a paper citing nothing)."""
+        row: dict[str, str | int] = dict.fromkeys(CITATION_COLUMNS, "")
+        row.update(file=file, reason=reading.summary, low_confidence=0)
+        self.writer.writerow([cell(row[k]) for k in CITATION_COLUMNS])
 
 
-def citation_row(file: str, c: CitationResult) -> list[str | int]:
-    """A citation's cells in `CITATION_COLUMNS` order, safe from spreadsheet formulas."""
+def citation_row(file: str, c: CitationResult, reading: ReadingSummary | None = None) -> list[str | int]:
+    """A citation's cells in `CITATION_COLUMNS` order, safe from spreadsheet formulas; `reading`: its paper's,
+    when a PDF (empty reading cells otherwise)."""
     v, ref = c.verdict, c.reference
     first = evidence_links(c)[0] if c.verdict.evidence else None
     row = {
@@ -128,6 +142,9 @@ def citation_row(file: str, c: CitationResult) -> list[str | int]:
         "decision_reason": c.decision.reason if c.decision else None,
         "decision_by": c.decision.by if c.decision else None,
         "decision_at": c.decision.at if c.decision else None,
+        "confidence": f"{ref.confidence:.2f}" if ref.confidence is not None else None,
+        "pages_read": page_list(reading.pages) if reading is not None else None,
+        "low_confidence": reading.low_confidence if reading is not None else None,
     }
     return [cell(row[k]) for k in CITATION_COLUMNS]
 

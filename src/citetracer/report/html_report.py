@@ -44,6 +44,7 @@ from citetracer.report.views import (
     is_shown,
     lead_reason,
     leading_codes,
+    no_list_line,
     noun,
     plural,
     printable,
@@ -453,8 +454,11 @@ class HtmlReport:
             self.out.write(f'<ul class="warn" title="warnings">{items}</ul>\n')
             self._warnings += late
         self._pending.copy_to(self.out)
-        self.out.write(f'<p class="counts">{_counts_html(counts)}</p>\n')
-        if reading is not None:
+        if reading is not None and reading.no_list:  # said plainly, not as "0 references" of a paper citing nothing
+            self.out.write(f'<p class="counts"><b class="H">{esc(no_list_line(reading))}</b></p>\n')
+        else:
+            self.out.write(f'<p class="counts">{_counts_html(counts)}</p>\n')
+        if reading is not None and not reading.no_list:
             self.out.write(f'<p class="reading">read: {esc(reading.summary)}</p>\n')
         self.out.write("</section>\n")
         self._rows.append(_PaperRow(self._anchor, counts.file, counts, warnings=self._warnings))

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from typing import IO
+from typing import IO, Any
 
 from rich.console import Console
 from rich.table import Table
@@ -26,6 +26,7 @@ from citetracer.report.views import (
     coverage_note,
     in_reading_order,
     is_shown,
+    no_list_line,
     not_listed_line,
     printable,
     reading_rank,
@@ -53,9 +54,27 @@ def write_json(report: Report, out: IO[str]) -> None:
 
 
 def write_jsonl(report: Report, out: IO[str]) -> None:
-    """One CITATION object per line (the JSONL contract)."""
+    """One CITATION object per line (the JSONL contract), a PDF's with its reading; one line saying so for a PDF in
+    which no reference list was found (report/stream.py: JsonlStream writes the same lines as they come)."""
     for c in report.citations:
-        out.write(json.dumps(c.to_json_dict(), ensure_ascii=False) + "\n")
+        out.write(json.dumps(jsonl_record(c, report.reading), ensure_ascii=False) + "\n")
+    if report.reading is not None and report.reading.no_list:
+        out.write(json.dumps(no_list_record(report.input, report.reading, report.warnings), ensure_ascii=False) + "\n")
+
+
+def jsonl_record(c: CitationResult, reading: ReadingSummary | None) -> dict[str, Any]:
+    """A JSONL line: the CITATION, and for a PDF's its paper's reading (pages, count, doubtful entries), a key
+    added beside the CITATION's own so that readers of the old lines read these as before."""
+    record = c.to_json_dict()
+    if reading is not None:
+        record["reading"] = reading.model_dump(mode="json")
+    return record
+
+
+def no_list_record(name: str, reading: ReadingSummary, warnings: list[str]) -> dict[str, Any]:
+    """The JSONL line of a PDF in which no reference list was found: no `id`, no `verdict`, only what was read
+    (an empty output read as a paper citing nothing)."""
+    return {"input": name, "reading": reading.model_dump(mode="json"), "warnings": warnings}
 
 
 def write_markdown(report: Report, out: IO[str], show: str | None = None, sort: str = "attention") -> None:
@@ -137,9 +156,12 @@ class MarkdownReport:
         confidence)."""
         out, s = self.out, self.counts
         out.write(f"# citetracer report: {markdown_text(self.name)}\n\n")
-        out.write(f"{s['total']} citations: {s['real']} Real, {s['potential']} Potential, ")
-        out.write(f"{s['hallucinated']} Hallucinated.\n\n")
-        if reading is not None:
+        if reading is not None and reading.no_list:  # said plainly, not as "0 citations" of a paper citing nothing
+            out.write(f"**{markdown_text(no_list_line(reading))}**\n\n")
+        else:
+            out.write(f"{s['total']} citations: {s['real']} Real, {s['potential']} Potential, ")
+            out.write(f"{s['hallucinated']} Hallucinated.\n\n")
+        if reading is not None and not reading.no_list:
             out.write(f"Read: {markdown_text(reading.summary)}.\n\n")
         out.write(f"<sub>{LEGEND}.</sub>\n\n")
         if self.rows.pieces:
@@ -201,6 +223,11 @@ def print_table(
     in reading order (views.READING_ORDER: Hallucinated, then P3, P2, P1, Real), input order within each
     (`sort="id"`: input order). The store's warnings not in `said` (those said for earlier inputs) close it.
     """
+    if report.reading is not None and report.reading.no_list:  # no empty table: say it
+        console.print(Text(printable(f"citetracer: {report.input}: {no_list_line(report.reading)}"), style="red"))
+        for w in report.warnings:
+            console.print(Text(printable(f"warning: {w}"), style="yellow"))
+        return
     table = Table(title=Text(printable(f"citetracer: {report.input}"), style="italic"), show_lines=True, expand=False)
     table.add_column("id", no_wrap=True, max_width=24, overflow="ellipsis")
     table.add_column("verdict", no_wrap=True)

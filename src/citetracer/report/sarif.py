@@ -6,6 +6,11 @@ BibTeX entry's file and line (a .bib, or the .bib files a .tex names, or a .tex/
 Results keep the input's order (a viewer sorts them by file and line); each carries SARIF's
 `rank` in the reports' reading order (views.READING_ORDER: Hallucinated 100, P3 75, P2 50,
 P1 25), so a viewer sorting by priority shows a P3 before the other warnings.
+A PDF's reading (where its list was read, how many entries, how many read with low confidence) is in the run's
+property bag (`properties.readings`, one per PDF, as the JSON's `reading` with the `input`) and is a notification
+at the PDF (descriptor READING_NOTE): `note` when the list was read surely, `warning` when some entries were read
+with low confidence, `error` when no list was found (nothing of that PDF was checked); not a result, as it is no
+finding about a citation, and a viewer would otherwise list it among them.
 Written as a stream: results as they come, the tool and its rules after them (JSON member
 order does not matter), so a report can be fed citation by citation.
 """
@@ -19,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any
 from urllib.parse import quote
 
-from citetracer.records import CitationResult
+from citetracer.records import CitationResult, ReadingSummary
 from citetracer.report.sources import Location, entry_locations
 from citetracer.report.views import READING_ORDER, code_reading_rank, lead_reason, printable, reading_rank
 from citetracer.taxonomy import CODES, PRIMARY_ORDER
@@ -32,6 +37,8 @@ LEVEL = {"Hallucinated": "error", "Potential": "warning"}
 BASE_ID = "SRCROOT"
 #: The descriptor of the store's notifications: what the store cannot confirm, said once per log, not per paper.
 STORE_NOTE = "citetracer/store-coverage"
+#: The descriptor of the notification that says how a PDF's list was read.
+READING_NOTE = "citetracer/reading"
 #: SARIF's `rank` (0-100, higher first) of each reading rank: 100 for Hallucinated down to 0 for Real.
 RANK_STEP = 100.0 / (len(READING_ORDER) - 1)
 
@@ -71,6 +78,7 @@ class SarifWriter:
         self._n = 0
         self._notes: list[dict[str, Any]] = []
         self._store_said: set[str] = set()
+        self._readings: list[dict[str, Any]] = []
 
     def begin(self) -> None:
         """Open the SARIF log; results are streamed between begin and end."""
@@ -88,11 +96,7 @@ class SarifWriter:
         if source not in self._locations:
             self._locations[source] = entry_locations(Path(source))
         file, line = self._locations[source].get(c.id, (Path(source), None))
-        uri, base = self._uri(file)
-        artifact: dict[str, Any] = {"uri": uri}
-        if base:
-            artifact["uriBaseId"] = base
-        physical: dict[str, Any] = {"artifactLocation": artifact}
+        physical: dict[str, Any] = {"artifactLocation": self._artifact(file)}
         if line:
             physical["region"] = {"startLine": line}
         return {"physicalLocation": physical}
@@ -140,6 +144,25 @@ class SarifWriter:
         """An input problem (unreadable file, warning) reported as a tool notification."""
         self._notes.append({"level": level, "message": {"text": printable(message)}})
 
+    def reading(self, source: str, reading: ReadingSummary) -> None:
+        """A PDF's reading: in the run's property bag, and a notification at the PDF, `warning` when some entries
+        were read with low confidence, `error` when no reference list was found."""
+        self._readings.append({"input": printable(source), **reading.model_dump(mode="json")})
+        level = "error" if reading.no_list else "warning" if reading.low_confidence else "note"
+        self._notes.append(
+            {
+                "level": level,
+                "message": {"text": printable(f"{source}: {reading.summary}")},
+                "descriptor": {"id": READING_NOTE},
+                "locations": [{"physicalLocation": {"artifactLocation": self._artifact(Path(source))}}],
+            }
+        )
+
+    def _artifact(self, path: Path) -> dict[str, Any]:
+        """A file's artifactLocation: relative to the base folder with its base id, or an absolute file URI."""
+        uri, base = self._uri(path)
+        return {"uri": uri, "uriBaseId": base} if base else {"uri": uri}
+
     def store_note(self, message: str) -> None:
         """A warning about the store (pipeline.store_note, store/gaps.py): one run-level notification per distinct
         message, whatever the number of papers, marked by its descriptor so a viewer can tell it from a paper's."""
@@ -164,6 +187,8 @@ class SarifWriter:
         if self._notes:
             invocation["toolExecutionNotifications"] = self._notes
         tail: dict[str, Any] = {"tool": tool, "invocations": [invocation]}
+        if self._readings:
+            tail["properties"] = {"readings": self._readings}
         if self.publish_base:
             tail["originalUriBaseIds"] = {BASE_ID: {"uri": self.base.as_uri() + "/"}}
         tail["columnKind"] = "unicodeCodePoints"

@@ -18,7 +18,7 @@ the corrected BibTeX needs of each citation in a scratch SQLite file
 (report/bibfix.py: ResultsOnDisk). Only the terminal table, read by a person on
 a screen, still takes whole reports.
 
-Each writer: `begin(name, warnings)` per input (the reading's warnings),
+Each writer: `begin(name, warnings, reading)` per input (the reading's warnings, a PDF's ReadingSummary),
 `citation(c)` per citation in order, `end(warnings, store_warnings)` with all of the
 input's warnings (the reading's and the run's) and the store's (said once per
 document: report/storenotes.py), `close()` once.
@@ -38,7 +38,7 @@ from citetracer.report.csv_report import CitationCsv, citation_row
 from citetracer.report.held import HeldRanks
 from citetracer.report.html_report import HtmlReport
 from citetracer.report.managedfix import ManagedFixer, managed_format
-from citetracer.report.render import MarkdownReport
+from citetracer.report.render import MarkdownReport, jsonl_record, no_list_record
 from citetracer.report.sarif import SarifWriter
 from citetracer.report.sources import bib_sources
 from citetracer.report.views import READING_ORDER, PaperCounts, is_shown, reading_rank
@@ -82,7 +82,9 @@ class _Paper:
 
 
 class JsonlStream:
-    """One CITATION per line (DESIGN.md), each written as soon as it is judged."""
+    """One CITATION per line (DESIGN.md), each written as soon as it is judged; a PDF's lines carry its reading
+    too (`"reading"`, as the JSON document has it: a line is all a JSONL reader sees of its paper), and a PDF in
+    which no list was found is one line of its own (`no_list_record`) instead of none."""
 
     def __init__(self, out: IO[str], version: str) -> None:
         self.out = out
@@ -91,9 +93,12 @@ class JsonlStream:
         self.hallucinated = False
         #: Every input's counts together (the one-line summary `check -o` prints).
         self.totals: Counter[str] = Counter()
+        #: The input's reading, a PDF's (None for other inputs).
+        self.reading: ReadingSummary | None = None
 
-    def begin(self, name: str, warnings: list[str] | None = None) -> None:
+    def begin(self, name: str, warnings: list[str] | None = None, reading: ReadingSummary | None = None) -> None:
         self.paper = _Paper(self.version, name)
+        self.reading = reading
 
     def citation(self, c: CitationResult) -> None:
         assert self.paper is not None
@@ -104,11 +109,15 @@ class JsonlStream:
         self.write(c)
 
     def write(self, c: CitationResult) -> None:
-        self.out.write(json.dumps(c.to_json_dict(), ensure_ascii=False) + "\n")
+        self.out.write(json.dumps(jsonl_record(c, self.reading), ensure_ascii=False) + "\n")
 
     def end(
         self, warnings: list[str], store_warnings: list[str] | None = None, reading: ReadingSummary | None = None
     ) -> None:
+        reading = reading or self.reading
+        if reading is not None and reading.no_list and self.paper is not None:
+            record = no_list_record(self.paper.report.input, reading, warnings)
+            self.out.write(json.dumps(record, ensure_ascii=False) + "\n")
         self.out.flush()
 
     def close(self) -> None:
@@ -126,8 +135,8 @@ class JsonStream(JsonlStream):
         if many:
             out.write("[\n")
 
-    def begin(self, name: str, warnings: list[str] | None = None) -> None:
-        super().begin(name)
+    def begin(self, name: str, warnings: list[str] | None = None, reading: ReadingSummary | None = None) -> None:
+        super().begin(name, warnings, reading)
         if self.papers:
             self.out.write(",\n")
         self.papers += 1
@@ -181,16 +190,19 @@ class CsvStream(JsonlStream):
             return
         assert self.paper is not None
         if self.held is None:
-            self.rows.add(self.paper.report.input, c)
+            self.rows.add(self.paper.report.input, c, self.reading)
         else:
-            self.writers[reading_rank(c)].writerow(citation_row(self.paper.report.input, c))
+            self.writers[reading_rank(c)].writerow(citation_row(self.paper.report.input, c, self.reading))
 
     def end(
         self, warnings: list[str], store_warnings: list[str] | None = None, reading: ReadingSummary | None = None
     ) -> None:
         if self.held is not None:
             self.held.copy_to(self.out)
-        super().end(warnings)
+        reading = reading or self.reading
+        if reading is not None and reading.no_list and self.paper is not None:
+            self.rows.no_list(self.paper.report.input, reading)
+        self.out.flush()
 
 
 class SarifStream(JsonlStream):
@@ -208,6 +220,9 @@ class SarifStream(JsonlStream):
     def end(
         self, warnings: list[str], store_warnings: list[str] | None = None, reading: ReadingSummary | None = None
     ) -> None:
+        assert self.paper is not None
+        if (reading := reading or self.reading) is not None:
+            self.sarif.reading(self.paper.report.input, reading)
         for w in warnings:
             self.sarif.note(w)
         for w in store_warnings or []:
@@ -226,8 +241,8 @@ class HtmlStream(JsonlStream):
         self.html = html
         self.html.begin()
 
-    def begin(self, name: str, warnings: list[str] | None = None) -> None:
-        super().begin(name)
+    def begin(self, name: str, warnings: list[str] | None = None, reading: ReadingSummary | None = None) -> None:
+        super().begin(name, warnings, reading)
         pdf = Path(name) if name.lower().endswith(".pdf") and Path(name).is_file() else None  # not a fetched URL
         self.html.begin_paper(name, pdf=pdf, warnings=warnings)
 
@@ -255,8 +270,8 @@ class MarkdownStream(JsonlStream):
         super().__init__(out, version)
         self.markdown = MarkdownReport(out, show, sort)
 
-    def begin(self, name: str, warnings: list[str] | None = None) -> None:
-        super().begin(name)
+    def begin(self, name: str, warnings: list[str] | None = None, reading: ReadingSummary | None = None) -> None:
+        super().begin(name, warnings, reading)
         self.markdown.begin(name)
 
     def write(self, c: CitationResult) -> None:

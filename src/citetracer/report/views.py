@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from citetracer.evidence import RATE_BUDGET
-from citetracer.records import FIELDS, CitationResult, Reference, Report, SourceOutcome
+from citetracer.records import FIELDS, CitationResult, ReadingSummary, Reference, Report, SourceOutcome
 
 CLASSES: tuple[str, ...] = ("Hallucinated", "Potential", "Real")
 
@@ -411,3 +411,9 @@ def unlisted_line(citations: Iterable[CitationResult], listed: Callable[[Citatio
 def unlisted_key(c: CitationResult) -> str:
     """What `not_listed_line` counts a citation under: 'R' for Real, else its code."""
     return "R" if c.verdict.class_ == "Real" else c.verdict.code
+
+
+def no_list_line(reading: ReadingSummary) -> str:
+    """What the reports say of a PDF in which no reference list was found, in place of its empty table."""
+    said = reading.summary[:1].upper() + reading.summary[1:]
+    return f"{said}: nothing was checked (--ref-pages sets the list's pages)"

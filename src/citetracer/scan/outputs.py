@@ -212,12 +212,12 @@ def write_outputs(
             for c in report.citations:
                 html.citation(c)  # cards written in reading order when the paper ends (H, P3, P2, P1, Real)
                 if show != "flagged" and is_shown(c, show):
-                    citations_csv.add(e.file, c)  # data: input order, as papers/*.json
+                    citations_csv.add(e.file, c, report.reading)  # data: input order, as papers/*.json
                 if sarif and e.key in sarif_keys:
                     sarif.add(e.path, c)
             if show == "flagged":  # a list to act on: H, then P3, then P2, as `check --format csv --show flagged`
                 for c in in_reading_order(x for x in report.citations if is_shown(x, show)):
-                    citations_csv.add(e.file, c)
+                    citations_csv.add(e.file, c, report.reading)
             html.end_paper(counts, store_warnings=report.store_warnings, reading=report.reading)
         html.end()
         review.write(outs["summary.md"])

@@ -101,15 +101,17 @@ class JobReports:
         self.fixer = BibFixer(self.fixes)
         self.pdfs: list[str] = []
         self.paper: Input | None = None
+        self.reading: ReadingSummary | None = None
 
     def _open(self, name: str) -> IO[str]:
         fh = (self.folder / f".{name}.tmp").open("w", encoding="utf-8", newline="")
         self._files.append((self.folder / name, fh))
         return fh
 
-    def begin(self, paper: Input, warnings: list[str]) -> None:
-        """A paper's citations follow; `warnings` are its reading's."""
+    def begin(self, paper: Input, warnings: list[str], reading: ReadingSummary | None = None) -> None:
+        """A paper's citations follow; `warnings` are its reading's, `reading` a PDF's (its CSV rows carry it)."""
         self.paper = paper
+        self.reading = reading
         self.json.begin(paper.display)
         self.md.begin(paper.display)
         pdf = None
@@ -122,7 +124,7 @@ class JobReports:
     def citation(self, c: CitationResult) -> None:
         assert self.paper is not None
         self.json.citation(c)
-        self.csv.add(self.paper.display, c)
+        self.csv.add(self.paper.display, c, self.reading)
         self.sarif.add(str(self.paper.path), c)
         self.html.citation(c)
         self.file_html.citation(c)
@@ -139,6 +141,10 @@ class JobReports:
         assert self.paper is not None and self.json.paper is not None
         store = list(store_warnings or [])
         self.json.end(warnings, store, reading=reading)
+        if reading is not None:
+            self.sarif.reading(str(self.paper.path), reading)
+            if reading.no_list:
+                self.csv.no_list(self.paper.display, reading)
         for w in warnings:
             self.sarif.note(w)
         for w in store:

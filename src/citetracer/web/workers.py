@@ -225,7 +225,7 @@ def run_job(
 
     try:
         for paper, result in read:
-            reports.begin(paper, [public(w) for w in result.warnings])
+            reports.begin(paper, [public(w) for w in result.warnings], result.read.reading())
 
             def judged(c: CitationResult, paper: Input = paper) -> None:
                 reports.citation(c)

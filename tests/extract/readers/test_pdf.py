@@ -52,6 +52,19 @@ def test_hanging_indent_list_with_heading_and_appendix(make_pdf: Callable[..., P
     assert box.page == 2 and 70 < box.x0 < 74 and box.y0 < box.y1 < 150
 
 
+def test_a_pdf_without_a_list_says_so_and_names_the_pages_searched(make_pdf: Callable[..., Path]) -> None:
+    """A PDF with text and no reference list reads as "no reference list found", with the pages looked through
+    (carried back from the reader's child process), never as "0 references"."""
+    from citetracer.extract.result import ReadResult
+
+    reading = read_references(make_pdf([BODY, BODY])).reading()
+    assert reading is not None and reading.no_list and reading.searched == [1, 2]
+    assert reading.summary == "no reference list found in the PDF (pages 1-2 searched)"
+    assert ReadResult(kind="pdf", searched=[7]).summary() == "no reference list found in the PDF (page 7 searched)"
+    found = read_references(make_pdf([BODY, [(72, 80, "References", 14), *column(HANGING, 72, 110, indent=18)]]))
+    assert found.reading() is not None and found.reading().searched == []  # named only when nothing was found
+
+
 def test_two_columns_interleaved_line_by_line(make_pdf: Callable[..., Path]) -> None:
     """The content stream alternates left and right lines; reading order must still be per column."""
     left = [

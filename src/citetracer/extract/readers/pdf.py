@@ -133,8 +133,15 @@ def _isolated(path: Path, limits: Limits, ref_pages: PageRange | None, segmenter
         if proc.is_alive():
             proc.kill()
     if status == "ok":
-        refs, warnings, sure = payload
-        return ReadResult(references=refs, warnings=warnings, kind="pdf", pages=_list_pages(refs), confidence=sure)
+        refs, warnings, sure, searched = payload
+        return ReadResult(
+            references=refs,
+            warnings=warnings,
+            kind="pdf",
+            pages=_list_pages(refs),
+            confidence=sure,
+            searched=searched,
+        )
     raise InputError(f"{path}: {payload}")
 
 
@@ -157,7 +164,7 @@ def _child(path: Path, limits: Limits, ref_pages: PageRange | None, segmenter: S
         _preload(limits)
         _limit_memory(limits.memory_bytes)
         result = _extract_or_error(path, limits, ref_pages, segmenter)
-        sender.send(("ok", (result.references, result.warnings, result.confidence)))
+        sender.send(("ok", (result.references, result.warnings, result.confidence, result.searched)))
     except InputError as exc:
         sender.send(("error", str(exc).removeprefix(f"{path}: ")))
     except MemoryError:
@@ -178,7 +185,13 @@ def extract(
     lines = document_lines(path, limits, ref_pages, warnings, furniture)
     refs, more, sure = references_from_lines(lines, ref_pages, segmenter, furniture)
     warnings.extend(more)
-    return ReadResult(references=refs, warnings=warnings, kind="pdf", pages=_list_pages(refs), confidence=sure)
+    if ref_pages is not None:
+        searched = list(range(ref_pages[0], ref_pages[1] + 1))
+    else:
+        searched = sorted({ln.page + 1 for ln in lines})
+    return ReadResult(
+        references=refs, warnings=warnings, kind="pdf", pages=_list_pages(refs), confidence=sure, searched=searched
+    )
 
 
 def document_lines(
