@@ -401,6 +401,22 @@ def test_names_beyond_a_record_cut_at_eight_are_not_padding(web: FakeWeb, tmp_pa
     assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
 
 
+@pytest.mark.parametrize("tail", [", et al.", ", and Lea Berg."])
+def test_a_long_list_a_service_cut_identifies_the_work_and_leaves_the_rest_unchecked(
+    web: FakeWeb, tmp_path: Path, tail: str
+) -> None:
+    """The record's eight names are the cited list's first eight, in order: a long list a service cut. Its names
+    identify the work and say nothing of the names past its end: Real R3 (the record lacks them), not P3."""
+    r = check(
+        web,
+        tmp_path,
+        "Ada Quinn, Bo Reyes, Cai Sato, Dee Tan, Eli Uhl, Fay Vo, Gus Wren, Hal Xu, Ivo Young, Jia Zhou, Kai Abe"
+        f"{tail} A multi-site benchmark of foundation models for retinal imaging. Nature Medicine, 2024.",
+    )
+    assert (r.verdict.class_, r.verdict.code) == ("Real", "R3"), r.verdict.rationale
+    assert "cut short" in r.verdict.rationale, r.verdict.rationale
+
+
 @pytest.mark.parametrize(
     ("cited", "first_name"),
     [

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from citetracer.judge.context import JudgeContext, known_registrants
-from citetracer.judge.facts.authors import SOME, author_fact, by_cited_people
+from citetracer.judge.facts.authors import SOME, author_fact, by_cited_people, cut_short
 from citetracer.judge.facts.dates import meeting_years, venue_name_year
 from citetracer.judge.facts.details import detail_contradictions
 from citetracer.judge.facts.identifiers import absent_identifier
@@ -183,8 +183,9 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
 
 def _authors_beyond_record(ctx: JudgeContext, a: Assessment) -> str:
     """Why the cited authors the record lacks are a gap in the record, not a contradiction: the
-    record's list is not known whole, it names no author the citation omits, and the citation
-    names most of it ("" when that is not so)."""
+    record's list is not known whole, it names no author the citation omits, and it holds most of the
+    cited names or is a long list the cited one continues in order (a service cut it: its names
+    identify the work and say nothing of those past its end) ("" when that is not so)."""
     fact = author_fact(ctx, a) if a.authors is not None and a.status("authors") == X else None
     # Record authors the citation seems to omit, no more than its unmatched names, may be those names
     # written another way ("C. Canton-Ferrer" for "Cristian Canton Ferrer").
@@ -193,8 +194,10 @@ def _authors_beyond_record(ctx: JudgeContext, a: Assessment) -> str:
     if a.authors is None:
         return ""
     cmp = a.authors
-    if cmp.matched + cmp.variants + cmp.given_conflicts < max(2, 0.8 * cmp.cited):
-        return ""
+    if cmp.matched + cmp.variants + cmp.given_conflicts < max(2, 0.8 * cmp.cited) and not cut_short(
+        ctx.reference.authors, a.candidate
+    ):
+        return ""  # a record naming few of the cited people identifies no work by them, unless it is a long list cut
     return f"the record lacks {len(fact.unmatched)} of the cited authors, and its list may not be whole ({fact.why})"
 
 

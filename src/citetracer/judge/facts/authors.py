@@ -89,6 +89,20 @@ CUT_LENGTHS = frozenset({8, 10, 15, 20, 25, 30, 40, 50, 100})
 CUT_BEYOND = 3
 
 
+def continues(cited: list[Person], cand: Candidate) -> bool:
+    """Whether the cited list continues the record's: the record's authors are the cited list's first, in
+    order, and the cited list names more."""
+    n = len(cand.authors)
+    return len(cited) > n > 0 and compare_author_lists(cited[:n], cand.authors, False, False).complete
+
+
+def cut_short(cited: list[Person], cand: Candidate) -> bool:
+    """Whether the record's list is a long list cut short: the cited list continues it past a length at which
+    services cut lists (at least the shortest of CUT_LENGTHS). Then the record's names identify the work and
+    say nothing of the names beyond its end, which a long list carries and a padded short one does not."""
+    return len(cand.authors) >= min(CUT_LENGTHS) and continues(cited, cand)
+
+
 def record_authors_complete(cand: Candidate, cited: list[Person], closed_world: bool = False) -> tuple[bool, str]:
     """Whether a record's author list is the work's whole list, and why: by what its source declares
     (data/source_facts.tsv), unless the list shows it was cut: it ends with "and others", or the cited
@@ -98,8 +112,7 @@ def record_authors_complete(cand: Candidate, cited: list[Person], closed_world: 
     n = len(cand.authors)
     if cand.authors_truncated:
         return False, f"the {cand.source} record ends its author list with 'and others'"
-    continued = len(cited) > n > 0 and compare_author_lists(cited[:n], cand.authors, False, False).complete
-    if continued and (n in CUT_LENGTHS or len(cited) - n >= CUT_BEYOND):
+    if continues(cited, cand) and (n in CUT_LENGTHS or len(cited) - n >= CUT_BEYOND):
         return False, (
             f"the {cand.source} record's {n} authors are the cited list's first {n} of {len(cited)} (a list cut short)"
         )
