@@ -8,7 +8,7 @@ from pathlib import Path
 
 from citetracer.records import ReadingSummary, Report
 from citetracer.report.csv_report import CITATION_COLUMNS, PAPER_COLUMNS, CitationCsv, PaperCsv, cell
-from citetracer.report.views import paper_counts
+from citetracer.report.views import PaperCounts, paper_counts
 
 
 def test_one_row_per_citation_with_verdict_and_evidence(checked_bib: tuple[Path, Report]) -> None:
@@ -92,3 +92,20 @@ def test_a_pdfs_rows_say_where_its_list_was_read_and_a_pdf_without_a_list_is_one
     assert (
         empty["reason"] == "no reference list found in the PDF (pages 1-2 searched)" and empty["low_confidence"] == "0"
     )
+
+
+def test_a_pdf_without_a_reference_list_has_its_own_status_in_the_paper_csv() -> None:
+    """summary.csv's `status` tells a PDF nothing of which was checked from a paper citing nothing: `no reference
+    list`, the pages searched first in `note`; the other rows keep `checked` (the columns unchanged)."""
+    buf = io.StringIO()
+    papers = PaperCsv(buf)
+    said = "no reference list found in the PDF (pages 1-2 searched)"
+    papers.add(PaperCounts(file="slides.pdf", warnings=1), ["no bibliography found"], ReadingSummary(summary=said))
+    papers.add(PaperCounts(file="paper.pdf", references=3, real=3), [], ReadingSummary(pages=[2], references=3))
+    none, listed = csv.DictReader(io.StringIO(buf.getvalue()))
+    assert (none["status"], none["note"], none["pages_read"]) == (
+        "no reference list",
+        f"{said} | no bibliography found",
+        "",
+    )
+    assert (listed["status"], listed["note"], listed["pages_read"]) == ("checked", "", "2")

@@ -194,3 +194,28 @@ def test_the_legend_and_show_in_the_browser(checked_bib: tuple[Path, Report], tm
     assert classes == {"Hallucinated"}
     labels = page.locator("#filters input[data-kind=class]")
     assert [labels.nth(i).get_attribute("value") for i in range(labels.count())] == ["Hallucinated"]
+
+
+def test_a_pdf_without_a_reference_list_stays_shown_when_the_script_runs(tmp_path: Path, page: object) -> None:
+    """The filters hide a paper with no citation card left; one in which no list was found has none at all, and its
+    statement must stay on screen."""
+    from playwright.sync_api import Page
+
+    from citetracer.records import ReadingSummary
+    from citetracer.report.views import PaperCounts
+
+    assert isinstance(page, Page)
+    buf = io.StringIO()
+    html = HtmlReport(buf, title="t")
+    html.begin()
+    html.begin_paper("slides.pdf")
+    reading = ReadingSummary(searched=[1, 2], summary="no reference list found in the PDF (pages 1-2 searched)")
+    html.end_paper(PaperCounts(file="slides.pdf"), reading=reading)
+    html.end()
+    path = tmp_path / "no-list.html"
+    path.write_text(buf.getvalue(), encoding="utf-8")
+    page.goto(path.as_uri())
+    page.wait_for_selector("html[data-ready='1']", state="attached")
+    assert page.locator("#paper-1").is_visible()
+    assert "No reference list found in the PDF (pages 1-2 searched)" in page.locator("#paper-1").inner_text()
+    assert "in 1 of 1 paper" in page.locator("#shown").inner_text()

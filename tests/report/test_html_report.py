@@ -9,9 +9,9 @@ import io
 import re
 from pathlib import Path
 
-from citetracer.records import Report
+from citetracer.records import ReadingSummary, Report
 from citetracer.report.html_report import HtmlReport
-from citetracer.report.views import paper_counts
+from citetracer.report.views import PaperCounts, paper_counts
 
 
 def render(report: Report, pdf: Path | None = None, only_flagged: bool = False) -> str:
@@ -151,3 +151,38 @@ def test_warnings_known_only_at_the_paper_end_are_shown_once_and_escaped(checked
     assert text.count(shown) == known.count(shown) >= 2  # its warning list and the summary row, as if known at once
     assert text.count("read: 2 lines skipped") == known.count("read: 2 lines skipped")
     assert "<script>:" not in text
+
+
+NO_LIST = ReadingSummary(searched=[1, 2], summary="no reference list found in the PDF (pages 1-2 searched)")
+
+
+def test_a_pdf_without_a_reference_list_is_listed_among_the_papers_to_look_at(
+    checked_bib: tuple[Path, Report],
+) -> None:
+    """Among many papers, one in which no list was found is named in the summary with the pages searched, counted,
+    and its row says so (not four zeros), after the checked papers; its section is kept by the filters (`nolist`)."""
+    _, report = checked_bib
+    buf = io.StringIO()
+    out = HtmlReport(buf, title="t", show="flagged")
+    out.begin()
+    out.begin_paper("slides.pdf", warnings=["no bibliography found"])
+    out.end_paper(PaperCounts(file="slides.pdf", warnings=1), reading=NO_LIST)
+    out.begin_paper(report.input)
+    for c in report.citations:
+        out.citation(c)
+    out.end_paper(paper_counts(report))
+    out.end()
+    page = html.unescape(buf.getvalue())
+    look = page[page.index('<div id="no-list">') :]
+    assert look.startswith('<div id="no-list"><p><b class="H">No reference list found in 1 paper</b>')
+    assert '<a href="#paper-1" title="slides.pdf">slides.pdf</a>: no reference list found in the PDF (pages 1-2' in look
+    assert '<li class="H"><b>1</b>paper with no reference list found</li>' in page
+    row = page[page.index('title="slides.pdf">slides.pdf</a></td>') :]
+    assert row.split("</tr>")[0].endswith(
+        "No reference list found in the PDF (pages 1-2 searched): nothing was checked "
+        "(--ref-pages sets the list's pages)</td>"
+    )
+    table = page[page.index('<table class="papers">') :]
+    assert table.index('title="slides.pdf"') > table.index(f'title="{report.input}"')  # after the checked paper
+    assert '<p class="counts nolist"><b class="H">No reference list found' in page
+    assert "not listed (--show flagged)" not in page  # nothing flagged, but listed: nothing of it was checked

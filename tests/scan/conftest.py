@@ -37,6 +37,12 @@ def make_pdf(path: Path, n: int) -> Path:
     return build_pdf(path, [body, column(REFERENCES, 72, 90, indent=12)])
 
 
+def make_pdf_without_list(path: Path) -> Path:
+    """A two-page PDF with text and no reference list (slides, a cover letter): read, with nothing to check."""
+    body = ["A study of things", "We measure how things behave under load and write it down.", "Conclusion"]
+    return build_pdf(path, [column(body, 72, 90), column(["Appendix", "More of the method."], 72, 90)])
+
+
 @pytest.fixture
 def seeded(tmp_path: Path) -> Path:
     store = tmp_path / "store.sqlite"

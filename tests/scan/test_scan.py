@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import html
 import json
 import os
 import subprocess
@@ -247,3 +248,57 @@ def test_a_journal_line_that_is_json_but_not_an_entry_is_skipped(seeded: Path, t
     err = " ".join(again.stderr.split())
     assert again.returncode == 0, again.stderr  # it crashed (exit 3) on the first of them
     assert err.count("is not a journal entry; skipped") == 3 and "1 from the journal" in err
+
+
+def test_a_pdf_without_a_reference_list_is_said_so_by_every_report_of_the_scan(
+    seeded: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A chair screening many papers must find the PDFs nothing of which was checked: in summary.csv their own status
+    and the pages searched (not `checked` with 0 references), one row in citations.csv, a line among the papers to
+    look at in index.html and summary.md, the count in the terminal's summary; a scan of nothing else exits 2, as
+    `check` does, and a paper with a list still decides the code beside it."""
+    from tests.scan.conftest import make_pdf, make_pdf_without_list
+
+    folder = tmp_path / "in"
+    folder.mkdir()
+    make_pdf(folder / "paper.pdf", 1)
+    slides = make_pdf_without_list(folder / "slides.pdf")
+    said = "no reference list found in the PDF (pages 1-2 searched)"
+    out = tmp_path / "report"
+    assert scan(folder, out, seeded, "--workers", "1") == 0  # paper.pdf's references are all Real
+    err = err_text(capsys)
+    assert f"warning: {slides}: {said}: nothing was checked" in err
+    assert "3 references, 0 papers with Hallucinated citations, 1 paper with no reference list found;" in err
+
+    paper, none = csv.DictReader((out / "summary.csv").open())
+    assert (Path(paper["file"]).name, paper["status"], paper["pages_read"]) == ("paper.pdf", "checked", "2")
+    assert (none["file"], none["status"], none["references"], none["pages_read"]) == (
+        str(slides),
+        "no reference list",
+        "0",
+        "",
+    )
+    assert none["note"].startswith(f"{said} | ") and "only 0 references" not in none["note"]
+    [row] = [r for r in csv.DictReader((out / "citations.csv").open()) if r["file"] == str(slides)]
+    assert row["id"] == row["class"] == "" and row["reason"] == said
+    journaled = {Path(e["file"]).name: e for e in journal_lines(out)}
+    assert journaled["slides.pdf"]["no_list"] == said and journaled["paper.pdf"]["no_list"] == ""
+
+    page = html.unescape((out / "index.html").read_text())
+    look = page[page.index('<div id="no-list">') :]
+    look = look[: look.index("</div>")]
+    assert "No reference list found in 1 paper" in look and f">slides.pdf</a>: {said}</li>" in look
+    assert "<b>1</b>paper with no reference list found" in page
+    assert f"{said[:1].upper()}{said[1:]}: nothing was checked" in page  # its table row, not four zeros
+    assert '<p class="counts nolist">' in page  # kept shown by the filters, though it has no citation card
+    review = (out / "summary.md").read_text()
+    assert f"**1 paper with no reference list found** (nothing checked):\n\n- {slides}: {said}\n" in review
+    assert f"| {slides} |" not in review  # not a row of zeros in the papers' table
+
+    alone = tmp_path / "alone"
+    alone.mkdir()
+    make_pdf_without_list(alone / "slides.pdf")
+    out = tmp_path / "report-alone"
+    assert scan(alone, out, seeded, "--workers", "1", "--show", "hallucinated") == 2  # nothing at all was checked
+    assert "1 paper with no reference list found" in err_text(capsys)
+    assert '<p class="counts nolist">' in (out / "index.html").read_text()  # listed whatever --show keeps

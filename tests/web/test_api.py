@@ -171,6 +171,21 @@ def test_a_pdf_is_read_in_its_child_process_and_served_at_its_pages(client: Test
     assert client.get(f"/api/jobs/{job_id}/report.bib").status_code == 404  # no BibTeX input
 
 
+def test_a_pdf_without_a_reference_list_ends_done_with_a_warning_that_says_so(
+    client: TestClient, tmp_path: Path
+) -> None:
+    """The job read the PDF (done, its reports say no list was found), but nothing of it was checked: the job's own
+    JSON says so too, where a script polling the status looks, not only the report."""
+    from tests.scan.conftest import make_pdf_without_list
+
+    pdf = make_pdf_without_list(tmp_path / "slides.pdf")
+    job_id = client.post("/api/jobs", files={"file": ("slides.pdf", pdf.read_bytes(), "application/pdf")}).json()["id"]
+    state = wait_done(client, job_id)
+    said = "slides.pdf: no reference list found in the PDF (pages 1-2 searched): nothing was checked"
+    assert state["status"] == "done" and said in state["warnings"]
+    assert state["report"]["reading"]["references"] == 0
+
+
 def test_the_bibliography_pages_field_reaches_the_pdf_reader(client: TestClient, tmp_path: Path) -> None:
     """The form's and the API's `ref_pages` is `--ref-pages`: pages past the PDF's end are the reader's error,
     a malformed range is refused at once."""

@@ -26,6 +26,7 @@ from citetracer.cli.progress import ScanProgress
 from citetracer.config import Settings
 from citetracer.pipeline import Checker
 from citetracer.report.decisions import DECISIONS
+from citetracer.report.views import plural
 
 
 def add_parser(sub: Any, common: argparse.ArgumentParser, checking: argparse.ArgumentParser) -> None:
@@ -115,7 +116,10 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
         err.print(f"warning: {problem}", style="yellow", highlight=False)
     for e in outcome.unchecked:
         err.print(f"warning: {e.file}: not checked: {e.error}", style="yellow", highlight=False)
+    for e in outcome.no_list:
+        err.print(f"warning: {e.file}: {e.no_list}: nothing was checked", style="yellow", highlight=False)
     done = [e for e in outcome.entries if e.status == "done"]
+    no_list = len(outcome.no_list)
     failed = [e for e in outcome.entries if e.status == "failed"]  # the check failed: store, worker, time
     summary = (
         f"{len(outcome.entries)} papers ({outcome.checked_now} checked now, {outcome.resumed} from the journal"
@@ -123,6 +127,7 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
         + f"): {sum(e.references for e in done)} references, {outcome.hallucinated_papers} papers with "
         f"Hallucinated citations"
         + (f" ({outcome.decisions})" if outcome.decisions else "")
+        + (f", {plural(no_list, 'paper')} with no reference list found" if no_list else "")
         + f"; report: {args.output / 'index.html'}"
     )
     err.print(summary, highlight=False)
@@ -136,7 +141,7 @@ def cmd_scan(args: argparse.Namespace, err: Console) -> int:
             style="red",
             highlight=False,
         )
-    if not done:
+    if len(done) == no_list:  # nothing checked: every paper unreadable, failed, or a PDF without a list (as `check`)
         return EXIT_USAGE
     if outcome.hallucinated_papers and not args.exit_zero:
         return EXIT_HALLUCINATED

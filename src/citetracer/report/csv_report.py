@@ -74,6 +74,8 @@ PAPER_COLUMNS = (
     "pages_read",
     "low_confidence",
 )
+#: summary.csv's `status` of a PDF in which no reference list was found (beside "checked" and "not checked").
+NO_LIST = "no reference list"
 
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
@@ -157,7 +159,11 @@ class PaperCsv:
     def add(self, counts: PaperCounts, notes: list[str] | None = None, reading: ReadingSummary | None = None) -> None:
         """One row per checked paper: its counts, warnings and top codes, and for a PDF the pages its list was
         read from and how many entries were read with low confidence (a chair sorts by it to see which papers'
-        lists to look at; empty for inputs read without layout)."""
+        lists to look at; empty for inputs read without layout). A PDF in which no reference list was found has
+        the status NO_LIST and its reading's line first in `note` (the pages searched): its zeros are no paper
+        citing nothing, and a chair filtering on `status` finds every paper nothing of which was checked."""
+        no_list = reading.summary if reading is not None and reading.no_list else ""
+        notes = [no_list, *(notes or [])] if no_list else notes
         row = [
             counts.file,
             counts.references,
@@ -166,7 +172,7 @@ class PaperCsv:
             counts.hallucinated,
             counts.warnings,
             top_codes(counts.codes, 6),
-            "checked",
+            NO_LIST if no_list else "checked",
             " | ".join(notes or []),
             counts.dismissed,
             counts.confirmed,

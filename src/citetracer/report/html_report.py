@@ -17,7 +17,7 @@ import hashlib
 import html
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
@@ -146,7 +146,7 @@ SCRIPT = """
     });
     var p=0;
     papers.forEach(function(s){
-      var any=s.querySelector('.cite:not(.hidden)')!==null||s.dataset.unread==='1';
+      var any=s.querySelector('.cite:not(.hidden),.nolist')!==null||s.dataset.unread==='1';
       s.classList.toggle('hidden',!any);if(any){p++;}
     });
     function count(k,w){return k+' '+w+(k===1?'':'s');}
@@ -448,6 +448,8 @@ class HtmlReport:
         confirm of it, said once for the report in its own section (report/storenotes.py); `reading`, a PDF's,
         in one line under the counts (the list's pages, how many references, how many read with low confidence)."""
         self._store.add(counts.file, store_warnings or [])
+        if reading is not None and reading.no_list and not counts.no_list:  # the summary lists it to look at
+            counts = replace(counts, no_list=reading.summary)
         late = [w for w in warnings or [] if w not in self._warnings]
         if late:
             items = "".join(f"<li>{esc(w)}</li>" for w in late)
@@ -455,7 +457,8 @@ class HtmlReport:
             self._warnings += late
         self._pending.copy_to(self.out)
         if reading is not None and reading.no_list:  # said plainly, not as "0 references" of a paper citing nothing
-            self.out.write(f'<p class="counts"><b class="H">{esc(no_list_line(reading))}</b></p>\n')
+            # .nolist: the filters keep the section shown though it has no citation card
+            self.out.write(f'<p class="counts nolist"><b class="H">{esc(no_list_line(reading))}</b></p>\n')
         else:
             self.out.write(f'<p class="counts">{_counts_html(counts)}</p>\n')
         if reading is not None and not reading.no_list:
@@ -581,7 +584,11 @@ class HtmlReport:
         return "".join(out)
 
     def _write_summary(self) -> None:
-        rows = sorted(self._rows, key=lambda r: r.counts.risk_key() if r.counts else (1, 0.0, 0, 0, r.name))
+        # what nothing was checked of (unread, or no list found) after the checked papers, riskiest first
+        rows = sorted(
+            self._rows,
+            key=lambda r: r.counts.risk_key() if r.counts and not r.counts.no_list else (1, 0.0, 0, 0, r.name),
+        )
         checked = [r.counts for r in rows if r.counts]
         refs = sum(c.references for c in checked)
         h = sum(c.hallucinated for c in checked)
@@ -591,6 +598,7 @@ class HtmlReport:
         h3 = sum(1 for c in checked if c.hallucinated >= 3)
         warned = sum(1 for c in checked if c.warnings)
         unread = len(rows) - len(checked)
+        no_list = [x for x in rows if x.counts and x.counts.no_list]
         totals = [
             ("", len(rows), noun(len(rows), "paper")),
             ("", refs, noun(refs, "reference")),
@@ -601,6 +609,8 @@ class HtmlReport:
             ("H", h3, noun(h3, "paper") + " with ≥ 3 Hallucinated"),
             ("P", warned, noun(warned, "paper") + " with extraction warnings"),
         ]
+        if no_list:
+            totals.append(("H", len(no_list), noun(len(no_list), "paper") + " with no reference list found"))
         if unread:
             totals.append(("P", unread, noun(unread, "paper") + " not checked"))
         for action, k in (("dismissed", "R"), ("confirmed", "H")):
@@ -615,6 +625,8 @@ class HtmlReport:
             w(f'<p class="legend decided" id="decided">{esc(said)}</p>\n')
         for note in self.notes:
             w(f'<p class="legend">{esc(note)}</p>\n')
+        if no_list:
+            w(self._no_list_html(no_list))
         flagged_codes = Counter({k: n for k, n in self._codes.items() if not k.startswith("R")})
         if flagged_codes:
             w(f"<p><b>Top codes:</b> {esc(_codes_line(flagged_codes))}</p>\n")
@@ -633,6 +645,12 @@ class HtmlReport:
                 )
                 continue
             c = row.counts
+            if c.no_list:  # its zeros would read as a paper citing nothing
+                w(
+                    f'<tr class="unread"><td class="n">{i}</td><td>{link}</td><td colspan="6">'
+                    f"{esc(no_list_line(c.no_list))}</td></tr>\n"
+                )
+                continue
             h = c.open_hallucinated
             risk = "risk3" if h >= 3 else "risk1" if h else "riskp" if c.potential else ""
             w(
@@ -659,6 +677,22 @@ class HtmlReport:
                 f"not listed (--show {esc(self.show)}).</p>\n"
             )
         w("</section>\n")
+
+    def _no_list_html(self, rows: list[_PaperRow]) -> str:
+        """The papers in which no reference list was found, each linked with the pages searched: nothing of them
+        was checked, so a chair screening many papers must look at them, and with no flagged citation they would
+        only be rows far down the table."""
+        items = "".join(
+            f'<li><a href="#{r.anchor}" title="{esc(r.name)}">{esc(self._short(r.name))}</a>: '
+            f"{esc(r.counts.no_list if r.counts else '')}</li>"
+            for r in rows
+        )
+        it = "it" if len(rows) == 1 else "them"
+        return (
+            f'<div id="no-list"><p><b class="H">No reference list found in {plural(len(rows), "paper")}</b>: '
+            f"nothing of {it} was checked; look at {it} (<code>citetracer check PAPER --ref-pages FIRST-LAST</code> "
+            f"checks a list on the pages given).</p><ul>{items}</ul></div>\n"
+        )
 
     def _write_store(self) -> None:
         """The store's warnings, each once for the whole report, under the summary (not a paper's warnings)."""

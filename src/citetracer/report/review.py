@@ -25,6 +25,7 @@ from citetracer.report.views import (
     lead_reason,
     leading_codes,
     not_listed_line,
+    plural,
     reading_rank,
     short_ref,
     top_codes,
@@ -116,7 +117,7 @@ class ReviewSummary:
         if self.codes:
             top = ", ".join(f"{k} {CODES[k].name} ×{n}" for k, n in leading_codes(self.codes, 6) if k in CODES)
             out.write(f"**Top codes:** {top}\n\n")
-        shown = [p for p in papers if p.shows(self.show)]
+        shown = [p for p in papers if p.shows(self.show) and not p.no_list]  # no-list papers: their own lines
         if shown:
             out.write(
                 "| paper (riskiest first) | references | Real | Potential | Hallucinated | top codes | warnings |\n"
@@ -130,9 +131,17 @@ class ReviewSummary:
             if len(shown) > MAX_PAPER_ROWS:
                 out.write(f"\n… and {len(shown) - MAX_PAPER_ROWS} more papers in {details}.\n")
             out.write("\n")
-        if len(shown) < len(papers):
+        no_list = [p for p in papers if p.no_list]
+        if len(shown) + len(no_list) < len(papers):
             what = "Hallucinated" if self.show == "hallucinated" else "flagged (H, P2, P3)"
-            out.write(f"{len(papers) - len(shown)} papers with nothing {what} are not listed.\n\n")
+            out.write(f"{len(papers) - len(shown) - len(no_list)} papers with nothing {what} are not listed.\n\n")
+        if no_list:  # nothing of them was checked: a chair must look, whatever is shown
+            out.write(f"**{plural(len(no_list), 'paper')} with no reference list found** (nothing checked):\n\n")
+            for p in no_list[:MAX_PAPER_ROWS]:
+                out.write(f"- {_cell(p.file)}: {_cell(p.no_list)}\n")
+            if len(no_list) > MAX_PAPER_ROWS:
+                out.write(f"\n… and {len(no_list) - MAX_PAPER_ROWS} more in {details}.\n")
+            out.write("\n")
         for file, error in self.unchecked[:MAX_PAPER_ROWS]:
             out.write(f"> not checked: {_cell(file)}: {_cell(error)}\n")
         if self.unchecked:

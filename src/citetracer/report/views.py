@@ -285,6 +285,9 @@ class PaperCounts:
     dismissed: int = 0
     dismissed_hallucinated: int = 0
     confirmed: int = 0
+    #: A PDF in which no reference list was found: its reading's line ("no reference list found in the PDF (pages
+    #: 1-8 searched)"), which the reports give in place of its zero counts; "" otherwise.
+    no_list: str = ""
 
     @property
     def open_hallucinated(self) -> int:
@@ -298,7 +301,10 @@ class PaperCounts:
         return self.hallucinated + sum(codes.get(k, 0) for k in FLAGGED_POTENTIAL)
 
     def shows(self, show: str) -> bool:
-        """Whether `--show SHOW` lists this paper: it has a citation that SHOW keeps."""
+        """Whether `--show SHOW` lists this paper: it has a citation that SHOW keeps, or no reference list was
+        found in it (nothing of it was checked: whatever is shown, a person must look at it)."""
+        if self.no_list:
+            return True
         if show == "hallucinated":
             return self.hallucinated > 0
         return self.flagged > 0 if show == "flagged" else True
@@ -329,6 +335,7 @@ def paper_counts(report: Report) -> PaperCounts:
         dismissed=len(dismissed),
         dismissed_hallucinated=sum(1 for c in dismissed if c.verdict.class_ == "Hallucinated"),
         confirmed=sum(1 for c in report.citations if c.decision and c.decision.action == "confirmed"),
+        no_list=report.reading.summary if report.reading is not None and report.reading.no_list else "",
     )
 
 
@@ -413,7 +420,8 @@ def unlisted_key(c: CitationResult) -> str:
     return "R" if c.verdict.class_ == "Real" else c.verdict.code
 
 
-def no_list_line(reading: ReadingSummary) -> str:
-    """What the reports say of a PDF in which no reference list was found, in place of its empty table."""
-    said = reading.summary[:1].upper() + reading.summary[1:]
-    return f"{said}: nothing was checked (--ref-pages sets the list's pages)"
+def no_list_line(reading: ReadingSummary | str) -> str:
+    """What the reports say of a PDF in which no reference list was found, in place of its empty table (given its
+    reading, or its reading's line)."""
+    summary = reading if isinstance(reading, str) else reading.summary
+    return f"{summary[:1].upper()}{summary[1:]}: nothing was checked (--ref-pages sets the list's pages)"

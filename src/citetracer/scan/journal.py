@@ -48,6 +48,10 @@ class Entry:
     codes: dict[str, int] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     error: str | None = None
+    #: A checked PDF in which no reference list was found: its reading's line ("no reference list found in the PDF
+    #: (pages 1-8 searched)"), so the scan's summary and exit code can tell it from a paper citing nothing
+    #: without reading its report back; "" otherwise (and in entries journaled before it was recorded).
+    no_list: str = ""
     seconds: float = 0.0
     #: Peak resident memory of the worker process, and of the PDF reader processes it started (MB).
     worker_rss_mb: float = 0.0

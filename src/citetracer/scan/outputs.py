@@ -22,6 +22,7 @@ import shutil
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import IO
 
@@ -51,6 +52,7 @@ def entry_counts(e: Entry) -> PaperCounts:
         hallucinated=e.hallucinated,
         warnings=len(e.warnings),
         codes=Counter(e.codes),
+        no_list=e.no_list,
     )
 
 
@@ -86,13 +88,14 @@ def common_prefix(names: list[str]) -> str:
 
 
 def risk_order(entries: list[Entry], counts: dict[str, PaperCounts] | None = None) -> list[Entry]:
-    """Checked papers most at risk first, then those that could not be checked (`counts`: a paper's counts
-    after the chair's decisions, when it has any)."""
+    """Checked papers most at risk first, then the PDFs in which no reference list was found (nothing of them was
+    checked, but they were read), then those that could not be checked (`counts`: a paper's counts after the
+    chair's decisions, when it has any)."""
     known = counts or {}
-    checked = sorted(
-        (e for e in entries if e.status == "done"), key=lambda e: known.get(e.key, entry_counts(e)).risk_key()
-    )
-    return checked + [e for e in entries if e.status != "done"]
+    listed = (e for e in entries if e.status == "done" and not e.no_list)
+    checked = sorted(listed, key=lambda e: known.get(e.key, entry_counts(e)).risk_key())
+    no_list = [e for e in entries if e.status == "done" and e.no_list]
+    return checked + no_list + [e for e in entries if e.status != "done"]
 
 
 def decided_counts(folder: Path, entries: list[Entry], decisions: Decisions) -> dict[str, PaperCounts]:
@@ -197,6 +200,8 @@ def write_outputs(
                 papers_csv.add(counts, e.warnings)
                 html.unreadable_paper(e.file, f"its report {report_file.name} cannot be read ({exc})")
                 continue
+            if report.reading is not None and report.reading.no_list and not counts.no_list:  # journaled before
+                counts = replace(counts, no_list=report.reading.summary)
             papers_csv.add(counts, e.warnings, report.reading)
             for c in report.citations:
                 if c.decision is not None and (call := decisions.find(e.file, e.key, reference_key(c.reference))):
@@ -218,6 +223,8 @@ def write_outputs(
             if show == "flagged":  # a list to act on: H, then P3, then P2, as `check --format csv --show flagged`
                 for c in in_reading_order(x for x in report.citations if is_shown(x, show)):
                     citations_csv.add(e.file, c, report.reading)
+            if report.reading is not None and report.reading.no_list:  # its one row, as `check --format csv` has
+                citations_csv.no_list(e.file, report.reading)
             html.end_paper(counts, store_warnings=report.store_warnings, reading=report.reading)
         html.end()
         review.write(outs["summary.md"])

@@ -85,6 +85,11 @@ class ScanOutcome:
         return decisions_line(sum(c.dismissed for c in counts), sum(c.confirmed for c in counts))
 
     @property
+    def no_list(self) -> list[Entry]:
+        """Checked PDFs in which no reference list was found: read, but with nothing to check."""
+        return [e for e in self.entries if e.status == "done" and e.no_list]
+
+    @property
     def unchecked(self) -> list[Entry]:
         """Papers that could not be checked (unreadable, failed, timed out)."""
         return [e for e in self.entries if e.status != "done"]

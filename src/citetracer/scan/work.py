@@ -33,7 +33,8 @@ def plausibility_warnings(path: Path, report: Report) -> list[str]:
     """Reference counts that suggest the bibliography was not read whole or read wrongly."""
     n = len(report.citations)
     out = []
-    if path.suffix.lower() == ".pdf" and n < FEW_REFERENCES:
+    # none at all is no warning: the reading says no list was found (the paper's status in the reports)
+    if path.suffix.lower() == ".pdf" and 0 < n < FEW_REFERENCES:
         out.append(f"only {n} reference{'s' if n != 1 else ''} found: check that the whole bibliography was read")
     if n > MANY_REFERENCES:
         out.append(f"{n} references: more than a paper usually has; the bibliography's end may have been missed")
@@ -79,6 +80,7 @@ def check_file(checker: Checker, path: Path, display: str) -> dict[str, Any]:
         "hallucinated": s["hallucinated"],
         "codes": dict(codes),
         "warnings": list(report.warnings) + plausibility_warnings(path, report),
+        "no_list": report.reading.summary if report.reading is not None and report.reading.no_list else "",
         "seconds": round(time.perf_counter() - start, 3),
         "report_json": json.dumps(report.to_json_dict(), ensure_ascii=False, indent=1) + "\n",
     }

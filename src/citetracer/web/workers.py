@@ -209,7 +209,10 @@ def run_job(
     notes = list(job.warnings)  # the job's own (its mode, its uploads'), shown on the result page
     notes.append(StoreFacts.of(checker.store).line())  # what the store holds and cannot confirm (web/storeinfo.py)
     total = sum(len(r.references) for _, r in read)
-    job.update(stage="checking", total=total, warnings=job.warnings + [why for _, why in unread])
+    # a PDF in which no list was found is read, and its report says so, but the job "done" must say it too
+    readings = [(paper.display, result.read.reading()) for paper, result in read]
+    no_list = [f"{name}: {r.summary}: nothing was checked" for name, r in readings if r is not None and r.no_list]
+    job.update(stage="checking", total=total, warnings=job.warnings + [why for _, why in unread] + no_list)
     if not read:
         error = "; ".join(why for _, why in unread) or "nothing to check"
         _ended(job, status="failed", error=error)
