@@ -160,6 +160,10 @@ RECORDS: list[dict[str, Any]] = [
     {"id": "last-other", "title": "Tactile servoing with learned contact manifolds",
      "authors": ["Tomas Brenner", "Ayla Demir"], "year": 2025, "venue": "ICRA", "type": "inproceedings",
      "dblp_key": "conf/icra/BrennerD25", "services": ["dblp", "openalex", "semanticscholar"]},
+    # A software manual whose only record an index dates by an arXiv identifier of a later year.
+    {"id": "qlang", "title": "Qlang: A language and environment for statistical computing",
+     "authors": ["Qlang Core Team"], "year": 2021, "venue": ARXIV, "type": "preprint",
+     "arxiv_id": "2107.04152", "services": ["openalex", "semanticscholar", "arxiv"]},
     *[{"id": f"iclr26-{i}", "title": f"Benchmark study number {i} of iterative graph sparsifiers",
        "authors": [f"Ida Vance{i}"], "year": 2026, "venue": "ICLR", "type": "inproceedings",
        "dblp_key": f"conf/iclr/Vance{i}26", "services": ["dblp"]} for i in range(25)],
@@ -297,6 +301,33 @@ def test_last_years_venue_dblp_does_not_list_yet_witnesses_nothing(web: FakeWeb,
     )
     assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
     assert "may not list the proceedings of 2025 yet" in r.verdict.rationale
+
+
+def test_a_preprint_cited_by_its_arxiv_id_at_a_later_revisions_year_is_that_revision(
+    web: FakeWeb, tmp_path: Path
+) -> None:
+    """arXiv keeps every revision of a work under one identifier, and an author cites the version read (Adam's
+    ninth version is of 2017, its first of 2014): a year after the identifier was issued is a revision's. A year
+    before it was issued is no version's."""
+    cited = "Tomas Brenner and Ayla Demir. Sparse reward relabelling for long-horizon robotic assembly, {}. URL https://arxiv.org/abs/2507.02222."
+    r = check(web, tmp_path, cited.format(2026))
+    assert (r.verdict.class_, r.verdict.code) == ("Real", "R2"), r.verdict.rationale
+    assert "later revision" in r.verdict.rationale
+    r = check(web, tmp_path, cited.format(2022))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert "arXiv identifier" in r.verdict.rationale
+
+
+def test_an_arxiv_identifier_dates_no_software_manual(web: FakeWeb, tmp_path: Path) -> None:
+    """A manual or software appears elsewhere first and goes on under one name, cited by the year of the version
+    used: an arXiv identifier of a later year is no proof that the cited year is before the work existed."""
+    r = check(
+        web,
+        tmp_path,
+        "Qlang Core Team. (2019). Qlang: A language and environment for statistical computing. Qlang Foundation "
+        "for Statistical Computing. https://www.qlang-project.org/",
+    )
+    assert r.verdict.class_ != "Hallucinated", r.verdict.rationale
 
 
 def test_a_record_year_that_is_a_re_deposit_is_no_proof_of_a_wrong_year(web: FakeWeb, tmp_path: Path) -> None:

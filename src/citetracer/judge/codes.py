@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from citetracer.judge.context import JudgeContext, known_registrants
 from citetracer.judge.facts.authors import SOME, author_fact, by_cited_people, cut_short
-from citetracer.judge.facts.dates import meeting_years, venue_name_year
+from citetracer.judge.facts.dates import arxiv_year, meeting_years, venue_name_year
 from citetracer.judge.facts.details import detail_contradictions
 from citetracer.judge.facts.identifiers import absent_identifier
 from citetracer.judge.facts.identity import (
@@ -128,6 +128,9 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
             return f"'{ctx.reference.venue}' is a series or collection the book appears in"
         return None
     if name == "year":
+        revision = _revision_year(ctx, versions)
+        if revision is not None:
+            return revision
         deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
         if not deltas or min(deltas) > VERSION_YEARS or is_book(ctx.reference):
             return None
@@ -178,6 +181,22 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
             return "the cited names are the record's, some written garbled (swapped, cut short or regrouped)"
     if as_preprint and work.status(name) == FieldStatus.MISSING:
         return f"the record lacks the cited {name}"
+    return None
+
+
+def _revision_year(ctx: JudgeContext, versions: list[Assessment]) -> str | None:
+    """The cited year as a later revision's, for a citation that names the work's arXiv identifier and no
+    other venue, dated after the identifier was issued and not after today: arXiv keeps every revision of a
+    work under one identifier (Adam's ninth version is of 2017, its first of 2014), and an author cites the
+    version read. A year before the identifier was issued is no revision's (judge/facts/dates.py)."""
+    ref = ctx.reference
+    cited = canonical_arxiv(ref.arxiv_id)
+    if not cited or ref.year is None or ref.year > ctx.today_year or (ref.venue and not is_preprint(ref.venue)):
+        return None
+    for v in versions:
+        issued = arxiv_year(v)
+        if canonical_arxiv(v.candidate.arxiv_id) == cited and issued is not None and issued < ref.year:
+            return f"the year {ref.year} is a later revision's: arXiv:{cited} was first issued in {issued}"
     return None
 
 

@@ -22,6 +22,7 @@ from citetracer.judge.facts.identity import record_is_book, versions_of
 from citetracer.judge.facts.reading import structured
 from citetracer.judge.facts.venue import venue_witness
 from citetracer.match.rules import Assessment
+from citetracer.normalize.kinds import SCHOLARLY_KINDS, work_kind
 from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi
 from citetracer.normalize.venues import venue_kind
 from citetracer.records import FieldStatus
@@ -143,8 +144,11 @@ def year_fact(ctx: JudgeContext, work: Assessment, same_venue: bool) -> YearFact
     if named is not None and named != cited and any(v.candidate.year == named for v in dated):
         return YearFact(True, f"the cited venue names {named}, the work's year, while the citation dates it {cited}")
     earliest = min(v.candidate.year or 0 for v in dated)
+    # An arXiv identifier dates a paper's first appearance (papers appear there first); software, a manual, a book
+    # or a web page appears elsewhere first, and its versions go on under one name (R's manual, cited by year).
     issued = [(y, v) for v in versions if (y := arxiv_year(v)) is not None]
-    if issued and cited < min(y for y, _ in issued) and cited < earliest:
+    paper = work_kind(ctx.reference)[0] in SCHOLARLY_KINDS | {"unknown"}
+    if issued and paper and cited < min(y for y, _ in issued) and cited < earliest:
         year, v = min(issued, key=lambda x: x[0])
         return YearFact(
             True,
