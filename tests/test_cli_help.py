@@ -56,3 +56,44 @@ def test_python_m_citetracer_is_the_same_program(capsys: pytest.CaptureFixture[s
         env=env,
     )
     assert bad.returncode == 2 and "no such file" in bad.stderr
+
+
+#: Modules of the checker and the readers, which `mirror` neither runs nor needs.
+CHECKING = ("citetracer.pipeline", "citetracer.cascade", "citetracer.judge", "citetracer.match", "citetracer.extract")
+
+
+def test_mirror_starts_without_the_checker(tmp_path: Path) -> None:
+    """`mirror dblp` (its help, and the ingest path it imports) loads no checker, reader or HTTP module."""
+    code = (
+        "import sys\n"
+        "from citetracer.cli import main\n"
+        "try:\n    main(['mirror', 'dblp', '--help'])\nexcept SystemExit:\n    pass\n"
+        "import citetracer.cli.ingest\n"
+        "print(' '.join(sorted(sys.modules)))\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    loaded = run.stdout.split()
+    assert "citetracer.mirror.dblp" not in loaded  # ingest imports its ingesters when one runs
+    assert [m for m in loaded if m.startswith(CHECKING) or m == "httpx"] == []
+
+
+def test_a_command_parses_alike_alone_and_among_all() -> None:
+    """The parser built for the command a line names reads that line as the whole parser does."""
+    for argv in (
+        ["mirror", "dblp", "d.xml.gz", "--dtd", "x.dtd", "--store", "s.sqlite"],
+        ["check", "x.bib", "--offline", "--show", "flagged"],
+        ["review", "out"],
+    ):
+        assert _parser(argv[0]).parse_args(argv) == _parser().parse_args(argv)
+
+
+def test_the_api_names_resolve_from_the_package() -> None:
+    """`citetracer.Checker` and the other API names load on first use and are the modules' own."""
+    import citetracer
+    from citetracer.pipeline import Checker, check
+
+    assert citetracer.Checker is Checker and citetracer.check is check
+    assert set(citetracer.__all__) <= set(dir(citetracer))
+    with pytest.raises(AttributeError):
+        _ = citetracer.no_such_name  # type: ignore[attr-defined]

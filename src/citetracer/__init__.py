@@ -15,10 +15,30 @@ Python API (settings read like the CLI's: config file, environment, then keyword
 
 from __future__ import annotations
 
-from citetracer.config import Settings, load_settings
-from citetracer.pipeline import Checker, Paper, check
-from citetracer.records import CitationResult, Reference, Report, Verdict
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from citetracer.version import __version__
+
+if TYPE_CHECKING:
+    from citetracer.config import Settings, load_settings
+    from citetracer.pipeline import Checker, Paper, check
+    from citetracer.records import CitationResult, Reference, Report, Verdict
+
+#: The API's names and their modules, imported on first use (PEP 562): every `import citetracer.x`, the CLI's
+#: too, runs this file, and importing the whole checker (judge, cascade, matcher, connectors) here made
+#: `citetracer mirror dblp` and the other commands that check nothing load it before they read a byte.
+_LAZY = {
+    "Settings": "citetracer.config",
+    "load_settings": "citetracer.config",
+    "Checker": "citetracer.pipeline",
+    "Paper": "citetracer.pipeline",
+    "check": "citetracer.pipeline",
+    "CitationResult": "citetracer.records",
+    "Reference": "citetracer.records",
+    "Report": "citetracer.records",
+    "Verdict": "citetracer.records",
+}
 
 __all__ = [
     "Checker",
@@ -32,3 +52,17 @@ __all__ = [
     "check",
     "load_settings",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    """An API name, imported from its module the first time it is asked for."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'citetracer' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

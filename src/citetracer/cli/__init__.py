@@ -14,14 +14,15 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib
 import os
+import sys
 import traceback
 from collections.abc import Sequence
 
 from rich.console import Console
 
 from citetracer import __version__
-from citetracer.cli import check, extract, mirror, review, scan, serve, venues
 from citetracer.cli.argparser import SuggestingParser
 from citetracer.cli.common import (
     EXIT_CODES,
@@ -42,8 +43,24 @@ from citetracer.store.index import PANICS
 BUGS: tuple[type[BaseException], ...] = (Exception, *PANICS)
 
 
-def _parser() -> argparse.ArgumentParser:
-    """The whole command line: each command's subparser, in the order `--help` lists them."""
+#: Each command's module, in the order `--help` lists them; the commands after `check` and `scan` take no
+#: checking flags.
+COMMANDS = {
+    "check": "citetracer.cli.check",
+    "scan": "citetracer.cli.scan",
+    "serve": "citetracer.cli.serve",
+    "extract": "citetracer.cli.extract",
+    "review": "citetracer.cli.review",
+    "venues": "citetracer.cli.venues",
+    "mirror": "citetracer.cli.mirror",
+}
+_CHECKING = ("check", "scan")
+
+
+def _parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line: each command's subparser, in the order `--help` lists them; only `command`'s
+    when one is given. A command's module imports what it runs with (`check` the checker and the readers), and
+    `mirror dblp` spent most of its start importing the other commands' modules."""
     common = common_arguments()
     checking = settings_arguments()
     p = SuggestingParser(
@@ -54,14 +71,21 @@ def _parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--version", action="version", version=f"citetracer {__version__}")
     sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    check.add_parser(sub, common, checking)
-    scan.add_parser(sub, common, checking)
-    serve.add_parser(sub, common)
-    extract.add_parser(sub, common)
-    review.add_parser(sub, common)
-    venues.add_parser(sub, common)
-    mirror.add_parser(sub, common)
+    for name, module in COMMANDS.items():
+        if command in (None, name):
+            add_parser = importlib.import_module(module).add_parser
+            if name in _CHECKING:
+                add_parser(sub, common, checking)
+            else:
+                add_parser(sub, common)
     return p
+
+
+def _command(argv: Sequence[str]) -> str | None:
+    """The command `argv` names in its first word, or None (`--help`, `--version`, a typo: the whole parser
+    answers, with every command to list or suggest). The top parser's own options take no value, so a command
+    line that starts with a command's name is that command's."""
+    return argv[0] if argv and argv[0] in COMMANDS else None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -75,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(argv: Sequence[str] | None) -> int:
-    args = _parser().parse_args(argv)
+    args = _parser(_command(sys.argv[1:] if argv is None else argv)).parse_args(argv)
     # soft_wrap: one line per problem whatever the width (rich wraps at 80 columns off a terminal,
     # which breaks log parsers that read one message per line).
     # markup=False: messages carry file names, titles and install hints ("citetracer[pdf]") that Rich

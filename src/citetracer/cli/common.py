@@ -12,17 +12,19 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from rich.console import Console
 
 from citetracer.cli.argparser import SuggestingParser
 from citetracer.cli.extras import require
 from citetracer.config import SEGMENTERS, Settings, is_store_url, load_settings
-from citetracer.extract import PageRange, parse_page_range
-from citetracer.pipeline import Checker, Paper
 from citetracer.report.views import SHOW_CHOICES
 from citetracer.store.api import display_location
+
+if TYPE_CHECKING:  # every command imports this module, `mirror` too, which neither reads papers nor checks them
+    from citetracer.extract import PageRange
+    from citetracer.pipeline import Checker, Paper
 
 EXIT_OK, EXIT_HALLUCINATED, EXIT_USAGE, EXIT_INTERNAL = 0, 1, 2, 3
 EXIT_CODES = """exit codes:
@@ -149,6 +151,8 @@ def add_segmenter(parser: argparse.ArgumentParser) -> None:
 
 
 def _page_range(text: str) -> PageRange:
+    from citetracer.extract import parse_page_range  # the readers, only for a command line giving --ref-pages
+
     try:
         return parse_page_range(text)
     except ValueError as exc:

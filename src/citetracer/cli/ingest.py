@@ -24,11 +24,7 @@ from rich.progress import (
 
 from citetracer.cli.common import notify
 from citetracer.mirror import declare_doi_prefixes
-from citetracer.mirror.acl import ingest_acl
-from citetracer.mirror.arxiv import ingest_arxiv
-from citetracer.mirror.dblp import ingest_dblp
 from citetracer.mirror.download import DownloadError, Fetched, fetch, fetch_dblp, fetch_openalex
-from citetracer.mirror.openalex import Filters, ingest_openalex
 from citetracer.mirror.safexml import DumpError
 from citetracer.store.api import display_location, open_store
 from citetracer.store.claims import doi_prefix_kind
@@ -132,6 +128,8 @@ def _timing(records: int, seconds: float, finishing: float) -> str:
 
 
 def run_dblp(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
+    from citetracer.mirror.dblp import ingest_dblp  # each run_* imports its own ingester only: one runs at a time
+
     if args.dump is None and args.download is None:
         err.print("error: give the dump (DUMP) or --download it", style="red", highlight=False)
         return EXIT_USAGE
@@ -175,6 +173,8 @@ def run_dblp(args: argparse.Namespace, store_path: Path | str, out: Console, err
 
 
 def run_acl(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
+    from citetracer.mirror.acl import ingest_acl
+
     missing = [p for p in args.paths if not p.exists()]
     for p in missing:
         err.print(f"error: {p}: no such file or directory", style="red", highlight=False)
@@ -195,6 +195,8 @@ def run_acl(args: argparse.Namespace, store_path: Path | str, out: Console, err:
 
 
 def run_arxiv(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
+    from citetracer.mirror.arxiv import ingest_arxiv
+
     if args.snapshot is None and args.download is None:
         err.print("error: give the snapshot (SNAPSHOT) or --download it", style="red", highlight=False)
         return EXIT_USAGE
@@ -238,6 +240,8 @@ def run_arxiv(args: argparse.Namespace, store_path: Path | str, out: Console, er
 
 
 def run_openalex(args: argparse.Namespace, store_path: Path | str, out: Console, err: Console) -> int:
+    from citetracer.mirror.openalex import Filters, ingest_openalex
+
     if args.path is None and args.download is None:
         err.print("error: give the snapshot (PATH) or --download it", style="red", highlight=False)
         return EXIT_USAGE

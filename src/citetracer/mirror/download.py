@@ -24,8 +24,10 @@ import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import httpx
+if TYPE_CHECKING:  # imported where a dump is fetched: `mirror dblp DUMP` and the CLI's start need no HTTP client
+    import httpx
 
 #: Seconds to wait for the server to connect or to send the next bytes.
 TIMEOUT = 60.0
@@ -56,6 +58,8 @@ def client_for_dumps() -> httpx.Client:
     """A synchronous client for one long streamed file, with the HTTP layer's User-Agent (collect/http/client.py): the
     online stages' async client, its per-request size cap and its rate limits are for small API replies, not
     for a gigabyte fetched once."""
+    import httpx
+
     from citetracer.collect.http.client import user_agent  # only when a dump is fetched: ingests start without it
 
     return httpx.Client(timeout=TIMEOUT, follow_redirects=True, headers={"User-Agent": user_agent()})
@@ -92,6 +96,8 @@ def fetch(
     `md5` / `size`: what the file must be (None: not checked). A `dest` already there that
     passes the checks is kept as it is. `progress(bytes_done, bytes_total)`.
     """
+    import httpx
+
     verified = "md5" if md5 else ("size" if size is not None else "none")
     if dest.is_file() and (md5 or size is not None) and _check(dest, md5, size) is None:
         return Fetched(dest, dest.stat().st_size, verified=verified, cached=True)
@@ -206,6 +212,8 @@ def _range_start(resp: httpx.Response) -> int | None:
 
 def published_md5(url: str, client: httpx.Client | None = None) -> str:
     """The MD5 a site publishes beside a file (`<url>.md5`, as DBLP does: `<hash>  dblp.xml.gz`)."""
+    import httpx
+
     own = client is None
     http = client or client_for_dumps()
     try:
