@@ -59,6 +59,28 @@ RECORDS = "".join(
             crossref="conf/nips/1990",
         ),
         _filler("NIPS", "nips", 1990, 30),
+        # One venue-year holding a paper and its poster under one title by one author, each with its own pages.
+        _rec(
+            "inproceedings",
+            "conf/chi/Kay95",
+            ["Jennifer S. Kay"],
+            "STRIPE: remote driving using limited image data.",
+            1995,
+            booktitle="CHI",
+            pages="59-60",
+            crossref="conf/chi/1995",
+        ),
+        _rec(
+            "inproceedings",
+            "conf/chi/Kay95a",
+            ["Jennifer S. Kay"],
+            "STRIPE: remote driving using limited image data.",
+            1995,
+            booktitle="CHI",
+            pages="107-108",
+            crossref="conf/chi/1995",
+        ),
+        _filler("CHI", "chi", 1995, 30),
         _rec(
             "proceedings",
             "conf/nips/1990",
@@ -551,3 +573,17 @@ def test_invented_authors_under_the_talks_whole_title_are_still_caught(famous: S
         ".txt",
     )
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H3"), r.verdict.rationale
+
+
+@pytest.mark.parametrize(("pages", "real"), [("59--60", True), ("107--108", True), ("211--212", False)])
+def test_pages_are_contradicted_only_by_every_record_of_the_cited_version(store: Store, pages: str, real: bool) -> None:
+    """A venue-year may hold two records of one title by the same people (a paper and its poster in the conference
+    companion), each with its own pages: the cited pages of either are no contradiction; pages of neither are."""
+    r = check(
+        store,
+        "@inproceedings{kay95, author = {Kay, Jennifer S.}, title = {STRIPE: remote driving using limited image data}, "
+        f"booktitle = {{CHI 95 Conference Companion}}, pages = {{{pages}}}, year = {{1995}}}}",
+    )
+    assert (r.verdict.class_ == "Real") == real, r.verdict.rationale
+    if not real:
+        assert r.verdict.class_ == "Hallucinated" and "pages" in r.verdict.fields, r.verdict.rationale

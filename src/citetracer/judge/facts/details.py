@@ -129,30 +129,46 @@ def detail_contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailCon
 
 
 def _contradictions(ctx: JudgeContext, work: Assessment) -> list[DetailContradiction]:
+    """Per field, the first record of the cited version that contradicts the cited detail, unless another record of
+    it agrees: one venue-year may hold two records of one title by the same people (a paper and its poster in the
+    conference companion, "Kay95" and "Kay95a"), each with its own pages, and the cited one is either."""
     ref = ctx.reference
     found: dict[str, DetailContradiction] = {}
+    agreed: set[str] = set()
     for v in same_version(ctx, work):
         c = v.candidate
         cited, held = page_range(ref.pages), page_range(c.pages)
-        apart = cited and held and (cited[1] < held[0] or cited[0] > held[1]) and not own_pagination(cited, held)
-        if cited and held and apart and "pages" not in found:
-            found["pages"] = DetailContradiction("pages", ref.pages or "", c.pages or "", c)
+        if cited and held:
+            apart = (cited[1] < held[0] or cited[0] > held[1]) and not own_pagination(cited, held)
+            if apart:
+                found.setdefault("pages", DetailContradiction("pages", ref.pages or "", c.pages or "", c))
+            else:
+                agreed.add("pages")
         journal = journal_record(c)
         # A volume cut from free text is a lone number our parser placed (a page, an issue, a year):
         # only a volume field the author wrote states one.
         cv, hv = volume_number(ref.volume) if structured(ref) else None, volume_number(c.volume)
-        if journal and cv is not None and hv is not None and cv != hv and "volume" not in found:
-            found["volume"] = DetailContradiction("volume", ref.volume or "", c.volume or "", c)
-        if ref.publisher and c.publisher and _other_publisher(ref.publisher, c):
-            found.setdefault("publisher", DetailContradiction("publisher", ref.publisher, c.publisher, c))
+        if journal and cv is not None and hv is not None:
+            if cv != hv:
+                found.setdefault("volume", DetailContradiction("volume", ref.volume or "", c.volume or "", c))
+            else:
+                agreed.add("volume")
+        if ref.publisher and c.publisher:
+            if _other_publisher(ref.publisher, c):
+                found.setdefault("publisher", DetailContradiction("publisher", ref.publisher, c.publisher, c))
+            else:
+                agreed.add("publisher")
         # A city is stated by Crossref's event location or inside a DBLP proceedings title, never read
         # out of another service's venue name ("Software Composition, 11th International Conference, SC").
         volume = c.venue_full if c.source == VENUE_LISTER else None  # the lister's proceedings title names the city
         place = c.location or (location_of_proceedings(volume) if volume else None)
         named_in_title = bool(ref.location) and _words_in(ref.location or "", c.venue_full or "")
-        if ref.location and place and not named_in_title and _places_differ(ref.location, place):
-            found.setdefault("location", DetailContradiction("location", ref.location, place, c))
-    return list(found.values())
+        if ref.location and place:
+            if not named_in_title and _places_differ(ref.location, place):
+                found.setdefault("location", DetailContradiction("location", ref.location, place, c))
+            else:
+                agreed.add("location")
+    return [d for name, d in found.items() if name not in agreed]
 
 
 def _other_publisher(cited: str, c: Candidate) -> bool:
