@@ -180,7 +180,7 @@ def test_a_pdf_without_a_reference_list_is_listed_among_the_papers_to_look_at(
     row = page[page.index('title="slides.pdf">slides.pdf</a></td>') :]
     assert row.split("</tr>")[0].endswith(
         "No reference list found in the PDF (pages 1-2 searched): nothing was checked "
-        "(--ref-pages sets the list's pages)</td>"
+        "(citetracer check PAPER --ref-pages FIRST-LAST reads the list from the pages given)</td>"
     )
     table = page[page.index('<table class="papers">') :]
     assert table.index('title="slides.pdf"') > table.index(f'title="{report.input}"')  # after the checked paper

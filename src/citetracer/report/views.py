@@ -424,4 +424,5 @@ def no_list_line(reading: ReadingSummary | str) -> str:
     """What the reports say of a PDF in which no reference list was found, in place of its empty table (given its
     reading, or its reading's line)."""
     summary = reading if isinstance(reading, str) else reading.summary
-    return f"{summary[:1].upper()}{summary[1:]}: nothing was checked (--ref-pages sets the list's pages)"
+    hint = "citetracer check PAPER --ref-pages FIRST-LAST reads the list from the pages given"
+    return f"{summary[:1].upper()}{summary[1:]}: nothing was checked ({hint})"
