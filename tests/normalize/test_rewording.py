@@ -39,3 +39,37 @@ def test_what_a_renamed_version_does_is_no_rewrite(cited: str) -> None:
 def test_a_rewrite_keeps_a_frame_of_content_words() -> None:
     """Two titles of two words each, both swapped, share nothing that shows one was made from the other."""
     assert swapped_in_place("Fuzzy Multiplex", "Crisp Uniplex") == ()
+
+
+@pytest.mark.parametrize(
+    ("cited", "found", "swapped"),
+    [
+        # a phrase put in place of a phrase of another length, the rest kept where it stood
+        (
+            "Magneton: Enhancing Performance of ML Systems via Differential Energy Analysis",
+            "Magneton: Optimizing Energy Efficiency of ML Systems via Differential Energy Debugging",
+            ("enhancing", "performance", "analysis"),
+        ),
+        # words moved within the title are no new words; the ones put in their place are
+        (
+            "CoolServe: Enabling Many-for-One CPU Prewarming for Single-LLM Serving",
+            "WarmServe: Enabling One-for-Many GPU Prewarming for Multi-LLM Serving",
+            ("coolserve", "cpu", "single"),
+        ),
+    ],
+)
+def test_phrases_swapped_in_place_are_a_rewrite(cited: str, found: str, swapped: tuple[str, ...]) -> None:
+    assert tuple(c for c, _ in swapped_in_place(cited, found)) == swapped
+
+
+@pytest.mark.parametrize(
+    "cited",
+    [
+        # the same words reordered: a renaming
+        "Tyche: Illumination Patterns for Satellite Beam Hopping, Computed by a Hybrid Framework",
+        # a long phrase recast
+        "Tyche: A Hybrid Framework that Computes the Illumination of Beams Hopping Between Satellites",
+    ],
+)
+def test_a_title_reordered_or_recast_at_length_is_no_rewrite(cited: str) -> None:
+    assert swapped_in_place(cited, REAL) == ()
