@@ -33,6 +33,7 @@ from citetracer.report.views import (
     LEGEND,
     NOT_THIS_WORK,
     READING_ORDER,
+    REF_PAGES_COMMAND,
     FieldRow,
     PaperCounts,
     coverage_note,
@@ -690,7 +691,7 @@ class HtmlReport:
         it = "it" if len(rows) == 1 else "them"
         return (
             f'<div id="no-list"><p><b class="H">No reference list found in {plural(len(rows), "paper")}</b>: '
-            f"nothing of {it} was checked; look at {it} (<code>citetracer check PAPER --ref-pages FIRST-LAST</code> "
+            f"nothing of {it} was checked; look at {it} (<code>{esc(REF_PAGES_COMMAND)}</code> "
             f"checks a list on the pages given).</p><ul>{items}</ul></div>\n"
         )
 

@@ -420,9 +420,13 @@ def unlisted_key(c: CitationResult) -> str:
     return "R" if c.verdict.class_ == "Real" else c.verdict.code
 
 
+#: The command that checks a PDF's list on pages the user names: what the reports point to when no list was found.
+REF_PAGES_COMMAND = "citetracer check PAPER --ref-pages FIRST-LAST"
+
+
 def no_list_line(reading: ReadingSummary | str) -> str:
     """What the reports say of a PDF in which no reference list was found, in place of its empty table (given its
     reading, or its reading's line)."""
     summary = reading if isinstance(reading, str) else reading.summary
-    hint = "citetracer check PAPER --ref-pages FIRST-LAST reads the list from the pages given"
+    hint = f"{REF_PAGES_COMMAND} reads the list from the pages given"
     return f"{summary[:1].upper()}{summary[1:]}: nothing was checked ({hint})"

@@ -147,8 +147,8 @@ def year_fact(ctx: JudgeContext, work: Assessment, same_venue: bool) -> YearFact
     # An arXiv identifier dates a paper's first appearance (papers appear there first); software, a manual, a book
     # or a web page appears elsewhere first, and its versions go on under one name (R's manual, cited by year).
     issued = [(y, v) for v in versions if (y := arxiv_year(v)) is not None]
-    paper = work_kind(ctx.reference)[0] in SCHOLARLY_KINDS | {"unknown"}
-    if issued and paper and cited < min(y for y, _ in issued) and cited < earliest:
+    before = bool(issued) and cited < min(y for y, _ in issued) and cited < earliest
+    if before and work_kind(ctx.reference)[0] in SCHOLARLY_KINDS | {"unknown"}:
         year, v = min(issued, key=lambda x: x[0])
         return YearFact(
             True,
