@@ -11,6 +11,12 @@ For a conference name, DBLP's list of venues (every computer-science venue it in
 too: OpenAlex's sources hold journals whole, not conferences. The names they answer are the facts
 the judge reads (judge/facts/venue.py); a failure is a gap. Which source plays each part is a fact of
 data/source_facts.tsv ("venue list"), not named here.
+
+A list of venues is not the record of the work's publication: when neither list knows the cited venue
+and every record found is a preprint, the publisher's deposits are asked for the title before the
+judge may read the venue as invented. Many real proceedings (a society's second meeting, a regional
+IEEE conference) are in no list of venues, while their papers' records are in Crossref, which holds
+deposited publishers' records whole ("details" in data/source_facts.tsv). One request, only then.
 """
 
 from __future__ import annotations
@@ -21,18 +27,23 @@ from typing import cast
 from citetracer.collect.connectors import VenueList
 from citetracer.collect.consult import consult
 from citetracer.collect.http import Call, HttpClient
-from citetracer.collect.scholar import REGISTRY
+from citetracer.collect.replies import answers_search
+from citetracer.collect.scholar import DETAILS_ORDER, REGISTRY, ScholarStage
 from citetracer.collect.stage import HttpStage
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle
 from citetracer.normalize.text import title_form
-from citetracer.normalize.venue_kb import VenueKB, venue_keys
+from citetracer.normalize.venue_kb import VenueKB, alike_venues, venue_keys
 from citetracer.normalize.venues import is_preprint, venue_kind
 from citetracer.records import Candidate, Reference
 from citetracer.sources import venue_list
 
 #: Kinds of venue whose names OpenAlex's sources list holds (workshops it does not).
 LISTED_KINDS = ("journal", "conference")
+PUBLISHED_WHY = (
+    "a witness of the cited venue: no list of venues knows it and the records found are preprints only, "
+    "while the publisher's deposit of the published version would be here"
+)
 #: The source whose list of sources (journals, conference series, repositories) is asked first, and the one
 #: whose list of every computer-science venue is asked about a conference name (data/source_facts.tsv
 #: "venue list": OpenAlex, DBLP).
@@ -84,15 +95,52 @@ class VenueStage(HttpStage):
         if await consult(self.http, SOURCES_LIST, base, ask, bundle, deadline, why, memo=False) is not None:
             bundle.venue_answers[venue] = names
         computing = self.settings.sources.get(COMPUTING_LIST, "")
-        if not computing or venue_kind(venue, reference.type) != "conference":
+        if computing and venue_kind(venue, reference.type) == "conference":
+            listed: list[str] = []
+
+            async def ask_computing(call: Call) -> list[Candidate]:
+                listed.extend(await self.computing_list.venues(query, call))
+                return []
+
+            why = "the cited conference is in no local venue list: DBLP's list of computer-science venues"
+            answer = await consult(
+                self.http, COMPUTING_LIST, computing, ask_computing, bundle, deadline, why, memo=False
+            )
+            if answer is not None:
+                bundle.computing_venues[venue] = listed
+        await self._ask_deposits(reference, bundle, deadline)
+
+    async def _ask_deposits(self, reference: Reference, bundle: EvidenceBundle, deadline: float) -> None:
+        """Ask the source of publishers' deposits for the cited title when the lists of venues answered without
+        the cited venue and every record with the cited title is a preprint: its record of the published
+        version, where there is one, names the venue the lists lack."""
+        venue = (reference.venue or "").strip()
+        answered = [bundle.venue_answers.get(venue), bundle.computing_venues.get(venue)]
+        if all(a is None for a in answered) or not ScholarStage._only_preprints(reference, bundle):
             return
-        listed: list[str] = []
-
-        async def ask_computing(call: Call) -> list[Candidate]:
-            listed.extend(await self.computing_list.venues(query, call))
-            return []
-
-        why = "the cited conference is in no local venue list: DBLP's list of computer-science venues"
-        answer = await consult(self.http, COMPUTING_LIST, computing, ask_computing, bundle, deadline, why, memo=False)
-        if answer is not None:
-            bundle.computing_venues[venue] = listed
+        if any(alike_venues(venue, n) for a in answered for n in a or ()):
+            return
+        consulted = {o.source for o in bundle.outcomes if o.status != "skipped"}
+        name = next(
+            (
+                n
+                for n in DETAILS_ORDER
+                if self.settings.sources.get(n) and n not in consulted and self.http.breaker(n).allow()
+            ),
+            None,
+        )
+        if name is None:
+            return
+        connector = REGISTRY[name]
+        found = await consult(
+            self.http,
+            name,
+            self.settings.sources[name],
+            lambda call: connector.search(reference, call),
+            bundle,
+            deadline,
+            PUBLISHED_WHY,
+            check=answers_search(reference.title),
+        )
+        if found is not None:
+            bundle.broad_answered.add(name)

@@ -408,6 +408,13 @@ def alike_names(cited: list[str], listed: list[str], listed_kind: str | None = N
     )
 
 
+def alike_venues(cited: str, found: str) -> bool:
+    """Whether two venue names, as written, are alike (`alike_names` on their first keys): how a name a list of
+    venues answered is read against the cited one, by the collector deciding what to ask and by the judge."""
+    ka, kb = (venue_keys(cited) or ("",))[0].split(), (venue_keys(found) or ("",))[0].split()
+    return alike_names(ka, kb)
+
+
 def _consecutive(cited: list[str], listed: list[str], cut: bool) -> bool:
     """Every cited word, in order, abbreviates the next listed word or is the initials of the next
     run of listed words; with `cut`, listed words may be left over at the end (a name cut short)."""

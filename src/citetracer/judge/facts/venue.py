@@ -21,7 +21,7 @@ from citetracer.judge.facts.identity import record_is_book, versions_of
 from citetracer.match.rules import Assessment
 from citetracer.normalize.kinds import PUBLISHER_WORDS
 from citetracer.normalize.text import title_similarity, tokens
-from citetracer.normalize.venue_kb import LIST_NAMES, Venue, alike_names, close_names, venue_keys
+from citetracer.normalize.venue_kb import LIST_NAMES, Venue, alike_venues, close_names, venue_keys
 from citetracer.normalize.venues import acronyms_of, is_preprint, spells, spells_any, venue_id, venue_kind
 from citetracer.records import Candidate, FieldStatus
 from citetracer.sources import conference_year_listers, venue_year_lister
@@ -238,12 +238,6 @@ def book_like(cited: str) -> bool:
     return bool(words & _BOOK_TITLE) or (bool(colon) and len(tokens(head)) >= 2 and len(tokens(tail)) >= 2)
 
 
-def _alike(cited: str, found: str) -> bool:
-    """Whether two venue names are alike (normalize/venue_kb.py `alike_names`)."""
-    ka, kb = (venue_keys(cited) or ("",))[0].split(), (venue_keys(found) or ("",))[0].split()
-    return alike_names(ka, kb)
-
-
 @lru_cache(maxsize=65536)
 def _relates(cited: str, found: str) -> bool:
     """Whether a cited venue name can be the record's venue written another way (pure in the two names:
@@ -303,7 +297,7 @@ def _venue_fact(ctx: JudgeContext, work: Assessment) -> VenueFact | None:
             )
         online = ctx.bundle.venue_answers.get(cited.strip())
         cs_list = ctx.bundle.computing_venues.get(cited.strip())
-        close = next((n for n in [*(online or []), *(cs_list or [])] if _alike(cited, n)), None)
+        close = next((n for n in [*(online or []), *(cs_list or [])] if alike_venues(cited, n)), None)
         if close is not None:
             return fact(GAP, f"the venue '{cited}' is in no local list; the online lists of venues have '{close}'")
         # DBLP lists every computer-science venue it indexes: a computer-science conference name like none of
