@@ -50,3 +50,17 @@ def test_a_title_case_title_with_a_word_no_person_is_named_is_a_title_not_names(
     assert doubt("Adversarial Robustness and Model Complexity") is None
     assert doubt("Maximilian Probst Gutenberg, and Sushant Sachdeva") is not None
     assert doubt("Clement Delangue and Lawrence Manning") is not None
+
+
+def test_a_title_case_title_with_a_subtitle_is_a_title_not_names() -> None:
+    """Names in a list are joined by commas and "and", never by a colon: a head and a subtitle in title case is a
+    title (a CiteAudit fabrication: "Supporting Static Agentic Workloads: How Features and Agents Interact")."""
+
+    def doubt(title: str) -> str | None:
+        return title_doubt(Reference(raw=f"A. Author. {title}. 2025.", title=title, year=2025))
+
+    assert doubt("Supporting Static Agentic Workloads: How Features and Agents") is None
+    assert doubt("Kernel Methods: Bernhard Scholkopf and Alexander Smola") is None
+    # Names cut into a title, with or without an initial before a colon, are still doubted.
+    assert doubt("Maximilian Probst Gutenberg, and Sushant Sachdeva") is not None
+    assert doubt("Gutenberg, Maximilian: Probst, and Sushant Sachdeva") is not None
