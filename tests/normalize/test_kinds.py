@@ -97,3 +97,26 @@ def test_a_model_size_in_the_title_marks_a_model_release_not_a_paper(title: str,
         f"@misc{{k, title={{{title}}}, author={{Zhu, Banghua and Frick, Evan}}, year={{2023}}}}"
     ).references[0]
     assert (work_kind(ref)[0] == "paper") is paper
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A CiteAudit fabrication in a real journal whose name holds a thing's word: an article, so its absence counts.
+        (
+            "S. Selvaraj and H. Kaur. Ai in climate adaptation: Early warning systems for disasters. Environmental "
+            "Modelling Software, 140:105005, 2021.",
+            "article",
+        ),
+        (
+            "Frank Buschmann and Kevlin Henney. Patterns of software architecture reconsidered. IEEE Software, "
+            "24(4):32-39, 2007.",
+            "article",
+        ),
+        # Beside them, citations of things whose venue is no journal's name stay things.
+        ("Minseok Kwon et al. Cat-net tampercoco: Image splicing dataset. Kaggle, 2021.", "dataset"),
+        ("Jane Doe and John Roe. Fastgraph: graph tools for everyone. Software, 2021.", "software"),
+    ],
+)
+def test_a_journal_named_with_a_things_word_prints_articles(text: str, expected: str) -> None:
+    assert kind(text) == expected

@@ -14,6 +14,7 @@ import re
 from citetracer.data import lexicon
 from citetracer.normalize.names import is_collective
 from citetracer.normalize.text import arxiv_from_doi, canonical_arxiv, canonical_doi, tokens
+from citetracer.normalize.venue_kb import packaged_kb
 from citetracer.normalize.venues import is_preprint, venue_kind
 from citetracer.records import Reference
 
@@ -106,6 +107,10 @@ def work_kind(ref: Reference) -> tuple[str, str]:
         return "article", f"'{ref.venue}' is a journal"
     if venue in ("conference", "workshop"):
         return "paper", f"'{ref.venue}' is a conference"
+    if ref.venue and packaged_kb().journal_named(ref.venue):
+        # A journal's name may hold a thing's word ("Environmental Modelling & Software", "Scientific Data"): what
+        # it prints is articles, read before the words around the title that name software or data.
+        return "article", f"'{ref.venue}' is a journal of the journal list"
     raw = "" if (ref.raw or "").lstrip().startswith("@") else (ref.raw or "").replace(ref.title or "\0", " ")
     around = " ".join(x for x in (ref.venue, ref.publisher, raw) if x)
     for pattern, kind in _WORDS:

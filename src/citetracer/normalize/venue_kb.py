@@ -254,6 +254,20 @@ class VenueKB:
         spaces = sorted({i.split(":", 1)[0] for i in ids}, key=list(LIST_NAMES).index)
         return Venue(frozenset(ids), shown, kind, tuple(LIST_NAMES[s] for s in spaces))
 
+    def journal_named(self, name: str) -> bool:
+        """Whether `name` is, word for word (case, small words and "&" aside), the name of a journal of the lists,
+        in two words or more: "Environmental Modelling & Software", "IEEE Software" and "Scientific Data" are
+        journals whatever their names say, while a lone "Software" or "Data" is what a citation of a thing says,
+        and a name merely like a listed one ("Software" for "Software, Environments, and Tools") is not one."""
+        key = _key(name or "")
+        if len(key.split()) < 2:
+            return False
+        self._load()
+        return any(
+            entry[2] == "journal" and _key(entry[1]) == key
+            for entry in (self._entry(i) for i in self._by_key.get(key, ()))
+        )
+
     def nearest(self, name: str, limit: int = 3000) -> str | None:
         """A listed venue name that `name` could be a way of writing (cut short, abbreviated, with
         other framing), or None: then nothing in the lists is close to it."""
