@@ -138,9 +138,10 @@ def _name_tokens(text: str) -> tuple[str, ...]:
     return tuple(t for t in re.split(r"[^0-9a-z]+", fold(text)) if t)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NameKeys:
-    """Comparison keys of one written name, computed once per distinct name."""
+    """Comparison keys of one written name, computed once per distinct name (slots: the caches hold tens of
+    thousands, and the garbage collector scans each instance dictionary at every full collection)."""
 
     full: str  # family name, folded, particles kept: "vandemeent"
     core: str  # family name without leading particles: "meent"
@@ -314,9 +315,9 @@ def compare_people(a: Person, b: Person) -> str:
     return _compare_keys(name_keys(a), name_keys(b))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AuthorListComparison:
-    """How a cited author list relates to a candidate's."""
+    """How a cited author list relates to a candidate's (slots: see `NameKeys`)."""
 
     cited: int
     found: int
@@ -354,16 +355,22 @@ class AuthorListComparison:
         return self.matched / self.found if self.found else 0.0
 
 
-def _lookup(found: list[NameKeys]) -> dict[str, list[int]]:
+def _lookup(found: list[NameKeys]) -> dict[str, tuple[int, ...]]:
     table: dict[str, list[int]] = {}
     for j, k in enumerate(found):
         for key in {k.full, k.core, "".join(k.given), "=" + k.whole}:
             if key and key != "=":
                 table.setdefault(key, []).append(j)
-    return table
+    return _sealed(table)
 
 
-def _unkeyed_lookup(found: list[NameKeys]) -> dict[str, list[int]]:
+def _sealed(table: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+    """A lookup table kept in a cache, its positions as tuples: the garbage collector leaves a tuple of ints
+    alone, and scans every list at each full collection."""
+    return {key: tuple(positions) for key, positions in table.items()}
+
+
+def _unkeyed_lookup(found: list[NameKeys]) -> dict[str, tuple[int, ...]]:
     """Record authors by the keys of the forms `_lookup` misses, for `_unkeyed_queries`: family-first order
     read as given-first (`_swapped`, either way round) and a compound family name split (`_compound_split`,
     either way round). Each of those ties one name's family key to the other's given names or last family
@@ -378,7 +385,7 @@ def _unkeyed_lookup(found: list[NameKeys]) -> dict[str, list[int]]:
             keys.add("g" + k.family[-1])
         for key in keys:
             table.setdefault(key, []).append(j)
-    return table
+    return _sealed(table)
 
 
 def _unkeyed_queries(k: NameKeys) -> set[str]:
@@ -419,7 +426,7 @@ _Name = tuple[str | None, str]
 
 
 @lru_cache(maxsize=4096)
-def _found_side(found: tuple[_Name, ...]) -> tuple[list[NameKeys], dict[str, list[int]]]:
+def _found_side(found: tuple[_Name, ...]) -> tuple[list[NameKeys], dict[str, tuple[int, ...]]]:
     """A record's author keys and their `_lookup` table, worked out once per author list: one record is
     compared with many citations, and a collaboration's list runs to hundreds of names. Read-only."""
     found_keys = [_keys(given, family) for given, family in found]
@@ -427,7 +434,7 @@ def _found_side(found: tuple[_Name, ...]) -> tuple[list[NameKeys], dict[str, lis
 
 
 @lru_cache(maxsize=4096)
-def _found_unkeyed(found: tuple[_Name, ...]) -> dict[str, list[int]]:
+def _found_unkeyed(found: tuple[_Name, ...]) -> dict[str, tuple[int, ...]]:
     """`_unkeyed_lookup` of a record's author list, once per list (see `_found_side`). Read-only."""
     return _unkeyed_lookup(_found_side(found)[0])
 
@@ -437,7 +444,7 @@ def _compare_lists(
     cited: tuple[_Name, ...], found: tuple[_Name, ...], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
     found_keys, table = _found_side(found)
-    unkeyed: dict[str, list[int]] | None = None  # looked up for the first cited name the key table misses
+    unkeyed: dict[str, tuple[int, ...]] | None = None  # looked up for the first cited name the key table misses
     used: set[int] = set()
     matched = conflicts = 0
     positions: list[int] = []
