@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 
@@ -470,10 +471,12 @@ def _whole_field(folded_raw: str, words: tuple[str, ...]) -> bool:
     return False
 
 
+@lru_cache(maxsize=65536)
 def _abbreviated(cited: str, found: str) -> bool:
     """Whether one venue name is the other abbreviated word by word, or with an acronym for a run of
     its words ("Computers & OR" for "Computers & Operations Research"); the cited one may also be
-    the record's cut short (extraction cuts names), never the other way round."""
+    the record's cut short (extraction cuts names), never the other way round. Cached: a paper's venues
+    meet the same records' venues again and again (17,354 calls for 1,119 HALLMARK citations)."""
     ka, kb = (venue_keys(cited) or ("",))[0].split(), (venue_keys(found) or ("",))[0].split()
     return close_names(ka, kb) or close_names(kb, ka, cut=False)
 

@@ -138,9 +138,10 @@ def _name_tokens(text: str) -> tuple[str, ...]:
     return tuple(t for t in re.split(r"[^0-9a-z]+", fold(text)) if t)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NameKeys:
-    """Comparison keys of one written name, computed once per distinct name."""
+    """Comparison keys of one written name, computed once per distinct name (slots: the caches hold tens of
+    thousands, and the garbage collector scans each instance dictionary at every full collection)."""
 
     full: str  # family name, folded, particles kept: "vandemeent"
     core: str  # family name without leading particles: "meent"
@@ -291,12 +292,15 @@ def _spelling_variant(a: NameKeys, b: NameKeys) -> bool:
     more letters ("Strivastava" / "Srivastava"), or one a prefix of the other of four or more letters
     ("Konec" / "Konecny"); the given names must agree. Different short names ("Li" / "Lu") never are."""
     x, y = a.full, b.full
-    if not x or not y or not _given_compatible(a.given, b.given):
+    # The family names first, the given names last: a list comparison asks this of every record author
+    # a cited name found no match among, and the lengths alone rule out nearly all of them.
+    if not x or not y or abs(len(x) - len(y)) > 3:
         return False
-    short, long_ = sorted((x, y), key=len)
-    if len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 3:
-        return True
-    return min(len(x), len(y)) >= 6 and OSA.distance(x, y, score_cutoff=1) <= 1
+    short, long_ = (x, y) if len(x) <= len(y) else (y, x)
+    family = (len(short) >= 4 and long_.startswith(short)) or (
+        len(short) >= 6 and OSA.distance(x, y, score_cutoff=1) <= 1
+    )
+    return family and _given_compatible(a.given, b.given)
 
 
 def _nicknamed(a: NameKeys, b: NameKeys) -> bool:
@@ -311,9 +315,9 @@ def compare_people(a: Person, b: Person) -> str:
     return _compare_keys(name_keys(a), name_keys(b))
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class AuthorListComparison:
-    """How a cited author list relates to a candidate's."""
+    """How a cited author list relates to a candidate's (slots: see `NameKeys`)."""
 
     cited: int
     found: int
@@ -351,13 +355,48 @@ class AuthorListComparison:
         return self.matched / self.found if self.found else 0.0
 
 
-def _lookup(found: list[NameKeys]) -> dict[str, list[int]]:
+def _lookup(found: list[NameKeys]) -> dict[str, tuple[int, ...]]:
     table: dict[str, list[int]] = {}
     for j, k in enumerate(found):
         for key in {k.full, k.core, "".join(k.given), "=" + k.whole}:
             if key and key != "=":
                 table.setdefault(key, []).append(j)
-    return table
+    return _sealed(table)
+
+
+def _sealed(table: dict[str, list[int]]) -> dict[str, tuple[int, ...]]:
+    """A lookup table kept in a cache, its positions as tuples: the garbage collector leaves a tuple of ints
+    alone, and scans every list at each full collection."""
+    return {key: tuple(positions) for key, positions in table.items()}
+
+
+def _unkeyed_lookup(found: list[NameKeys]) -> dict[str, tuple[int, ...]]:
+    """Record authors by the keys of the forms `_lookup` misses, for `_unkeyed_queries`: family-first order
+    read as given-first (`_swapped`, either way round) and a compound family name split (`_compound_split`,
+    either way round). Each of those ties one name's family key to the other's given names or last family
+    word, so a cited name is compared with the few authors sharing such a key, not with every author of a
+    long list (a collaboration's hundreds)."""
+    table: dict[str, list[int]] = {}
+    for j, k in enumerate(found):
+        keys = {"f" + k.full}
+        if k.given:
+            keys |= {"g" + "".join(k.given), "g" + k.given[0]}
+        if k.family:
+            keys.add("g" + k.family[-1])
+        for key in keys:
+            table.setdefault(key, []).append(j)
+    return _sealed(table)
+
+
+def _unkeyed_queries(k: NameKeys) -> set[str]:
+    """The keys of `_unkeyed_lookup` a record author needs for `_compare_keys` to find it the same as `k`
+    by a swapped order or a split compound name."""
+    queries = {"g" + k.full}
+    if k.given:
+        queries |= {"f" + "".join(k.given), "f" + k.given[0]}
+    if k.family:
+        queries.add("f" + k.family[-1])
+    return queries
 
 
 def compare_author_lists(
@@ -373,22 +412,46 @@ def compare_author_lists(
     last = name_keys(found[-1]).full if found else ""
     if len(last) >= 3 and any(name_keys(p).full.startswith(last) and name_keys(p).full != last for p in cited):
         found_truncated = True
-    return _compare_lists(tuple(cited), tuple(found), cited_truncated, found_truncated)
+    # Compared as (given, family) pairs: a tuple of strings hashes at once, a tuple of models field by field.
+    return _compare_lists(
+        tuple((p.given, p.family) for p in cited),
+        tuple((p.given, p.family) for p in found),
+        cited_truncated,
+        found_truncated,
+    )
+
+
+#: A name as `_compare_lists` takes it: (given, family) of a `Person`.
+_Name = tuple[str | None, str]
+
+
+@lru_cache(maxsize=4096)
+def _found_side(found: tuple[_Name, ...]) -> tuple[list[NameKeys], dict[str, tuple[int, ...]]]:
+    """A record's author keys and their `_lookup` table, worked out once per author list: one record is
+    compared with many citations, and a collaboration's list runs to hundreds of names. Read-only."""
+    found_keys = [_keys(given, family) for given, family in found]
+    return found_keys, _lookup(found_keys)
+
+
+@lru_cache(maxsize=4096)
+def _found_unkeyed(found: tuple[_Name, ...]) -> dict[str, tuple[int, ...]]:
+    """`_unkeyed_lookup` of a record's author list, once per list (see `_found_side`). Read-only."""
+    return _unkeyed_lookup(_found_side(found)[0])
 
 
 @lru_cache(maxsize=16384)
 def _compare_lists(
-    cited: tuple[Person, ...], found: tuple[Person, ...], cited_truncated: bool, found_truncated: bool
+    cited: tuple[_Name, ...], found: tuple[_Name, ...], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
-    found_keys = [name_keys(p) for p in found]
-    table = _lookup(found_keys)
+    found_keys, table = _found_side(found)
+    unkeyed: dict[str, tuple[int, ...]] | None = None  # looked up for the first cited name the key table misses
     used: set[int] = set()
     matched = conflicts = 0
     positions: list[int] = []
     unmatched: list[str] = []
     hidden = variants = nicknames = 0
-    for i, person in enumerate(cited):
-        k = name_keys(person)
+    for i, (given, family) in enumerate(cited):
+        k = _keys(given, family)
         pool = sorted(
             {j for key in (k.full, k.core, "=" + k.whole) for j in table.get(key, ())} - used,
             key=lambda j: (j != i, j),
@@ -403,11 +466,13 @@ def _compare_lists(
                 best = (j, outcome)
         if best is None:
             # Written forms the key table cannot see: swapped order with initials, compound names split.
+            if unkeyed is None:
+                unkeyed = _found_unkeyed(found)
             best = next(
                 (
                     (j, NameMatch.SAME)
-                    for j in range(len(found))
-                    if j not in used and _compare_keys(k, found_keys[j]) == NameMatch.SAME
+                    for j in sorted({j for key in _unkeyed_queries(k) for j in unkeyed.get(key, ())} - used)
+                    if _compare_keys(k, found_keys[j]) == NameMatch.SAME
                 ),
                 None,
             )
@@ -422,7 +487,7 @@ def _compare_lists(
             elif found_truncated and i >= len(found):
                 hidden += 1  # the record lists only its first authors
             else:
-                unmatched.append(person.display())
+                unmatched.append(f"{given} {family}" if given else family)  # as `Person.display` writes it
             continue
         used.add(best[0])
         positions.append(best[0])

@@ -252,11 +252,13 @@ _DOI_IN_TEXT = re.compile(r"10\.\d{4,9}/\S+", re.IGNORECASE)
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(.+?)(v\d+)?$")
 
 
+@lru_cache(maxsize=65536)
 def canonical_doi(value: str | None) -> str | None:
     """Lower-case DOI without resolver prefix or trailing punctuation; arXiv DOIs lose their version.
 
     DOIs are case-insensitive by definition (DOI Handbook 2.4), so lower case is
-    the canonical comparison form.
+    the canonical comparison form. Cached: the matcher asks it of a citation's DOI and of every
+    candidate's (45,153 calls for 1,119 HALLMARK citations), mostly the same strings again.
     """
     if not value:
         return None

@@ -25,12 +25,15 @@ differ only where they have ids in a common list and share none of them.
 
 from __future__ import annotations
 
+import gc
 import gzip
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 
 from rapidfuzz import fuzz
@@ -174,6 +177,13 @@ class VenueKB:
     def _load(self) -> None:
         """Read the packaged lists (on first use: a citation that raises no venue question costs nothing),
         then the store's names."""
+        if self._loaded and (self._store_loaded or self.store_names is None):
+            return
+        with _collector_paused():
+            self._load_lists()
+
+    def _load_lists(self) -> None:
+        """`_load`, the collector paused."""
         if self._loaded:
             self._load_store()
             return
@@ -208,9 +218,13 @@ class VenueKB:
     def _words(self) -> dict[str, list[int]]:
         """Word -> listed names holding it (for `nearest`), built on first use."""
         if not self._by_word:
-            for n, name_keys in enumerate(self._keys):
-                for word in {w for key in name_keys[:1] for w in key.split()}:
-                    self._by_word.setdefault(word, []).append(n)
+            by_word: defaultdict[str, list[int]] = defaultdict(list)
+            with _collector_paused():
+                for n, name_keys in enumerate(self._keys):
+                    if name_keys:
+                        for word in set(name_keys[0].split()):
+                            by_word[word].append(n)
+            self._by_word = dict(by_word)
         return self._by_word
 
     def _load_store(self) -> None:
@@ -294,10 +308,26 @@ class VenueKB:
             for n in postings:
                 scores[n] = scores.get(n, 0.0) + idf
         best = sorted(scores, key=lambda n: -scores[n])[:limit]
+        shape = _topical_shape(key)
         for n in best:
-            if self._keys[n] and alike_names(cited, self._keys[n][0].split(), listed_kind=self._entry(n)[2]):
-                return self._entries[n][1]
+            if self._keys[n] and _may_be_alike(shape, _topical_shape(self._keys[n][0])):
+                if alike_names(cited, self._keys[n][0].split(), listed_kind=self._entry(n)[2]):
+                    return self._entries[n][1]
         return None
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector paused while the lists are read or indexed: a hundred thousand new
+    tuples and lists, none in a cycle, that it would otherwise scan again and again (three full collections
+    in the middle of a HALLMARK run's first venue question; see also store/bulk.py)."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if collecting:
+            gc.enable()
 
 
 @cache
@@ -310,7 +340,7 @@ def _journal_rows() -> list[tuple[str, str, tuple[str, ...]]]:
         if not line or line.startswith("#"):
             continue
         gid, name, keys = line.split("\t")
-        rows.append((gid, name, tuple(k for k in keys.split("|") if k)))
+        rows.append((gid, name, tuple(filter(None, keys.split("|")))))
     return rows
 
 
@@ -427,6 +457,21 @@ def alike_venues(cited: str, found: str) -> bool:
     venues answered is read against the cited one, by the collector deciding what to ask and by the judge."""
     ka, kb = (venue_keys(cited) or ("",))[0].split(), (venue_keys(found) or ("",))[0].split()
     return alike_names(ka, kb)
+
+
+@lru_cache(maxsize=65536)
+def _topical_shape(key: str) -> tuple[int, str]:
+    """How many topical words (not in _KIND) a venue key has, and the first letter of the first one."""
+    topical = [w for w in key.split() if w not in _KIND]
+    return len(topical), topical[0][0] if topical else ""
+
+
+def _may_be_alike(cited: tuple[int, str], listed: tuple[int, str]) -> bool:
+    """A cheap bound on `alike_names` by the names' `_topical_shape`: each of its tests needs topical words on
+    both sides, and either as many of them (a typo) or the same first letter (every other way of writing a
+    name keeps its first topical word's initial: an abbreviation, an acronym, a cut, an extension).
+    `nearest` tries thousands of listed names for one cited name; this skips nearly all of them."""
+    return bool(cited[0] and listed[0]) and (cited[0] == listed[0] or cited[1] == listed[1])
 
 
 def _consecutive(cited: list[str], listed: list[str], cut: bool) -> bool:

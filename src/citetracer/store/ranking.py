@@ -14,6 +14,7 @@ import math
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from citetracer.normalize.homoglyphs import latin_skeleton
 from citetracer.normalize.text import tokens
@@ -82,6 +83,12 @@ def index_tokens(title: str) -> list[str]:
     # Look-alike letters of another script in a Latin title are read as Latin here (and only here): a title
     # written in them must find the work it imitates, to be compared with it (normalize/homoglyphs.py).
     return tokens(latin_skeleton(title))
+
+
+@lru_cache(maxsize=65536)
+def _title_terms(title: str) -> tuple[str, ...]:
+    """`index_tokens` of a stored title, cached: the same records come back as candidates of many citations."""
+    return tuple(index_tokens(title))
 
 
 def bm25_idf(df: int, total: int) -> float:
@@ -185,43 +192,47 @@ class Retrieval:
         ranking of the first-pass query over all the words is the answer.
         """
         words = list(dict.fromkeys(index_tokens(title or "")))[:MAX_TITLE_TERMS]
-        terms = [t for t in words if self.doc_freq(t) > 0]
-        names = [s for s in dict.fromkeys(surnames) if s and self.doc_freq(s, "surname") > 0][:MAX_SURNAMES]
+        # Each frequency read once here: the rest of the search asks for them again and again (every read
+        # goes through a backend's guard and cache; a server's is a query).
+        df = {t: self.doc_freq(t) for t in words}
+        surname_df = {s: self.doc_freq(s, "surname") for s in dict.fromkeys(surnames) if s}
+        terms = [t for t in words if df[t] > 0]
+        names = [s for s, n in surname_df.items() if n > 0][:MAX_SURNAMES]
         if not terms and not names:
             return []
         total = max(1, self.count())
         common = self.common_df()
-        by_rarity = sorted(terms, key=self.doc_freq)
+        by_rarity = sorted(terms, key=df.__getitem__)
         # A long title's own length weighs against it in the first pass's BM25 (short titles that share a
         # few of its rarest words outrank it), so it keeps more of its words: half of them.
         pass_names = sorted(
-            (s for s in names if self.doc_freq(s, "surname") <= min(common, PASS_POSTINGS)),
-            key=lambda s: self.doc_freq(s, "surname"),
+            (s for s in names if surname_df[s] <= min(common, PASS_POSTINGS)),
+            key=surname_df.__getitem__,
         )[:MAX_PASS_SURNAMES]
         most = max(MAX_PASS_WORDS, len(terms) // 2)
         # Five terms hold three right ones when two are wrong: words stand in for the surnames a citation
         # lacks whatever they cost; past that, words are read only within `PASS_POSTINGS`.
         owed = MAX_PASS_WORDS - len(pass_names)
         pass_words = by_rarity[:MIN_PASS_TERMS]
-        read = sum(self.doc_freq(t) for t in pass_words)
+        read = sum(df[t] for t in pass_words)
         for t in by_rarity[MIN_PASS_TERMS:most]:
-            if self.doc_freq(t) > common or (len(pass_words) >= owed and read + self.doc_freq(t) > PASS_POSTINGS):
+            if df[t] > common or (len(pass_words) >= owed and read + df[t] > PASS_POSTINGS):
                 break  # the words are in rarity order: every later one costs as much or more
             pass_words.append(t)
-            read += self.doc_freq(t)
+            read += df[t]
         if self.fields_of is None:
             return self.first_pass(terms, names, limit)
         first = self.first_pass(pass_words, pass_names, max(limit, FIRST_PASS))
         fields = self.fields_of(first)
-        word_weights = {t: bm25_idf(self.doc_freq(t), total) for t in terms}
-        name_weights = {s: bm25_idf(self.doc_freq(s, "surname"), total) for s in names}
+        word_weights = {t: bm25_idf(df[t], total) for t in terms}
+        name_weights = {s: bm25_idf(surname_df[s], total) for s in names}
         year_weight = bm25_idf(self.year_window_freq(year), total) if year is not None else 0.0
 
         def score(rid: int) -> float:
             got = fields.get(rid)
             if got is None:
                 return 0.0
-            value = max((bm25(word_weights, index_tokens(t)) for t in got.titles), default=0.0)
+            value = max((bm25(word_weights, _title_terms(t)) for t in got.titles), default=0.0)
             value += sum(w for s, w in name_weights.items() if s in got.surnames)
             if year is not None and got.year is not None and abs(got.year - year) <= YEAR_WINDOW:
                 value += year_weight
