@@ -325,6 +325,35 @@ def test_an_author_year_reference_read_with_no_year_is_joined_to_the_piece_that_
     assert join_split_entries(lines, labels) == labels
 
 
+def test_an_author_year_list_that_ends_its_lines_on_the_year_is_still_author_year() -> None:
+    """AAAI and ACM set "Names. 2022." and break the line there whenever the names fill it: the lines show few
+    years with text after them, so the list read as numbered and a long name list cut before its last names
+    ("..., Chunfeng Wang," then "Xiang Yin, and Zhou Zhao. 2024.") stayed two references (held-out aaai)."""
+    entries = [
+        ["Ahmet Alacaoglu, Luca Viano, Niao He, and Volkan Cevher. 2022.", "A Natural Actor-Critic. In ICML."],
+        ["Jason M. Altschuler, Sinho Chewi, and Austin J.", "Stromme. 2021. Averaging on the manifold. In NeurIPS."],
+        ["Hossein Askari, Yasir Latif, and Hongfu Sun. 2023.", "MapFlow: latent transition. Machine Learning."],
+        [
+            "Ziyue Jiang, Jinglin Liu, Yi Ren, Jinzheng He, Zhenhui Ye,",
+            "Chen Zhang, Pengfei Wei, Chunfeng Wang,",
+            "Xiang Yin, and Zhou Zhao. 2024.",
+            "Mega-TTS 2: Boosting Prompting. In ICLR.",
+        ],
+        ["Abhishek Kumar, Sunabha Chatterjee, and Piyush Rai. 2021.", "Bayesian Structural Adaptation. In ICML."],
+    ]
+    lines, labels = _read(entries, [0, 2, 4, 6, 8, 10])
+    assert [k for k, label in enumerate(join_split_entries(lines, labels)) if label == "B"] == [0, 2, 4, 6, 10]
+    # A list whose entries close on their year is left as read, even with an entry that has no year.
+    closing = [
+        ["Ahmet Alacaoglu and Volkan Cevher. A Natural Actor-Critic.", "In ICML, 2022."],
+        ["PyTorch Contributors. PyTorch documentation. Online", "Manual"],
+        ["Hossein Askari and Hongfu Sun. MapFlow: latent transition.", "Machine Learning, 2023."],
+        ["Abhishek Kumar and Piyush Rai. Bayesian Structural Adaptation.", "In ICML, 2021."],
+    ]
+    lines, labels = _read(closing, [0, 2, 4, 6])
+    assert join_split_entries(lines, labels) == labels
+
+
 def test_an_appendix_heading_with_its_letter_closes_the_list_in_the_lists_own_type() -> None:
     """elsarticle sets "Appendix A. Hyperparameters and Training Setup" in the list's size and face right
     after it, and the model read it and the appendix's text as one more reference: a heading that names

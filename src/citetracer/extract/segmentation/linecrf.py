@@ -533,9 +533,9 @@ def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
     blocks = [[k for k in range(a, b) if labels[k] != "O"] for a, b in itertools.pairwise([*starts, len(labels)])]
     kept = [k for block in blocks for k in block]
     style, _indent = _list_habits([lines[k] for k in kept], [])
-    if style != "ay":
-        return labels
     text = [" ".join(lines[k].text.strip() for k in block) for block in blocks]
+    if style != "ay" and not names_before_year(text):
+        return labels
     dated = [_ENTRY_YEAR.search(t) is not None for t in text]
     out = list(labels)
     for j in range(len(blocks)):
@@ -548,6 +548,25 @@ def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
         elif j and _OPEN_END.search(lines[blocks[j - 1][-1]].text.strip()):
             out[blocks[j][0]] = "I"  # the rest of the reference before, after a float or a break
     return out
+
+
+#: Share of an author-year list's dated entries that go on with a title after their year.
+NAMES_FIRST_SHARE = 0.7
+#: What may follow a year that closes an entry: an identifier or a link, not a title.
+_LINKS = re.compile(r"\b(?:URL|doi|arXiv)\b:?|https?://\S+|\S+\.(?:org|com)/\S*", re.IGNORECASE)
+
+
+def names_before_year(entries: Sequence[str]) -> bool:
+    """The entries (as read, one text each) are an author-year list: no numbered labels, and nearly every one
+    that states a year goes on after it with words (a title and a venue: "Names. 2022. Title. In Venue.")
+    where an entry that closes on its year has at most a link or an identifier after it. What the lines show
+    (`_list_habits`: a year with text after it on its line) misses the lists that set "Names. 2022." at a
+    line's end, as AAAI and ACM do for every entry whose names fill the line; a whole entry shows it."""
+    if sum(1 for t in entries if _LABEL.match(t) or _ALPHA_LABEL.match(t)) > len(entries) // 2:
+        return False
+    after = [_LINKS.sub(" ", t[m.end() :]) for t in entries if (m := _YEAR.search(t))]
+    titled = sum(1 for rest in after if len(re.findall(r"[A-Za-z]{2,}", rest)) >= 3)
+    return len(after) >= 3 and titled >= NAMES_FIRST_SHARE * len(after)
 
 
 #: A model file to use instead of the packaged one (benchmarks compare models trained on other data with it).
