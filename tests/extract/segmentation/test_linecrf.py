@@ -21,6 +21,7 @@ from citetracer.extract.segmentation.linecrf import (
     features,
     join_split_entries,
     sequence,
+    split_run_together,
 )
 from citetracer.extract.segmentation.segment import Block
 from tests.extract.conftest import Item
@@ -352,6 +353,32 @@ def test_an_author_year_list_that_ends_its_lines_on_the_year_is_still_author_yea
     ]
     lines, labels = _read(closing, [0, 2, 4, 6])
     assert join_split_entries(lines, labels) == labels
+
+
+def test_two_author_year_entries_read_as_one_are_cut_apart_where_the_second_names_open() -> None:
+    """A flush APA list (held-out article-apalike): the model read "Girdhar, R., ..." after an entry that had
+    closed ("... Research.") as more of it. Names that open a line after a closed sentence, in a reference that
+    has stated its year, and run into a year of their own with a title after it start the next reference; a
+    publisher's line that closes on a year ("Springer, Berlin, 2021.") does not, nor does a numbered list."""
+    entries = [
+        ["Bach, F. and Jenatton, R. (2021). Problems with Group Sparse", "Regularization. In TMLR."],
+        ["Gao, K. (2020). Deep learning.", "Springer, Berlin, 2021."],
+        [
+            "Girdhar, R., El-Nouby, A., Liu, Z., Singh, M.,",
+            "Alwala, K. V., and Misra, I. (2023).",
+            "ImageBind: One Embedding Space. In CVPR.",
+        ],
+        ["Guo, H. and Wang, S. (2021). Long-Tailed Recognition.", "In CVPR."],
+    ]
+    lines, labels = _read(entries, [0, 2, 7])  # "Girdhar" (line 4) read inside "Gao"'s reference
+    assert [k for k, label in enumerate(split_run_together(lines, labels)) if label == "B"] == [0, 2, 4, 7]
+    numbered = [
+        ["[1] Gao, K. (2020). Deep learning.", "Girdhar, R. and Misra, I. (2023). ImageBind: One Space. In CVPR."],
+        ["[2] Guo, H. (2021). Long-Tailed Recognition. In CVPR."],
+        ["[3] Han, K. (2022). Another title. In ICML."],
+    ]
+    lines, labels = _read(numbered, [0, 2, 3])
+    assert split_run_together(lines, labels) == labels
 
 
 def test_an_appendix_heading_with_its_letter_closes_the_list_in_the_lists_own_type() -> None:

@@ -478,7 +478,8 @@ def _overrule(
     rule_end, _starts, kept = rule_reading(window, markers)
     left_out = [k for k, label in enumerate(labels) if kept and k < rule_end and k not in kept and label != "O"]
     labels = ["O" if k in left_out else label for k, label in enumerate(labels)]
-    return join_split_entries(lines, close_at_back_matter(lines, labels)), left_out
+    labels = close_at_back_matter(lines, labels)
+    return split_run_together(lines, join_split_entries(lines, labels)), left_out
 
 
 def close_at_back_matter(lines: Sequence[Line], labels: list[str]) -> list[str]:
@@ -550,10 +551,66 @@ def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
     return out
 
 
+#: A line opening with names in an author-year list: "Girdhar, R., El-Nouby, A.,", "Rohit Girdhar, Alaaeldin".
+_NAMES_OPEN = (_SURNAME_INITIALS, _FULL_NAME)
+#: A names-then-year opening: its names (commas between them, no sentence) and its year within this many lines.
+NEW_ENTRY_LINES = 3
+_NAMES_THEN_YEAR = re.compile(r"^[^.]*?(?:[A-Z]\.[^.]*?)*[,.]\s*\(?(?:19|20)\d\d[a-z]?\)?[.,:]")
+
+
+def _names_then_year(text: str) -> bool:
+    """The text opens as an author-year entry does: names with no sentence between them, its year, and a title
+    after the year, not more names ("Springer, Berlin, 2021." closing an entry, before the next one's names, is
+    no opening)."""
+    m = _NAMES_THEN_YEAR.match(text)
+    if m is None:
+        return False
+    rest = _LINKS.sub(" ", text[m.end() :]).strip()
+    return len(re.findall(r"[A-Za-z]{2,}", rest)) >= 3 and not _NAMES_THEN_YEAR.match(rest)
+
+
+def split_run_together(lines: Sequence[Line], labels: list[str]) -> list[str]:
+    """The labels with two entries of an author-year list that the model read as one cut apart again (the
+    counterpart of `join_split_entries`, seen on flush lists where no indent marks a start). Inside a reference
+    that has stated its year, a line that follows one closing a sentence ("... Machine Learning Research.")
+    and opens with names ("Girdhar, R., El-Nouby, A., Liu, Z., Singh, M.,") that run, sentence-free, into a
+    year of their own ("Alwala, K. V., Joulin, A., and Misra, I. (2023). ImageBind ...") starts the next one.
+    A numbered list, or one where the year closes the entry, is left as read."""
+    starts = [k for k, label in enumerate(labels) if label == "B"]
+    if len(starts) < 2:
+        return labels
+    blocks = [[k for k in range(a, b) if labels[k] != "O"] for a, b in itertools.pairwise([*starts, len(labels)])]
+    style, _indent = _list_habits([lines[k] for block in blocks for k in block], [])
+    text = [" ".join(lines[k].text.strip() for k in block) for block in blocks]
+    if _numbered(text) or (style != "ay" and not names_before_year(text)):
+        return labels
+    out = list(labels)
+    for block in blocks:
+        dated = False
+        for j, k in enumerate(block):
+            before = lines[block[j - 1]].text.strip() if j else ""
+            opening = lines[k].text.strip()
+            if (
+                dated
+                and before.endswith(".")
+                and not _OPEN_END.search(before)
+                and any(shape.match(opening) for shape in _NAMES_OPEN)
+                and _names_then_year(" ".join(lines[i].text.strip() for i in block[j : j + NEW_ENTRY_LINES]))
+            ):
+                out[k] = "B"
+            dated = dated or _ENTRY_YEAR.search(opening) is not None
+    return out
+
+
 #: Share of an author-year list's dated entries that go on with a title after their year.
 NAMES_FIRST_SHARE = 0.7
 #: What may follow a year that closes an entry: an identifier or a link, not a title.
 _LINKS = re.compile(r"\b(?:URL|doi|arXiv)\b:?|https?://\S+|\S+\.(?:org|com)/\S*", re.IGNORECASE)
+
+
+def _numbered(entries: Sequence[str]) -> bool:
+    """Most entries open with a label ("[12]", "12.", "[Smi20]"): a new entry shows its label, not its names."""
+    return sum(1 for t in entries if _LABEL.match(t) or _ALPHA_LABEL.match(t)) > len(entries) // 2
 
 
 def names_before_year(entries: Sequence[str]) -> bool:
@@ -562,7 +619,7 @@ def names_before_year(entries: Sequence[str]) -> bool:
     where an entry that closes on its year has at most a link or an identifier after it. What the lines show
     (`_list_habits`: a year with text after it on its line) misses the lists that set "Names. 2022." at a
     line's end, as AAAI and ACM do for every entry whose names fill the line; a whole entry shows it."""
-    if sum(1 for t in entries if _LABEL.match(t) or _ALPHA_LABEL.match(t)) > len(entries) // 2:
+    if _numbered(entries):
         return False
     after = [_LINKS.sub(" ", t[m.end() :]) for t in entries if (m := _YEAR.search(t))]
     titled = sum(1 for rest in after if len(re.findall(r"[A-Za-z]{2,}", rest)) >= 3)
