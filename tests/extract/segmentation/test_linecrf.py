@@ -372,6 +372,14 @@ def test_two_author_year_entries_read_as_one_are_cut_apart_where_the_second_name
     ]
     lines, labels = _read(entries, [0, 2, 7])  # "Girdhar" (line 4) read inside "Gao"'s reference
     assert [k for k, label in enumerate(split_run_together(lines, labels)) if label == "B"] == [0, 2, 4, 7]
+    # A consortium's names fill several lines before its year (held-out aaai).
+    consortium = [
+        ["Kemal Brown, Fatima Moreauson, Anna Olsenova, Dana Quinn-", "son, Kemal Jensener, Anna Nakamurason,"],
+        ["Ines Diazer, Emil Evans, Dana Olsenova, Goran Silvaova, Anna", "Hansenson, Hiro Abeer, Dana Silvaova,"],
+        ["Lea Garciaer, Anna Jensenson, Hiro Abeson, and 207 others. 2021.", "Results of a large collaboration."],
+    ]
+    lines, labels = _read([entries[0], [t for part in consortium for t in part], entries[3]], [0, 8])
+    assert [k for k, label in enumerate(split_run_together(lines, labels)) if label == "B"] == [0, 2, 8]
     numbered = [
         ["[1] Gao, K. (2020). Deep learning.", "Girdhar, R. and Misra, I. (2023). ImageBind: One Space. In CVPR."],
         ["[2] Guo, H. (2021). Long-Tailed Recognition. In CVPR."],

@@ -553,8 +553,9 @@ def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
 
 #: A line opening with names in an author-year list: "Girdhar, R., El-Nouby, A.,", "Rohit Girdhar, Alaaeldin".
 _NAMES_OPEN = (_SURNAME_INITIALS, _FULL_NAME)
-#: A names-then-year opening: its names (commas between them, no sentence) and its year within this many lines.
-NEW_ENTRY_LINES = 3
+#: A names-then-year opening: its names (commas between them, no sentence) and its year within this many lines
+#: (a consortium's names fill several: "Kemal Brown, ..., and 207 others. 2021.").
+NEW_ENTRY_LINES = 8
 _NAMES_THEN_YEAR = re.compile(r"^[^.]*?(?:[A-Z]\.[^.]*?)*[,.]\s*\(?(?:19|20)\d\d[a-z]?\)?[.,:]")
 
 
