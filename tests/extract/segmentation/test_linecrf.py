@@ -20,6 +20,7 @@ from citetracer.extract.segmentation.linecrf import (
     default_segmenter,
     features,
     join_split_entries,
+    rejoin_after_floats,
     sequence,
     split_run_together,
 )
@@ -387,6 +388,32 @@ def test_two_author_year_entries_read_as_one_are_cut_apart_where_the_second_name
     ]
     lines, labels = _read(numbered, [0, 2, 3])
     assert split_run_together(lines, labels) == labels
+
+
+def test_the_rest_of_a_reference_after_a_float_is_read_into_it_again() -> None:
+    """A table among the references (held-out acmart, acl-review): the model read the table as O, and the
+    reference's last lines after it too, so "... Towards the Unification and Robustness of" lost "Perturbation
+    and Gradient Based Explanations. In ICML." silently. Lines at the list's continuation x, in its size, after
+    the float and before the next reference, join the reference that stopped open; a caption, a line elsewhere
+    on the page, or the lines after a reference that ended as references end stay out."""
+    entry = [
+        _line("[5] Sushant Agarwal, Shahin Jabbari, and Himabindu Lakkaraju. 2021.", 0, 100, 57),
+        _line("Towards the Unification and Robustness of", 0, 110, 69),
+    ]
+    table = [_line("Method Acc F1", 0, 120, 150), _line("Table 1: Results of baselines.", 0, 130, 69)]
+    rest = [_line("Perturbation and Gradient Based Explanations. In", 0, 140, 69), _line("ICML.", 0, 150, 69)]
+    after = [_line("[6] Shunta Akiyama and Taiji Suzuki. 2021. On Learnability", 0, 160, 57)]
+    after += [_line("via Gradient Method. In ICML.", 0, 170, 69)]
+    lines = [*entry, *table, *rest, *after]
+    labels = ["B", "I", "O", "O", "O", "O", "B", "I"]
+    assert rejoin_after_floats(lines, labels) == ["B", "I", "O", "O", "I", "I", "B", "I"]
+    # the reference before the float ended as references end: the lines after it are not its rest
+    closed = [entry[0], _line("Towards the Unification. In ICML.", 0, 110, 69), *table, *rest, *after]
+    assert rejoin_after_floats(closed, labels) == labels
+    # no float between: the model's O on text lines is left alone
+    lines = [*entry, *rest, *after]
+    labels = ["B", "I", "O", "O", "B", "I"]
+    assert rejoin_after_floats(lines, labels) == labels
 
 
 def test_an_appendix_heading_with_its_letter_closes_the_list_in_the_lists_own_type() -> None:

@@ -479,7 +479,8 @@ def _overrule(
     left_out = [k for k, label in enumerate(labels) if kept and k < rule_end and k not in kept and label != "O"]
     labels = ["O" if k in left_out else label for k, label in enumerate(labels)]
     labels = close_at_back_matter(lines, labels)
-    return split_run_together(lines, join_split_entries(lines, labels)), left_out
+    labels = split_run_together(lines, join_split_entries(lines, labels))
+    return rejoin_after_floats(lines, labels), left_out
 
 
 def close_at_back_matter(lines: Sequence[Line], labels: list[str]) -> list[str]:
@@ -625,6 +626,60 @@ def names_before_year(entries: Sequence[str]) -> bool:
     after = [_LINKS.sub(" ", t[m.end() :]) for t in entries if (m := _YEAR.search(t))]
     titled = sum(1 for rest in after if len(re.findall(r"[A-Za-z]{2,}", rest)) >= 3)
     return len(after) >= 3 and titled >= NAMES_FIRST_SHARE * len(after)
+
+
+#: A float's caption: never the rest of a reference, wherever it sits.
+_CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d", re.IGNORECASE)
+#: How far (points) a line may sit from the list's continuation lines on its page and column and still be one.
+CONTINUATION_X = 1.5
+
+
+def rejoin_after_floats(lines: Sequence[Line], labels: list[str]) -> list[str]:
+    """The labels with the rest of a reference that a float interrupted read into it again. The model reads a
+    table or a figure among the references as O, rightly, and often the first line or two after it as well
+    ("Perturbation and Gradient Based Explanations. In ..." after a table; "Bandits. In International ..." at
+    the top of the next column): the reference before then loses its end silently. Lines read as O just before
+    the next reference's line, after a float, are the interrupted reference's rest when it stopped open (a
+    comma, a word a phrase runs on after, a name broken off, a colon) and they sit where the list's
+    continuation lines sit: in the list's type size, at the x of lines read inside references on the same page
+    and column, and not a caption."""
+    inside = [k for k, label in enumerate(labels) if label in ("B", "I")]
+    if len(inside) < 2:
+        return labels
+    size = body_size([lines[k] for k in inside])
+    at: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for k in inside:
+        if labels[k] == "I":
+            at[(lines[k].page, lines[k].column)].append(lines[k].x0)
+
+    def continues(ln: Line) -> bool:
+        xs = at.get((ln.page, ln.column), [])
+        return (
+            abs(ln.size - size) <= 0.1 * size
+            and not _CAPTION.match(ln.text.strip())
+            and any(abs(ln.x0 - x) <= CONTINUATION_X for x in xs)
+        )
+
+    out = list(labels)
+    k = inside[0]
+    while k < len(labels):
+        if labels[k] != "O":
+            k += 1
+            continue
+        a = k
+        while k < len(labels) and labels[k] == "O":
+            k += 1
+        if k == len(labels):
+            break
+        last = lines[a - 1].text.strip()
+        if not (_OPEN_END.search(last) or last.endswith(":")):
+            continue
+        t = k
+        while t > a and continues(lines[t - 1]):
+            t -= 1
+        if a < t < k:  # a float between, then the rest
+            out[t:k] = ["I"] * (k - t)
+    return out
 
 
 #: A model file to use instead of the packaged one (benchmarks compare models trained on other data with it).
