@@ -18,6 +18,7 @@ from citetracer.extract.segmentation.linecrf import (
     blocks_from_labels,
     close_at_back_matter,
     default_segmenter,
+    drop_stray_feet,
     features,
     join_split_entries,
     rejoin_after_floats,
@@ -414,6 +415,25 @@ def test_the_rest_of_a_reference_after_a_float_is_read_into_it_again() -> None:
     lines = [*entry, *rest, *after]
     labels = ["B", "I", "O", "O", "B", "I"]
     assert rejoin_after_floats(lines, labels) == labels
+
+
+def test_a_foot_printed_on_one_page_only_is_no_part_of_the_reference_above_it() -> None:
+    """elsarticle prints "Preprint submitted to Elsevier    December 7, 2026" at the first page's foot only, so no
+    running-text test sees it; with the list on that page the date was read into the last reference there, and
+    the next page's first reference into it as well (held-out elsarticle-harv). A page's last line that starts
+    where no line of the list on its page starts is O; one at the list's own x stays in."""
+    lines = [
+        _line("Agarwal, A., Tan, Y.S., Yu, B., 2022. Hierarchical Shrinkage: Improving", 0, 100, 306),
+        _line("the accuracy of tree-based models, in: ICML.", 0, 110, 316),
+        _line("Booth, R., Varzinczak, I., 2021. Conditional Inference under Disjunc-", 0, 120, 306),
+        _line("tive Rationality, in: AAAI Conference on Artificial Intelligence.", 0, 130, 316),
+        _line("December 7, 2026", 0, 150, 491),
+        _line("Cui, Y., Ren, W., Knoll, A., 2024. Omni-Kernel Network for Im-", 1, 80, 37),
+    ]
+    labels = ["B", "I", "B", "I", "I", "B"]
+    assert drop_stray_feet(lines, labels) == ["B", "I", "B", "I", "O", "B"]
+    lines[4] = _line("Learning.", 0, 140, 316)
+    assert drop_stray_feet(lines, labels) == labels
 
 
 def test_an_appendix_heading_with_its_letter_closes_the_list_in_the_lists_own_type() -> None:

@@ -478,7 +478,7 @@ def _overrule(
     rule_end, _starts, kept = rule_reading(window, markers)
     left_out = [k for k, label in enumerate(labels) if kept and k < rule_end and k not in kept and label != "O"]
     labels = ["O" if k in left_out else label for k, label in enumerate(labels)]
-    labels = close_at_back_matter(lines, labels)
+    labels = drop_stray_feet(lines, close_at_back_matter(lines, labels))
     labels = split_run_together(lines, join_split_entries(lines, labels))
     return rejoin_after_floats(lines, labels), left_out
 
@@ -626,6 +626,25 @@ def names_before_year(entries: Sequence[str]) -> bool:
     after = [_LINKS.sub(" ", t[m.end() :]) for t in entries if (m := _YEAR.search(t))]
     titled = sum(1 for rest in after if len(re.findall(r"[A-Za-z]{2,}", rest)) >= 3)
     return len(after) >= 3 and titled >= NAMES_FIRST_SHARE * len(after)
+
+
+def drop_stray_feet(lines: Sequence[Line], labels: list[str]) -> list[str]:
+    """The labels with a page's last line read inside a reference set to O when it starts where no line of the
+    list on its page and column starts (more than a type size from each): a foot printed on one page only
+    ("Preprint submitted to Elsevier    December 7, 2026", split by the gutter, its date at the right
+    column's foot), which no running-text test sees, is no part of the reference above it."""
+    out = list(labels)
+    for k, ln in enumerate(lines):
+        if labels[k] != "I" or (k + 1 < len(lines) and lines[k + 1].page == ln.page):
+            continue
+        xs = [
+            o.x0
+            for j, o in enumerate(lines)
+            if j != k and labels[j] in ("B", "I") and (o.page, o.column) == (ln.page, ln.column)
+        ]
+        if len(xs) >= 3 and all(abs(ln.x0 - x) > ln.size for x in xs):
+            out[k] = "O"
+    return out
 
 
 #: A float's caption: never the rest of a reference, wherever it sits.
