@@ -132,3 +132,31 @@ def test_authors_and_title_alone_are_a_reference_in_a_list() -> None:
     # A .bbl reads them too.
     bbl = "".join(f"\\bibitem{{k{i}}}\n{text}\n" for i, text in enumerate(AUTHORS_TITLE))
     assert [r.title for r in read_text(bbl, suffix=".bbl").references] == [r.title for r in refs]
+
+
+_ENTRY = "{name}, J. ({year}). A study of things number {k}. Journal of Things, {k}(2), 1-9."
+
+
+def test_plain_text_says_when_a_doi_is_in_no_reference() -> None:
+    # A DOI set on a line of its own is too short to be an entry: it used to be dropped without a word.
+    text = "\n".join(
+        [_ENTRY.format(name="Doe", year=2020, k=1), "10.1000/aaa", _ENTRY.format(name="Roe", year=2021, k=2)]
+    )
+    result = read_text(text, ".txt")
+    assert len(result.references) == 2
+    lost = [w for w in result.warnings if "in no reference" in w]
+    assert len(lost) == 1 and "10.1000/aaa" in lost[0]
+
+
+def test_plain_text_says_when_two_entries_with_dois_were_read_as_one() -> None:
+    # One reference per line, in groups split by blank lines: each group is read as one entry.
+    first = _ENTRY.format(name="Doe", year=2020, k=1) + " https://doi.org/10.1000/aaa"
+    second = _ENTRY.format(name="Roe", year=2021, k=2) + " https://doi.org/10.1000/bbb"
+    third = _ENTRY.format(name="Poe", year=2022, k=3) + " doi:10.1000/ccc"
+    fourth = _ENTRY.format(name="Moe", year=2023, k=4) + " doi:10.1000/ddd"
+    result = read_text(f"{first}\n{second}\n\n{third}\n\n{fourth}\n", ".txt")
+    assert any("two or more DOIs" in w and "Doe, J." in w for w in result.warnings)
+    # Entries that each keep their DOI: nothing to say.
+    result = read_text(f"{first}\n\n{second}\n\n{third}\n\n{fourth}\n", ".txt")
+    assert len(result.references) == 4
+    assert not any("DOI" in w for w in result.warnings)

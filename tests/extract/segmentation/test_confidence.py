@@ -82,6 +82,15 @@ def test_a_printed_doi_in_no_reference_and_a_reference_with_two_dois_are_said() 
     assert doi_warnings(listed[:1], refs[:1]) == []
 
 
+def test_each_lost_doi_is_named_up_to_three() -> None:
+    listed = [_line(f"Doe, J. ({2000 + k}). Study {k}. https://doi.org/10.1000/x{k}") for k in range(6)]
+    refs = [Reference(raw=listed[0].text, doi="10.1000/x0", page=1)]
+    (warning,) = doi_warnings(listed[:3], refs)
+    assert "2 (10.1000/x1, 10.1000/x2) are in no reference" in warning
+    (warning,) = doi_warnings(listed, refs)
+    assert "5 (10.1000/x1, 10.1000/x2, 10.1000/x3, ...) are in no reference" in warning
+
+
 def test_a_doi_cut_short_by_its_own_brackets_is_the_same_doi() -> None:
     raw = "Rudolph, J. (1998). Evolution. doi:10.1002/(SICI)1098-2736(199812)35:10<1069::AID-TEA2>3.0.CO;2-A"
     refs = [Reference(raw=raw, doi="10.1002/(sici)1098-2736(199812)35:10<1069::aid-tea2>3.0.co;2-a", page=1)]

@@ -18,9 +18,12 @@ from citetracer.extract.segmentation.linecrf import (
     blocks_from_labels,
     close_at_back_matter,
     default_segmenter,
+    drop_stray_feet,
     features,
     join_split_entries,
+    rejoin_after_floats,
     sequence,
+    split_run_together,
 )
 from citetracer.extract.segmentation.segment import Block
 from tests.extract.conftest import Item
@@ -323,6 +326,114 @@ def test_an_author_year_reference_read_with_no_year_is_joined_to_the_piece_that_
     ]
     lines, labels = _read(numbered, [0, 1, 2])
     assert join_split_entries(lines, labels) == labels
+
+
+def test_an_author_year_list_that_ends_its_lines_on_the_year_is_still_author_year() -> None:
+    """AAAI and ACM set "Names. 2022." and break the line there whenever the names fill it: the lines show few
+    years with text after them, so the list read as numbered and a long name list cut before its last names
+    ("..., Chunfeng Wang," then "Xiang Yin, and Zhou Zhao. 2024.") stayed two references (held-out aaai)."""
+    entries = [
+        ["Ahmet Alacaoglu, Luca Viano, Niao He, and Volkan Cevher. 2022.", "A Natural Actor-Critic. In ICML."],
+        ["Jason M. Altschuler, Sinho Chewi, and Austin J.", "Stromme. 2021. Averaging on the manifold. In NeurIPS."],
+        ["Hossein Askari, Yasir Latif, and Hongfu Sun. 2023.", "MapFlow: latent transition. Machine Learning."],
+        [
+            "Ziyue Jiang, Jinglin Liu, Yi Ren, Jinzheng He, Zhenhui Ye,",
+            "Chen Zhang, Pengfei Wei, Chunfeng Wang,",
+            "Xiang Yin, and Zhou Zhao. 2024.",
+            "Mega-TTS 2: Boosting Prompting. In ICLR.",
+        ],
+        ["Abhishek Kumar, Sunabha Chatterjee, and Piyush Rai. 2021.", "Bayesian Structural Adaptation. In ICML."],
+    ]
+    lines, labels = _read(entries, [0, 2, 4, 6, 8, 10])
+    assert [k for k, label in enumerate(join_split_entries(lines, labels)) if label == "B"] == [0, 2, 4, 6, 10]
+    # A list whose entries close on their year is left as read, even with an entry that has no year.
+    closing = [
+        ["Ahmet Alacaoglu and Volkan Cevher. A Natural Actor-Critic.", "In ICML, 2022."],
+        ["PyTorch Contributors. PyTorch documentation. Online", "Manual"],
+        ["Hossein Askari and Hongfu Sun. MapFlow: latent transition.", "Machine Learning, 2023."],
+        ["Abhishek Kumar and Piyush Rai. Bayesian Structural Adaptation.", "In ICML, 2021."],
+    ]
+    lines, labels = _read(closing, [0, 2, 4, 6])
+    assert join_split_entries(lines, labels) == labels
+
+
+def test_two_author_year_entries_read_as_one_are_cut_apart_where_the_second_names_open() -> None:
+    """A flush APA list (held-out article-apalike): the model read "Girdhar, R., ..." after an entry that had
+    closed ("... Research.") as more of it. Names that open a line after a closed sentence, in a reference that
+    has stated its year, and run into a year of their own with a title after it start the next reference; a
+    publisher's line that closes on a year ("Springer, Berlin, 2021.") does not, nor does a numbered list."""
+    entries = [
+        ["Bach, F. and Jenatton, R. (2021). Problems with Group Sparse", "Regularization. In TMLR."],
+        ["Gao, K. (2020). Deep learning.", "Springer, Berlin, 2021."],
+        [
+            "Girdhar, R., El-Nouby, A., Liu, Z., Singh, M.,",
+            "Alwala, K. V., and Misra, I. (2023).",
+            "ImageBind: One Embedding Space. In CVPR.",
+        ],
+        ["Guo, H. and Wang, S. (2021). Long-Tailed Recognition.", "In CVPR."],
+    ]
+    lines, labels = _read(entries, [0, 2, 7])  # "Girdhar" (line 4) read inside "Gao"'s reference
+    assert [k for k, label in enumerate(split_run_together(lines, labels)) if label == "B"] == [0, 2, 4, 7]
+    # A consortium's names fill several lines before its year (held-out aaai).
+    consortium = [
+        ["Kemal Brown, Fatima Moreauson, Anna Olsenova, Dana Quinn-", "son, Kemal Jensener, Anna Nakamurason,"],
+        ["Ines Diazer, Emil Evans, Dana Olsenova, Goran Silvaova, Anna", "Hansenson, Hiro Abeer, Dana Silvaova,"],
+        ["Lea Garciaer, Anna Jensenson, Hiro Abeson, and 207 others. 2021.", "Results of a large collaboration."],
+    ]
+    lines, labels = _read([entries[0], [t for part in consortium for t in part], entries[3]], [0, 8])
+    assert [k for k, label in enumerate(split_run_together(lines, labels)) if label == "B"] == [0, 2, 8]
+    numbered = [
+        ["[1] Gao, K. (2020). Deep learning.", "Girdhar, R. and Misra, I. (2023). ImageBind: One Space. In CVPR."],
+        ["[2] Guo, H. (2021). Long-Tailed Recognition. In CVPR."],
+        ["[3] Han, K. (2022). Another title. In ICML."],
+    ]
+    lines, labels = _read(numbered, [0, 2, 3])
+    assert split_run_together(lines, labels) == labels
+
+
+def test_the_rest_of_a_reference_after_a_float_is_read_into_it_again() -> None:
+    """A table among the references (held-out acmart, acl-review): the model read the table as O, and the
+    reference's last lines after it too, so "... Towards the Unification and Robustness of" lost "Perturbation
+    and Gradient Based Explanations. In ICML." silently. Lines at the list's continuation x, in its size, after
+    the float and before the next reference, join the reference that stopped open; a caption, a line elsewhere
+    on the page, or the lines after a reference that ended as references end stay out."""
+    entry = [
+        _line("[5] Sushant Agarwal, Shahin Jabbari, and Himabindu Lakkaraju. 2021.", 0, 100, 57),
+        _line("Towards the Unification and Robustness of", 0, 110, 69),
+    ]
+    table = [_line("Method Acc F1", 0, 120, 150), _line("Table 1: Results of baselines.", 0, 130, 69)]
+    rest = [_line("Perturbation and Gradient Based Explanations. In", 0, 140, 69), _line("ICML.", 0, 150, 69)]
+    after = [_line("[6] Shunta Akiyama and Taiji Suzuki. 2021. On Learnability", 0, 160, 57)]
+    after += [_line("via Gradient Method. In ICML.", 0, 170, 69)]
+    lines = [*entry, *table, *rest, *after]
+    labels = ["B", "I", "O", "O", "O", "O", "B", "I"]
+    assert rejoin_after_floats(lines, labels) == ["B", "I", "O", "O", "I", "I", "B", "I"]
+    # the reference before the float ended as references end: the lines after it are not its rest
+    closed = [entry[0], _line("Towards the Unification. In ICML.", 0, 110, 69), *table, *rest, *after]
+    assert rejoin_after_floats(closed, labels) == labels
+    # no float between: the model's O on text lines is left alone
+    lines = [*entry, *rest, *after]
+    labels = ["B", "I", "O", "O", "B", "I"]
+    assert rejoin_after_floats(lines, labels) == labels
+
+
+def test_a_foot_printed_on_one_page_only_is_no_part_of_the_reference_above_it() -> None:
+    """elsarticle prints "Preprint submitted to Elsevier    December 7, 2026" at the first page's foot only, so no
+    running-text test sees it; with the list on that page the date was read into the last reference there, and
+    the next page's first reference into it as well (held-out elsarticle-harv). A page's last line that starts
+    where no line of the list on its page starts is O; one at the list's own x stays in."""
+    lines = [
+        _line("Agarwal, A., Tan, Y.S., Yu, B., 2022. Hierarchical Shrinkage: Improving", 0, 100, 306),
+        _line("the accuracy of tree-based models, in: ICML.", 0, 110, 316),
+        _line("Booth, R., Varzinczak, I., 2021. Conditional Inference under Disjunc-", 0, 120, 306),
+        _line("tive Rationality, in: AAAI Conference on Artificial Intelligence.", 0, 130, 316),
+        _line("December 7, 2026", 0, 150, 491),
+        _line("Cui, Y., Ren, W., Knoll, A., 2024. Omni-Kernel Network for Im-", 1, 80, 37),
+    ]
+    labels = ["B", "I", "B", "I", "I", "B"]
+    assert drop_stray_feet(lines, labels) == ["B", "I", "B", "I", "O", "B"]
+    lines[4] = _line("Learning.", 0, 140, 316)
+    assert drop_stray_feet(lines, labels) == labels
 
 
 def test_an_appendix_heading_with_its_letter_closes_the_list_in_the_lists_own_type() -> None:

@@ -25,6 +25,7 @@ from citetracer.extract.readers.csljson import looks_like_csl, read_csl_referenc
 from citetracer.extract.readers.ris import looks_like_ris, read_ris_references
 from citetracer.extract.result import MAX_REFERENCES, ReadResult
 from citetracer.extract.segmentation import plausibility
+from citetracer.extract.segmentation.confidence import doi_count_warnings, text_dois
 from citetracer.normalize.names import parse_people, parse_person
 from citetracer.normalize.text import canonical_arxiv, canonical_doi, clean_text, clean_title, parse_year
 from citetracer.records import Person, Reference
@@ -203,12 +204,14 @@ def read_plain(text: str) -> ReadResult:
     refs = []
     warnings = _over_cap(len(blocks), "entries")
     yearless = 0
+    entries: list[str] = []
     budget = ParseBudget(min(len(blocks), MAX_REFERENCES))
     for i, block in enumerate(blocks[:MAX_REFERENCES]):
         if budget.spent():
             warnings.append(budget.warning(i))
             break
         one_line = " ".join(block.split())
+        entries.append(one_line)
         if len(one_line) < 15:
             continue
         one_line, cuts = bounded(one_line, f"entry {i + 1}")
@@ -228,7 +231,14 @@ def read_plain(text: str) -> ReadResult:
             f"{yearless} {'entries have' if yearless > 1 else 'entry has'} no year: checked by title and authors, "
             "without the rules that need a year"
         )
+    # A list whose entries carry DOIs loses none silently: a DOI set apart from its entry (on a line of its own)
+    # or two entries read as one (one per line, in groups split by blank lines) is said.
+    warnings.extend(doi_count_warnings(text_dois(entries), refs, _ENTRY_HINT))
     return ReadResult(references=refs, warnings=warnings, kind="text")
+
+
+#: What to check when a plain-text list's DOIs and entries disagree.
+_ENTRY_HINT = "give one reference per line, or separate references by blank lines"
 
 
 def not_a_reference(ref: Reference) -> str | None:

@@ -10,7 +10,8 @@ the doubt on silently:
   weakest line sets the figure: one doubtful line is one doubtful boundary;
 - a list that prints DOIs must keep every one of them: a DOI set among the list's lines that no
   reference carries is an entry (or part of one) lost, and a reference that carries several
-  different DOIs is likely several entries run together. Either is said in a warning.
+  different DOIs is likely several entries run together. Either is said in a warning that names the DOIs
+  lost; the plain-text reader (readers/text.py) keeps the same count over its entries.
 """
 
 from __future__ import annotations
@@ -126,8 +127,20 @@ def doi_warnings(listed: Sequence[Line], refs: Sequence[Reference], furniture: S
             f" were left out as running heads or feet, and no reference carries them: an entry (or its end) may"
             f" have been lost ({HINT})"
         )
+    return out + doi_count_warnings(printed, refs)
+
+
+def text_dois(texts: Sequence[str]) -> list[str]:
+    """The DOIs printed in `texts` (each an entry's text as its reference is read), canonical, each once."""
+    return _distinct([d for text in texts for d in _dois(text)])
+
+
+def doi_count_warnings(printed: Sequence[str], refs: Sequence[Reference], hint: str = HINT) -> list[str]:
+    """Warnings when the DOIs a list prints (`printed`, canonical) and those its references carry disagree: a
+    printed DOI that no reference carries (an entry, or its end, lost: each such DOI is named, up to three) and
+    a reference that carries two DOIs or more (several entries read as one)."""
     if not printed:
-        return out
+        return []
     carried: dict[str, int] = {}
     several = []
     for k, ref in enumerate(refs):
@@ -136,17 +149,20 @@ def doi_warnings(listed: Sequence[Line], refs: Sequence[Reference], furniture: S
             carried[d] = k
         if len(distinct) >= 2:
             several.append(ref)
+    out = []
     lost = [d for d in printed if not _carries(list(carried), d)]
     if lost:
+        named = ", ".join(lost[:3]) + (", ..." if len(lost) > 3 else "")
         out.append(
             f"{PREFIX}: the list prints {len(printed)} DOIs but the {len(refs)} references read carry"
-            f" {len(printed) - len(lost)} of them; {len(lost)} (first: {lost[0]}) are in no reference: an entry may"
-            f" have been lost ({HINT})"
+            f" {len(printed) - len(lost)} of them; {len(lost)} ({named}) {'is' if len(lost) == 1 else 'are'} in no"
+            f" reference: an entry may have been lost ({hint})"
         )
     if several:
-        sample = (several[0].raw or "")[:70]
+        first = several[0]
+        where = f" on page {first.page}" if first.page else ""
         out.append(
-            f"{PREFIX}: {len(several)} reference(s) read carry two or more DOIs (first: {sample!r} on page"
-            f" {several[0].page}); several entries may have been read as one ({HINT})"
+            f"{PREFIX}: {len(several)} reference(s) read carry two or more DOIs (first: {(first.raw or '')[:70]!r}"
+            f"{where}); several entries may have been read as one ({hint})"
         )
     return out
