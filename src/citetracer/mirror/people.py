@@ -12,7 +12,8 @@ import re
 
 from citetracer.normalize.names import parse_person
 
-_PLAIN_NAME = re.compile(r"^[^{}\\,$~]+$")
+#: A name with nothing for `parse_person` to read (no LaTeX, no comma): the fast path.
+PLAIN_NAME = re.compile(r"^[^{}\\,$~]+$")
 
 
 def person_fields(name: str) -> dict[str, str] | None:
@@ -24,7 +25,7 @@ def person_fields(name: str) -> dict[str, str] | None:
     name = name.strip()
     if not name:
         return None
-    if _PLAIN_NAME.match(name):
+    if PLAIN_NAME.match(name):
         words = name.split()
         if len(words) == 1:
             return {"family": words[0]}

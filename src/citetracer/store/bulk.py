@@ -35,8 +35,9 @@ from citetracer.records import WorkRecord
 from citetracer.store.codec import PACKED, pack, ranking_fields_of
 from citetracer.store.common import pid_alive
 from citetracer.store.db import INDEXES, RECORD_KEY, SCHEMA_VERSION, TABLES, Store
-from citetracer.store.index import TitleIndex, add_fields, index_tokens
+from citetracer.store.index import TitleIndex, add_fields
 from citetracer.store.memo import TABLE as MEMO_TABLE
+from citetracer.store.ranking import index_text
 from citetracer.store.rows import Row, row_from_record
 from citetracer.store.swap import index_path, remove_store_files, replace_store, write_marker
 from citetracer.store.venues import TABLES as VENUE_TABLES
@@ -240,7 +241,7 @@ class BulkBuild:
                 fields = ranking_fields_of(data, year)
                 xref = xkey.removeprefix(f"{source}:") if xkey else None
                 packed = isinstance(data, bytes) and data[:1] == PACKED
-                titles = tuple(" ".join(index_tokens(t)) for t in fields.titles)
+                titles = tuple(index_text(t) for t in fields.titles)
                 json_bytes = data if packed else (data.encode() if isinstance(data, str) else data)
                 self.add_rows([(key, source, kind, doi, arxiv, year, vkey, json_bytes, xref, titles,
                                 tuple(sorted(fields.surnames)), None, packed)])  # fmt: skip

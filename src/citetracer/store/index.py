@@ -26,6 +26,7 @@ from citetracer.store.ranking import (
     Retrieval,
     bm25,
     bm25_idf,
+    index_text,
     index_tokens,
 )
 
@@ -120,7 +121,7 @@ def _schema() -> tantivy.Schema:
 
 
 def add_document(writer: tantivy.IndexWriter, work: IndexedWork) -> None:
-    titles = [" ".join(index_tokens(title)) for title in work.titles]
+    titles = [index_text(title) for title in work.titles]
     add_fields(writer, work.rid, titles, work.surnames, work.year)
 
 
@@ -160,7 +161,7 @@ class TitleIndex(Retrieval):
 
     def write(self, works: Iterable[IndexedWork], heap_bytes: int = 128_000_000) -> int:
         """Replace the documents of these works; one atomic commit."""
-        fields = ((w.rid, [" ".join(index_tokens(t)) for t in w.titles], w.surnames, w.year) for w in works)
+        fields = ((w.rid, [index_text(t) for t in w.titles], w.surnames, w.year) for w in works)
         return self.write_fields(fields, heap_bytes)
 
     def write_fields(

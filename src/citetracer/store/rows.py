@@ -14,7 +14,7 @@ from citetracer.normalize.text import canonical_arxiv, canonical_doi
 from citetracer.records import WorkRecord
 from citetracer.store.codec import record_json
 from citetracer.store.common import indexed_work, venue_key
-from citetracer.store.ranking import index_tokens
+from citetracer.store.ranking import index_text
 
 
 class Row(NamedTuple):
@@ -50,7 +50,7 @@ def row_from_record(record: WorkRecord, xref: str | None = None) -> Row:
         venue_key=venue_key(record.venue) or venue_key(record.venue_full),
         json=record_json(record),
         xref=xref,
-        titles=tuple(" ".join(index_tokens(t)) for t in work.titles),
+        titles=tuple(index_text(t) for t in work.titles),
         surnames=tuple(work.surnames),
     )
 
