@@ -128,6 +128,38 @@ def details_unstated(reference: Reference, same: list[Candidate]) -> bool:
     return publisher or (bool(reference.location) and not any(c.location for c in same))
 
 
+async def search_title(
+    http: HttpClient,
+    settings: Settings,
+    name: str,
+    ref: Reference,
+    bundle: EvidenceBundle,
+    deadline: float,
+    why: str,
+    start_by: float | None = None,
+    question: str | None = None,
+) -> bool:
+    """Ask one connector for the cited title (`ref.title`), its answer recorded in `bundle`; True when it answered
+    (possibly with nothing). A broad index's answer to the citation's own title counts toward absence."""
+    connector = REGISTRY[name]
+    found = await consult(
+        http,
+        name,
+        settings.sources[name],
+        lambda call: connector.search(ref, call),
+        bundle,
+        deadline,
+        why,
+        start_by,
+        subject=f"{question}:{ref.title}" if question else None,
+        check=answers_search(ref.title),
+        question=question,
+    )
+    if found is not None and name in BROAD and question is None:
+        bundle.broad_answered.add(name)
+    return found is not None
+
+
 class ScholarStage(HttpStage):
     """One tier of Scholar Connectors: the broad services, or the specialists (DBLP, PubMed, ...).
 
@@ -161,23 +193,7 @@ class ScholarStage(HttpStage):
     ) -> bool:
         """True when the connector answered (possibly with nothing). `question` (with `ref` carrying the
         title asked) marks a search for another form of the cited title, remembered apart."""
-        connector = REGISTRY[name]
-        found = await consult(
-            self.http,
-            name,
-            self.settings.sources[name],
-            lambda call: connector.search(ref, call),
-            bundle,
-            deadline,
-            why,
-            start_by,
-            subject=f"{question}:{ref.title}" if question else None,
-            check=answers_search(ref.title),
-            question=question,
-        )
-        if found is not None and name in BROAD and question is None:
-            bundle.broad_answered.add(name)
-        return found is not None
+        return await search_title(self.http, self.settings, name, ref, bundle, deadline, why, start_by, question)
 
     @staticmethod
     def _same_title(reference: Reference, bundle: EvidenceBundle) -> list[Candidate]:

@@ -27,8 +27,7 @@ from typing import cast
 from citetracer.collect.connectors import VenueList
 from citetracer.collect.consult import consult
 from citetracer.collect.http import Call, HttpClient
-from citetracer.collect.replies import answers_search
-from citetracer.collect.scholar import DETAILS_ORDER, REGISTRY, ScholarStage
+from citetracer.collect.scholar import DETAILS_ORDER, REGISTRY, ScholarStage, search_title
 from citetracer.collect.stage import HttpStage
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle
@@ -131,16 +130,4 @@ class VenueStage(HttpStage):
         )
         if name is None:
             return
-        connector = REGISTRY[name]
-        found = await consult(
-            self.http,
-            name,
-            self.settings.sources[name],
-            lambda call: connector.search(reference, call),
-            bundle,
-            deadline,
-            PUBLISHED_WHY,
-            check=answers_search(reference.title),
-        )
-        if found is not None:
-            bundle.broad_answered.add(name)
+        await search_title(self.http, self.settings, name, reference, bundle, deadline, PUBLISHED_WHY)
