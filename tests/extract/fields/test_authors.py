@@ -196,6 +196,18 @@ def test_author_lists(raw: str, expected: list[tuple[str | None, str]]) -> None:
             ["Kocetkov", "Li", "Allal", "Li", "Mou", "Ferrandis", "de Vries"],
         ),
         ("Vitor da Silva, Ana Xu and others. 2019. A title of a paper. Some Venue.", ["da Silva", "Xu"]),
+        # ACL's natbib style counts the names it leaves out.
+        (
+            "Zheng Chen, Zhaohui Wang, and 1 others. 2025. ChronoQA: A chinese temporal question answering dataset "
+            "with fine-grained time annotations. In Proceedings of the 63rd Annual Meeting of the Association for "
+            "Computational Linguistics.",
+            ["Chen", "Wang"],
+        ),
+        (
+            "Hugo Touvron, Louis Martin, Kevin Stone, and 65 others. 2023. Llama 2: Open foundation and fine-tuned "
+            "chat models. arXiv preprint arXiv:2307.09288.",
+            ["Touvron", "Martin", "Stone"],
+        ),
     ],
 )
 def test_truncated_lists_are_marked(raw: str, families: list[str]) -> None:

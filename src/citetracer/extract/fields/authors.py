@@ -183,6 +183,11 @@ def split_names(text: str) -> tuple[list[Person], bool, int]:
                 i += 2
                 good_end, good_pieces, good_etal = toks[i - 1][1], len(pieces), True
                 continue
+            if nxt is not None and nxt.isdigit() and nxt2 is not None and nxt2.rstrip(",.;:").lower() == "others":
+                et_al = True  # "and 12 others": ACL's natbib style for the names it leaves out
+                i += 3
+                good_end, good_pieces, good_etal = toks[i - 1][1], len(pieces), True
+                continue
             after_and = True
             i += 1
             continue
