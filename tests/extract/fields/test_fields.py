@@ -278,6 +278,27 @@ def test_names_the_model_reads_as_the_title_are_not_kept_as_authors() -> None:
     assert combined.title == "White Plague, Black Labour: Tuberculosis and the"
 
 
+def test_a_title_the_model_read_on_into_the_names_is_kept_and_unread_names_are_not_a_title() -> None:
+    """The model's author run may swallow a short title-case title; the author reader stops where the names end,
+    and what it leaves is the rules' title. Names the reader cannot read (French "et", initials) stay no title."""
+    from citetracer.extract.fields.parser import _combine, _read_by_rules, prepare
+
+    raw = "Andreas, J., Rohrbach, M., Darrell, T., and Klein, D. Neural Module Networks, July 2017."
+    ref, text, _marks = _read_by_rules(raw, prepare(raw))
+    run_on = {
+        "author": "Andreas, J., Rohrbach, M., Darrell, T., and Klein, D. Neural Module Networks,",
+        "year": "July 2017.",
+    }
+    combined = _combine(ref, run_on, text)
+    assert combined.title == "Neural Module Networks"
+    assert [p.family for p in combined.authors] == ["Andreas", "Rohrbach", "Darrell", "Klein"]
+
+    raw = "EINHORN, I. L. SOULIER, C. BACQUET et D. LELANDAIS. Can. J. Chem. 61, 584 (1983)."
+    ref, text, _marks = _read_by_rules(raw, prepare(raw))
+    names_only = {"author": "EINHORN, I. L. SOULIER, C. BACQUET et D. LELANDAIS.", "container": "Can. J. Chem."}
+    assert _combine(ref, names_only, text).title is None
+
+
 def test_a_name_before_an_editor_mark_is_still_read_as_the_author() -> None:
     raw = "Smith, John. Ed. Peter Washington. Ghost Stories. London: Verso, 2008."
     ref = parse_reference_string(raw, labeller=None)
@@ -297,6 +318,12 @@ ML_PAPER_CITATIONS = [
         "Pascale Fung. HalluLens: LLM Hallucination Benchmark, 2025.",
         "HalluLens: LLM Hallucination Benchmark",
         ["Bang", "Ji", "Schelten", "Hartshorn", "Fowler", "Zhang", "Cancedda", "Fung"],
+    ),
+    (  # a three-word title-case title the model reads on from the names (a .bbl with braces kept)
+        "Andreas, J., Rohrbach, M., Darrell, T., and Klein, D. \\newblock Neural {Module} {Networks}, July 2017. "
+        "\\newblock URL \\url{http://arxiv.org/abs/1511.02799}. \\newblock arXiv:1511.02799 [cs].",
+        "Neural Module Networks",
+        ["Andreas", "Rohrbach", "Darrell", "Klein"],
     ),
     (  # a reference manager's comment after the date is a note, not the title
         "Sébastien Bubeck. Convex Optimization: Algorithms and Complexity, November 2015. Comment: A previous "

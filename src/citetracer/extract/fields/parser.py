@@ -292,9 +292,11 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
         update["title"] = _title_alone(ref, found) or None
         if update["title"]:
             update["venue"] = None
-    names, et_al, _ = split_names(found.get("author", ""))
+    names, et_al, read_to = split_names(found.get("author", ""))
     if names:
         update["authors"], update["et_al"] = names, et_al or ref.et_al
+    if update["title"] is None and names:
+        update["title"] = _title_run_on(ref, found["author"][read_to:]) or None
     year = normalizers.date(found.get("year", ""))
     if year:
         update["year"] = year
@@ -354,6 +356,23 @@ def _title_alone(ref: Reference, found: dict[str, str]) -> str:
     if all(v.strip(" ,.;:") in title for v in others.values()):
         return title
     return ""
+
+
+def _title_run_on(ref: Reference, unread: str) -> str:
+    """The rules' title where the model's author run ran on into it ("Andreas, J., ..., and Klein, D. Neural
+    Module Networks, July 2017."): the author reader, reading that run, stops where the names end, so what it
+    leaves unread is not a name. When that rest is the rules' title whole (its date cut), the title stands; a
+    model that reads a short title-case title as more names must not leave the work without one."""
+    title = _DATE_TAIL.sub("", ref.title or "").strip(" ,.;:")
+    rest = _DATE_TAIL.sub("", unread).strip(" ,.;:")
+    if len(title.split()) < 3 or not title[:1].isupper() or rest != title or _NAME_LIST_MARK.search(title):
+        return ""
+    return title
+
+
+#: What a run of names the author reader could not read still shows: an initial, a word in capitals, a joining
+#: "and"/"et"/"&" or "et al." ("C. BACQUET et D. LELANDAIS", "Riyasat Husain, Pradeep Kumar et al").
+_NAME_LIST_MARK = re.compile(r"\b[A-Z]\.|\b[A-Z]{2,}\b|\b(?:and|et|und|y|e)\b|&|\betal\b|\bet\.? al\b")
 
 
 def _lone_title(ref: Reference) -> bool:
