@@ -24,7 +24,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Collection, Iterable
 from typing import cast
 
 from citetracer.collect.choice import Choice, choose
@@ -81,6 +81,52 @@ VENUE_WITNESS_ORDER = ranked("witness")
 DETAILS_ORDER = ranked("details")
 
 
+def same_title(reference: Reference, bundle: EvidenceBundle) -> list[Candidate]:
+    """The records found with the cited title (whole, without its subtitle, or a qualifier apart)."""
+    title = reference.title or ""
+    return [c for c in bundle.candidates if c.title and title_form(title, c.title) is not None]
+
+
+def only_preprints(reference: Reference, bundle: EvidenceBundle) -> bool:
+    """Whether every record with the cited title is a preprint while the citation names a published
+    venue: whether the work appeared there is for a source listing that venue whole to say."""
+    if not reference.venue or is_preprint(reference.venue):
+        return False
+    same = same_title(reference, bundle)
+    return bool(same) and all(is_preprint(c.venue or c.venue_full) or c.type == "preprint" for c in same)
+
+
+def unasked_source(
+    settings: Settings,
+    http: HttpClient,
+    reference: Reference,
+    bundle: EvidenceBundle,
+    order: tuple[str, ...],
+    asked: Collection[str] = (),
+    start_by: float | None = None,
+) -> str | None:
+    """The first of `order` not yet consulted, complete for the cited kind of work (Crossref holds no
+    arXiv preprints), whose circuit is closed, preferring one with a turn free within the budget. Every
+    stage that asks one more source (a second broad index, a venue's witness, a publisher's deposit)
+    chooses it here."""
+    consulted = {o.source for o in bundle.outcomes if o.status != "skipped"}
+    kind, _ = work_kind(reference)
+    # A service whose circuit is open would only add a failure (and a P1): never chosen.
+    options = [
+        n
+        for n in order
+        if settings.sources.get(n)
+        and n not in consulted
+        and n not in asked
+        and (kind not in SCHOLARLY_KINDS or kind in source_facts(n).kinds)
+        and http.breaker(n).allow()
+    ]
+    left = None if start_by is None else start_by - time.monotonic()
+    free = [n for n in options if left is None or http.turn_within(n, left)]
+    pick = free or options
+    return pick[0] if pick else None
+
+
 VOLUME_WHY = "the cited publisher, place or year, which no record found states or dates: the paper's proceedings volume"
 
 
@@ -93,7 +139,7 @@ def volume_unread(reference: Reference, bundle: EvidenceBundle) -> bool:
     `meeting_years`): a conference and its proceedings may be a year apart, or the same year."""
     if venue_kind(reference.venue, reference.type) == "journal":
         return False
-    same = ScholarStage._same_title(reference, bundle)
+    same = same_title(reference, bundle)
     if any(c.source == VENUE_LISTER and c.venue_full for c in same):
         return False
     if any(o.question == VOLUME for o in bundle.outcomes):
@@ -115,7 +161,7 @@ def year_undated(reference: Reference, bundle: EvidenceBundle) -> bool:
     record of the venue-year lister is among them: an index's year may be a re-deposit or an online-first
     date (judge/facts/dates.py), while the lister dates a proceedings paper by its proceedings and a journal
     article by its volume, which makes the difference a fact or clears it."""
-    same = ScholarStage._same_title(reference, bundle)
+    same = same_title(reference, bundle)
     years = {c.year for c in same if c.year is not None}
     if reference.year is None or not years or any(c.source == VENUE_LISTER for c in same):
         return False
@@ -195,19 +241,13 @@ class ScholarStage(HttpStage):
         title asked) marks a search for another form of the cited title, remembered apart."""
         return await search_title(self.http, self.settings, name, ref, bundle, deadline, why, start_by, question)
 
-    @staticmethod
-    def _same_title(reference: Reference, bundle: EvidenceBundle) -> list[Candidate]:
-        """The records found with the cited title (whole, without its subtitle, or a qualifier apart)."""
-        title = reference.title or ""
-        return [c for c in bundle.candidates if c.title and title_form(title, c.title) is not None]
-
     async def _ask_main_title(self, reference: Reference, bundle: EvidenceBundle, deadline: float) -> None:
         """Search the cited title without its subtitle when no record found holds the whole title: a
         service that matches every query word (OpenAlex) cannot find a record that holds only the main
         title, so an absence is not read before this search too was answered (a failure of it leaves the
         absence unproven: collect/scholar.py _coverage)."""
         head = main_title(reference.title or "")
-        if head is None or self._same_title(reference, bundle):
+        if head is None or same_title(reference, bundle):
             return
         name = next((n for n in BROAD_CHAIN if n in bundle.broad_answered and self.http.breaker(n).allow()), None)
         if name is None:
@@ -234,36 +274,9 @@ class ScholarStage(HttpStage):
         complete = [n for n in bundle.broad_answered if kind not in SCHOLARLY_KINDS or kind in source_facts(n).kinds]
         if len(complete) >= BROAD_QUORUM:
             return None
-        if self._same_title(reference, bundle):
+        if same_title(reference, bundle):
             return None
-        return self._broad_choice(reference, bundle, asked, start_by, SECOND_ORDER)
-
-    def _broad_choice(
-        self,
-        reference: Reference,
-        bundle: EvidenceBundle,
-        asked: set[str],
-        start_by: float | None,
-        order: tuple[str, ...],
-    ) -> str | None:
-        """The first of `order` not yet consulted, complete for the cited kind of work (Crossref holds no
-        arXiv preprints), whose circuit is closed, preferring one with a turn free within the budget."""
-        consulted = {o.source for o in bundle.outcomes if o.status != "skipped"}
-        kind, _ = work_kind(reference)
-        # A service whose circuit is open would only add a failure (and a P1): never chosen.
-        options = [
-            n
-            for n in order
-            if self.settings.sources.get(n)
-            and n not in consulted
-            and n not in asked
-            and (kind not in SCHOLARLY_KINDS or kind in source_facts(n).kinds)
-            and self.http.breaker(n).allow()
-        ]
-        left = None if start_by is None else start_by - time.monotonic()
-        free = [n for n in options if left is None or self.http.turn_within(n, left)]
-        pick = free or options
-        return pick[0] if pick else None
+        return unasked_source(self.settings, self.http, reference, bundle, SECOND_ORDER, asked, start_by)
 
     @staticmethod
     def _drop_redundant(reference: Reference, bundle: EvidenceBundle, choice: Choice) -> set[str]:
@@ -285,21 +298,12 @@ class ScholarStage(HttpStage):
         """Whether the records with the cited title leave what the citation states unconfirmed where
         Crossref, which holds deposited publishers' records whole, would state it: a publisher or a
         conference city none of them records, or more cited authors than a list whose source may cut it."""
-        same = ScholarStage._same_title(reference, bundle)
+        same = same_title(reference, bundle)
         if not same or any(c.source in DETAILS_ORDER for c in same):
             return False
         if details_unstated(reference, same):
             return True
         return any(len(reference.authors) > len(c.authors) and source_facts(c.source).authors != "whole" for c in same)
-
-    @staticmethod
-    def _only_preprints(reference: Reference, bundle: EvidenceBundle) -> bool:
-        """Whether every record with the cited title is a preprint while the citation names a published
-        venue: whether the work appeared there is for a source listing that venue whole to say."""
-        if not reference.venue or is_preprint(reference.venue):
-            return False
-        same = ScholarStage._same_title(reference, bundle)
-        return bool(same) and all(is_preprint(c.venue or c.venue_full) or c.type == "preprint" for c in same)
 
     async def collect(self, reference: Reference, bundle: EvidenceBundle) -> None:
         """Ask this tier's chosen connectors in parallel for the citation's title, each recorded as answered, failed or
@@ -345,18 +349,18 @@ class ScholarStage(HttpStage):
             # preprints of it, while the citation names a published venue: a witness of that venue.
             extra = self._second_broad(reference, bundle, asked, None)
             why = SECOND_BROAD
-            if extra is None and self._only_preprints(reference, bundle):
-                extra = self._broad_choice(reference, bundle, asked, None, VENUE_WITNESS_ORDER)
+            if extra is None and only_preprints(reference, bundle):
+                extra = unasked_source(self.settings, self.http, reference, bundle, VENUE_WITNESS_ORDER, asked, None)
                 why = VENUE_WITNESS
             if extra is None and self._unwitnessed(reference, bundle):
-                extra = self._broad_choice(reference, bundle, asked, None, DETAILS_ORDER)
+                extra = unasked_source(self.settings, self.http, reference, bundle, DETAILS_ORDER, asked, None)
                 why = DETAILS_WITNESS
             if extra is not None:
                 asked.add(extra)
                 available = available | {extra}
                 results[extra] = await self._ask(extra, reference, bundle, deadline, why, None)
             await self._ask_main_title(reference, bundle, deadline)
-        if not self.broad and self.settings.sources.get(VENUE_LISTER) and self._only_preprints(reference, bundle):
+        if not self.broad and self.settings.sources.get(VENUE_LISTER) and only_preprints(reference, bundle):
             await self._ask_works_of_authors(reference, bundle, deadline, start_by)
         if self.witnesses_volumes and VENUE_LISTER in available - asked and year_undated(reference, bundle):
             asked.add(VENUE_LISTER)
@@ -401,7 +405,7 @@ class ScholarStage(HttpStage):
     ) -> None:
         """Read the lister's record with the cited title together with its proceedings volume (two requests):
         whether the cited publisher and place are the volume's is then a fact (judge/facts/details.py)."""
-        same = [c for c in self._same_title(reference, bundle) if c.source == VENUE_LISTER]
+        same = [c for c in same_title(reference, bundle) if c.source == VENUE_LISTER]
         if not same:
             return
         key = same[0].id

@@ -27,7 +27,7 @@ from typing import cast
 from citetracer.collect.connectors import VenueList
 from citetracer.collect.consult import consult
 from citetracer.collect.http import Call, HttpClient
-from citetracer.collect.scholar import DETAILS_ORDER, REGISTRY, ScholarStage, search_title
+from citetracer.collect.scholar import DETAILS_ORDER, REGISTRY, only_preprints, search_title, unasked_source
 from citetracer.collect.stage import HttpStage
 from citetracer.config import Settings
 from citetracer.evidence import EvidenceBundle
@@ -115,19 +115,11 @@ class VenueStage(HttpStage):
         version, where there is one, names the venue the lists lack."""
         venue = (reference.venue or "").strip()
         answered = [bundle.venue_answers.get(venue), bundle.computing_venues.get(venue)]
-        if all(a is None for a in answered) or not ScholarStage._only_preprints(reference, bundle):
+        if all(a is None for a in answered) or not only_preprints(reference, bundle):
             return
         if any(alike_venues(venue, n) for a in answered for n in a or ()):
             return
-        consulted = {o.source for o in bundle.outcomes if o.status != "skipped"}
-        name = next(
-            (
-                n
-                for n in DETAILS_ORDER
-                if self.settings.sources.get(n) and n not in consulted and self.http.breaker(n).allow()
-            ),
-            None,
-        )
+        name = unasked_source(self.settings, self.http, reference, bundle, DETAILS_ORDER)
         if name is None:
             return
         await search_title(self.http, self.settings, name, reference, bundle, deadline, PUBLISHED_WHY)
