@@ -238,7 +238,10 @@ _YEAR = re.compile(r"(?<!\d)(1[89]\d\d|20\d\d)(?!\d)")
 def store_holds(store: Store, raw: str, ref: Reference) -> bool:
     """Whether the store holds the cited work, decided without the judge (and without trusting the
     field parser): a record with the string's DOI or arXiv id, or a record whose whole title (three
-    words or more) is a phrase of the string, with a year within one of a year the string names."""
+    words or more) is a phrase of the string, with a year within one of a year the string names and, where
+    the record names its authors, one of their family names in the string (a title shared by another
+    people's work is not the cited work: "Fully Homomorphic Encryption without Bootstrapping" is both
+    Brakerski et al.'s and Yagisawa's)."""
     if (ref.doi and store.rids_by_doi(canonical_doi(ref.doi) or "")) or (
         ref.arxiv_id and store.rids_by_arxiv(canonical_arxiv(ref.arxiv_id) or "")
     ):
@@ -251,7 +254,9 @@ def store_holds(store: Store, raw: str, ref: Reference) -> bool:
         for title, year in [(record.title, record.year), *((v.title, v.year or record.year) for v in record.variants)]:
             words = title_words(title or "")
             if len(words) >= 3 and f" {' '.join(words)} " in folded and year and any(abs(year - y) <= 1 for y in years):
-                return True
+                families = [w for p in record.authors for w in title_words(p.family)]
+                if not families or any(f" {f} " in folded for f in families):
+                    return True
     return False
 
 

@@ -15,6 +15,7 @@ import pytest
 
 from citetracer.config import Settings
 from citetracer.extract import read_text
+from citetracer.judge.facts.dates import printed_next_year
 from citetracer.pipeline import Checker
 from citetracer.records import CitationResult
 from citetracer.store.db import Store
@@ -191,10 +192,21 @@ def test_a_year_field_two_off_is_caught_although_the_venue_name_carries_the_true
     assert "year" in r.verdict.fields
 
 
-def test_a_year_field_one_off_against_the_venue_names_year_is_caught(store: Store) -> None:
-    r = check(store, resnet(2017, "2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)"))
+@pytest.mark.parametrize(
+    "booktitle",
+    [
+        "2016 IEEE Conference on Computer Vision and Pattern Recognition (CVPR)",
+        "IEEE Conference on Computer Vision and Pattern Recognition, CVPR '16",
+        "Proceedings of CVPR’16",
+    ],
+)
+def test_a_year_field_one_off_against_the_venue_names_year_is_caught(store: Store, booktitle: str) -> None:
+    """A meeting names its year in full or after an apostrophe ("CVPR '16"): either way the year field
+    that says 2017 contradicts the citation's own venue, which names the work's year."""
+    r = check(store, resnet(2017, booktitle))
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
     assert "names 2016" in (r.verdict.basis or ""), r.verdict.basis
+    assert check(store, resnet(2016, booktitle)).verdict.class_ == "Real"
 
 
 def test_a_year_two_off_at_the_same_conference_is_caught(store: Store) -> None:
@@ -212,14 +224,36 @@ def mingolla(year: int) -> str:
 def test_a_year_before_the_meeting_its_proceedings_title_names_is_no_slip(store: Store) -> None:
     """A conference and its proceedings may be a year apart, the proceedings after the meeting, never
     before it: the volume 'CVPR 2016, Las Vegas, June 27-30, 2016' dates no paper of it in 2015 (P3, the
-    year named), while the 1991 printing of the 1990 meeting's 'Advances in NIPS 3' stays Real."""
-    for text in (resnet(2015), mingolla(1989)):
+    year named), nor, printed for a June meeting, in 2017; the 1991 printing of the 1990 meeting's
+    'Advances in NIPS 3' (a volume no record here dates) stays Real."""
+    for text in (resnet(2015), resnet(2017), mingolla(1989)):
         r = check(store, text)
         assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
         assert "year" in r.verdict.fields, r.verdict.rationale
     for text in (mingolla(1991), mingolla(1990), resnet(2016)):
         r = check(store, text)
         assert r.verdict.class_ == "Real", r.verdict.rationale
+
+
+@pytest.mark.parametrize(
+    ("title", "later"),
+    [
+        ("Advances in Neural Information Processing Systems 18, NIPS 2005, December 5-8, 2005, Vancouver", True),
+        (
+            "Euro-Par 2010 Parallel Processing Workshops, Ischia, Italy, August 31-September 3, 2010, "
+            "Revised Selected Papers",
+            True,
+        ),
+        ("Algebraic Methodology and Software Technology, 11th International Conference, AMAST 2006", True),
+        ("Proceedings of the 21th ACM SIGKDD, Sydney, NSW, Australia, August 10-13, 2015", False),
+        ("ICML 2021, 18-24 July 2021, Virtual Event", False),
+        ("Marseille, France, Sept. 3-5, 2012", False),
+    ],
+)
+def test_proceedings_bear_the_next_year_only_after_a_late_meeting_or_a_revision(title: str, later: bool) -> None:
+    """Proceedings are printed for the meeting; the next year's date is theirs only for a meeting at the
+    year's end, papers revised after it, or a title that names no month ("Marseille" is no March)."""
+    assert printed_next_year(title) is later
 
 
 def test_a_journal_year_two_later_where_the_store_lists_that_volume_is_caught(store: Store) -> None:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from datetime import date
 
 from citetracer.judge.context import JudgeContext
 from citetracer.judge.facts.details import journal_record, page_range, volume_number
@@ -49,23 +50,61 @@ def doi_years(doi: str | None) -> set[int]:
 
 
 def venue_name_year(venue: str | None) -> int | None:
-    """The one year written in a cited venue name ("2023 IEEE/CVF Conference on ...", "NeurIPS 2021"),
-    or None when it names none or several."""
+    """The one year written in a cited venue name ("2023 IEEE/CVF Conference on ...", "NeurIPS 2021", or,
+    without a full year, "ICTAI '94", "SIGMOD'19"), or None when it names none or several."""
     years = {int(y) for y in _YEAR.findall(venue or "")}
+    if not years:
+        years = {_century(int(yy)) for yy in _SHORT_YEAR.findall(venue or "")}
     return years.pop() if len(years) == 1 else None
+
+
+#: A year written with two digits after an apostrophe, as meetings name themselves: "KDD '15", "SIGMOD’19".
+_SHORT_YEAR = re.compile(r"(?:(?<=\s)|(?<=[A-Za-z]))['’‘](\d\d)(?![\d'’])")
+
+
+def _century(yy: int) -> int:
+    """A two-digit year in the century that puts it no later than next year ('94 is 1994, '15 is 2015)."""
+    year = 2000 + yy
+    return year if year <= date.today().year + 1 else year - 100
 
 
 def meeting_years(versions: list[Assessment]) -> set[int]:
     """The years a proceedings paper may be dated, where a record's own proceedings title names its
-    meeting's year: the meeting's, the next (proceedings are printed at the meeting or after it: "NIPS 18,
-    2006" for the 2005 meeting) and the record's own. Never a year before the meeting: "KDD '15, Sydney,
-    August 10-13, 2015" dates no paper of it in 2014. Empty when no record's venue names a single year."""
+    meeting's year: the meeting's, the record's own, and the next where the proceedings may have been
+    printed after the turn of the year (`printed_next_year`: "NIPS 18, 2006" for the December 2005
+    meeting). Never a year before the meeting: "KDD '15, Sydney, August 10-13, 2015" dates no paper of it
+    in 2014, nor, printed at the meeting, in 2016. Empty when no record's venue names a single year."""
     years: set[int] = set()
     for v in versions:
         meeting = venue_name_year(v.candidate.venue_full)
         if meeting is not None and v.candidate.year is not None and abs(meeting - v.candidate.year) <= 1:
-            years |= {meeting, meeting + 1, v.candidate.year}
+            years |= {meeting, v.candidate.year}
+            if printed_next_year(v.candidate.venue_full or ""):
+                years.add(meeting + 1)
     return years
+
+
+_MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
+_MONTH = re.compile(
+    r"\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?"
+    r"|nov(?:ember)?|dec(?:ember)?)\b",
+    re.IGNORECASE,
+)
+#: A volume of papers revised after the meeting: printed months after it, often the next year.
+_AFTER_MEETING = re.compile(r"\b(?:revised|selected papers|post-?proceedings)\b", re.IGNORECASE)
+#: The first month of the year's last part: a meeting's proceedings printed after it may bear the next year.
+_LATE_MONTH = 11
+
+
+def printed_next_year(title: str) -> bool:
+    """Whether a proceedings volume, by its title, may bear the year after its meeting's: papers revised
+    after the meeting ("Revised Selected Papers"), a meeting at the year's end ("December 5-8, 2005"), or
+    a title that names no month to tell. A meeting's proceedings are printed for it, at the latest by its
+    end; a paper of "KDD 2015, Sydney, August 10-13, 2015" dated 2016 cites no printing of it."""
+    if _AFTER_MEETING.search(title):
+        return True
+    months = [_MONTHS[m.group(1).lower()[:3]] for m in _MONTH.finditer(title)]
+    return not months or months[-1] >= _LATE_MONTH
 
 
 def arxiv_year(a: Assessment) -> int | None:
