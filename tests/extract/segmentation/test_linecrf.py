@@ -391,6 +391,32 @@ def test_two_author_year_entries_read_as_one_are_cut_apart_where_the_second_name
     assert split_run_together(lines, labels) == labels
 
 
+def test_names_with_lower_case_particles_open_the_next_author_year_entry() -> None:
+    """A flush AAAI list (held-out aaai): "Francesco d'Amore, Daniel Mitropolsky, ..." after an entry that had
+    closed ("... Machine Learning.") stayed inside it, because a name read as a name only when each of its words
+    is capitalised. A given name, lower-case particles ("van", "de la") or an elided one ("d'"), and a
+    capitalised surname open a name as well; a title line of the same shape with no year after it ("Ludwig van
+    Beethoven, a Life in Letters.") stays where it is."""
+    closed = ["Yuning Cui and Alois Knoll. 2023. IRNeXt: Rethinking Network Design.", "In Machine Learning."]
+    others = [["Ayan Das and Yi-Zhe Song. 2022. SketchODE: Learning sketches. In ICLR."]]
+    others += [["Alireza Fallah and Asuman E. Ozdaglar. 2022. Bridging Privacy. In NeurIPS."]]
+    for names in (
+        "Dario d'Amore, Daniel Mitropolsky, and Christos H. Papadimitriou.",
+        "Ludwig van Beethoven, Clara Schumann, and Johannes Brahms.",
+        "Jean de la Fontaine and Charles Perrault.",
+    ):
+        entries = [closed, [names, "2022. Planning with Biological Neurons. In AAAI."], *others]
+        lines, labels = _read(entries, [0, 4, 5])
+        assert [k for k, label in enumerate(split_run_together(lines, labels)) if label == "B"] == [0, 2, 4, 5], names
+    titled = [
+        ["Roe, J. 2020. Letters.", "Ludwig van Beethoven, a Life in Letters. Oxford University Press."],
+        *others,
+        ["Kim, S. 2018. A third title. In Venue."],
+    ]
+    lines, labels = _read(titled, [0, 2, 3, 4])
+    assert split_run_together(lines, labels) == labels
+
+
 def test_the_rest_of_a_reference_after_a_float_is_read_into_it_again() -> None:
     """A table among the references (held-out acmart, acl-review): the model read the table as O, and the
     reference's last lines after it too, so "... Towards the Unification and Robustness of" lost "Perturbation

@@ -52,6 +52,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from citetracer.data import lines as data_lines
 from citetracer.extract.layout.markers import Markers
 from citetracer.extract.layout.page import Line, body_size
 from citetracer.extract.layout.region import _END, _SECTION, ends_bibliography, is_heading, reference_like, region_end
@@ -552,8 +553,20 @@ def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
     return out
 
 
-#: A line opening with names in an author-year list: "Girdhar, R., El-Nouby, A.,", "Rohit Girdhar, Alaaeldin".
-_NAMES_OPEN = (_SURNAME_INITIALS, _FULL_NAME)
+#: Lower-case surname particles (data/name_particles.txt: "van", "de", "la"), and the elided ones that run into the
+#: surname ("d'Amore", "dell'Olio"; an apostrophe a .bib left as the entity "&apos;" included).
+_PARTICLES = "|".join(sorted((w for w in data_lines("name_particles.txt") if w.islower()), key=len, reverse=True))
+_ELIDED = r"(?:d|l|dell|dall|degl|all)(?:['’]|&apos;|&#39;)"
+#: A full name whose surname carries particles: "Ludwig van Beethoven,", "Jean de la Fontaine and", "Dario
+#: d'Amore,". `_FULL_NAME` wants every word capitalised, and the model's name feature with it: a flush list's
+#: entry opening so was read as more of the entry above (held-out aaai).
+_PARTICLE_NAME = re.compile(
+    rf"^[A-Z][\w'’\-]+(?:\s[A-Z]\.)*(?:\s[A-Z][\w'’\-]+)?(?:\s(?:{_PARTICLES}))*\s(?:(?:{_PARTICLES})\s|{_ELIDED})"
+    r"[A-Z][\w'’\-]+(?:,|\s+and\s|\.\s)"
+)
+#: A line opening with names in an author-year list: "Girdhar, R., El-Nouby, A.,", "Rohit Girdhar, Alaaeldin",
+#: "Ludwig van Beethoven, Clara".
+_NAMES_OPEN = (_SURNAME_INITIALS, _FULL_NAME, _PARTICLE_NAME)
 #: A names-then-year opening: its names (commas between them, no sentence) and its year within this many lines
 #: (a consortium's names fill several: "Kemal Brown, ..., and 207 others. 2021.").
 NEW_ENTRY_LINES = 8
