@@ -391,6 +391,40 @@ def test_two_author_year_entries_read_as_one_are_cut_apart_where_the_second_name
     assert split_run_together(lines, labels) == labels
 
 
+def test_a_long_name_list_cut_where_a_line_opens_surname_given_is_joined_in_a_year_last_list() -> None:
+    """A COLM list sets the year last ("Names. Title. Venue, 2023."); an entry of 39 authors was cut where a line
+    opened "Borgwardt, Guoyuan An, ..." (a "Surname, Given" shape) after one that stopped on "Karsten" (held-out
+    colm24, seed 11). A piece that is names alone and stops open is no reference: it joins the next piece. A
+    piece with a title (a period after its names) that stops on a word, and a numbered list, are left as read."""
+    entries = [
+        ["Abubakar Abid, Mert Yuksekgonul, and James Zou. Meaningfully debugging model", "mistakes. In ICML, 2022."],
+        [
+            "Nicklas Hansen, Hao Su, Xiaolong Wang, Keyi Chen, Francesco Orabona, Matt",
+            "Barnes, Oliver F. Lange, Shawn O'Banion, Matthias Fey, Karsten",
+            "Borgwardt, Guoyuan An, Yuchi Huo, and Sung Eui Yoon. Dynamic Pricing and",
+            "Learning with Bayesian Persuasion. In NeurIPS, 2023.",
+        ],
+        ["Po-Yao Huang, Hu Xu, and Christoph Feichtenhofer. Masked Autoencoders that", "Listen. In NeurIPS, 2022."],
+    ]
+    lines, labels = _read(entries, [0, 2, 4, 6])  # "Borgwardt" (line 4) read as a new reference
+    assert [k for k, label in enumerate(join_split_entries(lines, labels)) if label == "B"] == [0, 2, 6]
+    titled = [
+        entries[0],
+        ["Anna Lee, Ben Ito, Chen Wu, and Dana Roe. PyTorch documentation. Online", "Manual"],
+        ["Borgwardt, Karsten, Guoyuan An, and Yuchi Huo. Graph Kernels. In NeurIPS, 2023."],
+        entries[2],
+    ]
+    lines, labels = _read(titled, [0, 2, 4, 5])
+    assert join_split_entries(lines, labels) == labels
+    numbered = [
+        ["[1] Nicklas Hansen, Hao Su, Xiaolong Wang, Keyi Chen, Matthias Fey, Karsten"],
+        ["[2] Borgwardt, Guoyuan An, and Yuchi Huo. Graph Kernels. In NeurIPS, 2023."],
+        ["[3] Po-Yao Huang and Hu Xu. Masked Autoencoders. In NeurIPS, 2022."],
+    ]
+    lines, labels = _read(numbered, [0, 1, 2])
+    assert join_split_entries(lines, labels) == labels
+
+
 def test_names_with_lower_case_particles_open_the_next_author_year_entry() -> None:
     """A flush AAAI list (held-out aaai): "Francesco d'Amore, Daniel Mitropolsky, ..." after an entry that had
     closed ("... Machine Learning.") stayed inside it, because a name read as a name only when each of its words

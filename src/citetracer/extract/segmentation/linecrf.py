@@ -40,6 +40,7 @@ saved. pdf.py keeps the rule path as a fallback (see `choose`).
 
 from __future__ import annotations
 
+import html
 import itertools
 import os
 import re
@@ -529,7 +530,11 @@ def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
     the year: "... Marc Najork." before "2021. Are Neural Rankers ..."), which joins the next reference; or the
     rest of a title that a float interrupted (the reference before it ends mid-phrase: "... Regularization
     for", a table, "Sparsely Activated Transformers. In ..."), which joins the one before. A numbered list, or
-    one where the year closes the entry, is left as read: there a line may end on a year or a name."""
+    one where the year closes the entry, is left as read: there a line may end on a year or a name.
+
+    In any list but a numbered one, a reference read as names alone (`_names_only`) that stops open is the head
+    of a long name list and joins the next piece: a line opening "Borgwardt, Guoyuan An, ..." after "..., Karsten"
+    reads as a new entry's "Surname, Given", and no reference is names with no title."""
     starts = [k for k, label in enumerate(labels) if label == "B"]
     if len(starts) < 2:
         return labels
@@ -537,10 +542,15 @@ def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
     kept = [k for block in blocks for k in block]
     style, _indent = _list_habits([lines[k] for k in kept], [])
     text = [" ".join(lines[k].text.strip() for k in block) for block in blocks]
-    if style != "ay" and not names_before_year(text):
+    if _numbered(text):
         return labels
-    dated = [_ENTRY_YEAR.search(t) is not None for t in text]
     out = list(labels)
+    for j in range(len(blocks) - 1):
+        if _names_only(text[j]) and _OPEN_END.search(lines[blocks[j][-1]].text.strip()):
+            out[blocks[j + 1][0]] = "I"  # a long name list cut where a line opens "Surname, Given"
+    if style != "ay" and not names_before_year(text):
+        return out
+    dated = [_ENTRY_YEAR.search(t) is not None for t in text]
     for j in range(len(blocks)):
         if dated[j]:
             continue
@@ -564,6 +574,19 @@ _PARTICLE_NAME = re.compile(
     rf"^[A-Z][\w'’\-]+(?:\s[A-Z]\.)*(?:\s[A-Z][\w'’\-]+)?(?:\s(?:{_PARTICLES}))*\s(?:(?:{_PARTICLES})\s|{_ELIDED})"
     r"[A-Z][\w'’\-]+(?:,|\s+and\s|\.\s)"
 )
+#: An initial inside a name ("Oliver F. Lange", "J.-P. Müller"): a period that ends no sentence.
+_NAME_INITIAL = re.compile(r"(?<![^\s.\-])[A-Z]\.")
+#: Fewest names (comma-separated) that make a piece a run of names rather than a short title.
+NAMES_ONLY = 4
+
+
+def _names_only(text: str) -> bool:
+    """The text is a run of names and nothing else: at least NAMES_ONLY parts between commas, no period but an
+    initial's, no digit (a year, a volume) and no other stop, as a title or a venue would show."""
+    bare = _NAME_INITIAL.sub("", html.unescape(text))
+    return len(bare.split(",")) >= NAMES_ONLY and not re.search(r"[.?!:;()\d]", bare)
+
+
 #: A line opening with names in an author-year list: "Girdhar, R., El-Nouby, A.,", "Rohit Girdhar, Alaaeldin",
 #: "Ludwig van Beethoven, Clara".
 _NAMES_OPEN = (_SURNAME_INITIALS, _FULL_NAME, _PARTICLE_NAME)
