@@ -25,7 +25,7 @@ import itertools
 import re
 import statistics
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -337,9 +337,41 @@ def _integer_stacks(frags: list[Fragment]) -> list[list[Fragment]]:
     return stacks
 
 
-def drop_line_numbers(frags: list[Fragment], known: Sequence[float] = ()) -> list[Fragment]:
-    """The fragments without a review copy's line numbers (see `line_number_stacks`)."""
+def line_number_values(pages: Sequence[list[Fragment]], known: Sequence[float] = ()) -> frozenset[int]:
+    """The numbers a review copy's rulers print over the whole document (the values of `line_number_stacks`
+    on every page, `known` the right edges `line_number_edges` found)."""
+    return frozenset(int(f.text) for frags in pages for stack in line_number_stacks(frags, known) for f in stack)
+
+
+def _continuing(frags: list[Fragment], numbers: Collection[int], taken: set[int]) -> list[Fragment]:
+    """Bare integers outside any stack that carry the document's numbering on: a value no ruler printed yet,
+    next to one it did (or to one taken so). CVPR's ruler sets a page's last number alone beside the gutter
+    ("... Masked Autoencoders that 274"), and a short ruler of a few numbers where a column ends early; one
+    number at one x is no stack, but its value says what it is. A page number ("3") is a value the ruler
+    printed too, and a number inside a reference's text is no fragment of its own."""
+    seen = set(numbers)
+    loose = [f for f in frags if id(f) not in taken and _BARE_INTEGER.match(f.text) and int(f.text) not in seen]
+    out: list[Fragment] = []
+    grew = True
+    while grew:
+        grew = False
+        for f in loose:
+            v = int(f.text)
+            if v not in seen and (v - 1 in seen or v + 1 in seen):
+                seen.add(v)
+                out.append(f)
+                grew = True
+    return out
+
+
+def drop_line_numbers(
+    frags: list[Fragment], known: Sequence[float] = (), numbers: Collection[int] = ()
+) -> list[Fragment]:
+    """The fragments without a review copy's line numbers (see `line_number_stacks`), nor the loose numbers that
+    carry on the document's numbering (`numbers`, from `line_number_values`; see `_continuing`)."""
     drop = {id(f) for stack in line_number_stacks(frags, known) for f in stack}
+    if numbers:
+        drop |= {id(f) for f in _continuing(frags, numbers, drop)}
     return [f for f in frags if id(f) not in drop] if drop else frags
 
 
@@ -358,14 +390,16 @@ def page_lines(
     line_numbers: Sequence[float] = (),
     known_gutters: Sequence[float] = (),
     own_gutters: Sequence[float] | None = None,
+    line_number_values: Collection[int] = (),
 ) -> Page:
     """Lines of one page in reading order (bands; in each band the columns left to right).
 
     `line_numbers`: right edges of review line numbers found on the document's other pages;
     `known_gutters`: the document's gutters (`document_gutters`) and those of the pages beside this one,
     tried in order when this page alone shows none;
-    `own_gutters`: this page's own, when already found (`find_gutters` on the page without line numbers)."""
-    frags = drop_line_numbers(frags, line_numbers)
+    `own_gutters`: this page's own, when already found (`find_gutters` on the page without line numbers);
+    `line_number_values`: the numbers the document's rulers print (`line_number_values`)."""
+    frags = drop_line_numbers(frags, line_numbers, line_number_values)
     gutters = list(own_gutters) if own_gutters is not None else find_gutters(frags, width)
     if not gutters:
         gutters = [x for x in (_gutter_near(frags, g) for g in known_gutters) if x is not None][:1]

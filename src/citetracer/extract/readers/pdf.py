@@ -37,6 +37,7 @@ from citetracer.extract.layout.page import (
     drop_running_text,
     find_gutters,
     line_number_edges,
+    line_number_values,
     page_lines,
 )
 from citetracer.extract.layout.region import Region, find_region, is_heading, reference_like, region_in_pages
@@ -274,8 +275,9 @@ def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str
     ]
     pages: dict[int, Page] = {}
     numbering = line_number_edges([texts[i].fragments for i in indices if i not in needs_ocr])
+    numbers = line_number_values([texts[i].fragments for i in indices if i not in needs_ocr], numbering)
     own = {
-        i: find_gutters(drop_line_numbers(texts[i].fragments, numbering), texts[i].width)
+        i: find_gutters(drop_line_numbers(texts[i].fragments, numbering, numbers), texts[i].width)
         for i in indices
         if i not in needs_ocr
     }
@@ -286,7 +288,7 @@ def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str
             # A page too thin to show its own columns (the last page of a two-column list, its right column
             # a few lines at the top) also tries the columns of the pages beside it.
             near = [g for j in (i - 1, i + 1) for g in own.get(j, [])]
-            pages[i] = page_lines(t.fragments, i, t.width, t.height, numbering, [*shared, *near], own[i])
+            pages[i] = page_lines(t.fragments, i, t.width, t.height, numbering, [*shared, *near], own[i], numbers)
     if needs_ocr:
         _ocr_pages(doc, sorted(needs_ocr), pages, limits, warnings)
     return [pages[i] for i in sorted(pages)]
