@@ -328,6 +328,27 @@ def test_an_author_year_reference_read_with_no_year_is_joined_to_the_piece_that_
     assert join_split_entries(lines, labels) == labels
 
 
+def test_an_author_year_reference_read_as_its_names_and_year_alone_takes_its_title_back() -> None:
+    """AAAI breaks the line after "Names. 2024." when the names fill it, and the model read the next line
+    ("Divide-or-Conquer? Which Part Should You Distill Your LLM? In") as a new reference (held-out aaai, seed 3).
+    A reference of names and a year with nothing after them is the head of an entry: the undated piece after it
+    is its title and venue. An undated piece after a reference with a title, one that ends on a year of
+    publication, stays apart."""
+    head = ["Zhuofeng Wu, Richard He Bai, Jiatao Gu, V. G. Vinod Vydiswaran,", "and Yizhe Zhang. 2024."]
+    rest = ["Divide-or-Conquer? Which Part Should You Distill Your LLM? In", "Empirical Methods in NLP."]
+    others = [
+        ["Pulkit Verma and Siddharth Srivastava. 2021. Asking the Right", "Questions. In AAAI."],
+        ["Rong Yin, Yong Liu, and Dan Meng. 2022. Randomized Sketches for", "Clustering. In NeurIPS."],
+        ["Xikun Zhang and Jure Leskovec. 2022. GreaseLM: Graph Reasoning.", "In ICLR."],
+    ]
+    lines, labels = _read([others[0], head, rest, *others[1:]], [0, 2, 4, 6, 8])
+    assert [k for k, label in enumerate(join_split_entries(lines, labels)) if label == "B"] == [0, 2, 6, 8]
+    titled = ["Gao, K. 2020. Deep learning. Springer, Berlin, 2021."]
+    manual = ["PyTorch Contributors. PyTorch documentation. Online manual."]
+    lines, labels = _read([others[0], [titled[0]], manual, *others[1:]], [0, 2, 3, 4, 6])
+    assert join_split_entries(lines, labels) == labels
+
+
 def test_an_author_year_list_that_ends_its_lines_on_the_year_is_still_author_year() -> None:
     """AAAI and ACM set "Names. 2022." and break the line there whenever the names fill it: the lines show few
     years with text after them, so the list read as numbered and a long name list cut before its last names

@@ -515,6 +515,9 @@ def _heads_columns(lines: Sequence[Line], k: int) -> bool:
 
 #: A year as an author-year entry states it (or its stand-in when the work has none).
 _ENTRY_YEAR = re.compile(r"(?:19|20)\d\d|\bn\.\s?d\.", re.IGNORECASE)
+#: A reference of names and a year with nothing after it ("Zhuofeng Wu, V. G. Vinod Vydiswaran, and Yizhe Zhang.
+#: 2024."): in an author-year list, the head of an entry whose title was cut off from it.
+_NAMES_YEAR_ONLY = re.compile(r"^[^.]*?(?:[A-Z]\.[^.]*?)*[,.]\s*\(?(?:19|20)\d\d[a-z]?\)?\.?$")
 #: A line that stops inside a name list or a phrase: a comma or semicolon, a hyphen, a name's initial
 #: ("Thomas L."), a word a phrase runs on after ("and", "for"), or a capitalised word with no stop after it
 #: (a name broken off: "Shuangfei").
@@ -529,7 +532,9 @@ def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
     Chang, ..., Thomas L." before "Griffiths, ..., and Amy Zhang. 2023. Title"; or the next piece opens with
     the year: "... Marc Najork." before "2021. Are Neural Rankers ..."), which joins the next reference; or the
     rest of a title that a float interrupted (the reference before it ends mid-phrase: "... Regularization
-    for", a table, "Sparsely Activated Transformers. In ..."), which joins the one before. A numbered list, or
+    for", a table, "Sparsely Activated Transformers. In ..."), or the title and venue of a reference before that
+    was read as its names and year alone ("..., and Yizhe Zhang. 2024." before "Divide-or-Conquer? Which Part
+    ..."), which joins the one before. A numbered list, or
     one where the year closes the entry, is left as read: there a line may end on a year or a name.
 
     In any list but a numbered one, a reference read as names alone (`_names_only`) that stops open is the head
@@ -558,8 +563,8 @@ def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
         nxt = lines[blocks[j + 1][0]].text.strip() if j + 1 < len(blocks) else ""
         if j + 1 < len(blocks) and (_OPEN_END.search(last) or _OPENS_YEAR.match(nxt)):
             out[blocks[j + 1][0]] = "I"  # the names run on into the next piece, which holds the year
-        elif j and _OPEN_END.search(lines[blocks[j - 1][-1]].text.strip()):
-            out[blocks[j][0]] = "I"  # the rest of the reference before, after a float or a break
+        elif j and (_OPEN_END.search(lines[blocks[j - 1][-1]].text.strip()) or _NAMES_YEAR_ONLY.match(text[j - 1])):
+            out[blocks[j][0]] = "I"  # the rest of the reference before, after a float, a break or its year
     return out
 
 
