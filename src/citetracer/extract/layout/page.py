@@ -16,7 +16,8 @@ line in the top or bottom margin whose text (digits ignored) recurs on other
 pages, or a bare number there, is dropped. The line numbers of review copies
 (ICLR, ACL, CVPR submissions number every line in a margin or beside the
 gutter) are dropped before anything else: a vertical stack of bare integers
-at one x that count up by one from line to line.
+at one x that count up by one from line to line, and a loose number that
+carries on a count the rulers keep from page to page.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ import itertools
 import re
 import statistics
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -337,41 +338,46 @@ def _integer_stacks(frags: list[Fragment]) -> list[list[Fragment]]:
     return stacks
 
 
-def line_number_values(pages: Sequence[list[Fragment]], known: Sequence[float] = ()) -> frozenset[int]:
-    """The numbers a review copy's rulers print over the whole document (the values of `line_number_stacks`
-    on every page, `known` the right edges `line_number_edges` found)."""
-    return frozenset(int(f.text) for frags in pages for stack in line_number_stacks(frags, known) for f in stack)
+def drop_loose_line_numbers(pages: Sequence[list[Fragment]], known: Sequence[float] = ()) -> list[list[Fragment]]:
+    """Each page's fragments without the loose numbers that carry a review ruler's count on (`known`: the right
+    edges `line_number_edges` found).
 
-
-def _continuing(frags: list[Fragment], numbers: Collection[int], taken: set[int]) -> list[Fragment]:
-    """Bare integers outside any stack that carry the document's numbering on: a value no ruler printed yet,
-    next to one it did (or to one taken so). CVPR's ruler sets a page's last number alone beside the gutter
-    ("... Masked Autoencoders that 274"), and a short ruler of a few numbers where a column ends early; one
-    number at one x is no stack, but its value says what it is. A page number ("3") is a value the ruler
-    printed too, and a number inside a reference's text is no fragment of its own."""
-    seen = set(numbers)
-    loose = [f for f in frags if id(f) not in taken and _BARE_INTEGER.match(f.text) and int(f.text) not in seen]
-    out: list[Fragment] = []
-    grew = True
-    while grew:
-        grew = False
-        for f in loose:
-            v = int(f.text)
-            if v not in seen and (v - 1 in seen or v + 1 in seen):
-                seen.add(v)
-                out.append(f)
-                grew = True
+    CVPR's ruler sets a page's last number alone beside the gutter ("... Masked Autoencoders that 274"), and a
+    short run of a few numbers where a column ends early: one number at one x is no stack (`line_number_stacks`),
+    but its value says what it is. Where the rulers count on from page to page (each page's numbers all above
+    the page's before), a bare number that no ruler printed, next to one it did (or to one taken so), and
+    between the numbers of the pages before and after its own, is one more. A page number or a list's label is
+    a value the ruler printed too; a ruler that starts again on each page shows no such count, and nothing
+    more is taken."""
+    values = [sorted(int(f.text) for stack in line_number_stacks(frags, known) for f in stack) for frags in pages]
+    ruled = [v for v in values if v]
+    if len(ruled) < 2 or any(a[-1] >= b[0] for a, b in itertools.pairwise(ruled)):
+        return [list(frags) for frags in pages]
+    seen = {v for page in values for v in page}
+    out = []
+    for p, frags in enumerate(pages):
+        low = max((v for page in values[:p] for v in page), default=-1)
+        high = min((v for page in values[p + 1 :] for v in page), default=10**6)
+        loose = [
+            f for f in frags if _BARE_INTEGER.match(f.text) and int(f.text) not in seen and low < int(f.text) < high
+        ]
+        taken: set[int] = set()
+        grew = True
+        while grew:
+            grew = False
+            for f in loose:
+                v = int(f.text)
+                if id(f) not in taken and v not in seen and (v - 1 in seen or v + 1 in seen):
+                    seen.add(v)
+                    taken.add(id(f))
+                    grew = True
+        out.append([f for f in frags if id(f) not in taken])
     return out
 
 
-def drop_line_numbers(
-    frags: list[Fragment], known: Sequence[float] = (), numbers: Collection[int] = ()
-) -> list[Fragment]:
-    """The fragments without a review copy's line numbers (see `line_number_stacks`), nor the loose numbers that
-    carry on the document's numbering (`numbers`, from `line_number_values`; see `_continuing`)."""
+def drop_line_numbers(frags: list[Fragment], known: Sequence[float] = ()) -> list[Fragment]:
+    """The fragments without a review copy's line numbers (see `line_number_stacks`)."""
     drop = {id(f) for stack in line_number_stacks(frags, known) for f in stack}
-    if numbers:
-        drop |= {id(f) for f in _continuing(frags, numbers, drop)}
     return [f for f in frags if id(f) not in drop] if drop else frags
 
 
@@ -390,16 +396,14 @@ def page_lines(
     line_numbers: Sequence[float] = (),
     known_gutters: Sequence[float] = (),
     own_gutters: Sequence[float] | None = None,
-    line_number_values: Collection[int] = (),
 ) -> Page:
     """Lines of one page in reading order (bands; in each band the columns left to right).
 
     `line_numbers`: right edges of review line numbers found on the document's other pages;
     `known_gutters`: the document's gutters (`document_gutters`) and those of the pages beside this one,
     tried in order when this page alone shows none;
-    `own_gutters`: this page's own, when already found (`find_gutters` on the page without line numbers);
-    `line_number_values`: the numbers the document's rulers print (`line_number_values`)."""
-    frags = drop_line_numbers(frags, line_numbers, line_number_values)
+    `own_gutters`: this page's own, when already found (`find_gutters` on the page without line numbers)."""
+    frags = drop_line_numbers(frags, line_numbers)
     gutters = list(own_gutters) if own_gutters is not None else find_gutters(frags, width)
     if not gutters:
         gutters = [x for x in (_gutter_near(frags, g) for g in known_gutters) if x is not None][:1]
