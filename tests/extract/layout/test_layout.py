@@ -225,6 +225,34 @@ def test_short_rulers_counting_up_at_one_x_on_several_pages_are_line_numbers() -
     assert line_number_edges(table) == []
 
 
+def test_a_loose_number_that_carries_the_rulers_count_on_is_a_line_number() -> None:
+    """CVPR's review ruler numbers each column in its margin and sets a page's last number alone beside the
+    gutter, where it was read into a reference's line ("... Masked Autoencoders that 274 Listen", held-out cvpr).
+    A bare number outside any stack whose value carries on the count the rulers keep from page to page is one of
+    them; the page number and a table's cell stay, and so does every loose number when the ruler starts again
+    on each page (a label "51" in a list is then no continuation of it)."""
+    from citetracer.extract.layout.page import drop_line_numbers, drop_loose_line_numbers, line_number_edges
+
+    def page(p: int, first: int) -> list[Fragment]:
+        left = [frag(f"{first + k:03d}", 16, 76 + 12 * k, width=13, size=8) for k in range(1, 51)]
+        right = [frag(f"{first + 50 + k:03d}", 563, 76 + 12 * k, width=13, size=8) for k in range(1, 50)]
+        text = [frag(f"Christoph Feichtenhofer. Masked Autoencoders {p} {k}", 50, 76 + 12 * k) for k in range(50)]
+        text += [frag(f"{first + 100:03d}", 274, 688, width=13, size=8), frag(str(p + 1), 295, 734, width=5)]
+        return left + right + text + [frag("512", 400, 300, width=13)]  # a table's cell
+
+    pages = [page(p, 100 * p) for p in range(3)]
+    edges = line_number_edges(pages)
+    kept = [drop_line_numbers(frags, edges) for frags in drop_loose_line_numbers(pages, edges)]
+    assert [[f.text for f in frags if f.text.isdigit()] for frags in kept] == [["1", "512"], ["2", "512"], ["3", "512"]]
+    # a ruler that starts again on each page: the loose "100" of every page stays
+    again = [page(p, 0) for p in range(3)]
+    edges = line_number_edges(again)
+    kept = [drop_line_numbers(frags, edges) for frags in drop_loose_line_numbers(again, edges)]
+    assert all(
+        [f.text for f in frags if f.text.isdigit()] == ["100", str(p + 1), "512"] for p, frags in enumerate(kept)
+    )
+
+
 def test_heads_that_differ_from_page_to_page_at_one_place_are_dropped() -> None:
     """Odd pages print the title, even pages the authors, each page its number: in three pages the title's head
     is on one page only, but the place repeats (set apart at the same height on three pages or more)."""

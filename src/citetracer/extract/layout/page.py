@@ -16,7 +16,8 @@ line in the top or bottom margin whose text (digits ignored) recurs on other
 pages, or a bare number there, is dropped. The line numbers of review copies
 (ICLR, ACL, CVPR submissions number every line in a margin or beside the
 gutter) are dropped before anything else: a vertical stack of bare integers
-at one x that count up by one from line to line.
+at one x that count up by one from line to line, and a loose number that
+carries on a count the rulers keep from page to page.
 """
 
 from __future__ import annotations
@@ -335,6 +336,43 @@ def _integer_stacks(frags: list[Fragment]) -> list[list[Fragment]]:
         else:
             stacks.append([f])
     return stacks
+
+
+def drop_loose_line_numbers(pages: Sequence[list[Fragment]], known: Sequence[float] = ()) -> list[list[Fragment]]:
+    """Each page's fragments without the loose numbers that carry a review ruler's count on (`known`: the right
+    edges `line_number_edges` found).
+
+    CVPR's ruler sets a page's last number alone beside the gutter ("... Masked Autoencoders that 274"), and a
+    short run of a few numbers where a column ends early: one number at one x is no stack (`line_number_stacks`),
+    but its value says what it is. Where the rulers count on from page to page (each page's numbers all above
+    the page's before), a bare number that no ruler printed, next to one it did (or to one taken so), and
+    between the numbers of the pages before and after its own, is one more. A page number or a list's label is
+    a value the ruler printed too; a ruler that starts again on each page shows no such count, and nothing
+    more is taken."""
+    values = [sorted(int(f.text) for stack in line_number_stacks(frags, known) for f in stack) for frags in pages]
+    ruled = [v for v in values if v]
+    if len(ruled) < 2 or any(a[-1] >= b[0] for a, b in itertools.pairwise(ruled)):
+        return [list(frags) for frags in pages]
+    seen = {v for page in values for v in page}
+    out = []
+    for p, frags in enumerate(pages):
+        low = max((v for page in values[:p] for v in page), default=-1)
+        high = min((v for page in values[p + 1 :] for v in page), default=10**6)
+        loose = [
+            f for f in frags if _BARE_INTEGER.match(f.text) and int(f.text) not in seen and low < int(f.text) < high
+        ]
+        taken: set[int] = set()
+        grew = True
+        while grew:
+            grew = False
+            for f in loose:
+                v = int(f.text)
+                if id(f) not in taken and v not in seen and (v - 1 in seen or v + 1 in seen):
+                    seen.add(v)
+                    taken.add(id(f))
+                    grew = True
+        out.append([f for f in frags if id(f) not in taken])
+    return out
 
 
 def drop_line_numbers(frags: list[Fragment], known: Sequence[float] = ()) -> list[Fragment]:

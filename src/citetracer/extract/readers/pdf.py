@@ -34,6 +34,7 @@ from citetracer.extract.layout.page import (
     Page,
     document_gutters,
     drop_line_numbers,
+    drop_loose_line_numbers,
     drop_running_text,
     find_gutters,
     line_number_edges,
@@ -273,12 +274,10 @@ def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str
         if texts[i].images and (texts[i].chars < MIN_PAGE_CHARS or texts[i].garbage > 0.3 * texts[i].chars)
     ]
     pages: dict[int, Page] = {}
-    numbering = line_number_edges([texts[i].fragments for i in indices if i not in needs_ocr])
-    own = {
-        i: find_gutters(drop_line_numbers(texts[i].fragments, numbering), texts[i].width)
-        for i in indices
-        if i not in needs_ocr
-    }
+    read = [i for i in indices if i not in needs_ocr]
+    numbering = line_number_edges([texts[i].fragments for i in read])
+    frags = dict(zip(read, drop_loose_line_numbers([texts[i].fragments for i in read], numbering), strict=True))
+    own = {i: find_gutters(drop_line_numbers(frags[i], numbering), texts[i].width) for i in read}
     shared = document_gutters(list(own.values()))
     for i in indices:
         if i not in needs_ocr:
@@ -286,7 +285,7 @@ def _read_pages(doc: Any, indices: list[int], limits: Limits, warnings: list[str
             # A page too thin to show its own columns (the last page of a two-column list, its right column
             # a few lines at the top) also tries the columns of the pages beside it.
             near = [g for j in (i - 1, i + 1) for g in own.get(j, [])]
-            pages[i] = page_lines(t.fragments, i, t.width, t.height, numbering, [*shared, *near], own[i])
+            pages[i] = page_lines(frags[i], i, t.width, t.height, numbering, [*shared, *near], own[i])
     if needs_ocr:
         _ocr_pages(doc, sorted(needs_ocr), pages, limits, warnings)
     return [pages[i] for i in sorted(pages)]

@@ -29,9 +29,11 @@ list's own habits:
 Page furniture (a page number, a running head set apart at the top or foot of a
 page) is labelled O without the model and left out of the sequence it labels.
 
-Two rules stand over the model's reading: a back-matter heading after the list
-ends it, and in an author-year list a reference read with no year (a piece of
-an entry the model cut in two) is joined to the piece that holds the year.
+Rules stand over the model's reading: a back-matter heading after the list ends
+it (`close_at_back_matter`, here), and the repairs of repairs.py mend the cuts
+the entries themselves show to be wrong (a piece of an entry read as a
+reference, two entries read as one, a reference's rest after a float, a foot
+read into a reference). The line shapes both read live in shapes.py.
 
 The model (data/segmenter.crfsuite) is trained by scripts/train_segmenter.py on
 papers typeset by bench/latexpapers.py, labelled from positions the PDF itself
@@ -56,7 +58,26 @@ from citetracer.extract.layout.markers import Markers
 from citetracer.extract.layout.page import Line, body_size
 from citetracer.extract.layout.region import _END, _SECTION, ends_bibliography, is_heading, reference_like, region_end
 from citetracer.extract.segmentation.plausibility import kind_of_item
+from citetracer.extract.segmentation.repairs import (
+    drop_stray_feet,
+    join_split_entries,
+    rejoin_after_floats,
+    split_run_together,
+)
 from citetracer.extract.segmentation.segment import Block, split_blocks
+from citetracer.extract.segmentation.shapes import (
+    _ALPHA_LABEL,
+    _FULL_NAME,
+    _INITIALS_SURNAME,
+    _LABEL,
+    _OPENS_YEAR,
+    _RUN_ON,
+    _SURNAME_INITIALS,
+    _UPPER_RUN,
+    _YEAR,
+    _bin,
+    _list_habits,
+)
 
 LABELS = ("B", "I", "O")
 MODEL_NAME = "segmenter.crfsuite"
@@ -65,28 +86,10 @@ SHORT_LIST = 12
 #: Most lines labelled after the region's start (a 150-page document's tail is far fewer).
 MAX_LINES = 20_000
 
-_LABEL = re.compile(r"^\s*(?:\[(\d{1,4})\]|(\d{1,4})\.(?:\s|$)|\((\d{1,4})\)|(\d{1,4})\s+(?=[A-Z]))")
-_ALPHA_LABEL = re.compile(r"^\s*\[[A-Za-z][A-Za-z+\-.]{0,12}\s?\d{0,4}[a-z]?\]")
-_SURNAME_INITIALS = re.compile(r"^[A-Z][\w'’\-]+(?:\s[A-Z][\w'’\-]+)?,\s*(?:[A-Z]\.|[A-Z][a-z])")
-_INITIALS_SURNAME = re.compile(r"^[A-Z]\.\s?(?:[A-Z]\.\s?)*[A-Z][\w'’\-]+")
-_FULL_NAME = re.compile(r"^[A-Z][\w'’\-]+(?:\s[A-Z]\.)*(?:\s[A-Z][\w'’\-]+){1,2}(?:,|\s+and\s|\.\s)")
-_UPPER_RUN = re.compile(r"^[A-Z][A-Z'’\-]{2,}(?:,|\s)")
-_YEAR = re.compile(r"\b(?:19|20)\d\d[a-z]?\b")
-_OPENS_YEAR = re.compile(r"^\(?(?:19|20)\d\d")
 _PAGE_RANGE = re.compile(r"\d+\s*[-–—]\s*\d+\.?$")
 #: A bare page number (or "Page 3 of 9") left among the lines: the previous line of the next line is the one before it.
 _FURNITURE = re.compile(r"^(?:page\s+)?\d{1,4}(?:\s*(?:/|of)\s*\d{1,4})?$", re.IGNORECASE)
-#: A year between an entry's names and its title ("Li, H. 2021. Title", "Li, H. (2021). Title", a line opening
-#: "2021. Title"): the mark of an author-year list, where a line ending in a year does not end the entry.
-_MID_YEAR = re.compile(r"(?:^|[.,]\s|\()(?:19|20)\d\d[a-z]?\)?[.,:]?\s+\S")
 _URL = re.compile(r"https?://|doi\.org|\bdoi\b|arxiv", re.IGNORECASE)
-
-
-def _bin(value: float, edges: Sequence[float], names: Sequence[str]) -> str:
-    for edge, name in zip(edges, names, strict=False):
-        if value < edge:
-            return name
-    return names[-1]
 
 
 #: A review copy's line number left at the end of a line ("Learning Representations. 123"); a year is no
@@ -315,22 +318,6 @@ def features(lines: Sequence[Line], markers: Markers | None = None) -> list[dict
     return out
 
 
-def _list_habits(head: Sequence[Line], offsets: list[int]) -> tuple[str, str]:
-    """The list's style as its first lines show it: author-year ("ay": the year sits between names and
-    title), numbered ("num") or between; and its indentation: "flush" when nearly every line starts at
-    the same offset (no hanging indent: only the words tell where an entry starts), else "hang"."""
-    with_year = sum(1 for ln in head if _YEAR.search(ln.text))
-    mid = sum(1 for ln in head if _MID_YEAR.search(ln.text))
-    style = _bin(mid / with_year if with_year else 0.0, (0.3, 0.6), ("num", "mixed", "ay"))
-    at_first = Counter(offsets).most_common(1)[0][1] if offsets else 0
-    indent = "flush" if offsets and at_first >= 0.85 * len(offsets) else "hang"
-    return style, indent
-
-
-#: Words a title or venue runs on after, never ends with.
-_RUN_ON = frozenset("a an and at by for from in into of on or the to via with without".split())
-
-
 def _last_word(text: str) -> str:
     """What the line's last word is: a word a phrase runs on after ("of", "and": the entry goes on), a
     lower-case or capitalised word, a number, or punctuation's end (then `_ending` says which)."""
@@ -443,8 +430,8 @@ class Segmenter:
         return tagger
 
     def label(self, lines: Sequence[Line], markers: Markers | None = None) -> list[str]:
-        """B / I / O for each line (see `close_at_back_matter` and `join_split_entries` for the two rules that
-        override the model)."""
+        """B / I / O for each line (see `close_at_back_matter` and repairs.py for the rules that override the
+        model)."""
         return self.read(lines, markers).labels
 
     def read(self, lines: Sequence[Line], markers: Markers | None = None) -> Reading:
@@ -509,196 +496,6 @@ def _heads_columns(lines: Sequence[Line], k: int) -> bool:
     first = k == 0 or lines[k - 1].page != ln.page
     below = lines[k + 1] if k + 1 < len(lines) else None
     return first and ln.column == 0 and below is not None and below.page == ln.page and below.column >= 1
-
-
-#: A year as an author-year entry states it (or its stand-in when the work has none).
-_ENTRY_YEAR = re.compile(r"(?:19|20)\d\d|\bn\.\s?d\.", re.IGNORECASE)
-#: A line that stops inside a name list or a phrase: a comma or semicolon, a hyphen, a name's initial
-#: ("Thomas L."), a word a phrase runs on after ("and", "for"), or a capitalised word with no stop after it
-#: (a name broken off: "Shuangfei").
-_RUN_ON_WORD = "|".join(sorted(_RUN_ON))
-_OPEN_END = re.compile(rf"(?:[,;\-\u00ad]|(?:^|[\s.\-])[A-Z]\.|\b(?:{_RUN_ON_WORD})|\b[A-Z][a-z]+)$")
-
-
-def join_split_entries(lines: Sequence[Line], labels: list[str]) -> list[str]:
-    """The labels with the entries of an author-year list that the model cut in two joined again. In such
-    a list every entry states its year after its names ("Names. 2021. Title. Venue."), so a reference read
-    with no year is a piece of one: its names broken off before the year (it ends inside them: "Michael
-    Chang, ..., Thomas L." before "Griffiths, ..., and Amy Zhang. 2023. Title"; or the next piece opens with
-    the year: "... Marc Najork." before "2021. Are Neural Rankers ..."), which joins the next reference; or the
-    rest of a title that a float interrupted (the reference before it ends mid-phrase: "... Regularization
-    for", a table, "Sparsely Activated Transformers. In ..."), which joins the one before. A numbered list, or
-    one where the year closes the entry, is left as read: there a line may end on a year or a name."""
-    starts = [k for k, label in enumerate(labels) if label == "B"]
-    if len(starts) < 2:
-        return labels
-    blocks = [[k for k in range(a, b) if labels[k] != "O"] for a, b in itertools.pairwise([*starts, len(labels)])]
-    kept = [k for block in blocks for k in block]
-    style, _indent = _list_habits([lines[k] for k in kept], [])
-    text = [" ".join(lines[k].text.strip() for k in block) for block in blocks]
-    if style != "ay" and not names_before_year(text):
-        return labels
-    dated = [_ENTRY_YEAR.search(t) is not None for t in text]
-    out = list(labels)
-    for j in range(len(blocks)):
-        if dated[j]:
-            continue
-        last = lines[blocks[j][-1]].text.strip()
-        nxt = lines[blocks[j + 1][0]].text.strip() if j + 1 < len(blocks) else ""
-        if j + 1 < len(blocks) and (_OPEN_END.search(last) or _OPENS_YEAR.match(nxt)):
-            out[blocks[j + 1][0]] = "I"  # the names run on into the next piece, which holds the year
-        elif j and _OPEN_END.search(lines[blocks[j - 1][-1]].text.strip()):
-            out[blocks[j][0]] = "I"  # the rest of the reference before, after a float or a break
-    return out
-
-
-#: A line opening with names in an author-year list: "Girdhar, R., El-Nouby, A.,", "Rohit Girdhar, Alaaeldin".
-_NAMES_OPEN = (_SURNAME_INITIALS, _FULL_NAME)
-#: A names-then-year opening: its names (commas between them, no sentence) and its year within this many lines
-#: (a consortium's names fill several: "Kemal Brown, ..., and 207 others. 2021.").
-NEW_ENTRY_LINES = 8
-_NAMES_THEN_YEAR = re.compile(r"^[^.]*?(?:[A-Z]\.[^.]*?)*[,.]\s*\(?(?:19|20)\d\d[a-z]?\)?[.,:]")
-
-
-def _names_then_year(text: str) -> bool:
-    """The text opens as an author-year entry does: names with no sentence between them, its year, and a title
-    after the year, not more names ("Springer, Berlin, 2021." closing an entry, before the next one's names, is
-    no opening)."""
-    m = _NAMES_THEN_YEAR.match(text)
-    if m is None:
-        return False
-    rest = _LINKS.sub(" ", text[m.end() :]).strip()
-    return len(re.findall(r"[A-Za-z]{2,}", rest)) >= 3 and not _NAMES_THEN_YEAR.match(rest)
-
-
-def split_run_together(lines: Sequence[Line], labels: list[str]) -> list[str]:
-    """The labels with two entries of an author-year list that the model read as one cut apart again (the
-    counterpart of `join_split_entries`, seen on flush lists where no indent marks a start). Inside a reference
-    that has stated its year, a line that follows one closing a sentence ("... Machine Learning Research.")
-    and opens with names ("Girdhar, R., El-Nouby, A., Liu, Z., Singh, M.,") that run, sentence-free, into a
-    year of their own ("Alwala, K. V., Joulin, A., and Misra, I. (2023). ImageBind ...") starts the next one.
-    A numbered list, or one where the year closes the entry, is left as read."""
-    starts = [k for k, label in enumerate(labels) if label == "B"]
-    if len(starts) < 2:
-        return labels
-    blocks = [[k for k in range(a, b) if labels[k] != "O"] for a, b in itertools.pairwise([*starts, len(labels)])]
-    style, _indent = _list_habits([lines[k] for block in blocks for k in block], [])
-    text = [" ".join(lines[k].text.strip() for k in block) for block in blocks]
-    if _numbered(text) or (style != "ay" and not names_before_year(text)):
-        return labels
-    out = list(labels)
-    for block in blocks:
-        dated = False
-        for j, k in enumerate(block):
-            before = lines[block[j - 1]].text.strip() if j else ""
-            opening = lines[k].text.strip()
-            if (
-                dated
-                and before.endswith(".")
-                and not _OPEN_END.search(before)
-                and any(shape.match(opening) for shape in _NAMES_OPEN)
-                and _names_then_year(" ".join(lines[i].text.strip() for i in block[j : j + NEW_ENTRY_LINES]))
-            ):
-                out[k] = "B"
-            dated = dated or _ENTRY_YEAR.search(opening) is not None
-    return out
-
-
-#: Share of an author-year list's dated entries that go on with a title after their year.
-NAMES_FIRST_SHARE = 0.7
-#: What may follow a year that closes an entry: an identifier or a link, not a title.
-_LINKS = re.compile(r"\b(?:URL|doi|arXiv)\b:?|https?://\S+|\S+\.(?:org|com)/\S*", re.IGNORECASE)
-
-
-def _numbered(entries: Sequence[str]) -> bool:
-    """Most entries open with a label ("[12]", "12.", "[Smi20]"): a new entry shows its label, not its names."""
-    return sum(1 for t in entries if _LABEL.match(t) or _ALPHA_LABEL.match(t)) > len(entries) // 2
-
-
-def names_before_year(entries: Sequence[str]) -> bool:
-    """The entries (as read, one text each) are an author-year list: no numbered labels, and nearly every one
-    that states a year goes on after it with words (a title and a venue: "Names. 2022. Title. In Venue.")
-    where an entry that closes on its year has at most a link or an identifier after it. What the lines show
-    (`_list_habits`: a year with text after it on its line) misses the lists that set "Names. 2022." at a
-    line's end, as AAAI and ACM do for every entry whose names fill the line; a whole entry shows it."""
-    if _numbered(entries):
-        return False
-    after = [_LINKS.sub(" ", t[m.end() :]) for t in entries if (m := _YEAR.search(t))]
-    titled = sum(1 for rest in after if len(re.findall(r"[A-Za-z]{2,}", rest)) >= 3)
-    return len(after) >= 3 and titled >= NAMES_FIRST_SHARE * len(after)
-
-
-def drop_stray_feet(lines: Sequence[Line], labels: list[str]) -> list[str]:
-    """The labels with a page's last line read inside a reference set to O when it starts where no line of the
-    list on its page and column starts (more than a type size from each): a foot printed on one page only
-    ("Preprint submitted to Elsevier    December 7, 2026", split by the gutter, its date at the right
-    column's foot), which no running-text test sees, is no part of the reference above it."""
-    out = list(labels)
-    for k, ln in enumerate(lines):
-        if labels[k] != "I" or (k + 1 < len(lines) and lines[k + 1].page == ln.page):
-            continue
-        xs = [
-            o.x0
-            for j, o in enumerate(lines)
-            if j != k and labels[j] in ("B", "I") and (o.page, o.column) == (ln.page, ln.column)
-        ]
-        if len(xs) >= 3 and all(abs(ln.x0 - x) > ln.size for x in xs):
-            out[k] = "O"
-    return out
-
-
-#: A float's caption: never the rest of a reference, wherever it sits.
-_CAPTION = re.compile(r"^(?:Figure|Fig\.|Table|Algorithm|Listing)\s*[A-Z]?\d", re.IGNORECASE)
-#: How far (points) a line may sit from the list's continuation lines on its page and column and still be one.
-CONTINUATION_X = 1.5
-
-
-def rejoin_after_floats(lines: Sequence[Line], labels: list[str]) -> list[str]:
-    """The labels with the rest of a reference that a float interrupted read into it again. The model reads a
-    table or a figure among the references as O, rightly, and often the first line or two after it as well
-    ("Perturbation and Gradient Based Explanations. In ..." after a table; "Bandits. In International ..." at
-    the top of the next column): the reference before then loses its end silently. Lines read as O just before
-    the next reference's line, after a float, are the interrupted reference's rest when it stopped open (a
-    comma, a word a phrase runs on after, a name broken off, a colon) and they sit where the list's
-    continuation lines sit: in the list's type size, at the x of lines read inside references on the same page
-    and column, and not a caption."""
-    inside = [k for k, label in enumerate(labels) if label in ("B", "I")]
-    if len(inside) < 2:
-        return labels
-    size = body_size([lines[k] for k in inside])
-    at: dict[tuple[int, int], list[float]] = defaultdict(list)
-    for k in inside:
-        if labels[k] == "I":
-            at[(lines[k].page, lines[k].column)].append(lines[k].x0)
-
-    def continues(ln: Line) -> bool:
-        xs = at.get((ln.page, ln.column), [])
-        return (
-            abs(ln.size - size) <= 0.1 * size
-            and not _CAPTION.match(ln.text.strip())
-            and any(abs(ln.x0 - x) <= CONTINUATION_X for x in xs)
-        )
-
-    out = list(labels)
-    k = inside[0]
-    while k < len(labels):
-        if labels[k] != "O":
-            k += 1
-            continue
-        a = k
-        while k < len(labels) and labels[k] == "O":
-            k += 1
-        if k == len(labels):
-            break
-        last = lines[a - 1].text.strip()
-        if not (_OPEN_END.search(last) or last.endswith(":")):
-            continue
-        t = k
-        while t > a and continues(lines[t - 1]):
-            t -= 1
-        if a < t < k:  # a float between, then the rest
-            out[t:k] = ["I"] * (k - t)
-    return out
 
 
 #: A model file to use instead of the packaged one (benchmarks compare models trained on other data with it).
