@@ -82,6 +82,17 @@ RECORDS = "".join(
             crossref="conf/chi/1995",
         ),
         _filler("CHI", "chi", 1995, 30),
+        # A title too short to name one work: its people, venue and year name it.
+        _rec(
+            "inproceedings",
+            "conf/amast/BallandKM06",
+            ["Emilie Balland", "Claude Kirchner", "Pierre-Etienne Moreau"],
+            "Formal Islands.",
+            2006,
+            booktitle="AMAST",
+            pages="51-65",
+        ),
+        _filler("AMAST", "amast", 2006, 30),
         _rec(
             "proceedings",
             "conf/nips/1990",
@@ -388,6 +399,26 @@ def test_a_page_range_wholly_apart_from_the_same_versions_is_h4(store: Store) ->
     r = check(store, resnet_with(pages="1023--1031"))
     assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
     assert r.verdict.fields == ["pages"] and "770-778" in r.verdict.rationale
+
+
+def islands(authors: str, pages: str) -> str:
+    return (
+        f"@inproceedings{{islands, author = {{{authors}}}, title = {{Formal Islands}}, booktitle = {{Algebraic "
+        f"Methodology and Software Technology, AMAST}}, year = {{2006}}, pages = {{{pages}}}}}"
+    )
+
+
+def test_a_short_title_by_all_the_cited_people_at_the_cited_venue_year_states_its_pages(store: Store) -> None:
+    """'Formal Islands' is too short a title to name one work alone; with every cited author the record's, at
+    the cited venue and year, the record is the cited version and its pages contradict a range apart. Cited
+    at another year, the record is not the cited version: its pages are not compared."""
+    everyone = "Balland, Emilie and Kirchner, Claude and Moreau, Pierre-Etienne"
+    r = check(store, islands(everyone, "252--266"))
+    assert (r.verdict.class_, r.verdict.code) == ("Hallucinated", "H4"), r.verdict.rationale
+    assert r.verdict.fields == ["pages"], r.verdict.fields
+    assert check(store, islands(everyone, "51--65")).verdict.class_ == "Real"
+    other_year = check(store, islands(everyone, "252--266").replace("2006", "2007"))
+    assert "pages" not in other_year.verdict.fields, other_year.verdict.rationale
 
 
 def test_a_page_range_against_another_version_is_no_contradiction(store: Store) -> None:

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass
 
 from citetracer.judge.context import JudgeContext
+from citetracer.judge.facts.authors import ALL, by_cited_people
 from citetracer.judge.facts.identity import specific, versions_of
 from citetracer.judge.facts.reading import structured
 from citetracer.match.rules import Assessment
@@ -95,11 +96,12 @@ def same_version(ctx: JudgeContext, work: Assessment) -> list[Assessment]:
     record of the whole cited title by the same people) whose venue is the cited venue and whose year is
     the cited year, preprints left out: their details are the cited version's. Records that merely share
     the title and people are not enough: a database paper titled "GenBank" appears in the same journal
-    every year."""
+    every year. A title too short to name one work ("Formal Islands") names it with every cited author
+    among the record's, at the cited venue and year (the GenBank paper of the cited year is the cited one)."""
     ref = ctx.reference
     if not ref.venue or ref.year is None or is_preprint(ref.venue):
         return []
-    if not specific(ctx, work):
+    if not specific(ctx, work) and not by_cited_people(work, ALL):
         return []
     out = []
     for v in versions_of(ctx, work):
