@@ -30,6 +30,7 @@ from typing import Any
 
 from rapidfuzz import fuzz, process
 
+from citetracer import collector
 from citetracer.config import Settings
 from citetracer.extract import reference_from_json
 from citetracer.mirror.jsonl import add_jsonl
@@ -176,6 +177,7 @@ def main() -> int:
         build_s = time.perf_counter() - t0
         settings = Settings(store=store_path, offline=True, concurrency=1, closed_world=args.closed_world)
         checker = Checker(settings, store=store)
+        collector.for_batch()  # as the `check` and `scan` commands set a batch process's collector
         t1, c1 = time.perf_counter(), time.process_time()
         results = asyncio.run(checker.check_references(refs))
         check_s, check_cpu = time.perf_counter() - t1, time.process_time() - c1

@@ -40,6 +40,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "citetracer.config",
             "citetracer.data",
             "citetracer.childlimits",
+            "citetracer.collector",
         ),
     ),
     (

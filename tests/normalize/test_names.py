@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from citetracer.normalize.names import (
     NameMatch,
@@ -101,3 +103,25 @@ def test_names_written_in_other_orders_and_forms_are_one_person() -> None:
     assert compare_author_lists(people("M. B. Strivastava"), people("Mani B. Srivastava"), False, False).variants == 1
     for cited, found in [("Wei Li", "Wei Lu"), ("J. Smith", "J. Smyth"), ("Yang Liu", "Yang Lin")]:
         assert not compare_author_lists(people(cited), people(found), False, False).complete, (cited, found)
+
+
+_SURNAMES = ["Li", "Lu", "Liu", "Konec", "Konecny", "Srivastava", "Strivastava", "Sriv", "Wang", "Wan", "Ng"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.sampled_from(_SURNAMES), min_size=1, max_size=4),
+    st.lists(st.sampled_from(_SURNAMES), min_size=1, max_size=6),
+)
+def test_variant_pool_holds_every_spelling_variant(cited: list[str], found: list[str]) -> None:
+    """The record authors a cited name is compared with for a spelling variant (those of a like length) are
+    all those `_spelling_variant` pairs it with, in list order: the pool only skips authors that cannot be."""
+    from citetracer.normalize.names import _by_length, _keys, _spelling_variant, _variant_pool
+
+    found_keys = [_keys("A.", f) for f in found]
+    by_length = _by_length(found_keys)
+    for name in cited:
+        k = _keys("A.", name)
+        pool = _variant_pool(k, by_length)
+        assert pool == sorted(pool)
+        assert {j for j, f in enumerate(found_keys) if _spelling_variant(k, f)} <= set(pool)

@@ -174,7 +174,7 @@ def test_store_names_get_their_kind_when_asked() -> None:
     names = [("zq", "Zorblax Symposium on Quibbling Flumes"), ("jzq", "Journal of Zorblax Quibbling"), ("x", "ZQF")]
     kb = VenueKB(store_names=lambda: names)
     assert kb.recognise("Journal of Zorblax Quibbling") is not None
-    store = [n for n, e in enumerate(kb._entries) if e[0].startswith("store:")]
+    store = [len(kb._lists.entries) + n for n, e in enumerate(kb._entries) if e[0].startswith("store:")]
     assert [kb._entry(n)[2] for n in store] == [venue_kind(name) for _, name in names]
     assert kb.nearest("Zorblax Symp. on Quibbling Flumes") == "Zorblax Symposium on Quibbling Flumes"
 
@@ -189,3 +189,33 @@ def test_nearest_memo_is_bounded_and_answers_as_without_it(monkeypatch: pytest.M
     assert len(fresh._nearest) <= 3
     assert [fresh.nearest(n) for n in names] == first
     assert [VenueKB(store_names=lambda: [("jasist", "JASIST")]).nearest(n) for n in names] == first
+
+
+def test_packaged_lists_are_read_once_and_shared() -> None:
+    """Every knowledge base uses the one copy of the packaged lists a process reads (a web server's checkers,
+    a scan worker's threads), and finds in it what a knowledge base of its own would."""
+    from citetracer.normalize.venue_kb import packaged_kb, packaged_lists
+
+    first, second = VenueKB(store_names=lambda: [("jasist", "JASIST")]), VenueKB()
+    assert first.recognise("ICML") == second.recognise("ICML") == packaged_kb().recognise("ICML")
+    assert first._lists is second._lists is packaged_lists() is packaged_lists()
+
+
+def test_store_names_stay_with_their_knowledge_base() -> None:
+    """A store's names, listed after the shared packaged ones, are known to its own knowledge base only:
+    another store's, or the packaged lists alone, never see them."""
+    from citetracer.normalize.venue_kb import packaged_kb
+
+    cited = "Zorblax Symposium on Quibbling Flumes"
+    mine = VenueKB(store_names=lambda: [("zsqf", cited)])
+    other = VenueKB(store_names=lambda: [("jasist", "JASIST")])
+    venue = mine.recognise(cited)
+    assert venue is not None and venue.ids == frozenset({"store:zsqf"}) and venue.name == cited
+    assert mine.nearest("Zorblax Symp. on Quibbling Flumes") == cited
+    assert other.recognise(cited) is None and packaged_kb().recognise(cited) is None
+    assert other.nearest("Zorblax Symp. on Quibbling Flumes") is None
+    assert other.recognise("JASIST") is not None and mine.recognise("JASIST") is None
+    # Packaged names keep their answers beside a store's.
+    assert mine.recognise("Journal of Machine Learning Research") == packaged_kb().recognise(
+        "Journal of Machine Learning Research"
+    )

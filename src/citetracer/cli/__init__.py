@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from rich.console import Console
 
-from citetracer import __version__
+from citetracer import __version__, collector
 from citetracer.cli.argparser import SuggestingParser
 from citetracer.cli.common import (
     EXIT_CODES,
@@ -100,6 +100,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     args = _parser(_command(sys.argv[1:] if argv is None else argv)).parse_args(argv)
+    if argv is None and args.command in _CHECKING:
+        # The process's own `check` or `scan`: a batch that ends with the command (collector.py); a caller
+        # passing argv (a test, a program) keeps its own collector settings, and `serve` runs for months.
+        collector.for_batch()
     # soft_wrap: one line per problem whatever the width (rich wraps at 80 columns off a terminal,
     # which breaks log parsers that read one message per line).
     # markup=False: messages carry file names, titles and install hints ("citetracer[pdf]") that Rich

@@ -425,12 +425,38 @@ def compare_author_lists(
 _Name = tuple[str | None, str]
 
 
+#: A record's author list as `_compare_lists` reads it (`_found_side`): its authors' keys, their `_lookup` table,
+#: and their positions by the length of their family key (`_by_length`).
+_FoundSide = tuple[list[NameKeys], dict[str, tuple[int, ...]], dict[int, tuple[int, ...]]]
+
+
 @lru_cache(maxsize=4096)
-def _found_side(found: tuple[_Name, ...]) -> tuple[list[NameKeys], dict[str, tuple[int, ...]]]:
-    """A record's author keys and their `_lookup` table, worked out once per author list: one record is
+def _found_side(found: tuple[_Name, ...]) -> _FoundSide:
+    """A record's author keys and their lookup tables, worked out once per author list: one record is
     compared with many citations, and a collaboration's list runs to hundreds of names. Read-only."""
     found_keys = [_keys(given, family) for given, family in found]
-    return found_keys, _lookup(found_keys)
+    return found_keys, _lookup(found_keys), _by_length(found_keys)
+
+
+def _by_length(found: list[NameKeys]) -> dict[int, tuple[int, ...]]:
+    """Record authors by the length of their family key, those of four letters or more: the only ones
+    `_spelling_variant` can pair with a cited name (see `_variant_pool`)."""
+    table: dict[int, list[int]] = {}
+    for j, k in enumerate(found):
+        if len(k.full) >= 4:
+            table.setdefault(len(k.full), []).append(j)
+    return {n: tuple(positions) for n, positions in table.items()}
+
+
+def _variant_pool(k: NameKeys, by_length: dict[int, tuple[int, ...]]) -> list[int]:
+    """Positions, in order, of the record authors `_spelling_variant` may find `k` a variant of: family keys of
+    four letters or more (a shorter one is never a variant), at most three letters longer or shorter than
+    `k`'s. Cited names that match nobody are the common case (a citation is compared with every candidate of
+    its search), and scanning a whole list for each of them was a third of the author comparison's time."""
+    n = len(k.full)
+    if n < 4:
+        return []
+    return sorted(j for length in range(max(4, n - 3), n + 4) for j in by_length.get(length, ()))
 
 
 @lru_cache(maxsize=4096)
@@ -443,7 +469,7 @@ def _found_unkeyed(found: tuple[_Name, ...]) -> dict[str, tuple[int, ...]]:
 def _compare_lists(
     cited: tuple[_Name, ...], found: tuple[_Name, ...], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
-    found_keys, table = _found_side(found)
+    found_keys, table, by_length = _found_side(found)
     unkeyed: dict[str, tuple[int, ...]] | None = None  # looked up for the first cited name the key table misses
     used: set[int] = set()
     matched = conflicts = 0
@@ -478,7 +504,7 @@ def _compare_lists(
             )
         if best is None:
             variant = next(
-                (j for j in range(len(found)) if j not in used and _spelling_variant(k, found_keys[j])), None
+                (j for j in _variant_pool(k, by_length) if j not in used and _spelling_variant(k, found_keys[j])), None
             )
             if variant is not None:
                 used.add(variant)

@@ -29,8 +29,9 @@ import gc
 import gzip
 import math
 import re
+import threading
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -156,14 +157,97 @@ _Entry = tuple[str, str, str | None]
 NEAREST_MEMO_SIZE = 20_000
 
 
+@dataclass(frozen=True, slots=True)
+class _Lists:
+    """The packaged lists (the venue table, then the journal list) and their key index, read once per process
+    and shared read-only by every knowledge base: a web server's two checkers, a scan worker's threads and each
+    `Checker` a program opens would otherwise read and index the same 90,000 names again (0.4 s each)."""
+
+    entries: tuple[_Entry, ...] = ()
+    keys: tuple[tuple[str, ...], ...] = ()
+    by_key: Mapping[str, tuple[int, ...]] = field(default_factory=dict)
+
+
+#: Held while the shared lists or their word index are built, so that threads starting together read them once.
+_LISTS_LOCK = threading.Lock()
+
+
+def packaged_lists() -> _Lists:
+    """The packaged lists, read on the first call in this process (the collector paused: see
+    `_collector_paused`) and the same object at every later one. Read-only."""
+    with _LISTS_LOCK:
+        return _read_lists()
+
+
+@cache
+def _read_lists() -> _Lists:
+    with _collector_paused():
+        entries: list[_Entry] = []
+        keys: list[tuple[str, ...]] = []
+        by_key: dict[str, list[int]] = {}
+        for line in lines("venues.tsv"):
+            vid, kind, aliases = line.split("\t", 2)
+            for alias in aliases.split("|"):
+                name = alias.strip()
+                _index(entries, keys, by_key, (f"table:{vid.strip()}", name, kind.strip()), listed_keys(name))
+        for gid, name, name_keys in _journal_rows():
+            _index(entries, keys, by_key, (f"journal:{gid}", name, "journal"), name_keys)
+        # Positions as tuples: the collector leaves a tuple of ints alone, and scans every list at each full pass.
+        return _Lists(tuple(entries), tuple(keys), {k: tuple(v) for k, v in by_key.items()})
+
+
+def _index(
+    entries: list[_Entry],
+    keys: list[tuple[str, ...]],
+    by_key: dict[str, list[int]],
+    entry: _Entry,
+    name_keys: tuple[str, ...],
+) -> None:
+    """List one packaged name under its structural keys."""
+    n = len(entries)
+    entries.append(entry)
+    keys.append(name_keys)
+    for key in name_keys:
+        by_key.setdefault(key, []).append(n)
+
+
+def _packaged_words() -> Mapping[str, tuple[int, ...]]:
+    """Word -> packaged names holding it in their first key (for `VenueKB.nearest`), built on first use, once per
+    process. Read-only."""
+    with _LISTS_LOCK:
+        return _read_words()
+
+
+@cache
+def _read_words() -> dict[str, tuple[int, ...]]:
+    return _word_index(_read_lists().keys, 0)
+
+
+def _word_index(all_keys: Iterable[tuple[str, ...]], start: int) -> dict[str, tuple[int, ...]]:
+    """Word -> positions (from `start`) of the names holding it in their first key, in order."""
+    by_word: defaultdict[str, list[int]] = defaultdict(list)
+    with _collector_paused():
+        for n, name_keys in enumerate(all_keys, start):
+            if name_keys:
+                for word in set(name_keys[0].split()):
+                    by_word[word].append(n)
+        return {w: tuple(ns) for w, ns in by_word.items()}
+
+
 @dataclass
 class VenueKB:
-    """The lists and their key index. `store_names` yields (store venue key, name) pairs on first use."""
+    """The lists and their key index. `store_names` yields (store venue key, name) pairs on first use.
+
+    The packaged lists are shared by every instance (`packaged_lists`); an instance holds only its store's names,
+    numbered after the packaged ones, so that a name's position is one number whichever list holds it."""
 
     store_names: Callable[[], Iterable[tuple[str, str]]] | None = None
+    #: The packaged lists once loaded (shared, read-only).
+    _lists: _Lists = field(default_factory=_Lists)
+    #: The store's names, their keys and key index (positions counted after the packaged names).
     _entries: list[_Entry] = field(default_factory=list)
     _by_key: dict[str, list[int]] = field(default_factory=dict)
-    _by_word: dict[str, list[int]] = field(default_factory=dict)
+    _by_word: dict[str, tuple[int, ...]] = field(default_factory=dict)
     _keys: list[tuple[str, ...]] = field(default_factory=list)
     _store_loaded: bool = False
     _loaded: bool = False
@@ -175,36 +259,20 @@ class VenueKB:
     _kind_unknown: set[int] = field(default_factory=set)
 
     def _load(self) -> None:
-        """Read the packaged lists (on first use: a citation that raises no venue question costs nothing),
-        then the store's names."""
+        """Take the packaged lists (on first use: a citation that raises no venue question costs nothing),
+        then read the store's names."""
         if self._loaded and (self._store_loaded or self.store_names is None):
             return
+        if not self._loaded:
+            self._lists = packaged_lists()
+            self._loaded = True
         with _collector_paused():
-            self._load_lists()
-
-    def _load_lists(self) -> None:
-        """`_load`, the collector paused."""
-        if self._loaded:
             self._load_store()
-            return
-        self._loaded = True
-        for line in lines("venues.tsv"):
-            vid, kind, aliases = line.split("\t", 2)
-            for alias in aliases.split("|"):
-                self._add(f"table:{vid.strip()}", alias.strip(), kind.strip())
-        entries, by_key, keys = self._entries, self._by_key, self._keys
-        for gid, name, name_keys in _journal_rows():
-            n = len(entries)
-            entries.append((f"journal:{gid}", name, "journal"))
-            keys.append(name_keys)
-            for key in name_keys:
-                by_key.setdefault(key, []).append(n)
-        self._load_store()
 
     def _add(self, vid: str, name: str, kind: str | None, kind_later: bool = False) -> None:
-        """List one name, found by its structural keys without a bracketed acronym (a listed
+        """List one store name, found by its structural keys without a bracketed acronym (a listed
         "Comput Graph (ACM)" is no venue called "ACM")."""
-        n = len(self._entries)
+        n = len(self._lists.entries) + len(self._entries)
         name_keys = listed_keys(name)
         self._entries.append((vid, name, kind))
         if kind_later:
@@ -215,16 +283,10 @@ class VenueKB:
         self._by_word.clear()  # rebuilt by the next nearest()
         self._nearest.clear()
 
-    def _words(self) -> dict[str, list[int]]:
-        """Word -> listed names holding it (for `nearest`), built on first use."""
-        if not self._by_word:
-            by_word: defaultdict[str, list[int]] = defaultdict(list)
-            with _collector_paused():
-                for n, name_keys in enumerate(self._keys):
-                    if name_keys:
-                        for word in set(name_keys[0].split()):
-                            by_word[word].append(n)
-            self._by_word = dict(by_word)
+    def _words(self) -> dict[str, tuple[int, ...]]:
+        """Word -> listed store names holding it (for `nearest`), built on first use."""
+        if not self._by_word and self._keys:
+            self._by_word = _word_index(self._keys, len(self._lists.entries))
         return self._by_word
 
     def _load_store(self) -> None:
@@ -235,13 +297,24 @@ class VenueKB:
             if key and name:
                 self._add(f"store:{key}", name, None, kind_later=True)
 
+    def _listed(self, key: str) -> list[int]:
+        """Positions of the listed names (packaged, then the store's) that have structural key `key`."""
+        return [*self._lists.by_key.get(key, ()), *self._by_key.get(key, ())]
+
+    def _name_keys(self, n: int) -> tuple[str, ...]:
+        base = len(self._lists.keys)
+        return self._lists.keys[n] if n < base else self._keys[n - base]
+
     def _entry(self, n: int) -> _Entry:
-        """The `n`th listed name, its kind worked out on first use (`venue_kind` of the name, as listed)."""
+        """The `n`th listed name, a store name's kind worked out on first use (`venue_kind` of the name, as listed)."""
+        base = len(self._lists.entries)
+        if n < base:
+            return self._lists.entries[n]
         if n in self._kind_unknown:
             self._kind_unknown.discard(n)
-            vid, name, _ = self._entries[n]
-            self._entries[n] = (vid, name, venue_kind(name))
-        return self._entries[n]
+            vid, name, _ = self._entries[n - base]
+            self._entries[n - base] = (vid, name, venue_kind(name))
+        return self._entries[n - base]
 
     def lists(self) -> list[str]:
         """The lists this knowledge base searches, as a rationale names them."""
@@ -255,7 +328,7 @@ class VenueKB:
         self._load()
         hits: list[_Entry] = []
         for key in venue_keys(name):
-            hits.extend(self._entry(i) for i in self._by_key.get(key, ()))
+            hits.extend(self._entry(i) for i in self._listed(key))
         table = venue_id(name)
         ids = {h[0] for h in hits}
         if table is not None:
@@ -278,8 +351,7 @@ class VenueKB:
             return False
         self._load()
         return any(
-            entry[2] == "journal" and _key(entry[1]) == key
-            for entry in (self._entry(i) for i in self._by_key.get(key, ()))
+            entry[2] == "journal" and _key(entry[1]) == key for entry in (self._entry(i) for i in self._listed(key))
         )
 
     def nearest(self, name: str, limit: int = 3000) -> str | None:
@@ -295,24 +367,25 @@ class VenueKB:
 
     def _nearest_uncached(self, key: str, limit: int) -> str | None:
         """`nearest` for a cited name's key: everything it looks at is the key's words and the lists."""
-        index = self._words()
+        packaged, store = _packaged_words(), self._words()
         cited = key.split()
-        words = [w for w in set(cited) if w in index]
+        words = [w for w in set(cited) if w in packaged or w in store]
         if not words:
             return None
-        total = len(self._entries) or 1
+        total = len(self._lists.entries) + len(self._entries) or 1
         scores: dict[int, float] = {}
         for w in words:
-            postings = index[w]
+            postings = [*packaged.get(w, ()), *store.get(w, ())]
             idf = math.log(1 + total / len(postings))
             for n in postings:
                 scores[n] = scores.get(n, 0.0) + idf
         best = sorted(scores, key=lambda n: -scores[n])[:limit]
         shape = _topical_shape(key)
         for n in best:
-            if self._keys[n] and _may_be_alike(shape, _topical_shape(self._keys[n][0])):
-                if alike_names(cited, self._keys[n][0].split(), listed_kind=self._entry(n)[2]):
-                    return self._entries[n][1]
+            listed = self._name_keys(n)
+            if listed and _may_be_alike(shape, _topical_shape(listed[0])):
+                if alike_names(cited, listed[0].split(), listed_kind=self._entry(n)[2]):
+                    return self._entry(n)[1]
         return None
 
 

@@ -30,6 +30,7 @@ from multiprocessing.process import BaseProcess
 from pathlib import Path
 from typing import Any
 
+from citetracer import collector
 from citetracer.config import Settings
 from citetracer.scan.jobs import Job, PoolError, children_peak_mb, own_peak_mb
 
@@ -60,6 +61,7 @@ def worker_main(conn: Connection, settings_json: str) -> None:
     except (StoreError, StoreBusy, OSError) as exc:
         conn.send({"fatal": str(exc)})
         return
+    collector.for_batch()  # a worker is its own process and checks papers until the scan ends (collector.py)
     conn.send({"ready": os.getpid()})
     try:
         while True:

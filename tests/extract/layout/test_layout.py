@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from citetracer.extract.layout.page import (
     Fragment,
     Page,
@@ -277,3 +280,60 @@ def test_a_foot_set_above_the_margin_band_and_repeated_on_pages_is_dropped() -> 
     drop_running_text(pages)
     assert not any("Manuscript" in ln.text for p in pages for ln in p.lines)
     assert sum(len(p.lines) for p in pages) == 65
+
+
+def _gutter_by_passes(frags: list[Fragment], lo: float, hi: float) -> float | None:
+    """`_gutter_in` as first written, a pass over the fragments for each x (no bands): the specification
+    the bisecting count must keep."""
+    body = [f for f in frags if f.x1 - f.x0 > 2]
+    if len(body) < 10:
+        return None
+    best: tuple[int, int] | None = None
+    run: list[int] = []
+    runs: list[list[int]] = []
+    limit = max(2, len(body) // 12)
+    span = hi - lo
+    for x in range(int(lo + span * 0.3), int(lo + span * 0.7), 2):
+        cross = sum(1 for f in body if f.x0 < x - 1 and f.x1 > x + 1)
+        left = sum(1 for f in body if f.x1 <= x)
+        right = sum(1 for f in body if f.x0 >= x)
+        ok = cross <= limit and left >= 5 and right >= 5 and min(left, right) >= 0.15 * len(body)
+        if ok and (best is None or cross < best[0]):
+            best = (cross, x)
+            runs = [[x]]
+            run = runs[0]
+        elif ok and best is not None and cross == best[0]:
+            if run and run[-1] == x - 2:
+                run.append(x)
+            else:
+                run = [x]
+                runs.append(run)
+        else:
+            run = []
+    if best is None:
+        return None
+    widest = max(runs, key=len)
+    return (widest[0] + widest[-1]) / 2
+
+
+_EDGE = st.one_of(st.integers(0, 600).map(float), st.floats(0, 600, allow_nan=False), st.just(float("inf")))
+_ANY_SPAN = st.tuples(_EDGE, st.one_of(st.floats(0, 300, allow_nan=False), st.sampled_from([1.0, 2.0, 3.0])))
+#: Fragments of two columns (and some across them), edges on and off whole points.
+_COLUMN_SPAN = st.tuples(
+    st.sampled_from([40.0, 50.5, 60.0, 297.0, 299.0, 300.0, 301.5, 310.0]),
+    st.sampled_from([2.0, 3.0, 180.0, 200.0, 200.0, 236.0, 239.0, 240.0, 249.0, 250.0, 400.0]),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(st.lists(_ANY_SPAN, max_size=80), st.lists(_COLUMN_SPAN, min_size=10, max_size=80)))
+def test_gutter_counted_by_bisection_is_the_one_passes_find(spans: list[tuple[float, float]]) -> None:
+    """Fragments at any edges (on whole points, where the counts' strict and loose bounds meet, 2 wide and less,
+    running off the page): the gutter is the one counting fragments x by x finds."""
+    from citetracer.extract.layout.page import _gutter_in
+
+    frags = [
+        Fragment(text="w", x0=x0, y0=10.0 * i, x1=x0 + w, y1=10.0 * i + 9, size=9.0) for i, (x0, w) in enumerate(spans)
+    ]
+    assert _gutter_in(frags, 0.0, 600.0, banded=False) == _gutter_by_passes(frags, 0.0, 600.0)
+    assert _gutter_in(frags, 100.0, 400.0, banded=False) == _gutter_by_passes(frags, 100.0, 400.0)

@@ -119,7 +119,7 @@ class Document:
         page = self._page(index)
         try:
             width, height = (float(v) for v in page.get_size())
-            images = sum(1 for _ in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2))
+            images = _images_in(page.raw)
             textpage = page.get_textpage()
             try:
                 return _fragments(textpage, width, height, images)
@@ -146,6 +146,33 @@ class Document:
             return bitmap.to_pil()
         finally:
             page.close()
+
+
+def _images_in(parent: Any, level: int = 0) -> int:
+    """Image objects on a page and in the forms it draws, one level deep: what `page.get_objects(filter=(IMAGE,),
+    max_depth=2)` counts, failing where it fails (`PdfiumError`), without the Python object it makes for every
+    object of the page, text included (a tenth of reading a page's text). `parent` is the raw page, or a raw form
+    object at `level` 1."""
+    if level == 0:
+        count_objects, get_object = pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject
+    else:
+        count_objects, get_object = pdfium_c.FPDFFormObj_CountObjects, pdfium_c.FPDFFormObj_GetObject
+    n_objects = count_objects(parent)
+    if n_objects < 0:
+        raise pdfium.PdfiumError("Failed to get number of pageobjects.")
+    images = 0
+    for i in range(n_objects):
+        raw = get_object(parent, i)
+        if not raw:
+            raise pdfium.PdfiumError("Failed to get pageobject.")
+        kind = pdfium_c.FPDFPageObj_GetType(raw)
+        if kind == pdfium_c.FPDF_PAGEOBJ_UNKNOWN:
+            raise pdfium.PdfiumError("Failed to determine pageobject type.")
+        if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            images += 1
+        elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and level < 1:
+            images += _images_in(raw, level + 1)
+    return images
 
 
 _BOLD_NAME = re.compile(rb"bold|black|heavy|semibold|demi|-medi|cmbx|cmb\d|bd\b", re.IGNORECASE)
@@ -294,10 +321,19 @@ def _join_split_glyphs(chars: list[_Char]) -> list[_Char]:
 
 def _chars(textpage: Any, height: float) -> tuple[list[_Char], int, int]:
     """The page's characters in the layer's order with their boxes (top-left points), and how many
-    are visible and how many of those are garbage."""
+    are visible and how many of those are garbage.
+
+    A page holds thousands of characters, each asked of the library six times or more: the library's
+    functions are looked up once, and the boxes they fill (and the pointers to them) made once per page
+    (made per character, they were a sixth of reading a PDF)."""
     tp = textpage.raw
+    get_unicode, is_generated = pdfium_c.FPDFText_GetUnicode, pdfium_c.FPDFText_IsGenerated
+    char_angle, font_size = pdfium_c.FPDFText_GetCharAngle, pdfium_c.FPDFText_GetFontSize
+    loose_box = pdfium_c.FPDFText_GetLooseCharBox
     count = pdfium_c.FPDFText_CountChars(tp)
     rect = pdfium_c.FS_RECTF()
+    rect_ref = ctypes.byref(rect)
+    ink = _Ink()
     out: list[_Char] = []
     visible = garbage = 0
     name_buffer = ctypes.create_string_buffer(128)
@@ -306,11 +342,11 @@ def _chars(textpage: Any, height: float) -> tuple[list[_Char], int, int]:
         if skip:
             skip = False
             continue
-        code = pdfium_c.FPDFText_GetUnicode(tp, i)
+        code = get_unicode(tp, i)
         if 0xD800 <= code < 0xDC00 and i + 1 < count:
             # pdfium answers in UTF-16 units: a character beyond the BMP (a math italic alpha) comes as a
             # surrogate pair over two indices. Lone surrogates cannot even be encoded as UTF-8.
-            low = pdfium_c.FPDFText_GetUnicode(tp, i + 1)
+            low = get_unicode(tp, i + 1)
             if 0xDC00 <= low < 0xE000:
                 code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 skip = True
@@ -319,17 +355,17 @@ def _chars(textpage: Any, height: float) -> tuple[list[_Char], int, int]:
             out.append(_Char("\n"))
             continue
         if ch.isspace():
-            space = _Char(" ", generated=bool(pdfium_c.FPDFText_IsGenerated(tp, i) == 1))
+            space = _Char(" ", generated=bool(is_generated(tp, i) == 1))
             if not space.generated and ch == " ":
-                _ink(tp, i, space)
+                ink.set(tp, i, space)
             out.append(space)
             continue
-        if abs(math.sin(pdfium_c.FPDFText_GetCharAngle(tp, i))) > 0.1:
+        if abs(math.sin(char_angle(tp, i))) > 0.1:
             continue  # rotated text: margin stamps, axis labels
-        if not pdfium_c.FPDFText_GetLooseCharBox(tp, i, ctypes.byref(rect)):
+        if not loose_box(tp, i, rect_ref):
             continue
         y0, y1 = height - rect.top, height - rect.bottom
-        fs = pdfium_c.FPDFText_GetFontSize(tp, i)
+        fs = font_size(tp, i)
         if fs < 0.5 * (y1 - y0):
             # Some producers set size 1 and scale the text matrix: the glyph box says the real size.
             fs = (y1 - y0) / 1.15
@@ -338,16 +374,24 @@ def _chars(textpage: Any, height: float) -> tuple[list[_Char], int, int]:
             garbage += 1
         # Headings are told from text by their face as much as by their size (pdfium: -1 when unknown).
         glyph = _Char(ch, rect.left, y0, rect.right, y1, fs, _is_bold(tp, i, name_buffer), rect.left, rect.right)
-        _ink(tp, i, glyph)
+        ink.set(tp, i, glyph)
         out.append(glyph)
     return out, visible, garbage
 
 
-def _ink(tp: Any, index: int, char: _Char) -> None:
-    """Set the character's ink extent (its tight box) when the library knows it."""
-    left, right, bottom, top = (ctypes.c_double() for _ in range(4))
-    if pdfium_c.FPDFText_GetCharBox(tp, index, *(ctypes.byref(v) for v in (left, right, bottom, top))):
-        char.ink0, char.ink1 = left.value, right.value
+class _Ink:
+    """The four doubles `FPDFText_GetCharBox` fills, and the pointers to them, made once per page."""
+
+    __slots__ = ("left", "refs", "right")
+
+    def __init__(self) -> None:
+        self.left, self.right, bottom, top = (ctypes.c_double() for _ in range(4))
+        self.refs = tuple(ctypes.byref(v) for v in (self.left, self.right, bottom, top))
+
+    def set(self, tp: Any, index: int, char: _Char) -> None:
+        """Set the character's ink extent (its tight box) when the library knows it."""
+        if pdfium_c.FPDFText_GetCharBox(tp, index, *self.refs):
+            char.ink0, char.ink1 = self.left.value, self.right.value
 
 
 def _fragments(textpage: Any, width: float, height: float, images: int) -> PageText:
