@@ -241,6 +241,7 @@ def test_a_year_before_the_meeting_its_proceedings_title_names_is_no_slip(store:
         r = check(store, text)
         assert (r.verdict.class_, r.verdict.code) == ("Potential", "P3"), r.verdict.rationale
         assert "year" in r.verdict.fields, r.verdict.rationale
+        assert "date the meeting in" in r.verdict.rationale, r.verdict.rationale  # says why no excuse applies
     for text in (mingolla(1991), mingolla(1990), resnet(2016)):
         r = check(store, text)
         assert r.verdict.class_ == "Real", r.verdict.rationale

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from citetracer.judge.context import JudgeContext, known_registrants
 from citetracer.judge.facts.authors import SOME, author_fact, by_cited_people, cut_short
-from citetracer.judge.facts.dates import arxiv_year, meeting_years, venue_name_year
+from citetracer.judge.facts.dates import arxiv_year, meeting_years, undated_by_meeting, venue_name_year
 from citetracer.judge.facts.details import detail_contradictions
 from citetracer.judge.facts.identifiers import absent_identifier
 from citetracer.judge.facts.identity import (
@@ -563,7 +563,9 @@ def p3_ambiguous(ctx: JudgeContext) -> Finding | None:
     if work.fields.get("year") and not any(v.status("year") == M for v in versions):
         deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
         if deltas and min(deltas) == 1:
-            parts.append((f"the year differs by one from the record ({work.candidate.year})", "year"))
+            dated = undated_by_meeting(versions, ctx.reference.year)
+            why = f": {dated}" if dated else ""
+            parts.append((f"the year differs by one from the record ({work.candidate.year}){why}", "year"))
         elif deltas and is_book(ctx.reference):
             parts.append(
                 (

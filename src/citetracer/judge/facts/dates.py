@@ -84,6 +84,19 @@ def meeting_years(versions: list[Assessment]) -> set[int]:
     return years
 
 
+def undated_by_meeting(versions: list[Assessment], cited: int | None) -> str:
+    """Why a cited year is none a proceedings paper may bear (`meeting_years`), naming the proceedings title that
+    dates the meeting ("" when no title dates it, or the year is one it may bear)."""
+    if cited is None or cited in meeting_years(versions):
+        return ""
+    for v in versions:
+        meeting = venue_name_year(v.candidate.venue_full)
+        if meeting is not None and v.candidate.year is not None and abs(meeting - v.candidate.year) <= 1:
+            when = "is before it" if cited < meeting else "is after it, and proceedings printed for it bear its year"
+            return f"the proceedings '{v.candidate.venue_full}' date the meeting in {meeting}; {cited} {when}"
+    return ""
+
+
 _MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
 _MONTH = re.compile(
     r"\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?"
