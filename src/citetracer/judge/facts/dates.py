@@ -68,6 +68,17 @@ def _century(yy: int) -> int:
     return year if year <= date.today().year + 1 else year - 100
 
 
+def _dated_meetings(versions: list[Assessment]) -> list[tuple[Assessment, int]]:
+    """The versions whose own proceedings title names their meeting's one year (within a year of the record's),
+    with that year: the titles that date a proceedings paper."""
+    out = []
+    for v in versions:
+        meeting = venue_name_year(v.candidate.venue_full)
+        if meeting is not None and v.candidate.year is not None and abs(meeting - v.candidate.year) <= 1:
+            out.append((v, meeting))
+    return out
+
+
 def meeting_years(versions: list[Assessment]) -> set[int]:
     """The years a proceedings paper may be dated, where a record's own proceedings title names its
     meeting's year: the meeting's, the record's own, and the next where the proceedings may have been
@@ -75,26 +86,22 @@ def meeting_years(versions: list[Assessment]) -> set[int]:
     meeting). Never a year before the meeting: "KDD '15, Sydney, August 10-13, 2015" dates no paper of it
     in 2014, nor, printed at the meeting, in 2016. Empty when no record's venue names a single year."""
     years: set[int] = set()
-    for v in versions:
-        meeting = venue_name_year(v.candidate.venue_full)
-        if meeting is not None and v.candidate.year is not None and abs(meeting - v.candidate.year) <= 1:
-            years |= {meeting, v.candidate.year}
-            if printed_next_year(v.candidate.venue_full or ""):
-                years.add(meeting + 1)
+    for v, meeting in _dated_meetings(versions):
+        years |= {meeting, v.candidate.year or meeting}
+        if printed_next_year(v.candidate.venue_full or ""):
+            years.add(meeting + 1)
     return years
 
 
 def undated_by_meeting(versions: list[Assessment], cited: int | None) -> str:
     """Why a cited year is none a proceedings paper may bear (`meeting_years`), naming the proceedings title that
     dates the meeting ("" when no title dates it, or the year is one it may bear)."""
-    if cited is None or cited in meeting_years(versions):
+    dated = _dated_meetings(versions)
+    if cited is None or not dated or cited in meeting_years(versions):
         return ""
-    for v in versions:
-        meeting = venue_name_year(v.candidate.venue_full)
-        if meeting is not None and v.candidate.year is not None and abs(meeting - v.candidate.year) <= 1:
-            when = "is before it" if cited < meeting else "is after it, and proceedings printed for it bear its year"
-            return f"the proceedings '{v.candidate.venue_full}' date the meeting in {meeting}; {cited} {when}"
-    return ""
+    v, meeting = dated[0]
+    when = "is before it" if cited < meeting else "is after it, and proceedings printed for it bear its year"
+    return f"the proceedings '{v.candidate.venue_full}' date the meeting in {meeting}; {cited} {when}"
 
 
 _MONTHS = {m: i for i, m in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
