@@ -276,6 +276,58 @@ def test_h5_doi_of_another_work(store: Store) -> None:
     assert "Long Short-Term Memory" in why
 
 
+def test_a_doi_deposited_under_another_spelling_of_the_title_is_the_records(store: Store) -> None:
+    """IEEE numbers each document once: "10.1109/cvpr.2009.5206848" and the record's "cvprw" spelling are one
+    document (ImageNet, cited so in real papers); another number under the same title is not confirmed."""
+    store.upsert(
+        [
+            WorkRecord(
+                source="test",
+                id="imagenet",
+                title="ImageNet: A large-scale hierarchical image database",
+                authors=people("Jia Deng", "Wei Dong", "Richard Socher", "Li-Jia Li", "Kai Li", "Li Fei-Fei"),
+                year=2009,
+                venue="CVPR",
+                type="inproceedings",
+                doi="10.1109/CVPRW.2009.5206848",
+            )
+        ]
+    )
+    entry = """@inproceedings{{k, title={{ImageNet: A large-scale hierarchical image database}},
+        author={{Deng, Jia and Dong, Wei and Socher, Richard and Li, Li-Jia and Li, Kai and Fei-Fei, Li}},
+        booktitle={{2009 IEEE Conference on Computer Vision and Pattern Recognition}}, year=2009, doi={{{doi}}}}}"""
+    cls, _, _, why = verdict(store, entry.format(doi="10.1109/CVPR.2009.5206848"))
+    assert cls == "Real", why
+    cls, code, _, why = verdict(store, entry.format(doi="10.1109/CVPR.2009.5206849"))
+    assert (cls, code) == ("Potential", "P3") and "could not be resolved" in why
+
+
+def test_a_year_the_works_doi_carries_is_its_deposit_not_a_year_off(store: Store) -> None:
+    """A publisher that dates its DOIs ("10.1109/mci.2022.3155327") wrote the year of the first deposit; a record of
+    the next year carries the issue's. A year one off that nothing dates stays P3, as does one the DOI does not hold."""
+    store.upsert(
+        [
+            WorkRecord(
+                source="test",
+                id="bnn",
+                title="Hands-On Bayesian Neural Networks: A Tutorial for Deep Learning Users",
+                authors=people("Laurent Valentin Jospin", "Hamid Laga", "Farid Boussaid", "Wray Buntine"),
+                year=2023,
+                venue="IEEE Computational Intelligence Magazine",
+                type="article",
+                doi="10.1109/MCI.2022.3155327",
+            )
+        ]
+    )
+    entry = """@article{{k, title={{Hands-On Bayesian Neural Networks: A Tutorial for Deep Learning Users}},
+        author={{Jospin, Laurent Valentin and Laga, Hamid and Boussaid, Farid and Buntine, Wray}},
+        journal={{IEEE Computational Intelligence Magazine}}, year={year}}}"""
+    cls, _, _, why = verdict(store, entry.format(year=2022))
+    assert cls == "Real" and "DOI" in why, why
+    cls, code, _, why = verdict(store, entry.format(year=2024))
+    assert (cls, code) == ("Potential", "P3") and "year differs by one" in why
+
+
 def test_h5_unknown_registrant(store: Store) -> None:
     bib = """@inproceedings{k, title={Neural Machine Translation by Jointly Learning to
         Align and Translate}, author={Bahdanau, Dzmitry and Cho, Kyunghyun and Bengio, Yoshua}, booktitle={ICLR},

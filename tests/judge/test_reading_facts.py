@@ -50,6 +50,10 @@ def test_a_title_case_title_with_a_word_no_person_is_named_is_a_title_not_names(
     assert doubt("Adversarial Robustness and Model Complexity") is None
     assert doubt("Maximilian Probst Gutenberg, and Sushant Sachdeva") is not None
     assert doubt("Clement Delangue and Lawrence Manning") is not None
+    # A title's opening word and a participle or adjective are no one's name either (CiteAudit fabrications).
+    assert doubt("Towards Theoretical and Unusable In-network Clustering") is None
+    assert doubt("Motivated Beliefs and Data Dispersal") is None
+    assert doubt("Ahmed Mohammed and Fred Reed") is not None
 
 
 def test_a_title_case_title_with_a_subtitle_is_a_title_not_names() -> None:

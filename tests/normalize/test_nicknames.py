@@ -36,6 +36,12 @@ from citetracer.records import Person
         ("Dan", "Daniel", "nickname"),
         ("Tom", "Thomas", "nickname"),
         ("Mike J.", "Michael John", "nickname"),
+        ("Katie", "Katherine", "nickname"),  # a pet name the table lacks: head of the name + "-ie" (Flamingo's record)
+        ("Jenny", "Jennifer", "nickname"),
+        ("Sammy", "Samantha", "nickname"),  # the head's last consonant doubled
+        ("Kat", "Katherine", "fragment"),  # a head with no ending is no convention
+        ("Cory", "Corey", "different"),  # two spellings of one short name, not a name and its pet form
+        ("Yuki", "Yukiko", "fragment"),  # the ending is read only on a given name the table knows
         ("Lin", "Linchao", "fragment"),
         ("Lin", "Lichao", "different"),
         ("Yut", "Yuta", "fragment"),

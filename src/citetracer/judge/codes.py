@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from citetracer.judge.context import JudgeContext, known_registrants
 from citetracer.judge.facts.authors import SOME, author_fact, by_cited_people, cut_short
-from citetracer.judge.facts.dates import arxiv_year, meeting_years, undated_by_meeting, venue_name_year
+from citetracer.judge.facts.dates import arxiv_year, doi_years, meeting_years, undated_by_meeting, venue_name_year
 from citetracer.judge.facts.details import detail_contradictions
 from citetracer.judge.facts.identifiers import absent_identifier
 from citetracer.judge.facts.identity import (
@@ -138,6 +138,13 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
         if named is not None and named != ctx.reference.year and any(v.candidate.year == named for v in versions):
             return None  # the cited venue names the work's year and the year field another: no version explains it
         years = ", ".join(str(y) for y in sorted({v.candidate.year for v in versions if v.candidate.year}))
+        deposited = doi_years(ctx.reference.doi).union(*(doi_years(v.candidate.doi) for v in versions))
+        if ctx.reference.year in deposited:
+            # A publisher that dates its DOIs wrote the year the work was deposited (online first); a record
+            # dated a year or two after it carries the year (DESIGN.md: a record's date is the record's).
+            return (
+                f"the year {ctx.reference.year} is in the work's DOI (its deposit); the record's {years} is the issue's"
+            )
         preprint = as_preprint or (
             "venue" not in work.fields
             and bool(canonical_arxiv(ctx.reference.arxiv_id))

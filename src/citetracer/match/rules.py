@@ -22,6 +22,7 @@ from citetracer.normalize.text import (
     canonical_doi,
     canonical_pages,
     fold,
+    same_document_number,
     title_form,
     title_inside,
     title_key,
@@ -357,6 +358,10 @@ def compare_doi(reference: Reference, cand: Candidate, a: Assessment) -> FieldCo
             cand_doi,
             residual=Residual.CANDIDATE_MISSING,
             note="arXiv DOI of a work with a publisher DOI",
+        )
+    if same_document_number(ref_doi, cand_doi):
+        return _cmp(
+            "doi", M, ref_doi, cand_doi, residual=Residual.NORMALIZABLE, note="the registrant's same document number"
         )
     return _cmp("doi", X, ref_doi, cand_doi, residual=Residual.CONTRADICTION)
 

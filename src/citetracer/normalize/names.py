@@ -221,7 +221,31 @@ def is_nickname(a: str, b: str) -> bool:
     nicks, formal = _nickname_table()
     if b in nicks.get(a, ()) or a in nicks.get(b, ()):
         return True
+    if _diminutive(a, b, nicks) or _diminutive(b, a, nicks):
+        return True
     return bool(formal.get(a, frozenset()) & formal.get(b, frozenset()))
+
+
+#: The endings by which English forms a pet name from the head of a given name ("Kat-ie" of Katherine, "Jenn-y" of
+#: Jennifer, "Sam-my" of Samantha, "Mar-i" of Maria): the nickname table lists many such forms, not all.
+_DIMINUTIVE_ENDINGS = ("ie", "ey", "y", "i")
+
+
+def _diminutive(short: str, full: str, nicks: dict[str, frozenset[str]]) -> bool:
+    """Whether `short` is a pet name made from the head of `full` (three letters or more, its last consonant
+    doubled or not) and a diminutive ending, where `full` is a given name the nickname table knows and runs three
+    letters or more past that head: a regular form of the language, where a cut with no ending ("Kat", "Lin") is no
+    convention at all, and two spellings of one short name ("Cory", "Corey") are not a name and its pet form."""
+    if full not in nicks or len(short) >= len(full):
+        return False
+    for ending in _DIMINUTIVE_ENDINGS:
+        stem = short[: -len(ending)]
+        if not short.endswith(ending) or len(stem) < 3:
+            continue
+        stems = {stem, stem[:-1]} if len(stem) >= 4 and stem[-1] == stem[-2] else {stem}
+        if any(full.startswith(s) and len(full) >= len(s) + 3 for s in stems):
+            return True
+    return False
 
 
 def _token_compatible(a: str, b: str) -> bool:

@@ -277,6 +277,22 @@ def doi_prefix(doi: str) -> str:
     return doi.split("/", 1)[0]
 
 
+#: Registrants whose DOIs end in a number they give each document once, across all their titles: IEEE's in its
+#: Xplore article number ("10.1109/cvpr.2009.5206848"), ACM's in its article id ("10.1145/3292500.3330701").
+#: The letters before it name a title and vary between deposits of one document ("cvpr" / "cvprw").
+_DOCUMENT_NUMBERED = frozenset({"10.1109", "10.1145"})
+_DOCUMENT_NUMBER = re.compile(r"[./](\d{7,})$")
+
+
+def same_document_number(a: str, b: str) -> bool:
+    """Whether two canonical DOIs of a registrant that numbers documents once (`_DOCUMENT_NUMBERED`) end in the
+    same document number of seven digits or more: one document deposited under two spellings of its title."""
+    if doi_prefix(a) != doi_prefix(b) or doi_prefix(a) not in _DOCUMENT_NUMBERED:
+        return False
+    x, y = _DOCUMENT_NUMBER.search(a), _DOCUMENT_NUMBER.search(b)
+    return bool(x and y and x.group(1) == y.group(1))
+
+
 _ARXIV_NEW = re.compile(r"(?<![\d.])(\d{4}\.\d{4,5})(v\d+)?(?![\d])")
 _ARXIV_OLD = re.compile(r"([a-z][a-z\-]+(?:\.[a-z]{2})?/\d{7})(v\d+)?", re.IGNORECASE)
 

@@ -181,6 +181,28 @@ def test_closing_quote_glued_to_the_venue_is_spaced() -> None:
     assert model_input("Narboux, Jean, L’illusion, Paris.")[0] == "Narboux, Jean, L’illusion, Paris."
 
 
+def test_a_books_house_after_its_title_is_its_publisher() -> None:
+    """ "Authors. Title. House, Year." names a book by its publisher (CiteAudit strings): the house is kept as the
+    publisher, which tells the work's kind, and a paper's venue is not taken for one."""
+    book = parse_reference_string("Pauline M Doran. Bioprocess engineering principles. Elsevier, 1995.")
+    assert (book.title, book.venue, book.publisher) == ("Bioprocess engineering principles", None, "Elsevier")
+    paper = parse_reference_string("A. Vaswani and N. Shazeer. Attention is all you need. In NeurIPS, 2017.")
+    assert (paper.venue, paper.publisher) == ("NeurIPS", None)
+
+
+def test_a_title_opened_with_a_closing_quote_keeps_the_name_before_it() -> None:
+    """Word processors write an opening quote typed after a comma as a closing one (a real PDF's list):
+    the name before it stays an author, and a quote closed after an opening one is left alone."""
+    ref = parse_reference_string(
+        "Paetsch F., Eberlein A., Maurer F.,\u201dRequirements Engineering and Agile Software Development\u201d, "
+        "Proceedings of the 12 IEEE International workshop, IEEE Computer society, 2003, pp 1-6"
+    )
+    assert [p.family for p in ref.authors] == ["Paetsch", "Eberlein", "Maurer"]
+    assert ref.title == "Requirements Engineering and Agile Software Development"
+    ieee = parse_reference_string("J. Smith and K. Lee, \u201cDeep learning for things,\u201d in Proc. CVPR, 2019.")
+    assert [p.family for p in ieee.authors] == ["Smith", "Lee"] and ieee.title == "Deep learning for things"
+
+
 @pytest.mark.parametrize(
     ("run", "expected"),
     [

@@ -158,6 +158,13 @@ def venue(span: str, after_editors: bool = False) -> str | None:
     return value if len(value) >= 2 and re.search(r"[^\W\d_]", value) else None
 
 
+def publisher(span: str) -> str | None:
+    """The publisher from its labelled span ("Elsevier,", "MIT Press, Cambridge, MA."): surrounding punctuation
+    removed; None unless two characters and a letter are left, or when it runs past a publisher's length."""
+    value = span.strip(" .,;:")
+    return value if 2 <= len(value) <= 200 and re.search(r"[^\W\d_]", value) else None
+
+
 _PAGE_RANGE = re.compile(r"([A-Za-z]?\d+[A-Za-z]?)(?:\s*(?:[-–—]+|to|bis)\s*([A-Za-z]?\d+[A-Za-z]?))?")
 
 

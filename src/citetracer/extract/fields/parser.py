@@ -86,6 +86,7 @@ def prepare(raw: str) -> str:
     text = re.sub(r"\s+", " ", text).strip()
     text = _LABEL.sub("", text, count=1)
     text = text.replace("``", "“").replace("''", "”")
+    text = _open_quote(text)
     # Identifiers broken by OCR or line joins: "https: //doi.org", "https:/ /", "10.1037 /edu0000018".
     text = re.sub(r"\b(https?):\s*/\s*/\s*", r"\1://", text)
     text = re.sub(r"\b(10\.\d{4,9})\s+/\s*(?=\S)", r"\1/", text)
@@ -100,6 +101,17 @@ def prepare(raw: str) -> str:
         if not n:
             break
     return text
+
+
+def _open_quote(text: str) -> str:
+    """A title quoted with two closing marks ("Maurer F.,”Requirements Engineering ...”," as word processors
+    write an opening quote typed after a comma) opens at the first: with no opening mark anywhere, the first of two
+    closing marks opens the quote, set off by a space so that the name before it is read whole. A closing mark after
+    an opening one ("“Deep learning,” in Proc.") is left as it is."""
+    if "“" in text or text.count("”") != 2:
+        return text
+    at = text.index("”")
+    return f"{text[:at].rstrip()} “{text[at + 1 :].lstrip()}"
 
 
 #: The labeller used when none is passed: the packaged model.
@@ -314,6 +326,10 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
     pages = normalizers.pages(found.get("pages", ""))
     if pages:
         update["pages"] = pages
+    publisher = normalizers.publisher(found.get("publisher", ""))
+    if publisher and not ref.publisher and not update["venue"]:
+        # A book's house ("Doran. Bioprocess engineering principles. Elsevier, 1995."): it tells the work's kind.
+        update["publisher"] = publisher
     return ref.model_copy(update=update)
 
 

@@ -89,7 +89,10 @@ _LOWER_OK = lexicon.words("name-lower")
 #: A word no person is named: an English abstract noun's ending after four letters or more
 #: ("Aggregation", "Robustness", "Complexity", "Methodology", "Analysis"). Endings that names share are left
 #: out: "-ence" (Lawrence, Florence), "-ance" (Constance), "-ing" (Manning, Fleming), "-ment" under eight (Clement).
-_NOMINAL = re.compile(r"^[^\W\d_]{4,}(?:tion|sion|ness|ity|ology|ysis|ism|ment)s?$", re.I)
+#: Participles and adjectives are of the same kind ("Motivated", "Regularized", "Theoretical"): no name ends so.
+_NOMINAL = re.compile(r"^[^\W\d_]{4,}(?:tion|sion|ness|ity|ology|ysis|ism|ment|ated|ized|ised|ical)s?$", re.I)
+#: Capitalised words that open titles and are never names ("Towards", "Using", "On": data/lexicon/title-opener.txt).
+_TITLE_OPENERS = lexicon.words("title-opener")
 #: A title's head and its subtitle: words (no initials, no commas) before a colon, words after it. A list of
 #: names is joined by commas and "and", never by a colon, so "Supporting Static Agentic Workloads: How Features
 #: and Agents" is a title and its subtitle in title case ("Smith, J., Jones, K.: ..." is names, and not this).
@@ -102,7 +105,8 @@ def title_doubt(ref: Reference) -> str | None:
     version ..."), or as two fields run together ("van der Ouderaa and Mark van der Wilk. Learning invariant
     weights ..."). Absence of such a "title" proves nothing about the work. A title the author wrote as a
     field is theirs, and one holding a word no person is named ("Motivated Reasoning and Information
-    Aggregation") or a subtitle after a colon is a title in title case, not names."""
+    Aggregation", "Towards Theoretical and Unusable In-network Clustering") or a subtitle after a colon is a
+    title in title case, not names."""
     if structured(ref):
         return None
     title = (ref.title or "").strip()
@@ -115,7 +119,11 @@ def title_doubt(ref: Reference) -> str | None:
     words = re.findall(r"[^\W\d_][\w'.-]*", title)
     lowered = [w for w in words if w[:1].islower() and w.lower() not in _LOWER_OK]
     joined = re.search(r",\s+(and|&)\s+[A-Z]|\b[A-Z][a-z]+\s+(and|&)\s+[A-Z][a-z]+\s+[A-Z]", title)
-    nominal = any(_NOMINAL.match(w) for w in words) or _SUBTITLED.match(title) is not None
+    nominal = (
+        any(_NOMINAL.match(w) for w in words)
+        or _SUBTITLED.match(title) is not None
+        or (bool(words) and words[0].lower() in _TITLE_OPENERS)
+    )
     if words and not lowered and joined and not nominal and len(words) <= 12:
         return (
             f"the parsed title '{title[:60]}' reads as people's names (the field parser may have cut the text wrongly)"
