@@ -29,6 +29,8 @@ SPECIFIC_TITLE_WORDS, SHARED_TITLES = 3, 3
 UNIQUE_TITLE_WORDS, UNIQUE_SHARED = 5, 2
 #: A preprint and its published version, or a work's printings, are at most this many years apart.
 VERSION_YEARS = 1
+#: A journal article deposited online first (its DOI dated so) is printed in an issue at most this many years later.
+ONLINE_FIRST_YEARS = 2
 #: A work of the same authors at the cited venue, with a title this alike, may be the version a citation
 #: means (a conference paper and its journal extension: "Laplacian Eigenmaps and Spectral Techniques for
 #: Embedding and Clustering", NIPS 2001, and "Laplacian Eigenmaps for Dimensionality Reduction and Data

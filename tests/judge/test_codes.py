@@ -304,28 +304,33 @@ def test_a_doi_deposited_under_another_spelling_of_the_title_is_the_records(stor
 
 def test_a_year_the_works_doi_carries_is_its_deposit_not_a_year_off(store: Store) -> None:
     """A publisher that dates its DOIs ("10.1109/mci.2022.3155327") wrote the year of the first deposit; a record of
-    the next year carries the issue's. A year one off that nothing dates stays P3, as does one the DOI does not hold."""
-    store.upsert(
-        [
-            WorkRecord(
-                source="test",
-                id="bnn",
-                title="Hands-On Bayesian Neural Networks: A Tutorial for Deep Learning Users",
-                authors=people("Laurent Valentin Jospin", "Hamid Laga", "Farid Boussaid", "Wray Buntine"),
-                year=2023,
-                venue="IEEE Computational Intelligence Magazine",
-                type="article",
-                doi="10.1109/MCI.2022.3155327",
-            )
-        ]
-    )
+    an issue one or two years later carries the issue's. A year one off that nothing dates stays P3, as does one the
+    DOI does not hold, or a deposit three years before the record."""
+
+    def record(year: int) -> WorkRecord:
+        return WorkRecord(
+            source="test",
+            id="bnn",
+            title="Hands-On Bayesian Neural Networks: A Tutorial for Deep Learning Users",
+            authors=people("Laurent Valentin Jospin", "Hamid Laga", "Farid Boussaid", "Wray Buntine"),
+            year=year,
+            venue="IEEE Computational Intelligence Magazine",
+            type="article",
+            doi="10.1109/MCI.2022.3155327",
+        )
+
     entry = """@article{{k, title={{Hands-On Bayesian Neural Networks: A Tutorial for Deep Learning Users}},
         author={{Jospin, Laurent Valentin and Laga, Hamid and Boussaid, Farid and Buntine, Wray}},
         journal={{IEEE Computational Intelligence Magazine}}, year={year}}}"""
+    store.upsert([record(2023)])
     cls, _, _, why = verdict(store, entry.format(year=2022))
     assert cls == "Real" and "DOI" in why, why
     cls, code, _, why = verdict(store, entry.format(year=2024))
     assert (cls, code) == ("Potential", "P3") and "year differs by one" in why
+    store.upsert([record(2024)])
+    assert verdict(store, entry.format(year=2022))[0] == "Real"
+    store.upsert([record(2025)])
+    assert verdict(store, entry.format(year=2022))[0] == "Potential"
 
 
 def test_h5_unknown_registrant(store: Store) -> None:

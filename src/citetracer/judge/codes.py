@@ -32,6 +32,7 @@ from citetracer.records import Candidate, FieldComparison, FieldStatus
 from citetracer.thresholds import (
     NEAR_MISS_CERTAIN,
     NEAR_MISS_SIMILARITY,
+    ONLINE_FIRST_YEARS,
     SAME_AUTHORS_OVERLAP,
     SAME_PEOPLE_OVERLAP,
     VERSION_YEARS,
@@ -132,19 +133,21 @@ def _version_difference(ctx: JudgeContext, work: Assessment, versions: list[Asse
         if revision is not None:
             return revision
         deltas = [abs(v.year_delta) for v in versions if v.year_delta is not None]
-        if not deltas or min(deltas) > VERSION_YEARS or is_book(ctx.reference):
+        if not deltas or is_book(ctx.reference):
             return None
         named = venue_name_year(ctx.reference.venue)
         if named is not None and named != ctx.reference.year and any(v.candidate.year == named for v in versions):
             return None  # the cited venue names the work's year and the year field another: no version explains it
         years = ", ".join(str(y) for y in sorted({v.candidate.year for v in versions if v.candidate.year}))
         deposited = doi_years(ctx.reference.doi).union(*(doi_years(v.candidate.doi) for v in versions))
-        if ctx.reference.year in deposited:
+        if ctx.reference.year in deposited and min(deltas) <= ONLINE_FIRST_YEARS:
             # A publisher that dates its DOIs wrote the year the work was deposited (online first); a record
             # dated a year or two after it carries the year (DESIGN.md: a record's date is the record's).
             return (
                 f"the year {ctx.reference.year} is in the work's DOI (its deposit); the record's {years} is the issue's"
             )
+        if min(deltas) > VERSION_YEARS:
+            return None
         preprint = as_preprint or (
             "venue" not in work.fields
             and bool(canonical_arxiv(ctx.reference.arxiv_id))

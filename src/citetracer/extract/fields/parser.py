@@ -39,6 +39,7 @@ from citetracer.data.lexicon import words
 from citetracer.extract.fields import normalizers
 from citetracer.extract.fields.authors import split_names
 from citetracer.extract.fields.crf import ABBREVIATIONS, Labeller, default_labeller, spans
+from citetracer.normalize.publishers import recognise_publisher
 from citetracer.normalize.text import (
     arxiv_from_doi,
     canonical_arxiv,
@@ -327,10 +328,18 @@ def _combine(ref: Reference, found: dict[str, str], text: str) -> Reference:
     if pages:
         update["pages"] = pages
     publisher = normalizers.publisher(found.get("publisher", ""))
-    if publisher and not ref.publisher and not update["venue"]:
+    if publisher and not ref.publisher and not update["venue"] and _a_house(publisher):
         # A book's house ("Doran. Bioprocess engineering principles. Elsevier, 1995."): it tells the work's kind.
         update["publisher"] = publisher
     return ref.model_copy(update=update)
+
+
+def _a_house(span: str) -> bool:
+    """Whether a run the model labelled publisher names a publishing house the publisher list knows (Elsevier,
+    McGraw-Hill, an imprint): the model labels journals of a society ("IET Control Theory & Applications") and
+    unknown runs ("MIT GenAI") so too, and those are no evidence that the work is a book."""
+    found = recognise_publisher(span)
+    return found is not None and found.role == "publisher"
 
 
 #: A label that opens a note after the reference proper ("Comment: A previous version was titled ...").
