@@ -20,6 +20,8 @@ def kind(text: str, suffix: str = "") -> str:
         "attention for vision transformers. 2022.",
         "Kang-Chung Yang and Shinsheng Yuan. Exploring Cumulative Effects in Survival Data Using Deep Learning "
         "Networks. 2025.",
+        # Three content words are a paper's title too (GPTZero-style fabrications: "Prompt injection in practice").
+        'B. Greshake, et al., "Prompt injection in practice," 2023.',
     ],
 )
 def test_people_a_specific_title_and_a_year_with_no_venue_are_a_paper(text: str) -> None:
@@ -47,9 +49,10 @@ def test_people_a_specific_title_and_a_year_with_no_venue_are_a_paper(text: str)
             ".bib",
             "web page",
         ),
-        ("Smith, J. Deep learning in practice. 2019.", "", "unknown"),
+        ("Smith, J. Deep learning. 2019.", "", "unknown"),
+        ("Daniel Zeman and Joakim Nivre. Universal Dependencies 2.12. 2023.", "", "unknown"),
     ],
-    ids=["a-library-by-its-title", "a-url-as-title", "a-blog-as-journal", "initials-only-and-a-short-title"],
+    ids=["a-library-by-its-title", "a-url-as-title", "a-blog-as-journal", "a-two-word-title", "a-release"],
 )
 def test_what_marks_another_kind_or_too_little_is_no_paper(text: str, suffix: str, expected: str) -> None:
     assert kind(text, suffix) == expected

@@ -161,15 +161,20 @@ _HEAD_END = re.compile(r"\b(?:for|of|on|in|with|to|from|via|using|through|toward
 _PARTS = re.compile(r"\s*(?::|\s[-\u2013\u2014]\s)\s*")
 
 
+#: A release: a name of one to three words and a dotted version ("Universal Dependencies 2.12", "spaCy 3.7.2").
+_RELEASE = re.compile(r"^(?:[^\W\d_][\w-]*\s+){1,3}v?\d+\.\d+(?:\.\d+)?$")
+
+
 def names_a_thing(title: str) -> bool:
-    """Whether a title names software, data or a model, by the words that head it or its subtitle."""
-    if _MODEL_SIZE.search(title):
+    """Whether a title names software, data or a model, by the words that head it or its subtitle, or by being a
+    name and a version number."""
+    if _MODEL_SIZE.search(title) or _RELEASE.match(title.strip()):
         return True
     return any(_THING.search(_HEAD_END.split(part, maxsplit=1)[0]) for part in _PARTS.split(title) if part.strip())
 
 
 #: Content words from which a title names a piece of research rather than a thing (a "Manual", "Python").
-PAPER_TITLE_WORDS = 4
+PAPER_TITLE_WORDS = 3
 _STOP = frozenset("a an the of for and in on to with by from at via its is are as or into using".split())
 
 
