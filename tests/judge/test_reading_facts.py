@@ -54,6 +54,9 @@ def test_a_title_case_title_with_a_word_no_person_is_named_is_a_title_not_names(
     assert doubt("Towards Theoretical and Unusable In-network Clustering") is None
     assert doubt("Motivated Beliefs and Data Dispersal") is None
     assert doubt("Ahmed Mohammed and Fred Reed") is not None
+    # One name with a generational suffix, cut from a 553-author list (a real PDF's Universal Dependencies entry).
+    assert doubt("Jan Hajič jr") is not None
+    assert doubt("Learning to rank for information retrieval II") is None
 
 
 def test_a_title_case_title_with_a_subtitle_is_a_title_not_names() -> None:

@@ -96,6 +96,9 @@ _TITLE_OPENERS = lexicon.words("title-opener")
 #: A title's head and its subtitle: words (no initials, no commas) before a colon, words after it. A list of
 #: names is joined by commas and "and", never by a colon, so "Supporting Static Agentic Workloads: How Features
 #: and Agents" is a title and its subtitle in title case ("Smith, J., Jones, K.: ..." is names, and not this).
+#: A person's name with a generational suffix ("Jan Hajič jr", "Martin Luther King Jr."): a name cut from a long
+#: author list, not a title.
+_SUFFIXED_NAME = re.compile(r"^(?:[^\W\d_][\w'.-]*\s+){1,3}(?:jr|sr|Jr|Sr|JR|SR|II|III|IV)\.?$")
 _SUBTITLED = re.compile(r"^[^\W\d_][^,:]*?[^\W\d_]{2,}:\s+[^\W\d_]+\s+[^\W\d_]")
 
 
@@ -114,6 +117,10 @@ def title_doubt(ref: Reference) -> str | None:
         return None
     if _NOTE_LABEL.match(title):
         return f"the parsed title '{title[:60]}' reads as a note (the field parser may have cut the text wrongly)"
+    if _SUFFIXED_NAME.match(title):
+        return (
+            f"the parsed title '{title[:60]}' reads as a person's name (the field parser may have cut the text wrongly)"
+        )
     if _SENTENCE_BREAK.search(title):
         return f"the parsed title '{title[:60]}' holds two sentences (fields run together by the field parser)"
     words = re.findall(r"[^\W\d_][\w'.-]*", title)
