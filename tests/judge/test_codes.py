@@ -158,6 +158,45 @@ def test_h3_substituted_authors(store: Store) -> None:
     assert "Girshick" in why
 
 
+def test_a_name_added_to_a_long_whole_list_renders_no_one(store: Store) -> None:
+    """Of a long list, a stray name may render a record author no other cited name matches (a transliteration): a
+    doubt. Where every record author is matched, it renders no one: a padded list (H3), named."""
+    names = [
+        "Andreas Fischer",
+        "Thomas Kittel",
+        "Bojan Kolosnjaji",
+        "Tamas K. Lengyel",
+        "Waseem Mandarawi",
+        "Hermann de Meer",
+        "Tilo Müller",
+        "Mykola Protsenko",
+        "Hans P. Reiser",
+        "Benjamin Taubmann",
+        "Eva Weishäupl",
+    ]
+    store.upsert(
+        [
+            WorkRecord(
+                source="dblp",  # a source that holds every author of each record
+                id="conf/otm/FischerKKLMMMPRTW15",
+                title="CloudIDEA: A Malware Defense Architecture for Cloud Data Centers",
+                authors=people(*names),
+                year=2015,
+                venue="OTM Conferences",
+                type="inproceedings",
+            )
+        ]
+    )
+    entry = """@inproceedings{{k, title={{CloudIDEA: A Malware Defense Architecture for Cloud Data Centers}},
+        author={{{authors}}}, booktitle={{OTM Conferences}}, year=2015}}"""
+    padded = " and ".join([*names, "Rahul Castellanos"])
+    cls, code, _, why = verdict(store, entry.format(authors=padded))
+    assert (cls, code) == ("Hallucinated", "H3") and "Rahul Castellanos" in why, why
+    # One record author written so that no rule explains it: a rendering, a doubt, never an accusation.
+    rendered = " and ".join([*names[:6], "Tilo Mueller-Schmidt", *names[7:]])
+    assert verdict(store, entry.format(authors=rendered))[0] != "Hallucinated"
+
+
 def test_dropped_authors_are_never_h3_alone(store: Store) -> None:
     # The record's first authors, without 'et al.': a partial list (P3, the names left out named), never
     # formatting; with "and others" the list says it is cut.

@@ -279,7 +279,14 @@ def _h3(ctx: JudgeContext, f: Finding) -> Decision:
         return _withhold(f"the record's author list may not be whole: {fact.why}")
     if cmp.matched + cmp.variants == cmp.cited and cmp.uncited and ET_AL.search(ctx.reference.raw or ""):
         return _withhold("the reference's text ends its author list with 'et al.'")
-    if cmp.cited >= LONG_LIST and (cmp.matched + cmp.variants + cmp.given_conflicts) / cmp.cited >= LONG_LIST_MATCHED:
+    # A stray name in a long list may render a record author that no other cited name matches; where every
+    # record author is matched, it renders no one: a padded list, judged as such.
+    rendered = cmp.uncited > 0
+    if (
+        rendered
+        and cmp.cited >= LONG_LIST
+        and (cmp.matched + cmp.variants + cmp.given_conflicts) / cmp.cited >= LONG_LIST_MATCHED
+    ):
         return _withhold(
             f"{cmp.matched + cmp.variants} of {cmp.cited} cited authors match: the rest read as renderings"
         )
