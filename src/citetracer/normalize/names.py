@@ -399,6 +399,14 @@ def _unkeyed_queries(k: NameKeys) -> set[str]:
     return queries
 
 
+@lru_cache(maxsize=131072)
+def _probe(given: str | None, family: str) -> tuple[NameKeys, tuple[str, ...], frozenset[str]]:
+    """A cited name's keys, the `_lookup` keys it is looked up by and its `_unkeyed_queries`, worked out once per
+    distinct name: a citation's names are looked up in the list of every candidate of its search."""
+    k = _keys(given, family)
+    return k, (k.full, k.core, "=" + k.whole), frozenset(_unkeyed_queries(k))
+
+
 def compare_author_lists(
     cited: list[Person], found: list[Person], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
@@ -426,8 +434,8 @@ _Name = tuple[str | None, str]
 
 
 #: A record's author list as `_compare_lists` reads it (`_found_side`): its authors' keys, their `_lookup` table,
-#: and their positions by the length of their family key (`_by_length`).
-_FoundSide = tuple[list[NameKeys], dict[str, tuple[int, ...]], dict[int, tuple[int, ...]]]
+#: and their positions by the ends of their family key (`_by_ends`).
+_FoundSide = tuple[list[NameKeys], dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]]
 
 
 @lru_cache(maxsize=4096)
@@ -435,28 +443,41 @@ def _found_side(found: tuple[_Name, ...]) -> _FoundSide:
     """A record's author keys and their lookup tables, worked out once per author list: one record is
     compared with many citations, and a collaboration's list runs to hundreds of names. Read-only."""
     found_keys = [_keys(given, family) for given, family in found]
-    return found_keys, _lookup(found_keys), _by_length(found_keys)
+    return found_keys, _lookup(found_keys), _by_ends(found_keys)
 
 
-def _by_length(found: list[NameKeys]) -> dict[int, tuple[int, ...]]:
-    """Record authors by the length of their family key, those of four letters or more: the only ones
+def _ends(full: str) -> tuple[str, str]:
+    """The keys `_by_ends` files a family key of four letters or more under: its first two letters and its last two.
+
+    Two family keys `_spelling_variant` pairs share one of them: one a prefix of the other shares its first
+    letters; one edit apart in six letters or more (a letter changed, added, dropped or two swapped) leaves
+    either the first two letters alone or, when it falls among them, the last three."""
+    return "<" + full[:2], ">" + full[-2:]
+
+
+def _by_ends(found: list[NameKeys]) -> dict[str, tuple[int, ...]]:
+    """Record authors by the `_ends` of their family key, those of four letters or more: the only ones
     `_spelling_variant` can pair with a cited name (see `_variant_pool`)."""
-    table: dict[int, list[int]] = {}
+    table: dict[str, list[int]] = {}
     for j, k in enumerate(found):
         if len(k.full) >= 4:
-            table.setdefault(len(k.full), []).append(j)
-    return {n: tuple(positions) for n, positions in table.items()}
+            for key in _ends(k.full):
+                table.setdefault(key, []).append(j)
+    return _sealed(table)
 
 
-def _variant_pool(k: NameKeys, by_length: dict[int, tuple[int, ...]]) -> list[int]:
+def _variant_pool(k: NameKeys, found: list[NameKeys], by_ends: dict[str, tuple[int, ...]]) -> list[int]:
     """Positions, in order, of the record authors `_spelling_variant` may find `k` a variant of: family keys of
-    four letters or more (a shorter one is never a variant), at most three letters longer or shorter than
-    `k`'s. Cited names that match nobody are the common case (a citation is compared with every candidate of
-    its search), and scanning a whole list for each of them was a third of the author comparison's time."""
+    four letters or more (a shorter one is never a variant) sharing an end with `k`'s (`_ends`), at most three
+    letters longer or shorter. Cited names that match nobody are the common case (a citation is compared with
+    every candidate of its search), and trying each of them on a whole list was a third of the author
+    comparison's time, then on every name of a like length still a sixth."""
     n = len(k.full)
     if n < 4:
         return []
-    return sorted(j for length in range(max(4, n - 3), n + 4) for j in by_length.get(length, ()))
+    first, last = _ends(k.full)
+    near = {*by_ends.get(first, ()), *by_ends.get(last, ())}
+    return sorted(j for j in near if abs(len(found[j].full) - n) <= 3)
 
 
 @lru_cache(maxsize=4096)
@@ -469,7 +490,7 @@ def _found_unkeyed(found: tuple[_Name, ...]) -> dict[str, tuple[int, ...]]:
 def _compare_lists(
     cited: tuple[_Name, ...], found: tuple[_Name, ...], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
-    found_keys, table, by_length = _found_side(found)
+    found_keys, table, by_ends = _found_side(found)
     unkeyed: dict[str, tuple[int, ...]] | None = None  # looked up for the first cited name the key table misses
     used: set[int] = set()
     matched = conflicts = 0
@@ -477,9 +498,9 @@ def _compare_lists(
     unmatched: list[str] = []
     hidden = variants = nicknames = 0
     for i, (given, family) in enumerate(cited):
-        k = _keys(given, family)
+        k, direct, queries = _probe(given, family)
         pool = sorted(
-            {j for key in (k.full, k.core, "=" + k.whole) for j in table.get(key, ())} - used,
+            {j for key in direct for j in table.get(key, ())} - used,
             key=lambda j: (j != i, j),
         )
         best: tuple[int, str] | None = None
@@ -497,14 +518,19 @@ def _compare_lists(
             best = next(
                 (
                     (j, NameMatch.SAME)
-                    for j in sorted({j for key in _unkeyed_queries(k) for j in unkeyed.get(key, ())} - used)
+                    for j in sorted({j for key in queries for j in unkeyed.get(key, ())} - used)
                     if _compare_keys(k, found_keys[j]) == NameMatch.SAME
                 ),
                 None,
             )
         if best is None:
             variant = next(
-                (j for j in _variant_pool(k, by_length) if j not in used and _spelling_variant(k, found_keys[j])), None
+                (
+                    j
+                    for j in _variant_pool(k, found_keys, by_ends)
+                    if j not in used and _spelling_variant(k, found_keys[j])
+                ),
+                None,
             )
             if variant is not None:
                 used.add(variant)
