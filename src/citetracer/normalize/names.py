@@ -407,30 +407,47 @@ def _probe(given: str | None, family: str) -> tuple[NameKeys, tuple[str, ...], f
     return k, (k.full, k.core, "=" + k.whole), frozenset(_unkeyed_queries(k))
 
 
+#: A name as `compare_name_lists` takes it: (given, family) of a `Person`.
+Name = tuple[str | None, str]
+
+
 def compare_author_lists(
     cited: list[Person], found: list[Person], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
     """Match cited authors to a record's authors, one to one, preferring the same position."""
-    found = list(found)
+    return compare_name_lists(name_pairs(cited), name_pairs(found), cited_truncated, found_truncated)
+
+
+def name_pairs(people: list[Person]) -> tuple[Name, ...]:
+    """People as `compare_name_lists` takes them: a tuple of strings hashes at once, a tuple of models field by
+    field, so a caller comparing one list with many takes its pairs once."""
+    return tuple([(p.given, p.family) for p in people])
+
+
+@lru_cache(maxsize=16384)
+def shown_names(names: tuple[Name, ...]) -> str:
+    """The names as a report lists them, each as `Person.display` writes it: a record's list is shown again for
+    every citation it is a candidate of."""
+    return "; ".join(f"{given} {family}" if given else family for given, family in names)
+
+
+@lru_cache(maxsize=16384)
+def compare_name_lists(
+    cited: tuple[Name, ...], found: tuple[Name, ...], cited_truncated: bool, found_truncated: bool
+) -> AuthorListComparison:
+    """`compare_author_lists` of `name_pairs`, once per pair of lists and flags."""
+    n = len(found)
     # A list ending in a one-letter "surname" ("..., Russ Bates, Z") was cut off mid-name.
-    while found and len(name_keys(found[-1]).full) <= 1:
-        found.pop()
+    while n and len(_keys(*found[n - 1]).full) <= 1:
+        n -= 1
         found_truncated = True
     # A list ending in a name cut short ("..., Keith Rush, Konec" for Konečný) was cut off there too.
-    last = name_keys(found[-1]).full if found else ""
-    if len(last) >= 3 and any(name_keys(p).full.startswith(last) and name_keys(p).full != last for p in cited):
+    last = _keys(*found[n - 1]).full if n else ""
+    if len(last) >= 3 and any(
+        _keys(given, family).full.startswith(last) and _keys(given, family).full != last for given, family in cited
+    ):
         found_truncated = True
-    # Compared as (given, family) pairs: a tuple of strings hashes at once, a tuple of models field by field.
-    return _compare_lists(
-        tuple((p.given, p.family) for p in cited),
-        tuple((p.given, p.family) for p in found),
-        cited_truncated,
-        found_truncated,
-    )
-
-
-#: A name as `_compare_lists` takes it: (given, family) of a `Person`.
-_Name = tuple[str | None, str]
+    return _compare_lists(cited, found[:n], cited_truncated, found_truncated)
 
 
 #: A record's author list as `_compare_lists` reads it (`_found_side`): its authors' keys, their `_lookup` table,
@@ -439,7 +456,7 @@ _FoundSide = tuple[list[NameKeys], dict[str, tuple[int, ...]], dict[str, tuple[i
 
 
 @lru_cache(maxsize=4096)
-def _found_side(found: tuple[_Name, ...]) -> _FoundSide:
+def _found_side(found: tuple[Name, ...]) -> _FoundSide:
     """A record's author keys and their lookup tables, worked out once per author list: one record is
     compared with many citations, and a collaboration's list runs to hundreds of names. Read-only."""
     found_keys = [_keys(given, family) for given, family in found]
@@ -481,14 +498,13 @@ def _variant_pool(k: NameKeys, found: list[NameKeys], by_ends: dict[str, tuple[i
 
 
 @lru_cache(maxsize=4096)
-def _found_unkeyed(found: tuple[_Name, ...]) -> dict[str, tuple[int, ...]]:
+def _found_unkeyed(found: tuple[Name, ...]) -> dict[str, tuple[int, ...]]:
     """`_unkeyed_lookup` of a record's author list, once per list (see `_found_side`). Read-only."""
     return _unkeyed_lookup(_found_side(found)[0])
 
 
-@lru_cache(maxsize=16384)
 def _compare_lists(
-    cited: tuple[_Name, ...], found: tuple[_Name, ...], cited_truncated: bool, found_truncated: bool
+    cited: tuple[Name, ...], found: tuple[Name, ...], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
     found_keys, table, by_ends = _found_side(found)
     unkeyed: dict[str, tuple[int, ...]] | None = None  # looked up for the first cited name the key table misses
