@@ -399,12 +399,18 @@ def _unkeyed_queries(k: NameKeys) -> set[str]:
     return queries
 
 
+#: A cited name as `_compare_lists` looks it up (`_probe`): its keys, the `_lookup` keys, the `_unkeyed_queries`
+#: and the `_ends` (none for a family key of under four letters, never a spelling variant) it is found by.
+_Probe = tuple[NameKeys, tuple[str, ...], frozenset[str], tuple[str, ...]]
+
+
 @lru_cache(maxsize=131072)
-def _probe(given: str | None, family: str) -> tuple[NameKeys, tuple[str, ...], frozenset[str]]:
-    """A cited name's keys, the `_lookup` keys it is looked up by and its `_unkeyed_queries`, worked out once per
-    distinct name: a citation's names are looked up in the list of every candidate of its search."""
+def _probe(given: str | None, family: str) -> _Probe:
+    """A cited name as `_compare_lists` looks it up, worked out once per distinct name: a citation's names are
+    looked up in the list of every candidate of its search."""
     k = _keys(given, family)
-    return k, (k.full, k.core, "=" + k.whole), frozenset(_unkeyed_queries(k))
+    ends = _ends(k.full) if len(k.full) >= 4 else ()
+    return k, (k.full, k.core, "=" + k.whole), frozenset(_unkeyed_queries(k)), ends
 
 
 #: A name as `compare_name_lists` takes it: (given, family) of a `Person`.
@@ -451,8 +457,8 @@ def compare_name_lists(
 
 
 #: A record's author list as `_compare_lists` reads it (`_found_side`): its authors' keys, their `_lookup` table,
-#: and their positions by the ends of their family key (`_by_ends`).
-_FoundSide = tuple[list[NameKeys], dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]]
+#: their `_unkeyed_lookup` table and their positions by the ends of their family key (`_by_ends`).
+_FoundSide = tuple[list[NameKeys], dict[str, tuple[int, ...]], dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]]
 
 
 @lru_cache(maxsize=4096)
@@ -460,7 +466,7 @@ def _found_side(found: tuple[Name, ...]) -> _FoundSide:
     """A record's author keys and their lookup tables, worked out once per author list: one record is
     compared with many citations, and a collaboration's list runs to hundreds of names. Read-only."""
     found_keys = [_keys(given, family) for given, family in found]
-    return found_keys, _lookup(found_keys), _by_ends(found_keys)
+    return found_keys, _lookup(found_keys), _unkeyed_lookup(found_keys), _by_ends(found_keys)
 
 
 def _ends(full: str) -> tuple[str, str]:
@@ -497,57 +503,35 @@ def _variant_pool(k: NameKeys, found: list[NameKeys], by_ends: dict[str, tuple[i
     return sorted(j for j in near if abs(len(found[j].full) - n) <= 3)
 
 
-@lru_cache(maxsize=4096)
-def _found_unkeyed(found: tuple[Name, ...]) -> dict[str, tuple[int, ...]]:
-    """`_unkeyed_lookup` of a record's author list, once per list (see `_found_side`). Read-only."""
-    return _unkeyed_lookup(_found_side(found)[0])
-
-
 def _compare_lists(
     cited: tuple[Name, ...], found: tuple[Name, ...], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
-    found_keys, table, by_ends = _found_side(found)
-    unkeyed: dict[str, tuple[int, ...]] | None = None  # looked up for the first cited name the key table misses
+    found_keys, table, unkeyed, by_ends = _found_side(found)
     used: set[int] = set()
     matched = conflicts = 0
     positions: list[int] = []
     unmatched: list[str] = []
     hidden = variants = nicknames = 0
     for i, (given, family) in enumerate(cited):
-        k, direct, queries = _probe(given, family)
-        pool = sorted(
-            {j for key in direct for j in table.get(key, ())} - used,
-            key=lambda j: (j != i, j),
-        )
+        k, direct, queries, ends = _probe(given, family)
         best: tuple[int, str] | None = None
-        for j in pool:
-            outcome = _compare_keys(k, found_keys[j])
-            if outcome == NameMatch.SAME:
-                best = (j, outcome)
-                break
-            if outcome == NameMatch.GIVEN_CONFLICT and best is None:
-                best = (j, outcome)
+        variant: int | None = None
+        # A name no key of which finds a record author matches none in any way (the common case: a citation is
+        # compared with every candidate of its search), and is known so at once.
+        if not (
+            table.keys().isdisjoint(direct) and unkeyed.keys().isdisjoint(queries) and by_ends.keys().isdisjoint(ends)
+        ):
+            best = _best_match(i, k, direct, queries, found_keys, table, unkeyed, used)
+            if best is None:
+                variant = next(
+                    (
+                        j
+                        for j in _variant_pool(k, found_keys, by_ends)
+                        if j not in used and _spelling_variant(k, found_keys[j])
+                    ),
+                    None,
+                )
         if best is None:
-            # Written forms the key table cannot see: swapped order with initials, compound names split.
-            if unkeyed is None:
-                unkeyed = _found_unkeyed(found)
-            best = next(
-                (
-                    (j, NameMatch.SAME)
-                    for j in sorted({j for key in queries for j in unkeyed.get(key, ())} - used)
-                    if _compare_keys(k, found_keys[j]) == NameMatch.SAME
-                ),
-                None,
-            )
-        if best is None:
-            variant = next(
-                (
-                    j
-                    for j in _variant_pool(k, found_keys, by_ends)
-                    if j not in used and _spelling_variant(k, found_keys[j])
-                ),
-                None,
-            )
             if variant is not None:
                 used.add(variant)
                 positions.append(variant)
@@ -576,4 +560,36 @@ def _compare_lists(
         hidden=hidden,
         variants=variants,
         nicknames=nicknames,
+    )
+
+
+def _best_match(
+    i: int,
+    k: NameKeys,
+    direct: tuple[str, ...],
+    queries: frozenset[str],
+    found_keys: list[NameKeys],
+    table: dict[str, tuple[int, ...]],
+    unkeyed: dict[str, tuple[int, ...]],
+    used: set[int],
+) -> tuple[int, str] | None:
+    """The record author not yet `used` that the `i`th cited name `k` is (`NameMatch.SAME`, the same position
+    first), else one sharing its family name with another given name (`NameMatch.GIVEN_CONFLICT`), else one
+    written in a form the key table cannot see (swapped order with initials, a compound name split), or None."""
+    best: tuple[int, str] | None = None
+    for j in sorted({j for key in direct for j in table.get(key, ())} - used, key=lambda j: (j != i, j)):
+        outcome = _compare_keys(k, found_keys[j])
+        if outcome == NameMatch.SAME:
+            return j, outcome
+        if outcome == NameMatch.GIVEN_CONFLICT and best is None:
+            best = (j, outcome)
+    if best is not None:
+        return best
+    return next(
+        (
+            (j, NameMatch.SAME)
+            for j in sorted({j for key in queries for j in unkeyed.get(key, ())} - used)
+            if _compare_keys(k, found_keys[j]) == NameMatch.SAME
+        ),
+        None,
     )
