@@ -378,7 +378,8 @@ class VenueKB:
             idf = math.log(1 + total / len(postings))
             for n in postings:
                 scores[n] = scores.get(n, 0.0) + idf
-        best = sorted(scores, key=lambda n: -scores[n])[:limit]
+        # Best first, ties in the order first scored (a reversed sort keeps that order), no call per name.
+        best = sorted(scores, key=scores.__getitem__, reverse=True)[:limit]
         shape = _topical_shape(key)
         for n in best:
             listed = self._name_keys(n)
