@@ -143,3 +143,11 @@ def _assert_pool_holds_variants(cited: list[str], found: list[str]) -> None:
         pool = _variant_pool(k, found_keys, by_ends)
         assert pool == sorted(pool)
         assert {j for j, f in enumerate(found_keys) if _spelling_variant(k, f)} <= set(pool)
+
+
+def test_shown_names_writes_each_name_as_person_display() -> None:
+    """A list shown from its (given, family) pairs reads as its people's `display`, joined as the matcher joins them."""
+    from citetracer.normalize.names import name_pairs, shown_names
+
+    people = [Person(given="Jan-Willem", family="van de Meent"), Person(family="Plato"), Person(given="", family="Li")]
+    assert shown_names(name_pairs(people)) == "; ".join(p.display() for p in people)

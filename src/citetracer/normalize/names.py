@@ -425,8 +425,8 @@ def compare_author_lists(
 
 
 def name_pairs(people: list[Person]) -> tuple[Name, ...]:
-    """People as `compare_name_lists` takes them: a tuple of strings hashes at once, a tuple of models field by
-    field, so a caller comparing one list with many takes its pairs once."""
+    """People as `compare_name_lists` and `shown_names` take them, cache keys: a tuple of strings hashes at once,
+    a tuple of models field by field."""
     return tuple([(p.given, p.family) for p in people])
 
 
