@@ -189,7 +189,7 @@ class Checker(Reader):
             knows_doi_prefix=self.store.knows_doi_prefix,
             knows_venue=self.store.knows_venue,
             venue_names=self.store.venue_names,
-            titles_sharing=self.store.titles_sharing,
+            titles_sharing=_remembered(self.store.titles_sharing),
             venue_kb=self.venue_kb,
             complete_sources=self.store.complete_sources,
             stage=stage,
@@ -484,3 +484,18 @@ def check(
     """
     with Checker(settings, config=config, **flags) as checker:
         return checker.check(source, text=text)
+
+
+def _remembered(count: Callable[[list[str]], int]) -> Callable[[list[str]], int]:
+    """`count` asked once per list of words, for one citation's judging: the judge asks how generic a title is of
+    every candidate holding it and again for each code that needs it (1,345 questions of 520 titles on HALLMARK
+    dev, each a search of the store), and nothing is stored while a citation is judged."""
+    answers: dict[tuple[str, ...], int] = {}
+
+    def counted(words: list[str]) -> int:
+        key = tuple(words)
+        if key not in answers:
+            answers[key] = count(words)
+        return answers[key]
+
+    return counted

@@ -114,14 +114,40 @@ _SURNAMES = ["Li", "Lu", "Liu", "Konec", "Konecny", "Srivastava", "Strivastava",
     st.lists(st.sampled_from(_SURNAMES), min_size=1, max_size=6),
 )
 def test_variant_pool_holds_every_spelling_variant(cited: list[str], found: list[str]) -> None:
-    """The record authors a cited name is compared with for a spelling variant (those of a like length) are
-    all those `_spelling_variant` pairs it with, in list order: the pool only skips authors that cannot be."""
-    from citetracer.normalize.names import _by_length, _keys, _spelling_variant, _variant_pool
+    """The record authors a cited name is compared with for a spelling variant (those of a like length sharing
+    an end) are all those `_spelling_variant` pairs it with, in list order: the pool only skips authors that
+    cannot be."""
+    _assert_pool_holds_variants(cited, found)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text("abst", min_size=1, max_size=9), st.data())
+def test_variant_pool_holds_every_one_edit_variant(name: str, data: st.DataObject) -> None:
+    """Any one edit of a family name (a letter changed, added, dropped, two swapped, wherever it falls) or any
+    cut of it stays in the pool: family keys that share no end are never spelling variants."""
+    i = data.draw(st.integers(0, len(name)))
+    c = data.draw(st.sampled_from("abstz"))
+    edits = [name[:i] + c + name[i + 1 :], name[:i] + c + name[i:], name[:i] + name[i + 1 :], name[:i]]
+    if i + 1 < len(name):
+        edits.append(name[:i] + name[i + 1] + name[i] + name[i + 2 :])
+    _assert_pool_holds_variants([name], [e for e in edits if e] + ["zzzz"])
+
+
+def _assert_pool_holds_variants(cited: list[str], found: list[str]) -> None:
+    from citetracer.normalize.names import _by_ends, _keys, _spelling_variant, _variant_pool
 
     found_keys = [_keys("A.", f) for f in found]
-    by_length = _by_length(found_keys)
+    by_ends = _by_ends(found_keys)
     for name in cited:
         k = _keys("A.", name)
-        pool = _variant_pool(k, by_length)
+        pool = _variant_pool(k, found_keys, by_ends)
         assert pool == sorted(pool)
         assert {j for j, f in enumerate(found_keys) if _spelling_variant(k, f)} <= set(pool)
+
+
+def test_shown_names_writes_each_name_as_person_display() -> None:
+    """A list shown from its (given, family) pairs reads as its people's `display`, joined as the matcher joins them."""
+    from citetracer.normalize.names import name_pairs, shown_names
+
+    people = [Person(given="Jan-Willem", family="van de Meent"), Person(family="Plato"), Person(given="", family="Li")]
+    assert shown_names(name_pairs(people)) == "; ".join(p.display() for p in people)

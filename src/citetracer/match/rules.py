@@ -15,7 +15,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz
 
-from citetracer.normalize.names import AuthorListComparison, compare_author_lists
+from citetracer.normalize.names import AuthorListComparison, compare_name_lists, name_pairs, shown_names
 from citetracer.normalize.text import (
     arxiv_from_doi,
     canonical_arxiv,
@@ -246,12 +246,14 @@ def compare_authors(reference: Reference, cand: Candidate, a: Assessment) -> Fie
     """The same people (in order, in another order, some names spelt differently), or not."""
     if not reference.authors:
         return None
-    cited_names = "; ".join(p.display() for p in reference.authors)
+    cited = name_pairs(reference.authors)
+    cited_names = shown_names(cited)
     if not cand.authors:
         return _cmp("authors", MISS, cited_names, None, residual=Residual.CANDIDATE_MISSING)
-    cmp = compare_author_lists(reference.authors, cand.authors, reference.et_al, cand.authors_truncated)
+    found = name_pairs(cand.authors)
+    cmp = compare_name_lists(cited, found, reference.et_al, cand.authors_truncated)
     a.authors = cmp
-    found_names = "; ".join(p.display() for p in cand.authors)
+    found_names = shown_names(found)
     if cmp.complete:
         # The same people: exact, or written another way (a name spelt or cut differently, a nickname, another
         # order), which a note says.

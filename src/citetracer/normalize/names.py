@@ -423,113 +423,139 @@ def _unkeyed_queries(k: NameKeys) -> set[str]:
     return queries
 
 
+#: A cited name as `_compare_lists` looks it up (`_probe`): its keys, the `_lookup` keys, the `_unkeyed_queries`
+#: and the `_ends` (none for a family key of under four letters, never a spelling variant) it is found by.
+_Probe = tuple[NameKeys, tuple[str, ...], frozenset[str], tuple[str, ...]]
+
+
+@lru_cache(maxsize=131072)
+def _probe(given: str | None, family: str) -> _Probe:
+    """A cited name as `_compare_lists` looks it up, worked out once per distinct name: a citation's names are
+    looked up in the list of every candidate of its search."""
+    k = _keys(given, family)
+    ends = _ends(k.full) if len(k.full) >= 4 else ()
+    return k, (k.full, k.core, "=" + k.whole), frozenset(_unkeyed_queries(k)), ends
+
+
+#: A name as `compare_name_lists` takes it: (given, family) of a `Person`.
+Name = tuple[str | None, str]
+
+
 def compare_author_lists(
     cited: list[Person], found: list[Person], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
     """Match cited authors to a record's authors, one to one, preferring the same position."""
-    found = list(found)
-    # A list ending in a one-letter "surname" ("..., Russ Bates, Z") was cut off mid-name.
-    while found and len(name_keys(found[-1]).full) <= 1:
-        found.pop()
-        found_truncated = True
-    # A list ending in a name cut short ("..., Keith Rush, Konec" for Konečný) was cut off there too.
-    last = name_keys(found[-1]).full if found else ""
-    if len(last) >= 3 and any(name_keys(p).full.startswith(last) and name_keys(p).full != last for p in cited):
-        found_truncated = True
-    # Compared as (given, family) pairs: a tuple of strings hashes at once, a tuple of models field by field.
-    return _compare_lists(
-        tuple((p.given, p.family) for p in cited),
-        tuple((p.given, p.family) for p in found),
-        cited_truncated,
-        found_truncated,
-    )
+    return compare_name_lists(name_pairs(cited), name_pairs(found), cited_truncated, found_truncated)
 
 
-#: A name as `_compare_lists` takes it: (given, family) of a `Person`.
-_Name = tuple[str | None, str]
-
-
-#: A record's author list as `_compare_lists` reads it (`_found_side`): its authors' keys, their `_lookup` table,
-#: and their positions by the length of their family key (`_by_length`).
-_FoundSide = tuple[list[NameKeys], dict[str, tuple[int, ...]], dict[int, tuple[int, ...]]]
-
-
-@lru_cache(maxsize=4096)
-def _found_side(found: tuple[_Name, ...]) -> _FoundSide:
-    """A record's author keys and their lookup tables, worked out once per author list: one record is
-    compared with many citations, and a collaboration's list runs to hundreds of names. Read-only."""
-    found_keys = [_keys(given, family) for given, family in found]
-    return found_keys, _lookup(found_keys), _by_length(found_keys)
-
-
-def _by_length(found: list[NameKeys]) -> dict[int, tuple[int, ...]]:
-    """Record authors by the length of their family key, those of four letters or more: the only ones
-    `_spelling_variant` can pair with a cited name (see `_variant_pool`)."""
-    table: dict[int, list[int]] = {}
-    for j, k in enumerate(found):
-        if len(k.full) >= 4:
-            table.setdefault(len(k.full), []).append(j)
-    return {n: tuple(positions) for n, positions in table.items()}
-
-
-def _variant_pool(k: NameKeys, by_length: dict[int, tuple[int, ...]]) -> list[int]:
-    """Positions, in order, of the record authors `_spelling_variant` may find `k` a variant of: family keys of
-    four letters or more (a shorter one is never a variant), at most three letters longer or shorter than
-    `k`'s. Cited names that match nobody are the common case (a citation is compared with every candidate of
-    its search), and scanning a whole list for each of them was a third of the author comparison's time."""
-    n = len(k.full)
-    if n < 4:
-        return []
-    return sorted(j for length in range(max(4, n - 3), n + 4) for j in by_length.get(length, ()))
-
-
-@lru_cache(maxsize=4096)
-def _found_unkeyed(found: tuple[_Name, ...]) -> dict[str, tuple[int, ...]]:
-    """`_unkeyed_lookup` of a record's author list, once per list (see `_found_side`). Read-only."""
-    return _unkeyed_lookup(_found_side(found)[0])
+def name_pairs(people: list[Person]) -> tuple[Name, ...]:
+    """People as `compare_name_lists` and `shown_names` take them, cache keys: a tuple of strings hashes at once,
+    a tuple of models field by field."""
+    return tuple([(p.given, p.family) for p in people])
 
 
 @lru_cache(maxsize=16384)
-def _compare_lists(
-    cited: tuple[_Name, ...], found: tuple[_Name, ...], cited_truncated: bool, found_truncated: bool
+def shown_names(names: tuple[Name, ...]) -> str:
+    """The names as a report lists them, each as `Person.display` writes it: a record's list is shown again for
+    every citation it is a candidate of."""
+    return "; ".join(f"{given} {family}" if given else family for given, family in names)
+
+
+@lru_cache(maxsize=16384)
+def compare_name_lists(
+    cited: tuple[Name, ...], found: tuple[Name, ...], cited_truncated: bool, found_truncated: bool
 ) -> AuthorListComparison:
-    found_keys, table, by_length = _found_side(found)
-    unkeyed: dict[str, tuple[int, ...]] | None = None  # looked up for the first cited name the key table misses
+    """`compare_author_lists` of `name_pairs`, once per pair of lists and flags."""
+    n = len(found)
+    # A list ending in a one-letter "surname" ("..., Russ Bates, Z") was cut off mid-name.
+    while n and len(_keys(*found[n - 1]).full) <= 1:
+        n -= 1
+        found_truncated = True
+    # A list ending in a name cut short ("..., Keith Rush, Konec" for Konečný) was cut off there too.
+    last = _keys(*found[n - 1]).full if n else ""
+    if len(last) >= 3 and any(
+        _keys(given, family).full.startswith(last) and _keys(given, family).full != last for given, family in cited
+    ):
+        found_truncated = True
+    return _compare_lists(cited, found[:n], cited_truncated, found_truncated)
+
+
+#: A record's author list as `_compare_lists` reads it (`_found_side`): its authors' keys, their `_lookup` table,
+#: their `_unkeyed_lookup` table and their positions by the ends of their family key (`_by_ends`).
+_FoundSide = tuple[list[NameKeys], dict[str, tuple[int, ...]], dict[str, tuple[int, ...]], dict[str, tuple[int, ...]]]
+
+
+@lru_cache(maxsize=4096)
+def _found_side(found: tuple[Name, ...]) -> _FoundSide:
+    """A record's author keys and their lookup tables, worked out once per author list: one record is
+    compared with many citations, and a collaboration's list runs to hundreds of names. Read-only."""
+    found_keys = [_keys(given, family) for given, family in found]
+    return found_keys, _lookup(found_keys), _unkeyed_lookup(found_keys), _by_ends(found_keys)
+
+
+def _ends(full: str) -> tuple[str, str]:
+    """The keys `_by_ends` files a family key of four letters or more under: its first two letters and its last two.
+
+    Two family keys `_spelling_variant` pairs share one of them: one a prefix of the other shares its first
+    letters; one edit apart in six letters or more (a letter changed, added, dropped or two swapped) leaves
+    either the first two letters alone or, when it falls among them, the last three."""
+    return "<" + full[:2], ">" + full[-2:]
+
+
+def _by_ends(found: list[NameKeys]) -> dict[str, tuple[int, ...]]:
+    """Record authors by the `_ends` of their family key, those of four letters or more: the only ones
+    `_spelling_variant` can pair with a cited name (see `_variant_pool`)."""
+    table: dict[str, list[int]] = {}
+    for j, k in enumerate(found):
+        if len(k.full) >= 4:
+            for key in _ends(k.full):
+                table.setdefault(key, []).append(j)
+    return _sealed(table)
+
+
+def _variant_pool(k: NameKeys, found: list[NameKeys], by_ends: dict[str, tuple[int, ...]]) -> list[int]:
+    """Positions, in order, of the record authors `_spelling_variant` may find `k` a variant of: family keys of
+    four letters or more (a shorter one is never a variant) sharing an end with `k`'s (`_ends`), at most three
+    letters longer or shorter. Cited names that match nobody are the common case (a citation is compared with
+    every candidate of its search), and trying each of them on a whole list was a third of the author
+    comparison's time, then on every name of a like length still a sixth."""
+    n = len(k.full)
+    if n < 4:
+        return []
+    first, last = _ends(k.full)
+    near = {*by_ends.get(first, ()), *by_ends.get(last, ())}
+    return sorted(j for j in near if abs(len(found[j].full) - n) <= 3)
+
+
+def _compare_lists(
+    cited: tuple[Name, ...], found: tuple[Name, ...], cited_truncated: bool, found_truncated: bool
+) -> AuthorListComparison:
+    found_keys, table, unkeyed, by_ends = _found_side(found)
     used: set[int] = set()
     matched = conflicts = 0
     positions: list[int] = []
     unmatched: list[str] = []
     hidden = variants = nicknames = 0
     for i, (given, family) in enumerate(cited):
-        k = _keys(given, family)
-        pool = sorted(
-            {j for key in (k.full, k.core, "=" + k.whole) for j in table.get(key, ())} - used,
-            key=lambda j: (j != i, j),
-        )
+        k, direct, queries, ends = _probe(given, family)
         best: tuple[int, str] | None = None
-        for j in pool:
-            outcome = _compare_keys(k, found_keys[j])
-            if outcome == NameMatch.SAME:
-                best = (j, outcome)
-                break
-            if outcome == NameMatch.GIVEN_CONFLICT and best is None:
-                best = (j, outcome)
+        variant: int | None = None
+        # A name no key of which finds a record author matches none in any way (the common case: a citation is
+        # compared with every candidate of its search), and is known so at once.
+        if not (
+            table.keys().isdisjoint(direct) and unkeyed.keys().isdisjoint(queries) and by_ends.keys().isdisjoint(ends)
+        ):
+            best = _best_match(i, k, direct, queries, found_keys, table, unkeyed, used)
+            if best is None:
+                variant = next(
+                    (
+                        j
+                        for j in _variant_pool(k, found_keys, by_ends)
+                        if j not in used and _spelling_variant(k, found_keys[j])
+                    ),
+                    None,
+                )
         if best is None:
-            # Written forms the key table cannot see: swapped order with initials, compound names split.
-            if unkeyed is None:
-                unkeyed = _found_unkeyed(found)
-            best = next(
-                (
-                    (j, NameMatch.SAME)
-                    for j in sorted({j for key in _unkeyed_queries(k) for j in unkeyed.get(key, ())} - used)
-                    if _compare_keys(k, found_keys[j]) == NameMatch.SAME
-                ),
-                None,
-            )
-        if best is None:
-            variant = next(
-                (j for j in _variant_pool(k, by_length) if j not in used and _spelling_variant(k, found_keys[j])), None
-            )
             if variant is not None:
                 used.add(variant)
                 positions.append(variant)
@@ -558,4 +584,36 @@ def _compare_lists(
         hidden=hidden,
         variants=variants,
         nicknames=nicknames,
+    )
+
+
+def _best_match(
+    i: int,
+    k: NameKeys,
+    direct: tuple[str, ...],
+    queries: frozenset[str],
+    found_keys: list[NameKeys],
+    table: dict[str, tuple[int, ...]],
+    unkeyed: dict[str, tuple[int, ...]],
+    used: set[int],
+) -> tuple[int, str] | None:
+    """The record author not yet `used` that the `i`th cited name `k` is (`NameMatch.SAME`, the same position
+    first), else one sharing its family name with another given name (`NameMatch.GIVEN_CONFLICT`), else one
+    written in a form the key table cannot see (swapped order with initials, a compound name split), or None."""
+    best: tuple[int, str] | None = None
+    for j in sorted({j for key in direct for j in table.get(key, ())} - used, key=lambda j: (j != i, j)):
+        outcome = _compare_keys(k, found_keys[j])
+        if outcome == NameMatch.SAME:
+            return j, outcome
+        if outcome == NameMatch.GIVEN_CONFLICT and best is None:
+            best = (j, outcome)
+    if best is not None:
+        return best
+    return next(
+        (
+            (j, NameMatch.SAME)
+            for j in sorted({j for key in queries for j in unkeyed.get(key, ())} - used)
+            if _compare_keys(k, found_keys[j]) == NameMatch.SAME
+        ),
+        None,
     )

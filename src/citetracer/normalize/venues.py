@@ -156,7 +156,10 @@ def is_known(text: str | None) -> bool:
     return venue_id(text) is not None
 
 
+@lru_cache(maxsize=65536)
 def is_preprint(text: str | None) -> bool:
+    """Whether a venue is a preprint server, or says it is a preprint. Cached: the matcher asks it of every
+    candidate's venue that differs from the cited one, and the same records' venues come back again and again."""
     vid = venue_id(text)
     if vid in PREPRINT_IDS:
         return True

@@ -88,9 +88,11 @@ def index_tokens(title: str) -> list[str]:
 
 
 @lru_cache(maxsize=65536)
-def _title_terms(title: str) -> tuple[str, ...]:
-    """`index_tokens` of a stored title, cached: the same records come back as candidates of many citations."""
-    return tuple(index_tokens(title))
+def _title_bag(title: str) -> tuple[tuple[str, ...], float]:
+    """A stored title as `bm25` reads it: its distinct `index_tokens`, in the order `bm25` sums them, and its
+    `bm25_norm`. Cached: the same records come back as candidates of many citations, each scored again."""
+    words = index_tokens(title)
+    return tuple(set(words)), bm25_norm(len(words))
 
 
 def index_text(title: str) -> str:
@@ -245,7 +247,13 @@ class Retrieval:
             got = fields.get(rid)
             if got is None:
                 return 0.0
-            value = max((bm25(word_weights, _title_terms(t)) for t in got.titles), default=0.0)
+            value = max(
+                (
+                    sum(word_weights[w] for w in bag if w in word_weights) * norm
+                    for bag, norm in map(_title_bag, got.titles)
+                ),
+                default=0.0,
+            )  # `bm25` of each title, its words and norm worked out once per title
             value += sum(w for s, w in name_weights.items() if s in got.surnames)
             if year is not None and got.year is not None and abs(got.year - year) <= YEAR_WINDOW:
                 value += year_weight
