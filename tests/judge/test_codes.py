@@ -192,6 +192,36 @@ def test_a_name_added_to_a_long_whole_list_renders_no_one(store: Store) -> None:
     padded = " and ".join([*names, "Rahul Castellanos"])
     cls, code, _, why = verdict(store, entry.format(authors=padded))
     assert (cls, code) == ("Hallucinated", "H3") and "Rahul Castellanos" in why, why
+    # A record whose list is not known whole ("and others"): the stray name may be past its end, never H3.
+    store.upsert(
+        [
+            WorkRecord(
+                source="dblp",
+                id="conf/otm/FischerKKLMMMPRTW15",
+                title="CloudIDEA: A Malware Defense Architecture for Cloud Data Centers",
+                authors=people(*names),
+                authors_truncated=True,
+                year=2015,
+                venue="OTM Conferences",
+                type="inproceedings",
+            )
+        ]
+    )
+    cut = " and ".join([*names[:9], "Rahul Castellanos", "others"])  # Constitutional AI's CiteAudit string, so
+    assert verdict(store, entry.format(authors=cut))[0] != "Hallucinated"
+    store.upsert(
+        [
+            WorkRecord(
+                source="dblp",
+                id="conf/otm/FischerKKLMMMPRTW15",
+                title="CloudIDEA: A Malware Defense Architecture for Cloud Data Centers",
+                authors=people(*names),
+                year=2015,
+                venue="OTM Conferences",
+                type="inproceedings",
+            )
+        ]
+    )
     # One record author written so that no rule explains it: a rendering, a doubt, never an accusation.
     rendered = " and ".join([*names[:6], "Tilo Mueller-Schmidt", *names[7:]])
     assert verdict(store, entry.format(authors=rendered))[0] != "Hallucinated"

@@ -280,8 +280,8 @@ def _h3(ctx: JudgeContext, f: Finding) -> Decision:
     if cmp.matched + cmp.variants == cmp.cited and cmp.uncited and ET_AL.search(ctx.reference.raw or ""):
         return _withhold("the reference's text ends its author list with 'et al.'")
     # A stray name in a long list may render a record author that no other cited name matches; where every
-    # record author is matched, it renders no one: a padded list, judged as such.
-    rendered = cmp.uncited > 0
+    # author of a list the source holds whole is matched, it renders no one: a padded list, judged as such.
+    rendered = cmp.uncited > 0 or fact is None or not fact.complete
     if (
         rendered
         and cmp.cited >= LONG_LIST
