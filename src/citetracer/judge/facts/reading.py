@@ -93,12 +93,12 @@ _LOWER_OK = lexicon.words("name-lower")
 _NOMINAL = re.compile(r"^[^\W\d_]{4,}(?:tion|sion|ness|ity|ology|ysis|ism|ment|ated|ized|ised|ical)s?$", re.I)
 #: Capitalised words that open titles and are never names ("Towards", "Using", "On": data/lexicon/title-opener.txt).
 _TITLE_OPENERS = lexicon.words("title-opener")
-#: A title's head and its subtitle: words (no initials, no commas) before a colon, words after it. A list of
-#: names is joined by commas and "and", never by a colon, so "Supporting Static Agentic Workloads: How Features
-#: and Agents" is a title and its subtitle in title case ("Smith, J., Jones, K.: ..." is names, and not this).
 #: A person's name with a generational suffix ("Jan Hajič jr", "Martin Luther King Jr."): a name cut from a long
 #: author list, not a title.
 _SUFFIXED_NAME = re.compile(r"^(?:[^\W\d_][\w'.-]*\s+){1,3}(?:jr|sr|Jr|Sr|JR|SR|II|III|IV)\.?$")
+#: A title's head and its subtitle: words (no initials, no commas) before a colon, words after it. A list of
+#: names is joined by commas and "and", never by a colon, so "Supporting Static Agentic Workloads: How Features
+#: and Agents" is a title and its subtitle in title case ("Smith, J., Jones, K.: ..." is names, and not this).
 _SUBTITLED = re.compile(r"^[^\W\d_][^,:]*?[^\W\d_]{2,}:\s+[^\W\d_]+\s+[^\W\d_]")
 
 
