@@ -174,54 +174,31 @@ def test_a_name_added_to_a_long_whole_list_renders_no_one(store: Store) -> None:
         "Benjamin Taubmann",
         "Eva Weishäupl",
     ]
-    store.upsert(
-        [
-            WorkRecord(
-                source="dblp",  # a source that holds every author of each record
-                id="conf/otm/FischerKKLMMMPRTW15",
-                title="CloudIDEA: A Malware Defense Architecture for Cloud Data Centers",
-                authors=people(*names),
-                year=2015,
-                venue="OTM Conferences",
-                type="inproceedings",
-            )
-        ]
-    )
+
+    def record(cut: bool = False) -> WorkRecord:
+        return WorkRecord(
+            source="dblp",  # a source that holds every author of each record
+            id="conf/otm/FischerKKLMMMPRTW15",
+            title="CloudIDEA: A Malware Defense Architecture for Cloud Data Centers",
+            authors=people(*names),
+            authors_truncated=cut,
+            year=2015,
+            venue="OTM Conferences",
+            type="inproceedings",
+        )
+
+    store.upsert([record()])
     entry = """@inproceedings{{k, title={{CloudIDEA: A Malware Defense Architecture for Cloud Data Centers}},
         author={{{authors}}}, booktitle={{OTM Conferences}}, year=2015}}"""
     padded = " and ".join([*names, "Rahul Castellanos"])
     cls, code, _, why = verdict(store, entry.format(authors=padded))
     assert (cls, code) == ("Hallucinated", "H3") and "Rahul Castellanos" in why, why
-    # A record whose list is not known whole ("and others"): the stray name may be past its end, never H3.
-    store.upsert(
-        [
-            WorkRecord(
-                source="dblp",
-                id="conf/otm/FischerKKLMMMPRTW15",
-                title="CloudIDEA: A Malware Defense Architecture for Cloud Data Centers",
-                authors=people(*names),
-                authors_truncated=True,
-                year=2015,
-                venue="OTM Conferences",
-                type="inproceedings",
-            )
-        ]
-    )
-    cut = " and ".join([*names[:9], "Rahul Castellanos", "others"])  # Constitutional AI's CiteAudit string, so
+    # A record whose list is not known whole ("and others"): the stray name may be past its end, never H3
+    # (Constitutional AI's CiteAudit string, cut so).
+    store.upsert([record(cut=True)])
+    cut = " and ".join([*names[:9], "Rahul Castellanos", "others"])
     assert verdict(store, entry.format(authors=cut))[0] != "Hallucinated"
-    store.upsert(
-        [
-            WorkRecord(
-                source="dblp",
-                id="conf/otm/FischerKKLMMMPRTW15",
-                title="CloudIDEA: A Malware Defense Architecture for Cloud Data Centers",
-                authors=people(*names),
-                year=2015,
-                venue="OTM Conferences",
-                type="inproceedings",
-            )
-        ]
-    )
+    store.upsert([record()])
     # One record author written so that no rule explains it: a rendering, a doubt, never an accusation.
     rendered = " and ".join([*names[:6], "Tilo Mueller-Schmidt", *names[7:]])
     assert verdict(store, entry.format(authors=rendered))[0] != "Hallucinated"
