@@ -181,6 +181,16 @@ def test_closing_quote_glued_to_the_venue_is_spaced() -> None:
     assert model_input("Narboux, Jean, L’illusion, Paris.")[0] == "Narboux, Jean, L’illusion, Paris."
 
 
+def test_an_issue_before_the_pages_is_not_a_page() -> None:
+    """ "6 (3):1–36" (a space before the issue, as real lists print it) gave pages "3"; the issue is not a page, and a
+    range the span holds after it is the pages."""
+    ref = parse_reference_string(
+        "A. Smith and B. Jones. Learning things well. ACM Transactions on Probabilistic Machine Learning, 6 (3):1–36, "
+        "2020."
+    )
+    assert (ref.volume, ref.issue, ref.pages) == ("6", "3", "1-36")
+
+
 def test_a_books_house_after_its_title_is_its_publisher() -> None:
     """ "Authors. Title. House, Year." names a book by its publisher (CiteAudit strings): the house is kept as the
     publisher, which tells the work's kind, and a paper's venue is not taken for one."""

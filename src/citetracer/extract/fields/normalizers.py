@@ -168,9 +168,14 @@ def publisher(span: str) -> str | None:
 _PAGE_RANGE = re.compile(r"([A-Za-z]?\d+[A-Za-z]?)(?:\s*(?:[-–—]+|to|bis)\s*([A-Za-z]?\d+[A-Za-z]?))?")
 
 
+#: An issue in parentheses that a span labelled pages opens with ("(3):1–36" after "6 "): the issue, not a page.
+_LEADING_ISSUE = re.compile(r"^\s*\(\s*\d{1,5}(?:\s*[-–/]\s*\d{1,5})?\s*\)\s*:\s*(?=\S)")
+
+
 def pages(span: str) -> str | None:
-    """First and last page from a labelled span ("pp. 113–140.", "S. 3-9", "p. A62", "e1003118"): "113-140"."""
-    m = _PAGE_RANGE.search(span)
+    """First and last page from a labelled span ("pp. 113–140.", "S. 3-9", "p. A62", "e1003118"): "113-140"; an
+    issue the span opens with ("(3):1–36") is not a page."""
+    m = _PAGE_RANGE.search(_LEADING_ISSUE.sub("", span))
     if m is None:
         return None
     return f"{m.group(1)}-{m.group(2)}" if m.group(2) else m.group(1)
