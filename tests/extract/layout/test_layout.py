@@ -13,6 +13,7 @@ from citetracer.extract.layout.page import (
     find_gutter,
     find_gutters,
     page_lines,
+    quietest_strip,
 )
 from citetracer.extract.segmentation.segment import join_lines
 
@@ -283,37 +284,21 @@ def test_a_foot_set_above_the_margin_band_and_repeated_on_pages_is_dropped() -> 
 
 
 def _gutter_by_passes(frags: list[Fragment], lo: float, hi: float) -> float | None:
-    """`_gutter_in` as first written, a pass over the fragments for each x (no bands): the specification
-    the bisecting count must keep."""
+    """`_gutter_in`'s counts as first written, a pass over the fragments for each x (no bands): the specification
+    the bisecting count must keep (the strip is chosen from the counts as `_gutter_in` chooses it)."""
     body = [f for f in frags if f.x1 - f.x0 > 2]
     if len(body) < 10:
         return None
-    best: tuple[int, int] | None = None
-    run: list[int] = []
-    runs: list[list[int]] = []
     limit = max(2, len(body) // 12)
     span = hi - lo
+    scores = []
     for x in range(int(lo + span * 0.3), int(lo + span * 0.7), 2):
         cross = sum(1 for f in body if f.x0 < x - 1 and f.x1 > x + 1)
         left = sum(1 for f in body if f.x1 <= x)
         right = sum(1 for f in body if f.x0 >= x)
         ok = cross <= limit and left >= 5 and right >= 5 and min(left, right) >= 0.15 * len(body)
-        if ok and (best is None or cross < best[0]):
-            best = (cross, x)
-            runs = [[x]]
-            run = runs[0]
-        elif ok and best is not None and cross == best[0]:
-            if run and run[-1] == x - 2:
-                run.append(x)
-            else:
-                run = [x]
-                runs.append(run)
-        else:
-            run = []
-    if best is None:
-        return None
-    widest = max(runs, key=len)
-    return (widest[0] + widest[-1]) / 2
+        scores.append((x, cross, ok))
+    return quietest_strip(scores)
 
 
 _EDGE = st.one_of(st.integers(0, 600).map(float), st.floats(0, 600, allow_nan=False), st.just(float("inf")))

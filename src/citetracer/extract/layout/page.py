@@ -122,25 +122,38 @@ def _gutter_in(frags: list[Fragment], lo: float, hi: float, banded: bool = True)
     body = [f for f in frags if f.x1 - f.x0 > 2]
     if len(body) < 10:
         return None
-    best: tuple[int, int] | None = None
-    run: list[int] = []
-    runs: list[list[int]] = []
     limit = max(2, len(body) // 12)
     span = hi - lo
     # Counted by bisection in the sorted edges, not by a pass over the fragments for each x. A fragment that
     # ends by x + 1 starts before x - 1 (it is more than 2 wide, and its width has no NaN), so the fragments
     # crossing x are those starting before x - 1 less those ending by x + 1.
     starts, ends = sorted(f.x0 for f in body), sorted(f.x1 for f in body)
+    scores = []
     for x in range(int(lo + span * 0.3), int(lo + span * 0.7), 2):
         cross = bisect_left(starts, x - 1) - bisect_right(ends, x + 1)
         left = bisect_right(ends, x)
         right = len(body) - bisect_left(starts, x)
         ok = cross <= limit and left >= 5 and right >= 5 and min(left, right) >= 0.15 * len(body)
-        if ok and (best is None or cross < best[0]):
-            best = (cross, x)
+        scores.append((x, cross, ok))
+    found = quietest_strip(scores)
+    if found is None:
+        return _banded_gutter(body, lo, hi) if banded else None
+    return found
+
+
+def quietest_strip(scores: list[tuple[int, int, bool]]) -> float | None:
+    """The middle of the widest run of neighbouring candidates (x two points apart) that are acceptable and
+    crossed by the fewest fragments, from (x, fragments crossing x, acceptable) in order of x; None when no
+    candidate is acceptable."""
+    best: int | None = None
+    run: list[int] = []
+    runs: list[list[int]] = []
+    for x, cross, ok in scores:
+        if ok and (best is None or cross < best):
+            best = cross
             runs = [[x]]
             run = runs[0]
-        elif ok and best is not None and cross == best[0]:
+        elif ok and cross == best:
             if run and run[-1] == x - 2:
                 run.append(x)
             else:
@@ -149,7 +162,7 @@ def _gutter_in(frags: list[Fragment], lo: float, hi: float, banded: bool = True)
         else:
             run = []
     if best is None:
-        return _banded_gutter(body, lo, hi) if banded else None
+        return None
     widest = max(runs, key=len)
     return (widest[0] + widest[-1]) / 2
 
